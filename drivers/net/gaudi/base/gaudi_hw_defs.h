@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 NIC: identity and limits as software sees them.
+ *
+ * Every value cites its source: [facts §N] = shared/research/gaudi2-hw-facts.md,
+ * [regs] = shared/research/gaudi-hw-register-notes.md, [choice] = our decision, listed with its
+ * reason in doc/guides/gaudi_hw_model.rst. Silicon data replaces a [choice] here, in one place.
+ */
+#pragma once
+
+#include <cstdint>
+
+namespace gaudi::hw {
+
+/* PCI identity [facts §1, hl-thunk-open pci_ids.h]. */
+inline constexpr uint16_t kPciVendorHabana = 0x1da3;
+inline constexpr uint16_t kPciDeviceGaudi2 = 0x1020;
+inline constexpr uint16_t kPciDeviceGaudi2Hl288 = 0x1021;
+
+/* Topology [facts §1]: 12 NIC macros x 2 ports = 24 x 100G ports, 2 lanes per port. */
+inline constexpr unsigned kMaxPorts = 24;
+inline constexpr unsigned kPortsPerMacro = 2;
+inline constexpr unsigned kMacros = 12;
+inline constexpr unsigned kLanesPerPort = 2;
+inline constexpr uint32_t kPortSpeedMbps = 100000;
+
+/* BAR layout [facts §1, regs "Address maps"]: BAR0 = SRAM+CFG 256 MB; CFG_BASE
+ * 0x1000007FF8000000 is BAR0 offset 0; NIC0 block at 0x1000007FFD400000, macro stride 0x80000. */
+inline constexpr unsigned kCfgBar = 0;
+inline constexpr uint64_t kNicRegionBarOffset = 0x5400000;
+inline constexpr uint32_t kMacroStride = 0x80000;
+inline constexpr uint32_t kNicRegionSize = kMacros * kMacroStride;
+
+/* Raw Ethernet QP [facts §2]: QPN 0, transport RAW, one raw CQ (CQ 0). */
+inline constexpr uint32_t kRawQpn = 0;
+inline constexpr uint32_t kRawCq = 0;
+
+/* MTU and frame sizes [facts §2 "MTU", regs gaudi2_cn.h]: raw MTU 1K-hdrs .. 8K-hdrs, where
+ * hdrs = Ethernet header + VLAN tag + FCS = 22 (the Gaudi1 driver's NIC_MAX_MTU = 8192-(14+4+4)).
+ * The MAC's FRM_LENGTH holds MTU + kFrameOverhead (frame length including FCS). */
+inline constexpr uint32_t kFrameOverhead = 14 + 4 + 4;
+inline constexpr uint32_t kMinMtu = 1024 - kFrameOverhead;
+inline constexpr uint32_t kMaxMtu = 8192 - kFrameOverhead;
+inline constexpr uint32_t kFcsLen = 4;
+/* NIC_MAX_FRM_LEN = 8K + 128 [regs gaudi2_cn.h]: the largest frame the MAC can be told to take. */
+inline constexpr uint32_t kMaxFrameLen = 8192 + 128;
+/* Minimum frame on the wire without FCS; the NIC does not pad (H6-3399) [facts §2]. */
+inline constexpr uint32_t kMinFrameNoFcs = 60;
+
+/* TX work queue [facts §2, regs]: 32-byte WQEs; WQE index field is 8 bits; LOG_MAX_WQ_SIZE holds
+ * log2(entries) - 2. Ring sizes offered: [choice] powers of two 64..4096. */
+inline constexpr uint32_t kTxRingMin = 64;
+inline constexpr uint32_t kTxRingMax = 4096;
+/* RX slot ring [facts §2]: RAW_MISC holds log2(slot size) in [3:0] and log2(count) in [19:15];
+ * the Linux driver uses 256 x 16 KB. [choice] counts 64..4096, slot = pow2 >= max frame. The raw
+ * CQ has as many entries as the slot ring (CQ_LOG_MAX_SIZE = 13 allows up to 8 K). */
+inline constexpr uint32_t kRxRingMin = 64;
+inline constexpr uint32_t kRxRingMax = 4096;
+inline constexpr uint32_t kRxSlotMinLog2 = 10;
+inline constexpr uint32_t kRxSlotMaxLog2 = 14; /* 16 KB = NIC_RAW_ELEM_SIZE */
+inline constexpr uint32_t kCqMaxLog2 = 13;
+
+/* Doorbell FIFO [facts §2]: 64 entries of 8 bytes, CI DMA-written to host memory. */
+inline constexpr uint32_t kDbFifoEntries = 64;
+inline constexpr uint32_t kDbFifoCiAlign = 128;
+
+/* Event queue [facts §2, regs gaudi2_cn_eq.c]: 16-byte EQEs, PI DMA-written to host memory,
+ * SW writes the CI every quarter ring. [choice] 4096 entries per port (Linux: 256 K). */
+inline constexpr uint32_t kEqLog2 = 12;
+
+/* Ring base registers named _31_7 hold address bits 31:7: 128-byte alignment [regs]. */
+inline constexpr uint32_t kRingAlign = 128;
+
+} // namespace gaudi::hw

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 MAC statistics counters (MAC_GLOB_STAT): RMON / IEEE 802.3 names as the hbl_cn and
+ * Gaudi1 drivers print them [facts §4 "Counters"]. The order of counters in the block is not
+ * public: the index order below is [choice]. Counters are 64-bit: read the LO word at
+ * base + 4 * index, then STAT_CONTROL_REG_DATA_HI holds bits 63:32 of that counter.
+ */
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+
+namespace gaudi::hw {
+
+enum class RxStat : uint32_t {
+	ether_stats_octets,
+	octets_received_ok,
+	alignment_errors,
+	pause_mac_ctrl_frames_received,
+	frame_too_long_errors,
+	in_range_length_errors,
+	frames_received_ok,
+	frame_check_sequence_errors,
+	vlan_received_ok,
+	if_in_errors,
+	if_in_ucast_pkts,
+	if_in_multicast_pkts,
+	if_in_broadcast_pkts,
+	ether_stats_drop_events, /* frames the RX path could not take (CQ full) */
+	ether_stats_pkts,
+	ether_stats_undersize_pkts,
+	ether_stats_pkts_64,
+	ether_stats_pkts_65_to_127,
+	ether_stats_pkts_128_to_255,
+	ether_stats_pkts_256_to_511,
+	ether_stats_pkts_512_to_1023,
+	ether_stats_pkts_1024_to_1518,
+	ether_stats_pkts_1519_to_max,
+	ether_stats_oversize_pkts,
+	ether_stats_jabbers,
+	ether_stats_fragments,
+	count
+};
+
+inline constexpr const char *kRxStatNames[] = {
+	"etherStatsOctets", "OctetsReceivedOK", "aAlignmentErrors",
+	"aPAUSEMACCtrlFramesReceived", "aFrameTooLongErrors", "aInRangeLengthErrors",
+	"aFramesReceivedOK", "aFrameCheckSequenceErrors", "VLANReceivedOK", "ifInErrors",
+	"ifInUcastPkts", "ifInMulticastPkts", "ifInBroadcastPkts", "etherStatsDropEvents",
+	"etherStatsPkts", "etherStatsUndersizePkts", "etherStatsPkts64Octets",
+	"etherStatsPkts65to127Octets", "etherStatsPkts128to255Octets",
+	"etherStatsPkts256to511Octets", "etherStatsPkts512to1023Octets",
+	"etherStatsPkts1024to1518Octets", "etherStatsPkts1519toMaxOctets",
+	"etherStatsOversizePkts", "etherStatsJabbers", "etherStatsFragments",
+};
+static_assert(std::size(kRxStatNames) == static_cast<size_t>(RxStat::count));
+
+enum class TxStat : uint32_t {
+	ether_stats_octets,
+	octets_transmitted_ok,
+	pause_mac_ctrl_frames_transmitted,
+	frames_transmitted_ok,
+	vlan_transmitted_ok,
+	if_out_errors,
+	if_out_ucast_pkts,
+	if_out_multicast_pkts,
+	if_out_broadcast_pkts,
+	ether_stats_pkts,
+	ether_stats_pkts_64,
+	ether_stats_pkts_65_to_127,
+	ether_stats_pkts_128_to_255,
+	ether_stats_pkts_256_to_511,
+	ether_stats_pkts_512_to_1023,
+	ether_stats_pkts_1024_to_1518,
+	ether_stats_pkts_1519_to_max,
+	count
+};
+
+inline constexpr const char *kTxStatNames[] = {
+	"etherStatsOctets", "OctetsTransmittedOK", "aPAUSEMACCtrlFramesTransmitted",
+	"aFramesTransmittedOK", "VLANTransmittedOK", "ifOutErrors", "ifOutUcastPkts",
+	"ifOutMulticastPkts", "ifOutBroadcastPkts", "etherStatsPkts", "etherStatsPkts64Octets",
+	"etherStatsPkts65to127Octets", "etherStatsPkts128to255Octets",
+	"etherStatsPkts256to511Octets", "etherStatsPkts512to1023Octets",
+	"etherStatsPkts1024to1518Octets", "etherStatsPkts1519toMaxOctets",
+};
+static_assert(std::size(kTxStatNames) == static_cast<size_t>(TxStat::count));
+
+} // namespace gaudi::hw

@@ -1,0 +1,876 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: probe (PCI net_gaudi, virtual net_gaudi_emu), devargs and ethdev ops.
+ */
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include <unistd.h>
+
+#include <bus_pci_driver.h>
+#include <bus_vdev_driver.h>
+#include <ethdev_driver.h>
+#include <ethdev_pci.h>
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+
+#include "emu/gaudi_emu.h"
+#include "gaudi_ethdev.h"
+#include "gaudi_logs.h"
+#include "gaudi_rxtx.h"
+
+using namespace gaudi;
+using namespace gaudi::hw;
+
+RTE_LOG_REGISTER_DEFAULT(gaudi_logtype, NOTICE);
+
+namespace {
+
+constexpr uint16_t kDefaultRing = 1024;
+constexpr uint16_t kBurst = 32;
+
+gaudi_port *priv(rte_eth_dev *dev) { return static_cast<gaudi_port *>(dev->data->dev_private); }
+
+bool is_pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+uint32_t log2u(uint32_t v) { return std::bit_width(v) - 1; }
+
+/* Slot size for a max frame: power of two, at least 1 KB, at most 16 KB [facts §2]. */
+uint32_t slot_log2_for(uint32_t max_frame)
+{
+	uint32_t l = std::bit_width(max_frame - 1);
+	return std::clamp<uint32_t>(l, kRxSlotMinLog2, kRxSlotMaxLog2);
+}
+
+const rte_memzone *zone(const rte_eth_dev *dev, const char *what, uint16_t q, size_t len,
+			int socket)
+{
+	char name[RTE_MEMZONE_NAMESIZE];
+	snprintf(name, sizeof(name), "gaudi_%u_%s%u", dev->data->port_id, what, q);
+	const rte_memzone *mz = rte_memzone_lookup(name);
+	if (mz != nullptr)
+		rte_memzone_free(mz);
+	mz = rte_memzone_reserve_aligned(name, len, socket, RTE_MEMZONE_IOVA_CONTIG, kRingAlign);
+	if (mz != nullptr)
+		memset(mz->addr, 0, len);
+	return mz;
+}
+
+/* ---- event queue ---- */
+
+int port_mem_alloc(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	size_t eq_len = sizeof(Eqe) << kEqLog2;
+	/* EQ, then the EQ PI shadow and the doorbell FIFO CI shadow, each 128-byte aligned. */
+	const rte_memzone *mz = zone(dev, "eq", 0, eq_len + 2 * kRingAlign, dev->device->numa_node);
+	if (mz == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve event queue memory", dev->data->port_id);
+		return -ENOMEM;
+	}
+	auto *base = static_cast<uint8_t *>(mz->addr);
+	port->mem.mz = mz;
+	port->mem.eq = reinterpret_cast<Eqe *>(base);
+	port->mem.eq_pi = reinterpret_cast<volatile uint32_t *>(base + eq_len);
+	port->mem.db_ci = reinterpret_cast<volatile uint32_t *>(base + eq_len + kRingAlign);
+	return 0;
+}
+
+void port_eq_start(gaudi_port *port)
+{
+	const rte_memzone *mz = port->mem.mz;
+	size_t eq_len = sizeof(Eqe) << kEqLog2;
+	memset(port->mem.eq, 0, eq_len);
+	*port->mem.eq_pi = 0;
+	port->eq_ci = 0;
+	port->hw.eq_init({mz->iova, kEqLog2, mz->iova + eq_len});
+}
+
+} // namespace
+
+void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
+{
+	if (!rte_spinlock_trylock(&port->eq_lock))
+		return;
+	uint32_t pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
+	uint32_t ci = port->eq_ci;
+	const uint32_t mask = (1u << kEqLog2) - 1;
+	const uint32_t quarter = 1u << (kEqLog2 - 2);
+	while (ci != pi) {
+		Eqe *e = &port->mem.eq[ci & mask];
+		uint32_t d0 = __atomic_load_n(&e->d0, __ATOMIC_ACQUIRE);
+		if (!(d0 & EQE_VALID))
+			break;
+		switch (EqeType(d0 & EQE_TYPE_MASK)) {
+		case EqeType::raw_tx_comp:
+			if (txq != nullptr)
+				gaudi_tx_complete(txq, e->d2 & WQ_IDX_MASK);
+			break;
+		case EqeType::link_status:
+			port->ev_link++;
+			break;
+		case EqeType::qp_err:
+			port->ev_qp_err++;
+			port->last_qp_syndrome = e->d2;
+			port->qp_err_pending = true;
+			break;
+		case EqeType::db_fifo_overrun:
+			port->ev_db_overrun++;
+			break;
+		case EqeType::comp_err:
+			port->ev_cq_overrun++;
+			break;
+		default:
+			break;
+		}
+		e->d0 = 0; /* software clears the valid bit [regs gaudi2_cn_eq.c] */
+		ci++;
+		/* The CI register is written every quarter ring, as the Linux driver does. */
+		if ((ci & (quarter - 1)) == 0)
+			port->hw.eq_write_ci(ci);
+	}
+	port->eq_ci = ci;
+	rte_spinlock_unlock(&port->eq_lock);
+}
+
+namespace {
+
+/* Report QP errors once, from the control path (one clear log line each). */
+void report_events(gaudi_port *port)
+{
+	if (port->qp_err_pending) {
+		port->qp_err_pending = false;
+		GAUDI_LOG(ERR, "port %u: raw QP error, syndrome 0x%02x (%" PRIu64 " so far)",
+			  port->port_id, port->last_qp_syndrome, port->ev_qp_err);
+	}
+}
+
+/* ---- ethdev ops ---- */
+
+int dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
+{
+	(void)dev;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = 1;
+	info->max_mac_addrs = 1;
+	info->min_mtu = kMinMtu;
+	info->max_mtu = kMaxMtu;
+	info->max_rx_pktlen = kMaxMtu + kFrameOverhead;
+	info->min_rx_bufsize = 64;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->rx_desc_lim = {.nb_max = kRxRingMax, .nb_min = kRxRingMin, .nb_align = kRxRingMin};
+	info->tx_desc_lim = {.nb_max = kTxRingMax, .nb_min = kTxRingMin, .nb_align = kTxRingMin,
+			     .nb_seg_max = UINT16_MAX, .nb_mtu_seg_max = UINT16_MAX};
+	info->default_rxportconf = {.burst_size = kBurst, .ring_size = kDefaultRing, .nb_queues = 1};
+	info->default_txportconf = {.burst_size = kBurst, .ring_size = kDefaultRing, .nb_queues = 1};
+	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	info->dev_capa = 0;
+	return 0;
+}
+
+int dev_configure(rte_eth_dev *dev)
+{
+	const rte_eth_conf &conf = dev->data->dev_conf;
+	if (conf.rxmode.mq_mode != RTE_ETH_MQ_RX_NONE) {
+		GAUDI_LOG(ERR, "port %u: rx mq_mode %d not supported", dev->data->port_id,
+			  conf.rxmode.mq_mode);
+		return -ENOTSUP;
+	}
+	if (conf.link_speeds & ~(RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_100G)) {
+		GAUDI_LOG(ERR, "port %u: only 100G link speed", dev->data->port_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void rxq_release(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
+	if (rxq == nullptr)
+		return;
+	rte_memzone_free(rxq->mz);
+	rte_free(rxq);
+	dev->data->rx_queues[qid] = nullptr;
+}
+
+void txq_release(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
+	if (txq == nullptr)
+		return;
+	gaudi_tx_drain(txq);
+	rte_memzone_free(txq->mz);
+	rte_free(txq->sw_ring);
+	rte_free(txq);
+	dev->data->tx_queues[qid] = nullptr;
+}
+
+bool ring_size_ok(uint16_t nb, uint32_t lo, uint32_t hi)
+{
+	return is_pow2(nb) && nb >= lo && nb <= hi;
+}
+
+/* (Re)build RX ring memory for the port's current MTU. */
+int rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	uint32_t max_frame = gaudi_max_frame(dev->data->mtu);
+	uint32_t slot_log2 = slot_log2_for(max_frame);
+	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << slot_log2;
+	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
+	const rte_memzone *mz = zone(dev, "rxq", rxq->queue_id, slots_len + cq_len + kRingAlign,
+				     dev->device->numa_node);
+	if (mz == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes for rx ring", dev->data->port_id,
+			  slots_len + cq_len + kRingAlign);
+		return -ENOMEM;
+	}
+	auto *base = static_cast<uint8_t *>(mz->addr);
+	rxq->mz = mz;
+	rxq->slots = base;
+	rxq->cq = reinterpret_cast<Cqe *>(base + slots_len);
+	rxq->cq_pi = reinterpret_cast<volatile uint32_t *>(base + slots_len + cq_len);
+	rxq->slot_log2 = slot_log2;
+	rxq->max_frame = max_frame;
+	return 0;
+}
+
+int rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
+		   const rte_eth_rxconf *conf, rte_mempool *mp)
+{
+	(void)socket;
+	if (!ring_size_ok(nb_desc, kRxRingMin, kRxRingMax)) {
+		GAUDI_LOG(ERR, "port %u: rx ring size %u: must be a power of two in %u..%u",
+			  dev->data->port_id, nb_desc, kRxRingMin, kRxRingMax);
+		return -EINVAL;
+	}
+	uint64_t offloads = conf->offloads | dev->data->dev_conf.rxmode.offloads;
+	bool scatter = offloads & RTE_ETH_RX_OFFLOAD_SCATTER;
+	uint32_t buf = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
+	if (!scatter && gaudi_max_frame(dev->data->mtu) > buf) {
+		GAUDI_LOG(ERR, "port %u: mbuf data room %u < max frame %u and scattered rx is off",
+			  dev->data->port_id, buf, gaudi_max_frame(dev->data->mtu));
+		return -EINVAL;
+	}
+	rxq_release(dev, qid);
+	auto *rxq = static_cast<gaudi_rxq *>(
+		rte_zmalloc_socket("gaudi_rxq", sizeof(gaudi_rxq), RTE_CACHE_LINE_SIZE,
+				   dev->device->numa_node));
+	if (rxq == nullptr)
+		return -ENOMEM;
+	rxq->nb_desc = nb_desc;
+	rxq->mask = nb_desc - 1;
+	rxq->mp = mp;
+	rxq->port = priv(dev);
+	rxq->queue_id = qid;
+	rxq->scatter = scatter;
+	int rc = rxq_alloc_ring(dev, rxq);
+	if (rc != 0) {
+		rte_free(rxq);
+		return rc;
+	}
+	dev->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
+		   const rte_eth_txconf *conf)
+{
+	(void)socket;
+	(void)conf;
+	if (!ring_size_ok(nb_desc, kTxRingMin, kTxRingMax)) {
+		GAUDI_LOG(ERR, "port %u: tx ring size %u: must be a power of two in %u..%u",
+			  dev->data->port_id, nb_desc, kTxRingMin, kTxRingMax);
+		return -EINVAL;
+	}
+	txq_release(dev, qid);
+	auto *txq = static_cast<gaudi_txq *>(rte_zmalloc_socket(
+		"gaudi_txq", sizeof(gaudi_txq), RTE_CACHE_LINE_SIZE, dev->device->numa_node));
+	if (txq == nullptr)
+		return -ENOMEM;
+	txq->sw_ring = static_cast<rte_mbuf **>(rte_zmalloc_socket(
+		"gaudi_txq_sw", sizeof(rte_mbuf *) * nb_desc, RTE_CACHE_LINE_SIZE,
+		dev->device->numa_node));
+	/* Bounce slots hold any frame the port may send: sized for the largest MTU so an MTU
+	 * change never reallocates. */
+	uint32_t stride = RTE_ALIGN_CEIL(gaudi_max_frame(kMaxMtu), RTE_CACHE_LINE_SIZE);
+	size_t wq_len = sizeof(TxWqe) * nb_desc;
+	const rte_memzone *mz =
+		txq->sw_ring == nullptr
+			? nullptr
+			: zone(dev, "txq", qid, wq_len + static_cast<size_t>(stride) * nb_desc,
+			       dev->device->numa_node);
+	if (mz == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
+		rte_free(txq->sw_ring);
+		rte_free(txq);
+		return -ENOMEM;
+	}
+	txq->mz = mz;
+	txq->wq = static_cast<TxWqe *>(mz->addr);
+	txq->bounce = static_cast<uint8_t *>(mz->addr) + wq_len;
+	txq->bounce_iova = mz->iova + wq_len;
+	txq->bounce_stride = stride;
+	txq->nb_desc = nb_desc;
+	txq->mask = nb_desc - 1;
+	txq->port = priv(dev);
+	txq->queue_id = qid;
+	txq->max_frame = gaudi_max_frame(dev->data->mtu);
+	dev->data->tx_queues[qid] = txq;
+	return 0;
+}
+
+int link_update(rte_eth_dev *dev, int wait)
+{
+	(void)wait;
+	gaudi_port *port = priv(dev);
+	/* While started, the TX datapath owns the event queue (it completes TX from it). */
+	if (!port->started)
+		gaudi_eq_poll(port, nullptr);
+	report_events(port);
+	rte_eth_link link{};
+	link.link_status = port->started && port->hw.link_up() ? RTE_ETH_LINK_UP
+								: RTE_ETH_LINK_DOWN;
+	link.link_speed = link.link_status ? RTE_ETH_SPEED_NUM_100G : RTE_ETH_SPEED_NUM_NONE;
+	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
+	link.link_autoneg = RTE_ETH_LINK_FIXED;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+int dev_start(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+	if (rxq == nullptr || txq == nullptr) {
+		GAUDI_LOG(ERR, "port %u: start needs rx and tx queue 0 set up", dev->data->port_id);
+		return -EINVAL;
+	}
+	uint32_t max_frame = gaudi_max_frame(dev->data->mtu);
+	if (rxq->max_frame != max_frame) { /* MTU changed since setup */
+		int rc = rxq_alloc_ring(dev, rxq);
+		if (rc != 0)
+			return rc;
+	}
+	txq->max_frame = max_frame;
+	uint32_t room = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
+	if (!rxq->scatter && max_frame > room) {
+		GAUDI_LOG(ERR, "port %u: MTU %u needs %u-byte mbufs or scattered rx (room %u)",
+			  dev->data->port_id, dev->data->mtu, max_frame, room);
+		return -EINVAL;
+	}
+
+	port_eq_start(port);
+
+	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
+	*rxq->cq_pi = 0;
+	rxq->ci = 0;
+	const rte_memzone *rmz = rxq->mz;
+	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << rxq->slot_log2;
+	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
+	RxRingCfg rcfg{rmz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rmz->iova + slots_len,
+		       rmz->iova + slots_len + cq_len};
+	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
+		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign,
+		       dev->data->mtu};
+	txq->pi = txq->ci = 0;
+	if (!port->hw.rx_init(rcfg) || !port->hw.tx_init(tcfg)) {
+		GAUDI_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
+		return -EIO;
+	}
+	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
+	port->hw.set_allmulti(port->allmulti);
+	port->hw.mac_config(true, port->promisc, dev->data->mtu + kFrameOverhead);
+	port->started = true;
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	link_update(dev, 0);
+	return 0;
+}
+
+int dev_stop(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	if (!port->started)
+		return 0;
+	port->hw.mac_config(false, port->promisc, dev->data->mtu + kFrameOverhead);
+	port->hw.rx_disable();
+	port->hw.tx_disable();
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+	gaudi_eq_poll(port, txq);
+	port->hw.eq_disable();
+	if (txq != nullptr)
+		gaudi_tx_drain(txq); /* WQEs never completed: their mbufs go back to the pool */
+	if (port->adapter->emu)
+		port->adapter->emu->flush();
+	port->started = false;
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	link_update(dev, 0);
+	return 0;
+}
+
+void adapter_put(gaudi_adapter *ad)
+{
+	if (--ad->open_ports == 0)
+		delete ad;
+}
+
+int dev_close(rte_eth_dev *dev)
+{
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	gaudi_port *port = priv(dev);
+	dev_stop(dev);
+	rxq_release(dev, 0);
+	txq_release(dev, 0);
+	rte_memzone_free(port->mem.mz);
+	port->mem.mz = nullptr;
+	gaudi_adapter *ad = port->adapter;
+	port->adapter = nullptr;
+	dev->data->mac_addrs = nullptr; /* freed with dev_private by the release below */
+	adapter_put(ad);
+	return 0;
+}
+
+int promisc_enable(rte_eth_dev *dev)
+{
+	priv(dev)->promisc = true;
+	priv(dev)->hw.set_promisc(true);
+	return 0;
+}
+
+int promisc_disable(rte_eth_dev *dev)
+{
+	priv(dev)->promisc = false;
+	priv(dev)->hw.set_promisc(false);
+	return 0;
+}
+
+int allmulti_enable(rte_eth_dev *dev)
+{
+	priv(dev)->allmulti = true;
+	priv(dev)->hw.set_allmulti(true);
+	return 0;
+}
+
+int allmulti_disable(rte_eth_dev *dev)
+{
+	priv(dev)->allmulti = false;
+	priv(dev)->hw.set_allmulti(false);
+	return 0;
+}
+
+int mac_addr_set(rte_eth_dev *dev, rte_ether_addr *addr)
+{
+	if (!rte_is_valid_assigned_ether_addr(addr)) {
+		GAUDI_LOG(ERR, "port %u: MAC address must be unicast and non-zero",
+			  dev->data->port_id);
+		return -EINVAL;
+	}
+	priv(dev)->hw.set_mac_addr(addr->addr_bytes);
+	return 0;
+}
+
+int mtu_set(rte_eth_dev *dev, uint16_t mtu)
+{
+	if (mtu < kMinMtu || mtu > kMaxMtu)
+		return -EINVAL;
+	gaudi_port *port = priv(dev);
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+	if (port->started) {
+		/* A running port keeps its RX slots: the new frame must fit them. */
+		if (rxq != nullptr && gaudi_max_frame(mtu) > (1u << rxq->slot_log2)) {
+			GAUDI_LOG(ERR, "port %u: MTU %u needs larger rx slots: stop the port first",
+				  dev->data->port_id, mtu);
+			return -EBUSY;
+		}
+		if (rxq != nullptr && !rxq->scatter &&
+		    gaudi_max_frame(mtu) >
+			    uint32_t(rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM))
+			return -EINVAL;
+		port->hw.set_frm_length(mtu + kFrameOverhead);
+		if (rxq != nullptr)
+			rxq->max_frame = gaudi_max_frame(mtu);
+		auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+		if (txq != nullptr)
+			txq->max_frame = gaudi_max_frame(mtu);
+	}
+	return 0;
+}
+
+int stats_get(rte_eth_dev *dev, rte_eth_stats *st)
+{
+	gaudi_port *port = priv(dev);
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+	if (rxq != nullptr) {
+		st->ipackets = st->q_ipackets[0] = rxq->packets;
+		st->ibytes = st->q_ibytes[0] = rxq->bytes;
+		st->ierrors = st->q_errors[0] = rxq->errors;
+	}
+	if (txq != nullptr) {
+		st->opackets = st->q_opackets[0] = txq->packets;
+		st->obytes = st->q_obytes[0] = txq->bytes;
+		st->oerrors = txq->errors;
+	}
+	/* Frames the MAC refused: too long, runts, FCS, and other receive errors. */
+	st->ierrors += port->hw.rx_stat(RxStat::frame_too_long_errors) +
+		       port->hw.rx_stat(RxStat::ether_stats_undersize_pkts) +
+		       port->hw.rx_stat(RxStat::frame_check_sequence_errors) +
+		       port->hw.rx_stat(RxStat::if_in_errors);
+	/* Frames the RX path had no room for (CQ full). */
+	st->imissed = port->hw.rx_stat(RxStat::ether_stats_drop_events);
+	st->oerrors += port->hw.tx_stat(TxStat::if_out_errors);
+	return 0;
+}
+
+int stats_reset(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	if (auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0])) {
+		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = 0;
+	}
+	if (auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0])) {
+		txq->packets = txq->bytes = txq->errors = txq->db_busy = 0;
+	}
+	port->hw.stats_reset();
+	return 0;
+}
+
+int dev_reset(rte_eth_dev *dev);
+
+const eth_dev_ops gaudi_ops = {
+	.dev_configure = dev_configure,
+	.dev_start = dev_start,
+	.dev_stop = dev_stop,
+	.dev_close = dev_close,
+	.dev_reset = dev_reset,
+	.link_update = link_update,
+	.promiscuous_enable = promisc_enable,
+	.promiscuous_disable = promisc_disable,
+	.allmulticast_enable = allmulti_enable,
+	.allmulticast_disable = allmulti_disable,
+	.mac_addr_set = mac_addr_set,
+	.mtu_set = mtu_set,
+	.stats_get = stats_get,
+	.stats_reset = stats_reset,
+	.dev_infos_get = dev_infos_get,
+	.rx_queue_setup = rx_queue_setup,
+	.rx_queue_release = rxq_release,
+	.tx_queue_setup = tx_queue_setup,
+	.tx_queue_release = txq_release,
+};
+
+/* Bring a port to its just-probed state: queues released, MAC off, counters cleared. */
+int port_hw_init(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	port->hw.mac_config(false, true, RTE_ETHER_MTU + kFrameOverhead);
+	port->hw.set_loopback(false);
+	port->hw.stats_reset();
+	port->promisc = false;
+	port->allmulti = false;
+	dev->data->promiscuous = 0;
+	dev->data->all_multicast = 0;
+	return 0;
+}
+
+int dev_reset(rte_eth_dev *dev)
+{
+	dev_stop(dev);
+	rxq_release(dev, 0);
+	txq_release(dev, 0);
+	return port_hw_init(dev);
+}
+
+/* Create the ethdev of hardware port hw_port of an adapter. */
+int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const uint8_t mac[6])
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	snprintf(name, sizeof(name), "%s_p%u", ad->name, hw_port);
+	rte_eth_dev *dev = rte_eth_dev_allocate(name);
+	if (dev == nullptr) {
+		GAUDI_LOG(ERR, "%s: cannot allocate ethdev", name);
+		return -ENOMEM;
+	}
+	/* Private data and the MAC address live in DPDK memory (shared with secondaries). */
+	auto *port = static_cast<gaudi_port *>(rte_zmalloc_socket(
+		name, sizeof(gaudi_port) + sizeof(rte_ether_addr), RTE_CACHE_LINE_SIZE,
+		device->numa_node));
+	if (port == nullptr) {
+		rte_eth_dev_release_port(dev);
+		return -ENOMEM;
+	}
+	dev->data->dev_private = port;
+	dev->device = device;
+	dev->dev_ops = &gaudi_ops;
+	dev->rx_pkt_burst = gaudi_rx_burst;
+	dev->tx_pkt_burst = gaudi_tx_burst;
+	dev->data->mac_addrs = reinterpret_cast<rte_ether_addr *>(port + 1);
+	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->data->mtu = RTE_ETHER_MTU;
+
+	port->adapter = ad;
+	port->hw = Port(&ad->bar, hw_port);
+	port->port_id = dev->data->port_id;
+	rte_spinlock_init(&port->eq_lock);
+	int rc = port_mem_alloc(dev);
+	if (rc != 0) {
+		dev->data->mac_addrs = nullptr;
+		rte_eth_dev_release_port(dev);
+		return rc;
+	}
+	port_hw_init(dev);
+	ad->open_ports++;
+	rte_eth_dev_probing_finish(dev);
+	GAUDI_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name, dev->data->port_id,
+		  RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));
+	return 0;
+}
+
+/* Close every ethdev of a device (remove, or a failed probe). */
+int remove_ports(rte_device *device)
+{
+	uint16_t pid;
+	RTE_ETH_FOREACH_DEV_OF(pid, device)
+	{
+		rte_eth_dev_close(pid);
+	}
+	return 0;
+}
+
+/* ---- net_gaudi_emu devargs ---- */
+
+constexpr const char *kArgPorts = "ports";
+constexpr const char *kArgWire = "wire";
+constexpr const char *kArgRxPcap = "rx_pcap";
+constexpr const char *kArgTxPcap = "tx_pcap";
+constexpr const char *kArgEngine = "engine";
+constexpr const char *kValidArgs[] = {kArgPorts, kArgWire, kArgRxPcap, kArgTxPcap, kArgEngine};
+
+struct ArgCtx {
+	emu::Config cfg;
+	std::string err;
+};
+
+bool parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
+{
+	if (s == nullptr || *s == '\0' || *s == '-' || *s == '+')
+		return false;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return false;
+	*out = static_cast<unsigned>(v);
+	return true;
+}
+
+/* Parse devargs into a model configuration; on error returns false with a reason that names
+ * the devarg. */
+bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
+{
+	if (args == nullptr || *args == '\0')
+		return true;
+	rte_kvargs *kv = rte_kvargs_parse(args, nullptr);
+	if (kv == nullptr) {
+		*err = std::string("cannot parse devargs '") + args + "'";
+		return false;
+	}
+	bool ok = true;
+	/* Ports first: the pcap arguments are checked against it. */
+	for (unsigned i = 0; ok && i < kv->count; i++) {
+		const char *k = kv->pairs[i].key, *v = kv->pairs[i].value;
+		if (strcmp(k, kArgPorts) == 0 &&
+		    !parse_uint(v, 1, kMaxPorts, &cfg->nports)) {
+			*err = std::string("devarg ports=") + (v ? v : "") + ": must be 1.." +
+			       std::to_string(kMaxPorts);
+			ok = false;
+		}
+	}
+	for (unsigned i = 0; ok && i < kv->count; i++) {
+		const char *k = kv->pairs[i].key, *v = kv->pairs[i].value ? kv->pairs[i].value : "";
+		std::string kvs = std::string(k) + "=" + v;
+		if (std::find_if(std::begin(kValidArgs), std::end(kValidArgs), [&](const char *a) {
+			    return strcmp(a, k) == 0;
+		    }) == std::end(kValidArgs)) {
+			*err = std::string("unknown devarg '") + k + "' (valid: ports, wire, rx_pcap, tx_pcap, engine)";
+			ok = false;
+		} else if (strcmp(k, kArgWire) == 0) {
+			if (strcmp(v, "loopback") == 0)
+				cfg->wire = emu::Wire::loopback;
+			else if (strcmp(v, "pair") == 0)
+				cfg->wire = emu::Wire::pair;
+			else if (strcmp(v, "pcap") == 0)
+				cfg->wire = emu::Wire::pcap;
+			else {
+				*err = "devarg " + kvs + ": must be loopback, pair or pcap";
+				ok = false;
+			}
+		} else if (strcmp(k, kArgEngine) == 0) {
+			if (strcmp(v, "inline") == 0)
+				cfg->engine = emu::Engine::inline_run;
+			else if (strcmp(v, "thread") == 0)
+				cfg->engine = emu::Engine::thread;
+			else {
+				*err = "devarg " + kvs + ": must be inline or thread";
+				ok = false;
+			}
+		} else if (strcmp(k, kArgRxPcap) == 0 || strcmp(k, kArgTxPcap) == 0) {
+			const char *colon = strchr(v, ':');
+			unsigned p = 0;
+			std::string num = colon ? std::string(v, colon - v) : std::string();
+			if (colon == nullptr || colon[1] == '\0' ||
+			    !parse_uint(num.c_str(), 0, cfg->nports - 1, &p)) {
+				*err = "devarg " + kvs + ": must be PORT:PATH with PORT < ports (" +
+				       std::to_string(cfg->nports) + ")";
+				ok = false;
+				break;
+			}
+			std::string path(colon + 1);
+			bool rx = strcmp(k, kArgRxPcap) == 0;
+			auto &slot = rx ? cfg->rx_pcap[p] : cfg->tx_pcap[p];
+			if (!slot.empty()) {
+				*err = "devarg " + kvs + ": port " + std::to_string(p) + " given twice";
+				ok = false;
+			} else if (rx && access(path.c_str(), R_OK) != 0) {
+				*err = "devarg " + kvs + ": cannot read " + path + ": " + strerror(errno);
+				ok = false;
+			}
+			slot = path;
+		}
+	}
+	if (ok && cfg->wire != emu::Wire::pcap) {
+		for (unsigned p = 0; p < kMaxPorts; p++)
+			if (!cfg->rx_pcap[p].empty() || !cfg->tx_pcap[p].empty()) {
+				*err = "devargs rx_pcap/tx_pcap need wire=pcap";
+				ok = false;
+				break;
+			}
+	}
+	rte_kvargs_free(kv);
+	return ok;
+}
+
+int emu_probe(rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		GAUDI_LOG(ERR, "%s: secondary processes are not supported yet", name);
+		return -ENOTSUP;
+	}
+	emu::Config cfg;
+	std::string err;
+	if (!parse_devargs(rte_vdev_device_args(vdev), &cfg, &err)) {
+		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		return -EINVAL;
+	}
+	auto *ad = new (std::nothrow) gaudi_adapter;
+	if (ad == nullptr)
+		return -ENOMEM;
+	snprintf(ad->name, sizeof(ad->name), "%s", name);
+	ad->emu = emu::Device::create(cfg, &err);
+	if (!ad->emu) {
+		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		delete ad;
+		return -EINVAL;
+	}
+	ad->bar = ad->emu->bar();
+	ad->nports = ad->emu->nports();
+	ad->open_ports = 1; /* probe's own reference while ports are created */
+	for (unsigned p = 0; p < ad->nports; p++) {
+		uint8_t mac[6];
+		ad->emu->fw_mac_addr(p, mac);
+		int rc = port_create(ad, &vdev->device, p, mac);
+		if (rc != 0) {
+			remove_ports(&vdev->device);
+			adapter_put(ad);
+			return rc;
+		}
+	}
+	adapter_put(ad);
+	return 0;
+}
+
+int emu_remove(rte_vdev_device *vdev) { return remove_ports(&vdev->device); }
+
+rte_vdev_driver gaudi_emu_driver = {
+	.next = {},
+	.driver = {},
+	.probe = emu_probe,
+	.remove = emu_remove,
+};
+
+/* ---- net_gaudi: the PCI function through vfio-pci ---- */
+
+int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
+{
+	(void)drv;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return -ENOTSUP;
+	const rte_mem_resource &bar0 = pci->mem_resource[kCfgBar];
+	if (bar0.addr == nullptr || bar0.len < kNicRegionBarOffset + kNicRegionSize) {
+		GAUDI_LOG(ERR, "%s: BAR0 not mapped or too small (%" PRIu64 " bytes)",
+			  pci->device.name, bar0.len);
+		return -ENODEV;
+	}
+	auto *ad = new (std::nothrow) gaudi_adapter;
+	if (ad == nullptr)
+		return -ENOMEM;
+	snprintf(ad->name, sizeof(ad->name), "%s", pci->device.name);
+	ad->bar = Bar(static_cast<volatile uint8_t *>(bar0.addr) + kNicRegionBarOffset,
+		      kNicRegionSize);
+	ad->nports = kMaxPorts;
+	ad->open_ports = 1;
+	for (unsigned p = 0; p < ad->nports; p++) {
+		/* Firmware reports station addresses (cpucp); until that path exists use
+		 * locally administered ones derived from the PCI address. */
+		uint8_t mac[6] = {0x02, 0x1d, 0xa3, static_cast<uint8_t>(pci->addr.bus),
+				  static_cast<uint8_t>(pci->addr.devid << 3 | pci->addr.function),
+				  static_cast<uint8_t>(p)};
+		int rc = port_create(ad, &pci->device, p, mac);
+		if (rc != 0) {
+			remove_ports(&pci->device);
+			adapter_put(ad);
+			return rc;
+		}
+	}
+	adapter_put(ad);
+	return 0;
+}
+
+int pci_remove(rte_pci_device *pci) { return remove_ports(&pci->device); }
+
+const rte_pci_id gaudi_pci_ids[] = {
+	{RTE_PCI_DEVICE(kPciVendorHabana, kPciDeviceGaudi2)},
+	{RTE_PCI_DEVICE(kPciVendorHabana, kPciDeviceGaudi2Hl288)},
+	{.vendor_id = 0},
+};
+
+rte_pci_driver gaudi_pci_driver = {
+	.next = {},
+	.driver = {},
+	.probe = pci_probe,
+	.remove = pci_remove,
+	.dma_map = nullptr,
+	.dma_unmap = nullptr,
+	.id_table = gaudi_pci_ids,
+	.drv_flags = RTE_PCI_DRV_NEED_MAPPING,
+};
+
+} // namespace
+
+RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
+RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
+			      "ports=<1..24> wire=loopback|pair|pcap rx_pcap=<port>:<path> "
+			      "tx_pcap=<port>:<path> engine=inline|thread");
+RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
+RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
+RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");

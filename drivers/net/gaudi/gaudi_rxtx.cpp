@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD datapath. No allocation or syscall per packet; one doorbell per TX burst and one
+ * CI write per RX burst.
+ */
+#include "gaudi_rxtx.h"
+
+#include <algorithm>
+
+#include <ethdev_driver.h>
+#include <rte_branch_prediction.h>
+#include <rte_memcpy.h>
+#include <rte_prefetch.h>
+
+#include "gaudi_logs.h"
+
+using namespace gaudi::hw;
+
+namespace {
+
+inline uint32_t load_acquire(volatile uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+/* Copy a frame of len bytes into a chain of mbufs starting at head. Returns false (chain freed,
+ * head untouched but its next cleared) when an extra segment cannot be allocated. */
+bool rx_scatter(gaudi_rxq *rxq, rte_mbuf *head, const uint8_t *src, uint32_t len)
+{
+	rte_mbuf *seg = head;
+	uint32_t room = rte_pktmbuf_tailroom(head);
+	uint32_t copied = std::min(room, len);
+	rte_memcpy(rte_pktmbuf_mtod(head, void *), src, copied);
+	head->data_len = copied;
+	head->nb_segs = 1;
+	while (copied < len) {
+		rte_mbuf *n = rte_pktmbuf_alloc(rxq->mp);
+		if (unlikely(n == nullptr)) {
+			if (head->next != nullptr)
+				rte_pktmbuf_free(head->next);
+			head->next = nullptr;
+			head->nb_segs = 1;
+			return false;
+		}
+		uint32_t chunk = std::min<uint32_t>(rte_pktmbuf_tailroom(n), len - copied);
+		rte_memcpy(rte_pktmbuf_mtod(n, void *), src + copied, chunk);
+		n->data_len = chunk;
+		seg->next = n;
+		seg = n;
+		head->nb_segs++;
+		copied += chunk;
+	}
+	return true;
+}
+
+} // namespace
+
+uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(queue);
+	uint32_t pi = load_acquire(rxq->cq_pi);
+	if (pi == rxq->ci) {
+		/* Nothing ready: let an emulated device's inline engine move wire input. */
+		rxq->port->hw.bar()->service();
+		pi = load_acquire(rxq->cq_pi);
+		if (pi == rxq->ci)
+			return 0;
+	}
+	uint32_t avail = pi - rxq->ci;
+	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(avail, nb_pkts));
+
+	if (unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, pkts, n) != 0)) {
+		/* Take what the pool can give, one by one; the rest waits in the CQ. */
+		uint16_t got = 0;
+		while (got < n && (pkts[got] = rte_pktmbuf_alloc(rxq->mp)) != nullptr)
+			got++;
+		rte_eth_devices[rxq->port->port_id].data->rx_mbuf_alloc_failed += n - got;
+		n = got;
+	}
+
+	uint16_t nb_rx = 0;
+	uint32_t ci = rxq->ci;
+	uint16_t i;
+	for (i = 0; i < n; i++) {
+		Cqe *cqe = &rxq->cq[ci & rxq->mask];
+		uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
+		if (unlikely(!(d0 & CQE_VALID))) {
+			rxq->cqe_not_valid++;
+			break;
+		}
+		uint32_t len = cqe->size;
+		uint32_t slot = cqe->wqe_index & rxq->mask;
+		const uint8_t *src = rxq->slots + (static_cast<size_t>(slot) << rxq->slot_log2);
+		rte_mbuf *m = pkts[i];
+		cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
+		ci++;
+		if (unlikely(len == 0 || len > rxq->max_frame ||
+			     len > (1u << rxq->slot_log2))) {
+			rxq->errors++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (likely(len <= rte_pktmbuf_tailroom(m))) {
+			rte_memcpy(rte_pktmbuf_mtod(m, void *), src, len);
+			m->data_len = len;
+		} else if (!rxq->scatter || !rx_scatter(rxq, m, src, len)) {
+			/* Without scatter the queue setup guarantees fit; this is allocation
+			 * failure of an extra segment: the frame is lost, and counted. */
+			rte_eth_devices[rxq->port->port_id].data->rx_mbuf_alloc_failed++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		m->pkt_len = len;
+		m->port = rxq->port->port_id;
+		m->packet_type = RTE_PTYPE_L2_ETHER;
+		rxq->bytes += len;
+		pkts[nb_rx++] = m;
+	}
+	/* mbufs allocated for CQEs we did not reach (valid bit not visible yet). */
+	if (i < n)
+		rte_pktmbuf_free_bulk(&pkts[i], n - i);
+	if (ci != rxq->ci) {
+		rxq->ci = ci;
+		rxq->port->hw.rx_write_ci(ci);
+	}
+	rxq->packets += nb_rx;
+	return nb_rx;
+}
+
+void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
+{
+	uint32_t n = (last + 1 - txq->ci) & WQ_IDX_MASK;
+	if (unlikely(n > txq->nb_desc || n > ((txq->pi - txq->ci) & WQ_IDX_MASK)))
+		return; /* stale or bogus index: nothing of ours */
+	uint32_t start = txq->ci & txq->mask;
+	uint32_t first = std::min(n, txq->nb_desc - start);
+	rte_mbuf **ring = txq->sw_ring;
+	/* sw_ring entries are null for bounced frames; free_bulk skips nulls. */
+	rte_pktmbuf_free_bulk(&ring[start], first);
+	std::fill_n(&ring[start], first, nullptr);
+	if (n > first) {
+		rte_pktmbuf_free_bulk(&ring[0], n - first);
+		std::fill_n(&ring[0], n - first, nullptr);
+	}
+	txq->ci = (txq->ci + n) & WQ_IDX_MASK;
+}
+
+void gaudi_tx_drain(gaudi_txq *txq)
+{
+	for (uint32_t i = 0; i < txq->nb_desc; i++) {
+		rte_pktmbuf_free(txq->sw_ring[i]);
+		txq->sw_ring[i] = nullptr;
+	}
+	txq->pi = txq->ci = 0;
+}
+
+uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	auto *txq = static_cast<gaudi_txq *>(queue);
+	gaudi_port *port = txq->port;
+
+	gaudi_eq_poll(port, txq);
+
+	uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
+	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(txq->nb_desc - used, nb_pkts));
+	if (unlikely(n == 0))
+		return 0;
+	/* One doorbell per burst; if the FIFO is full the burst waits (FIFO overrun would
+	 * drop the doorbell in HW) [facts §2 "If the FIFO is full, xmit returns BUSY"]. */
+	if (unlikely(port->db_pushed - load_acquire(port->mem.db_ci) >= kDbFifoEntries)) {
+		txq->db_busy++;
+		return 0;
+	}
+
+	uint32_t pi = txq->pi;
+	uint64_t bytes = 0;
+	uint16_t posted = 0;
+	for (uint16_t i = 0; i < n; i++) {
+		rte_mbuf *m = pkts[i];
+		uint32_t len = m->pkt_len;
+		if (unlikely(len == 0 || len > txq->max_frame)) {
+			txq->errors++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		uint32_t slot = pi & txq->mask;
+		TxWqe *wqe = &txq->wq[slot];
+		uint64_t addr;
+		uint32_t size = len;
+		if (likely(m->nb_segs == 1 && len >= kMinFrameNoFcs)) {
+			addr = rte_mbuf_data_iova(m);
+			txq->sw_ring[slot] = m;
+		} else {
+			/* Linear copy, zero-padded to the minimum frame: the WQE takes one
+			 * buffer and the NIC does not pad (H6-3399) [facts §2]. */
+			uint8_t *dst = txq->bounce + static_cast<size_t>(slot) * txq->bounce_stride;
+			const void *p = rte_pktmbuf_read(m, 0, len, dst);
+			if (p != dst)
+				rte_memcpy(dst, p, len);
+			if (len < kMinFrameNoFcs) {
+				memset(dst + len, 0, kMinFrameNoFcs - len);
+				size = kMinFrameNoFcs;
+			}
+			addr = txq->bounce_iova + static_cast<uint64_t>(slot) * txq->bounce_stride;
+			txq->sw_ring[slot] = nullptr;
+			rte_pktmbuf_free(m);
+		}
+		wqe->size = size;
+		wqe->local_addr = addr;
+		wqe->remote_addr = 0;
+		wqe->tag = 0;
+		wqe->completion = 0;
+		wqe->ctrl = wqe_ctrl(WqeOpcode::linear, pi, false);
+		bytes += len;
+		pi = (pi + 1) & WQ_IDX_MASK;
+		posted++;
+	}
+	if (likely(posted > 0)) {
+		/* Solicit a RAW_TX_COMP event for the burst's last WQE only. */
+		txq->wq[(pi - 1) & txq->mask].ctrl |= WQE_SE;
+		txq->pi = pi;
+		port->db_pushed++;
+		port->hw.ring_doorbell(pi); /* Bar::wr32 orders the WQE stores before it */
+		txq->packets += posted;
+		txq->bytes += bytes;
+	}
+	return n;
+}

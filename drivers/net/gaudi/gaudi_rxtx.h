@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD datapath: raw QP TX work queue and RX slot ring / CQ.
+ */
+#pragma once
+
+#include <cstdint>
+
+#include <rte_mbuf.h>
+#include <rte_memzone.h>
+
+#include "gaudi_ethdev.h"
+
+/* RX queue: the HW copies each frame into slot[i] and posts a CQE; we copy slot -> mbuf. */
+struct gaudi_rxq {
+	gaudi::hw::Cqe *cq;
+	const uint8_t *slots;
+	volatile uint32_t *cq_pi; /* HW-written CQ PI (free-running) */
+	uint32_t ci;              /* free-running consumer index */
+	uint32_t mask;            /* entries - 1 (CQ and slot ring have the same size) */
+	uint32_t slot_log2;
+	uint32_t max_frame;       /* frames above this are dropped and counted */
+	bool scatter;
+	rte_mempool *mp;
+	gaudi_port *port;
+	uint16_t queue_id;
+	const rte_memzone *mz;
+	uint16_t nb_desc;
+
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;          /* oversize or inconsistent CQEs dropped by the driver */
+	uint64_t cqe_not_valid;   /* PI passed a CQE whose valid bit was not yet visible */
+};
+
+/* TX queue: WQEs point at mbuf data (zero copy); short and multi-segment frames go through a
+ * per-slot bounce buffer because the WQE is one linear buffer and the HW does not pad. */
+struct gaudi_txq {
+	gaudi::hw::TxWqe *wq;
+	rte_mbuf **sw_ring;       /* mbuf to free when the slot completes (null: bounce) */
+	uint8_t *bounce;
+	uint64_t bounce_iova;
+	uint32_t bounce_stride;
+	uint32_t pi;              /* next WQ index to post (22-bit free-running) */
+	uint32_t ci;              /* oldest WQ index not yet completed */
+	uint32_t mask;            /* entries - 1 */
+	uint32_t max_frame;
+	gaudi_port *port;
+	uint16_t queue_id;
+	uint16_t nb_desc;
+	const rte_memzone *mz;
+
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;          /* bad mbufs dropped: empty, too long, too many bytes */
+	uint64_t db_busy;         /* bursts refused because the doorbell FIFO was full */
+};
+
+uint16_t gaudi_rx_burst(void *rxq, rte_mbuf **pkts, uint16_t nb_pkts);
+uint16_t gaudi_tx_burst(void *txq, rte_mbuf **pkts, uint16_t nb_pkts);
+/* Complete TX WQEs up to and including free-running WQ index last. */
+void gaudi_tx_complete(gaudi_txq *txq, uint32_t last);
+/* Free every mbuf still owned by the TX ring (port stop). */
+void gaudi_tx_drain(gaudi_txq *txq);
