@@ -36,6 +36,21 @@ constexpr uint16_t kBurst = 32;
 
 gaudi_port *priv(rte_eth_dev *dev) { return static_cast<gaudi_port *>(dev->data->dev_private); }
 
+/* Queue 0 of a port, or null when the port has none (not configured, or not set up). */
+gaudi_rxq *rxq_of(const rte_eth_dev *dev)
+{
+	if (dev->data->rx_queues == nullptr || dev->data->nb_rx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+}
+
+gaudi_txq *txq_of(const rte_eth_dev *dev)
+{
+	if (dev->data->tx_queues == nullptr || dev->data->nb_tx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+}
+
 bool is_pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 uint32_t log2u(uint32_t v) { return std::bit_width(v) - 1; }
@@ -191,6 +206,8 @@ int dev_configure(rte_eth_dev *dev)
 
 void rxq_release(rte_eth_dev *dev, uint16_t qid)
 {
+	if (dev->data->rx_queues == nullptr || qid >= dev->data->nb_rx_queues)
+		return;
 	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
 	if (rxq == nullptr)
 		return;
@@ -201,6 +218,8 @@ void rxq_release(rte_eth_dev *dev, uint16_t qid)
 
 void txq_release(rte_eth_dev *dev, uint16_t qid)
 {
+	if (dev->data->tx_queues == nullptr || qid >= dev->data->nb_tx_queues)
+		return;
 	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
 	if (txq == nullptr)
 		return;
@@ -345,8 +364,8 @@ int link_update(rte_eth_dev *dev, int wait)
 int dev_start(rte_eth_dev *dev)
 {
 	gaudi_port *port = priv(dev);
-	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
-	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+	auto *rxq = rxq_of(dev);
+	auto *txq = txq_of(dev);
 	if (rxq == nullptr || txq == nullptr) {
 		GAUDI_LOG(ERR, "port %u: start needs rx and tx queue 0 set up", dev->data->port_id);
 		return -EINVAL;
@@ -401,7 +420,7 @@ int dev_stop(rte_eth_dev *dev)
 	port->hw.mac_config(false, port->promisc, dev->data->mtu + kFrameOverhead);
 	port->hw.rx_disable();
 	port->hw.tx_disable();
-	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+	auto *txq = txq_of(dev);
 	gaudi_eq_poll(port, txq);
 	port->hw.eq_disable();
 	if (txq != nullptr)
@@ -482,7 +501,7 @@ int mtu_set(rte_eth_dev *dev, uint16_t mtu)
 	if (mtu < kMinMtu || mtu > kMaxMtu)
 		return -EINVAL;
 	gaudi_port *port = priv(dev);
-	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+	auto *rxq = rxq_of(dev);
 	if (port->started) {
 		/* A running port keeps its RX slots: the new frame must fit them. */
 		if (rxq != nullptr && gaudi_max_frame(mtu) > (1u << rxq->slot_log2)) {
@@ -497,7 +516,7 @@ int mtu_set(rte_eth_dev *dev, uint16_t mtu)
 		port->hw.set_frm_length(mtu + kFrameOverhead);
 		if (rxq != nullptr)
 			rxq->max_frame = gaudi_max_frame(mtu);
-		auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+		auto *txq = txq_of(dev);
 		if (txq != nullptr)
 			txq->max_frame = gaudi_max_frame(mtu);
 	}
@@ -507,8 +526,8 @@ int mtu_set(rte_eth_dev *dev, uint16_t mtu)
 int stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 {
 	gaudi_port *port = priv(dev);
-	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
-	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+	auto *rxq = rxq_of(dev);
+	auto *txq = txq_of(dev);
 	if (rxq != nullptr) {
 		st->ipackets = st->q_ipackets[0] = rxq->packets;
 		st->ibytes = st->q_ibytes[0] = rxq->bytes;
@@ -533,10 +552,10 @@ int stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 int stats_reset(rte_eth_dev *dev)
 {
 	gaudi_port *port = priv(dev);
-	if (auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[0])) {
+	if (auto *rxq = rxq_of(dev)) {
 		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = 0;
 	}
-	if (auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[0])) {
+	if (auto *txq = txq_of(dev)) {
 		txq->packets = txq->bytes = txq->errors = txq->db_busy = 0;
 	}
 	port->hw.stats_reset();
@@ -641,6 +660,7 @@ int remove_ports(rte_device *device)
 	uint16_t pid;
 	RTE_ETH_FOREACH_DEV_OF(pid, device)
 	{
+		rte_eth_dev_stop(pid); /* ethdev refuses to close a started port */
 		rte_eth_dev_close(pid);
 	}
 	return 0;

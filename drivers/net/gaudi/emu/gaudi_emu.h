@@ -65,6 +65,10 @@ public:
 	PortCounters counters(unsigned port) const;
 	/* Flush tx pcap files (also done at destruction). */
 	void flush();
+	/* Test hook: hold the engine (doorbell processing and pcap input) as if the device were
+	 * busy, e.g. to fill the doorbell FIFO. Releasing it lets pending work run (inline: in the
+	 * caller's thread, right away). Returns once the engine is actually held/released. */
+	void hold_engine(bool hold);
 
 	struct Impl;
 

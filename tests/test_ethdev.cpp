@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Contract tests of the Gaudi PMD through the public rte_eth API on net_gaudi_emu.
+ */
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+namespace {
+
+constexpr uint16_t kMinRing = 64;
+constexpr uint16_t kMaxRing = 4096;
+
+/* EAL autoloads every plugin in DPDK's plugin dir: an installed copy of this PMD that differs
+ * from the build's would register the same drivers beside the one under test. */
+void check_no_stale_plugin()
+{
+	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
+	std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
+	if (!a)
+		return;
+	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
+	if (da != db) {
+		fprintf(stderr, "%s is installed and differs from the build's %s: remove it or run "
+			"'meson install' first\n", installed.c_str(), GAUDI_PMD_PATH);
+		std::exit(1);
+	}
+}
+
+class EalEnv : public ::testing::Environment {
+public:
+	void SetUp() override
+	{
+		check_no_stale_plugin();
+		const char *argv[] = {"test_ethdev", "-d", GAUDI_PMD_PATH, "--no-huge", "-m", "1536", "--no-shconf",
+				      "--no-pci", "--iova-mode=va", "--log-level=lib.eal:error",
+				      "--log-level=pmd.net.gaudi:error"};
+		int argc = sizeof(argv) / sizeof(argv[0]);
+		if (rte_eal_init(argc, const_cast<char **>(argv)) < 0) {
+			/* Without EAL nothing can be tested: fail loudly, never skip. */
+			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+			std::exit(1);
+		}
+	}
+	void TearDown() override { rte_eal_cleanup(); }
+};
+
+const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
+
+int vdev_counter = 0;
+
+/* One net_gaudi_emu instance with its ports, a mempool, and helpers to move frames. */
+class Nic {
+public:
+	Nic(const std::string &args, unsigned nports, unsigned mbufs = 16383,
+	    uint16_t data_room = RTE_MBUF_DEFAULT_BUF_SIZE)
+	{
+		name_ = "net_gaudi_emu" + std::to_string(vdev_counter++);
+		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
+		for (unsigned p = 0; rc_ == 0 && p < nports; p++) {
+			uint16_t id;
+			std::string pn = name_ + "_p" + std::to_string(p);
+			EXPECT_EQ(rte_eth_dev_get_port_by_name(pn.c_str(), &id), 0) << pn;
+			ports_.push_back(id);
+		}
+		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), mbufs, 0, 0, data_room,
+					      SOCKET_ID_ANY);
+		EXPECT_NE(mp_, nullptr);
+	}
+	~Nic()
+	{
+		if (rc_ == 0)
+			rte_vdev_uninit(name_.c_str());
+		rte_mempool_free(mp_);
+	}
+	int probe_rc() const { return rc_; }
+	uint16_t port(unsigned i) const { return ports_.at(i); }
+	rte_mempool *mp() const { return mp_; }
+
+	int setup(unsigned i, uint16_t rxd, uint16_t txd, uint16_t mtu = RTE_ETHER_MTU,
+		  uint64_t rx_offloads = 0, uint64_t tx_offloads = 0)
+	{
+		rte_eth_conf conf{};
+		conf.rxmode.mtu = mtu;
+		conf.rxmode.offloads = rx_offloads;
+		conf.txmode.offloads = tx_offloads;
+		uint16_t p = port(i);
+		int rc = rte_eth_dev_configure(p, 1, 1, &conf);
+		if (rc != 0)
+			return rc;
+		rc = rte_eth_rx_queue_setup(p, 0, rxd, SOCKET_ID_ANY, nullptr, mp_);
+		if (rc != 0)
+			return rc;
+		rc = rte_eth_tx_queue_setup(p, 0, txd, SOCKET_ID_ANY, nullptr);
+		if (rc != 0)
+			return rc;
+		rte_eth_promiscuous_enable(p);
+		return rte_eth_dev_start(p);
+	}
+
+	/* A frame of len bytes: broadcast header, then seq in the payload, then a pattern. */
+	rte_mbuf *frame(uint32_t seq, uint16_t len, unsigned segs = 1)
+	{
+		std::vector<uint8_t> bytes = pattern(seq, len);
+		rte_mbuf *head = nullptr, *prev = nullptr;
+		uint16_t off = 0;
+		for (unsigned s = 0; s < segs; s++) {
+			rte_mbuf *m = rte_pktmbuf_alloc(mp_);
+			if (m == nullptr)
+				return nullptr;
+			uint16_t chunk = s + 1 == segs ? len - off : len / segs;
+			memcpy(rte_pktmbuf_append(m, chunk), bytes.data() + off, chunk);
+			off += chunk;
+			if (head == nullptr)
+				head = m;
+			else {
+				prev->next = m;
+				head->nb_segs++;
+				head->pkt_len += chunk;
+			}
+			prev = m;
+		}
+		return head;
+	}
+	static std::vector<uint8_t> pattern(uint32_t seq, uint16_t len)
+	{
+		std::vector<uint8_t> b(len);
+		for (uint16_t i = 0; i < len; i++)
+			b[i] = static_cast<uint8_t>(i * 7 + seq);
+		memset(b.data(), 0xff, std::min<uint16_t>(len, 6)); /* broadcast dst */
+		if (len >= 18)
+			memcpy(&b[14], &seq, 4);
+		return b;
+	}
+	static std::vector<uint8_t> bytes_of(const rte_mbuf *m)
+	{
+		std::vector<uint8_t> b(m->pkt_len);
+		const void *p = rte_pktmbuf_read(m, 0, m->pkt_len, b.data());
+		if (p != b.data())
+			memcpy(b.data(), p, m->pkt_len);
+		return b;
+	}
+
+	/* Receive until want frames arrived or the timeout passed (the thread engine is async). */
+	std::vector<rte_mbuf *> receive(unsigned i, size_t want, uint16_t burst = 64,
+					int timeout_ms = 5000)
+	{
+		std::vector<rte_mbuf *> got;
+		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+		rte_mbuf *b[64];
+		while (got.size() < want && std::chrono::steady_clock::now() < end) {
+			uint16_t n = rte_eth_rx_burst(port(i), 0, b, std::min<size_t>(burst, want - got.size()));
+			got.insert(got.end(), b, b + n);
+		}
+		return got;
+	}
+	/* Send all of pkts, retrying while the ring is full. Returns frames accepted. */
+	size_t send_all(unsigned i, std::vector<rte_mbuf *> &pkts, int timeout_ms = 5000)
+	{
+		size_t done = 0;
+		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+		while (done < pkts.size() && std::chrono::steady_clock::now() < end)
+			done += rte_eth_tx_burst(port(i), 0, &pkts[done],
+						 std::min<size_t>(64, pkts.size() - done));
+		return done;
+	}
+
+private:
+	std::string name_;
+	int rc_ = -1;
+	std::vector<uint16_t> ports_;
+	rte_mempool *mp_ = nullptr;
+};
+
+void free_all(std::vector<rte_mbuf *> &v)
+{
+	for (auto *m : v)
+		rte_pktmbuf_free(m);
+	v.clear();
+}
+
+uint32_t seq_of(const rte_mbuf *m)
+{
+	uint32_t s;
+	memcpy(&s, rte_pktmbuf_mtod_offset(m, const uint8_t *, 14), 4);
+	return s;
+}
+
+class Engine : public ::testing::TestWithParam<const char *> {
+protected:
+	std::string args(const char *wire = "pair", unsigned ports = 2) const
+	{
+		return std::string("ports=") + std::to_string(ports) + ",wire=" + wire +
+		       ",engine=" + GetParam();
+	}
+};
+
+/* Every burst size 1..64 crosses the pair intact and in order. */
+TEST_P(Engine, EveryBurstSize)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 256, 256), 0);
+	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	uint32_t seq = 0;
+	for (uint16_t burst = 1; burst <= 64; burst++) {
+		std::vector<rte_mbuf *> tx;
+		for (uint16_t i = 0; i < burst; i++)
+			tx.push_back(nic.frame(seq + i, 64 + i));
+		ASSERT_EQ(rte_eth_tx_burst(nic.port(0), 0, tx.data(), burst), burst);
+		auto rx = nic.receive(1, burst, burst);
+		ASSERT_EQ(rx.size(), burst) << "burst " << burst;
+		for (uint16_t i = 0; i < burst; i++) {
+			EXPECT_EQ(Nic::bytes_of(rx[i]), Nic::pattern(seq + i, 64 + i));
+			EXPECT_EQ(rx[i]->port, nic.port(1));
+		}
+		free_all(rx);
+		seq += burst;
+	}
+}
+
+/* 100k frames through every ring size offered: the rings wrap many times, nothing lost. */
+TEST_P(Engine, RingWrapEverySize)
+{
+	for (uint32_t ring = kMinRing; ring <= kMaxRing; ring *= 2) {
+		Nic nic(args(), 2);
+		ASSERT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0, ring, ring), 0);
+		ASSERT_EQ(nic.setup(1, ring, ring), 0);
+		const uint32_t total = 100000;
+		uint32_t sent = 0, next = 0;
+		rte_mbuf *tx[32], *rx[32];
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+		while (next < total && std::chrono::steady_clock::now() < end) {
+			uint16_t want = std::min<uint32_t>(32, total - sent);
+			/* Keep what is in flight below the RX ring so no frame is dropped. */
+			if (sent - next + want > ring / 2)
+				want = 0;
+			for (uint16_t i = 0; i < want; i++)
+				tx[i] = nic.frame(sent + i, 60);
+			uint16_t n = rte_eth_tx_burst(nic.port(0), 0, tx, want);
+			for (uint16_t i = n; i < want; i++)
+				rte_pktmbuf_free(tx[i]);
+			sent += n;
+			uint16_t got = rte_eth_rx_burst(nic.port(1), 0, rx, 32);
+			for (uint16_t i = 0; i < got; i++) {
+				ASSERT_EQ(seq_of(rx[i]), next) << "ring " << ring;
+				next++;
+				rte_pktmbuf_free(rx[i]);
+			}
+		}
+		EXPECT_EQ(next, total) << "ring " << ring;
+		rte_eth_stats st;
+		ASSERT_EQ(rte_eth_stats_get(nic.port(1), &st), 0);
+		EXPECT_EQ(st.ipackets, total);
+		EXPECT_EQ(st.imissed, 0u);
+	}
+}
+
+/* rx never returns more than asked, and returns all that is ready. */
+TEST_P(Engine, RxBoundsAndCompleteness)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 256, 256), 0);
+	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	std::vector<rte_mbuf *> tx;
+	for (uint32_t i = 0; i < 50; i++)
+		tx.push_back(nic.frame(i, 100));
+	ASSERT_EQ(nic.send_all(0, tx), 50u);
+	/* Wait until the CQ holds all 50 (async engine): one frame at a time must not drain. */
+	std::vector<rte_mbuf *> got;
+	rte_mbuf *b[64];
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+	while (got.size() < 7 && std::chrono::steady_clock::now() < end) {
+		uint16_t n = rte_eth_rx_burst(nic.port(1), 0, b, 7 - got.size());
+		ASSERT_LE(n, 7 - got.size());
+		got.insert(got.end(), b, b + n);
+	}
+	ASSERT_EQ(got.size(), 7u);
+	std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	uint16_t n = rte_eth_rx_burst(nic.port(1), 0, b, 64);
+	EXPECT_EQ(n, 43) << "all that is ready";
+	for (uint16_t i = 0; i < n; i++)
+		EXPECT_EQ(seq_of(b[i]), 7u + i);
+	got.insert(got.end(), b, b + n);
+	EXPECT_EQ(rte_eth_rx_burst(nic.port(1), 0, b, 64), 0);
+	free_all(got);
+}
+
+/* tx takes exactly what fits in the ring and reports it; the rest stays the caller's. */
+TEST_P(Engine, TxReturnsWhatItTook)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 1024, 64), 0);
+	ASSERT_EQ(nic.setup(1, 1024, 64), 0);
+	std::vector<rte_mbuf *> tx;
+	for (uint32_t i = 0; i < 100; i++)
+		tx.push_back(nic.frame(i, 128));
+	uint16_t n = rte_eth_tx_burst(nic.port(0), 0, tx.data(), 100);
+	EXPECT_EQ(n, 64);
+	/* Frames 64.. are still ours: freeing them must be valid (no double free). */
+	for (uint32_t i = n; i < 100; i++)
+		rte_pktmbuf_free(tx[i]);
+	auto rx = nic.receive(1, n);
+	EXPECT_EQ(rx.size(), n);
+	free_all(rx);
+}
+
+/* Mempool counts come back after stop and close, with frames left in flight. */
+TEST_P(Engine, NoMbufLeak)
+{
+	Nic nic(args(), 2, 4095);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	unsigned before = rte_mempool_avail_count(nic.mp());
+	ASSERT_EQ(nic.setup(0, 512, 512), 0);
+	ASSERT_EQ(nic.setup(1, 512, 512), 0);
+	for (int round = 0; round < 20; round++) {
+		std::vector<rte_mbuf *> tx;
+		for (uint32_t i = 0; i < 200; i++)
+			tx.push_back(nic.frame(i, 60 + (i % 3) * 700, 1 + i % 2));
+		size_t sent = nic.send_all(0, tx);
+		for (size_t i = sent; i < tx.size(); i++)
+			rte_pktmbuf_free(tx[i]);
+		auto rx = nic.receive(1, 100); /* leave some in the CQ */
+		free_all(rx);
+	}
+	EXPECT_EQ(rte_eth_dev_stop(nic.port(0)), 0);
+	EXPECT_EQ(rte_eth_dev_stop(nic.port(1)), 0);
+	EXPECT_EQ(rte_mempool_avail_count(nic.mp()), before);
+	EXPECT_EQ(rte_eth_dev_close(nic.port(0)), 0);
+	EXPECT_EQ(rte_eth_dev_close(nic.port(1)), 0);
+	EXPECT_EQ(rte_mempool_avail_count(nic.mp()), before);
+}
+
+/* Driver and MAC counters match what was sent, including an oversize frame. */
+TEST_P(Engine, StatsMatchFrames)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 256, 256, 3000, RTE_ETH_RX_OFFLOAD_SCATTER,
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS), 0);
+	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	/* 1000 frames in rounds that fit the 256-entry RX ring, then one oversize frame. */
+	size_t received = 0;
+	for (uint32_t round = 0; round < 10; round++) {
+		std::vector<rte_mbuf *> tx;
+		for (uint32_t i = 0; i < 100; i++)
+			tx.push_back(nic.frame(round * 100 + i, 200));
+		ASSERT_EQ(nic.send_all(0, tx), tx.size());
+		auto rx = nic.receive(1, 100, 64, 2000);
+		received += rx.size();
+		free_all(rx);
+	}
+	EXPECT_EQ(received, 1000u);
+	std::vector<rte_mbuf *> big{nic.frame(1000, 2000, 2)}; /* > port 1's max frame 1518 */
+	ASSERT_EQ(nic.send_all(0, big), 1u);
+	EXPECT_TRUE(nic.receive(1, 1, 64, 200).empty());
+	rte_eth_stats s0, s1;
+	ASSERT_EQ(rte_eth_stats_get(nic.port(0), &s0), 0);
+	ASSERT_EQ(rte_eth_stats_get(nic.port(1), &s1), 0);
+	EXPECT_EQ(s0.opackets, 1001u);
+	EXPECT_EQ(s0.obytes, 1000u * 200 + 2000);
+	EXPECT_EQ(s0.oerrors, 0u);
+	EXPECT_EQ(s1.ipackets, 1000u);
+	EXPECT_EQ(s1.ibytes, 1000u * 200);
+	EXPECT_EQ(s1.ierrors, 1u);
+	EXPECT_EQ(s1.q_ipackets[0], 1000u);
+	ASSERT_EQ(rte_eth_stats_reset(nic.port(1)), 0);
+	ASSERT_EQ(rte_eth_stats_get(nic.port(1), &s1), 0);
+	EXPECT_EQ(s1.ipackets, 0u);
+	EXPECT_EQ(s1.ierrors, 0u);
+}
+
+/* Short frames are zero-padded to 60 bytes; multi-segment frames arrive linear. */
+TEST_P(Engine, ShortAndMultiSegmentFrames)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 256, 256, RTE_ETHER_MTU, 0, RTE_ETH_TX_OFFLOAD_MULTI_SEGS), 0);
+	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	std::vector<rte_mbuf *> tx{nic.frame(1, 42), nic.frame(2, 1400, 3), nic.frame(3, 14),
+				   nic.frame(4, 59, 2)};
+	ASSERT_EQ(nic.send_all(0, tx), 4u);
+	auto rx = nic.receive(1, 4);
+	ASSERT_EQ(rx.size(), 4u);
+	auto padded = [](std::vector<uint8_t> b) {
+		b.resize(std::max<size_t>(b.size(), 60), 0);
+		return b;
+	};
+	EXPECT_EQ(Nic::bytes_of(rx[0]), padded(Nic::pattern(1, 42)));
+	EXPECT_EQ(Nic::bytes_of(rx[1]), Nic::pattern(2, 1400));
+	EXPECT_EQ(Nic::bytes_of(rx[2]), padded(Nic::pattern(3, 14)));
+	EXPECT_EQ(Nic::bytes_of(rx[3]), padded(Nic::pattern(4, 59)));
+	free_all(rx);
+}
+
+/* A frame larger than the mbuf arrives as a chain when scattered RX is on. */
+TEST_P(Engine, ScatteredRx)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 256, 256, 8170, RTE_ETH_RX_OFFLOAD_SCATTER,
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS), 0);
+	ASSERT_EQ(nic.setup(1, 256, 256, 8170, RTE_ETH_RX_OFFLOAD_SCATTER), 0);
+	std::vector<rte_mbuf *> tx{nic.frame(9, 8000, 5), nic.frame(10, 8188, 5)};
+	ASSERT_EQ(nic.send_all(0, tx), 2u);
+	auto rx = nic.receive(1, 2);
+	ASSERT_EQ(rx.size(), 2u);
+	EXPECT_EQ(rx[0]->pkt_len, 8000u);
+	EXPECT_EQ(rx[0]->nb_segs, 4); /* 2048-byte data rooms */
+	EXPECT_EQ(Nic::bytes_of(rx[0]), Nic::pattern(9, 8000));
+	EXPECT_EQ(Nic::bytes_of(rx[1]), Nic::pattern(10, 8188));
+	free_all(rx);
+}
+
+/* wire=loopback: a port hears itself. */
+TEST_P(Engine, LoopbackWire)
+{
+	Nic nic(args("loopback", 1), 1);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 128, 128), 0);
+	std::vector<rte_mbuf *> tx{nic.frame(77, 300)};
+	ASSERT_EQ(nic.send_all(0, tx), 1u);
+	auto rx = nic.receive(0, 1);
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(Nic::bytes_of(rx[0]), Nic::pattern(77, 300));
+	free_all(rx);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gaudi, Engine, ::testing::Values("inline", "thread"));
+
+TEST(Limits, DevInfoIsTruthful)
+{
+	Nic nic("ports=1,wire=loopback", 1);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	rte_eth_dev_info info;
+	ASSERT_EQ(rte_eth_dev_info_get(nic.port(0), &info), 0);
+	EXPECT_EQ(info.min_mtu, 1002);
+	EXPECT_EQ(info.max_mtu, 8170);
+	EXPECT_EQ(info.max_rx_queues, 1);
+	EXPECT_EQ(info.max_tx_queues, 1);
+	EXPECT_EQ(info.rx_desc_lim.nb_min, kMinRing);
+	EXPECT_EQ(info.rx_desc_lim.nb_max, kMaxRing);
+	EXPECT_EQ(info.speed_capa, RTE_ETH_LINK_SPEED_100G);
+	/* Every limit is enforced. */
+	EXPECT_NE(nic.setup(0, 32, 128), 0);
+	EXPECT_NE(nic.setup(0, 100, 128), 0);
+	EXPECT_NE(nic.setup(0, 8192, 128), 0);
+	EXPECT_NE(nic.setup(0, 128, 128, 8171), 0);
+	EXPECT_NE(nic.setup(0, 128, 128, 1001), 0);
+	/* MTU above the mbuf without scattered RX is refused, with it accepted. */
+	EXPECT_NE(nic.setup(0, 128, 128, 4000), 0);
+	EXPECT_EQ(nic.setup(0, 128, 128, 4000, RTE_ETH_RX_OFFLOAD_SCATTER), 0);
+}
+
+TEST(Limits, LinkFollowsStartStop)
+{
+	Nic nic("ports=2,wire=pair", 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 128, 128), 0);
+	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	rte_eth_link link;
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+	EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
+	EXPECT_EQ(link.link_speed, RTE_ETH_SPEED_NUM_100G);
+	ASSERT_EQ(rte_eth_dev_stop(nic.port(0)), 0);
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+	EXPECT_EQ(link.link_status, RTE_ETH_LINK_DOWN);
+}
+
+TEST(Limits, PromiscuousOffFiltersOtherUnicast)
+{
+	Nic nic("ports=2,wire=pair", 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 128, 128), 0);
+	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	ASSERT_EQ(rte_eth_promiscuous_disable(nic.port(1)), 0);
+	rte_ether_addr mac1;
+	ASSERT_EQ(rte_eth_macaddr_get(nic.port(1), &mac1), 0);
+	rte_mbuf *to_other = nic.frame(1, 100), *to_us = nic.frame(2, 100);
+	uint8_t other[6] = {0x02, 0, 0, 0, 0, 0x99};
+	memcpy(rte_pktmbuf_mtod(to_other, void *), other, 6);
+	memcpy(rte_pktmbuf_mtod(to_us, void *), mac1.addr_bytes, 6);
+	std::vector<rte_mbuf *> tx{to_other, to_us};
+	ASSERT_EQ(nic.send_all(0, tx), 2u);
+	auto rx = nic.receive(1, 2, 64, 300);
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(seq_of(rx[0]), 2u);
+	free_all(rx);
+}
+
+/* Every bad devarg fails the probe and leaves no port behind. */
+TEST(Devargs, BadValuesFailProbe)
+{
+	uint16_t before = rte_eth_dev_count_avail();
+	for (const char *bad : {"bogus=1", "ports=0", "ports=25", "ports=two", "wire=fiber",
+				"engine=fast", "wire=pcap,rx_pcap=0:/nonexistent/file.pcap",
+				"wire=pcap,ports=2,tx_pcap=2:/var/tmp/x.pcap",
+				"wire=pcap,rx_pcap=/no/port", "wire=pair,tx_pcap=0:/var/tmp/x.pcap"}) {
+		Nic nic(bad, 0);
+		EXPECT_NE(nic.probe_rc(), 0) << bad;
+		EXPECT_EQ(rte_eth_dev_count_avail(), before) << bad;
+	}
+	Nic ok("ports=24,wire=pair,engine=inline", 24);
+	EXPECT_EQ(ok.probe_rc(), 0);
+	EXPECT_EQ(rte_eth_dev_count_avail(), before + 24);
+}
+
+} // namespace
