@@ -670,16 +670,27 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	EXPECT_FALSE(r.hw.link_up());
 	r.hw.eq_init({r.iova(PortRig::kEq), kEqLog2, r.iova(PortRig::kEqPi)});
 	r.hw.mac_config(true, true, kFrm);
-	EXPECT_TRUE(r.hw.link_up());
-	EXPECT_TRUE(reg(hw::reg::mac_ch(0, 0) + hw::reg::PCS_STATUS1) & hw::reg::PCS_STATUS1_LINK);
-	auto ls = of_type(r.take_events(), EqeType::link_status);
-	ASSERT_EQ(ls.size(), 1u);
-	EXPECT_EQ(ls[0].d2, 1u);
+	/* A pair link needs both ends' MACs enabled. */
+	EXPECT_FALSE(r.hw.link_up());
+	EXPECT_TRUE(of_type(r.take_events(), EqeType::link_status).empty());
 	/* Port 1 shares the macro's REC_STS0: its bit is separate. */
 	EXPECT_FALSE(rig[1]->hw.link_up());
 	rig[1]->hw.mac_config(true, true, kFrm);
 	EXPECT_TRUE(rig[1]->hw.link_up());
 	EXPECT_TRUE(r.hw.link_up());
+	EXPECT_TRUE(reg(hw::reg::mac_ch(0, 0) + hw::reg::PCS_STATUS1) & hw::reg::PCS_STATUS1_LINK);
+	auto ls = of_type(r.take_events(), EqeType::link_status);
+	ASSERT_EQ(ls.size(), 1u);
+	EXPECT_EQ(ls[0].d2, 1u);
+	/* RS-FEC on one end only: no lock on either end. */
+	r.hw.set_rs_fec(true);
+	EXPECT_FALSE(r.hw.link_up());
+	EXPECT_FALSE(rig[1]->hw.link_up());
+	rig[1]->hw.set_rs_fec(true);
+	EXPECT_TRUE(r.hw.link_up());
+	EXPECT_TRUE(rig[1]->hw.link_up());
+	ls = of_type(r.take_events(), EqeType::link_status);
+	ASSERT_EQ(ls.size(), 2u);
 	/* Same state again: no event. */
 	r.hw.set_promisc(false);
 	EXPECT_TRUE(r.take_events().empty());
@@ -689,6 +700,7 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	ls = of_type(r.take_events(), EqeType::link_status);
 	ASSERT_EQ(ls.size(), 1u);
 	EXPECT_EQ(ls[0].d2, 0u);
+	EXPECT_FALSE(rig[1]->hw.link_up()); /* the far end loses the link too */
 	/* Unpaired port 2: no cable, but PCS loopback brings the link up. */
 	rig[2]->hw.mac_config(true, true, kFrm);
 	EXPECT_FALSE(rig[2]->hw.link_up());

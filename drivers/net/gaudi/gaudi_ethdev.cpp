@@ -20,7 +20,10 @@
 #include <rte_malloc.h>
 
 #include "emu/gaudi_emu.h"
+#include "emu/gaudi_emu_tap.h" /* [wires tap/udp] */
+#include "emu/gaudi_emu_udp.h"
 #include "gaudi_ethdev.h"
+#include "gaudi_features.h"
 #include "gaudi_logs.h"
 #include "gaudi_rxtx.h"
 
@@ -112,6 +115,12 @@ void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
 {
 	if (!rte_spinlock_trylock(&port->eq_lock))
 		return;
+	gaudi_eq_poll_locked(port, txq);
+	rte_spinlock_unlock(&port->eq_lock);
+}
+
+void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
+{
 	uint32_t pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
 	uint32_t ci = port->eq_ci;
 	const uint32_t mask = (1u << kEqLog2) - 1;
@@ -150,7 +159,6 @@ void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
 			port->hw.eq_write_ci(ci);
 	}
 	port->eq_ci = ci;
-	rte_spinlock_unlock(&port->eq_lock);
 }
 
 namespace {
@@ -172,7 +180,7 @@ int dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
 	(void)dev;
 	info->max_rx_queues = 1;
 	info->max_tx_queues = 1;
-	info->max_mac_addrs = 1;
+	info->max_mac_addrs = kGaudiMaxMacAddrs;
 	info->min_mtu = kMinMtu;
 	info->max_mtu = kMaxMtu;
 	info->max_rx_pktlen = kMaxMtu + kFrameOverhead;
@@ -201,7 +209,13 @@ int dev_configure(rte_eth_dev *dev)
 		GAUDI_LOG(ERR, "port %u: only 100G link speed", dev->data->port_id);
 		return -EINVAL;
 	}
-	return 0;
+	/* lpbk_mode 1: MAC loopback at the PCS (CONTROL1.LOOPBACK) [facts §4]. */
+	if (conf.lpbk_mode > 1) {
+		GAUDI_LOG(ERR, "port %u: lpbk_mode %u: 0 (none) or 1 (PCS loopback)",
+			  dev->data->port_id, conf.lpbk_mode);
+		return -EINVAL;
+	}
+	return gaudi_intr_configure(dev);
 }
 
 void rxq_release(rte_eth_dev *dev, uint16_t qid)
@@ -288,6 +302,7 @@ int rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 	rxq->port = priv(dev);
 	rxq->queue_id = qid;
 	rxq->scatter = scatter;
+	rxq->deferred = conf->rx_deferred_start != 0;
 	int rc = rxq_alloc_ring(dev, rxq);
 	if (rc != 0) {
 		rte_free(rxq);
@@ -301,7 +316,6 @@ int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 		   const rte_eth_txconf *conf)
 {
 	(void)socket;
-	(void)conf;
 	if (!ring_size_ok(nb_desc, kTxRingMin, kTxRingMax)) {
 		GAUDI_LOG(ERR, "port %u: tx ring size %u: must be a power of two in %u..%u",
 			  dev->data->port_id, nb_desc, kTxRingMin, kTxRingMax);
@@ -340,6 +354,7 @@ int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 	txq->port = priv(dev);
 	txq->queue_id = qid;
 	txq->max_frame = gaudi_max_frame(dev->data->mtu);
+	txq->deferred = conf->tx_deferred_start != 0;
 	dev->data->tx_queues[qid] = txq;
 	return 0;
 }
@@ -348,17 +363,110 @@ int link_update(rte_eth_dev *dev, int wait)
 {
 	(void)wait;
 	gaudi_port *port = priv(dev);
-	/* While started, the TX datapath owns the event queue (it completes TX from it). */
+	/* While started, the TX datapath owns the event queue (it completes TX from it): the
+	 * started check is made under the EQ lock, which dev_start takes to set it. */
+	rte_spinlock_lock(&port->eq_lock);
 	if (!port->started)
-		gaudi_eq_poll(port, nullptr);
+		gaudi_eq_poll_locked(port, nullptr);
+	rte_spinlock_unlock(&port->eq_lock);
 	report_events(port);
-	rte_eth_link link{};
-	link.link_status = port->started && port->hw.link_up() ? RTE_ETH_LINK_UP
-								: RTE_ETH_LINK_DOWN;
-	link.link_speed = link.link_status ? RTE_ETH_SPEED_NUM_100G : RTE_ETH_SPEED_NUM_NONE;
-	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
-	link.link_autoneg = RTE_ETH_LINK_FIXED;
+	rte_eth_link link = gaudi_link_get(port);
 	return rte_eth_linkstatus_set(dev, &link);
+}
+
+/* (Re)start the raw RX path of queue 0: empty CQ, responder QPC valid. */
+int rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	gaudi_port *port = priv(dev);
+	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
+	*rxq->cq_pi = 0;
+	rxq->ci = 0;
+	const rte_memzone *rmz = rxq->mz;
+	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << rxq->slot_log2;
+	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
+	RxRingCfg rcfg{rmz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rmz->iova + slots_len,
+		       rmz->iova + slots_len + cq_len};
+	if (!port->hw.rx_init(rcfg))
+		return -EIO;
+	rxq->started = true;
+	dev->data->rx_queue_state[rxq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+void rxq_hw_stop(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	rxq->started = false;
+	priv(dev)->hw.rx_disable();
+	dev->data->rx_queue_state[rxq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
+}
+
+/* (Re)start the raw TX QP: WQ from index 0, requester QPC valid. */
+int txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	gaudi_port *port = priv(dev);
+	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
+		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign,
+		       dev->data->mtu};
+	txq->pi = txq->ci = 0;
+	if (!port->hw.tx_init(tcfg))
+		return -EIO;
+	txq->started = true;
+	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+/* Stop the raw TX QP: let the device finish what it was given (bounded wait), reap the
+ * completions, invalidate the QPC, return every mbuf still on the ring. */
+void txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	gaudi_port *port = priv(dev);
+	txq->started = false;
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 10; /* 100 ms */
+	while (__atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE) != port->db_pushed &&
+	       rte_get_timer_cycles() < end) {
+		port->hw.bar()->service();
+		rte_pause();
+	}
+	gaudi_eq_poll(port, txq);
+	port->hw.tx_disable();
+	gaudi_tx_drain(txq); /* WQEs never completed: their mbufs go back to the pool */
+	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
+}
+
+int rx_queue_start(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
+	if (rxq == nullptr)
+		return -EINVAL;
+	if (rxq->max_frame != gaudi_max_frame(dev->data->mtu))
+		return -EINVAL; /* MTU changed while stopped: the slots need the port restarted */
+	return rxq_hw_start(dev, rxq);
+}
+
+int rx_queue_stop(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
+	if (rxq == nullptr)
+		return -EINVAL;
+	rxq_hw_stop(dev, rxq);
+	return 0;
+}
+
+int tx_queue_start(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
+	if (txq == nullptr)
+		return -EINVAL;
+	return txq_hw_start(dev, txq);
+}
+
+int tx_queue_stop(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
+	if (txq == nullptr)
+		return -EINVAL;
+	txq_hw_stop(dev, txq);
+	return 0;
 }
 
 int dev_start(rte_eth_dev *dev)
@@ -384,30 +492,31 @@ int dev_start(rte_eth_dev *dev)
 		return -EINVAL;
 	}
 
+	rte_spinlock_lock(&port->eq_lock);
 	port_eq_start(port);
+	rte_spinlock_unlock(&port->eq_lock);
 
-	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
-	*rxq->cq_pi = 0;
-	rxq->ci = 0;
-	const rte_memzone *rmz = rxq->mz;
-	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << rxq->slot_log2;
-	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
-	RxRingCfg rcfg{rmz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rmz->iova + slots_len,
-		       rmz->iova + slots_len + cq_len};
-	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
-		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign,
-		       dev->data->mtu};
-	txq->pi = txq->ci = 0;
-	if (!port->hw.rx_init(rcfg) || !port->hw.tx_init(tcfg)) {
+	rxq->started = txq->started = false;
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	int rc = 0;
+	if (!rxq->deferred)
+		rc = rxq_hw_start(dev, rxq);
+	if (rc == 0 && !txq->deferred)
+		rc = txq_hw_start(dev, txq);
+	if (rc != 0) {
 		GAUDI_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
-		return -EIO;
+		return rc;
 	}
 	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
+	gaudi_mac_filters_restore(dev);
 	port->hw.set_allmulti(port->allmulti);
-	port->hw.mac_config(true, port->promisc, dev->data->mtu + kFrameOverhead);
+	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
+	gaudi_intr_start(dev);
+	rte_spinlock_lock(&port->eq_lock);
 	port->started = true;
-	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
-	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	rte_spinlock_unlock(&port->eq_lock);
+	port->hw.mac_config(true, port->promisc, dev->data->mtu + kFrameOverhead);
 	link_update(dev, 0);
 	return 0;
 }
@@ -418,16 +527,21 @@ int dev_stop(rte_eth_dev *dev)
 	if (!port->started)
 		return 0;
 	port->hw.mac_config(false, port->promisc, dev->data->mtu + kFrameOverhead);
-	port->hw.rx_disable();
-	port->hw.tx_disable();
+	gaudi_intr_stop(dev);
+	if (auto *rxq = rxq_of(dev))
+		rxq_hw_stop(dev, rxq);
 	auto *txq = txq_of(dev);
-	gaudi_eq_poll(port, txq);
+	if (txq != nullptr && txq->started)
+		txq_hw_stop(dev, txq);
+	rte_spinlock_lock(&port->eq_lock);
+	gaudi_eq_poll_locked(port, txq);
 	port->hw.eq_disable();
+	port->started = false;
+	rte_spinlock_unlock(&port->eq_lock);
 	if (txq != nullptr)
-		gaudi_tx_drain(txq); /* WQEs never completed: their mbufs go back to the pool */
+		gaudi_tx_drain(txq);
 	if (port->adapter->emu)
 		port->adapter->emu->flush();
-	port->started = false;
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	link_update(dev, 0);
@@ -446,6 +560,7 @@ int dev_close(rte_eth_dev *dev)
 		return 0;
 	gaudi_port *port = priv(dev);
 	dev_stop(dev);
+	gaudi_intr_uninit(dev);
 	rxq_release(dev, 0);
 	txq_release(dev, 0);
 	rte_memzone_free(port->mem.mz);
@@ -568,6 +683,8 @@ const eth_dev_ops gaudi_ops = {
 	.dev_configure = dev_configure,
 	.dev_start = dev_start,
 	.dev_stop = dev_stop,
+	.dev_set_link_up = gaudi_dev_set_link_up,
+	.dev_set_link_down = gaudi_dev_set_link_down,
 	.dev_close = dev_close,
 	.dev_reset = dev_reset,
 	.link_update = link_update,
@@ -575,15 +692,40 @@ const eth_dev_ops gaudi_ops = {
 	.promiscuous_disable = promisc_disable,
 	.allmulticast_enable = allmulti_enable,
 	.allmulticast_disable = allmulti_disable,
+	.mac_addr_remove = gaudi_mac_addr_remove,
+	.mac_addr_add = gaudi_mac_addr_add,
 	.mac_addr_set = mac_addr_set,
+	.set_mc_addr_list = gaudi_set_mc_addr_list,
 	.mtu_set = mtu_set,
 	.stats_get = stats_get,
 	.stats_reset = stats_reset,
+	.xstats_get = gaudi_xstats_get,
+	.xstats_reset = gaudi_xstats_reset,
+	.xstats_get_names = gaudi_xstats_get_names,
 	.dev_infos_get = dev_infos_get,
+	.rx_burst_mode_get = gaudi_burst_mode_get,
+	.tx_burst_mode_get = gaudi_burst_mode_get,
+	.fw_version_get = gaudi_fw_version_get,
+	.dev_supported_ptypes_get = gaudi_ptypes_get,
+	.rx_queue_start = rx_queue_start,
+	.rx_queue_stop = rx_queue_stop,
+	.tx_queue_start = tx_queue_start,
+	.tx_queue_stop = tx_queue_stop,
 	.rx_queue_setup = rx_queue_setup,
 	.rx_queue_release = rxq_release,
+	.rx_queue_intr_enable = gaudi_rx_queue_intr_enable,
+	.rx_queue_intr_disable = gaudi_rx_queue_intr_disable,
 	.tx_queue_setup = tx_queue_setup,
 	.tx_queue_release = txq_release,
+	.flow_ctrl_get = gaudi_flow_ctrl_get,
+	.flow_ctrl_set = gaudi_flow_ctrl_set,
+	.priority_flow_ctrl_set = gaudi_priority_flow_ctrl_set,
+	.get_reg = gaudi_get_reg,
+	.get_module_info = gaudi_get_module_info,
+	.get_module_eeprom = gaudi_get_module_eeprom,
+	.fec_get_capability = gaudi_fec_get_capability,
+	.fec_get = gaudi_fec_get,
+	.fec_set = gaudi_fec_set,
 };
 
 /* Bring a port to its just-probed state: queues released, MAC off, counters cleared. */
@@ -592,6 +734,11 @@ int port_hw_init(rte_eth_dev *dev)
 	gaudi_port *port = priv(dev);
 	port->hw.mac_config(false, true, RTE_ETHER_MTU + kFrameOverhead);
 	port->hw.set_loopback(false);
+	port->hw.set_rs_fec(true); /* 100G default: RS-FEC (clause 91) */
+	gaudi_flow_defaults(port);
+	for (unsigned i = 0; i < reg::kRxbUcFilters; i++)
+		port->hw.set_uc_filter(i, nullptr);
+	port->hw.set_mc_filters(nullptr, 0);
 	port->hw.stats_reset();
 	port->promisc = false;
 	port->allmulti = false;
@@ -620,8 +767,8 @@ int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const u
 	}
 	/* Private data and the MAC address live in DPDK memory (shared with secondaries). */
 	auto *port = static_cast<gaudi_port *>(rte_zmalloc_socket(
-		name, sizeof(gaudi_port) + sizeof(rte_ether_addr), RTE_CACHE_LINE_SIZE,
-		device->numa_node));
+		name, sizeof(gaudi_port) + kGaudiMaxMacAddrs * sizeof(rte_ether_addr),
+		RTE_CACHE_LINE_SIZE, device->numa_node));
 	if (port == nullptr) {
 		rte_eth_dev_release_port(dev);
 		return -ENOMEM;
@@ -631,6 +778,9 @@ int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const u
 	dev->dev_ops = &gaudi_ops;
 	dev->rx_pkt_burst = gaudi_rx_burst;
 	dev->tx_pkt_burst = gaudi_tx_burst;
+	dev->rx_queue_count = gaudi_rx_queue_count;
+	dev->rx_descriptor_status = gaudi_rx_descriptor_status;
+	dev->tx_descriptor_status = gaudi_tx_descriptor_status;
 	dev->data->mac_addrs = reinterpret_cast<rte_ether_addr *>(port + 1);
 	memcpy(dev->data->mac_addrs[0].addr_bytes, mac, RTE_ETHER_ADDR_LEN);
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
@@ -647,6 +797,13 @@ int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const u
 		return rc;
 	}
 	port_hw_init(dev);
+	rc = gaudi_intr_init(dev);
+	if (rc != 0) {
+		rte_memzone_free(port->mem.mz);
+		dev->data->mac_addrs = nullptr;
+		rte_eth_dev_release_port(dev);
+		return rc;
+	}
 	ad->open_ports++;
 	rte_eth_dev_probing_finish(dev);
 	GAUDI_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name, dev->data->port_id,
@@ -673,7 +830,11 @@ constexpr const char *kArgWire = "wire";
 constexpr const char *kArgRxPcap = "rx_pcap";
 constexpr const char *kArgTxPcap = "tx_pcap";
 constexpr const char *kArgEngine = "engine";
-constexpr const char *kValidArgs[] = {kArgPorts, kArgWire, kArgRxPcap, kArgTxPcap, kArgEngine};
+constexpr const char *kArgTapName = "tap_name";     /* [wires tap/udp] */
+constexpr const char *kArgUdpLocal = "udp_local";   /* [wires tap/udp] */
+constexpr const char *kArgUdpRemote = "udp_remote"; /* [wires tap/udp] */
+constexpr const char *kValidArgs[] = {kArgPorts,  kArgWire,    kArgRxPcap,   kArgTxPcap,
+				      kArgEngine, kArgTapName, kArgUdpLocal, kArgUdpRemote};
 
 struct ArgCtx {
 	emu::Config cfg;
@@ -692,6 +853,79 @@ bool parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out
 	*out = static_cast<unsigned>(v);
 	return true;
 }
+
+/* ---- [wires tap/udp] begin ---- */
+
+/* tap_name=PORT:NAME, udp_local=[PORT:]IP:UDPPORT, udp_remote=[PORT:]IP:UDPPORT (without
+ * PORT: port 0; IPv6 as [ADDR] and only with PORT:, since kvargs takes a leading '[' for a
+ * list). */
+bool parse_wire_devarg(const char *k, const char *v, const std::string &kvs, emu::Config *cfg,
+		       std::string *err)
+{
+	bool tap = strcmp(k, kArgTapName) == 0;
+	std::string val(v), num, rest = val;
+	size_t colon = val.find(':');
+	if (colon != std::string::npos) {
+		num = val.substr(0, colon);
+		if (!num.empty() && num.find_first_not_of("0123456789") == std::string::npos &&
+		    (tap || val.find(':', colon + 1) != std::string::npos))
+			rest = val.substr(colon + 1);
+		else
+			num.clear();
+	}
+	unsigned p = 0;
+	if ((tap && num.empty()) || (!num.empty() && !parse_uint(num.c_str(), 0, cfg->nports - 1, &p))) {
+		*err = "devarg " + kvs + ": must be " + (tap ? "PORT:NAME" : "[PORT:]IP:UDPPORT") +
+		       " with PORT < ports (" + std::to_string(cfg->nports) + ")";
+		return false;
+	}
+	auto &slot = tap ? cfg->tap_name[p]
+		     : strcmp(k, kArgUdpLocal) == 0 ? cfg->udp_local[p] : cfg->udp_remote[p];
+	if (!slot.empty()) {
+		*err = "devarg " + kvs + ": port " + std::to_string(p) + " given twice";
+		return false;
+	}
+	std::string why;
+	emu::UdpEndpoint ep;
+	if (tap && !emu::tap_name_valid(rest)) {
+		*err = "devarg " + kvs + ": '" + rest +
+		       "' is not an interface name (1..15 bytes, no '/', ':', ',' or space)";
+		return false;
+	}
+	if (!tap && !emu::parse_udp_endpoint(rest, &ep, &why)) {
+		*err = "devarg " + kvs + ": " + why;
+		return false;
+	}
+	slot = rest;
+	return true;
+}
+
+/* The tap/udp devargs go with their wire; a UDP port needs both ends. */
+bool check_wire_devargs(const emu::Config &cfg, std::string *err)
+{
+	for (unsigned p = 0; p < kMaxPorts; p++) {
+		std::string ps = std::to_string(p) + ":";
+		if (!cfg.tap_name[p].empty() && cfg.wire != emu::Wire::tap) {
+			*err = "devarg tap_name=" + ps + cfg.tap_name[p] + ": needs wire=tap";
+			return false;
+		}
+		bool l = !cfg.udp_local[p].empty(), r = !cfg.udp_remote[p].empty();
+		std::string arg = l ? "udp_local=" + ps + cfg.udp_local[p]
+				    : "udp_remote=" + ps + cfg.udp_remote[p];
+		if ((l || r) && cfg.wire != emu::Wire::udp) {
+			*err = "devarg " + arg + ": needs wire=udp";
+			return false;
+		}
+		if (l != r) {
+			*err = "devarg " + arg + ": port " + std::to_string(p) + " also needs " +
+			       (l ? "udp_remote" : "udp_local");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- [wires tap/udp] end ---- */
 
 /* Parse devargs into a model configuration; on error returns false with a reason that names
  * the devarg. */
@@ -721,7 +955,9 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 		if (std::find_if(std::begin(kValidArgs), std::end(kValidArgs), [&](const char *a) {
 			    return strcmp(a, k) == 0;
 		    }) == std::end(kValidArgs)) {
-			*err = std::string("unknown devarg '") + k + "' (valid: ports, wire, rx_pcap, tx_pcap, engine)";
+			*err = std::string("unknown devarg '") + k +
+			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, udp_local, "
+			       "udp_remote)";
 			ok = false;
 		} else if (strcmp(k, kArgWire) == 0) {
 			if (strcmp(v, "loopback") == 0)
@@ -730,8 +966,12 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 				cfg->wire = emu::Wire::pair;
 			else if (strcmp(v, "pcap") == 0)
 				cfg->wire = emu::Wire::pcap;
+			else if (strcmp(v, "tap") == 0) /* [wires tap/udp] */
+				cfg->wire = emu::Wire::tap;
+			else if (strcmp(v, "udp") == 0)
+				cfg->wire = emu::Wire::udp;
 			else {
-				*err = "devarg " + kvs + ": must be loopback, pair or pcap";
+				*err = "devarg " + kvs + ": must be loopback, pair, pcap, tap or udp";
 				ok = false;
 			}
 		} else if (strcmp(k, kArgEngine) == 0) {
@@ -765,8 +1005,14 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 				ok = false;
 			}
 			slot = path;
+		} else if ((strcmp(k, kArgTapName) == 0 || strcmp(k, kArgUdpLocal) == 0 ||
+			    strcmp(k, kArgUdpRemote) == 0) && /* [wires tap/udp] */
+			   !parse_wire_devarg(k, v, kvs, cfg, err)) {
+			ok = false;
 		}
 	}
+	if (ok) /* [wires tap/udp] */
+		ok = check_wire_devargs(*cfg, err);
 	if (ok && cfg->wire != emu::Wire::pcap) {
 		for (unsigned p = 0; p < kMaxPorts; p++)
 			if (!cfg->rx_pcap[p].empty() || !cfg->tx_pcap[p].empty()) {
@@ -791,6 +1037,12 @@ int emu_probe(rte_vdev_device *vdev)
 	if (!parse_devargs(rte_vdev_device_args(vdev), &cfg, &err)) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
 		return -EINVAL;
+	}
+	{ /* [wires tap/udp] N of net_gaudi_emuN names the default TAPs gaudi<N>p<port> */
+		const char *d = name + strlen(name);
+		while (d > name && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		cfg.instance = static_cast<unsigned>(strtoul(d, nullptr, 10));
 	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
 	if (ad == nullptr)
@@ -889,8 +1141,10 @@ rte_pci_driver gaudi_pci_driver = {
 
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
-			      "ports=<1..24> wire=loopback|pair|pcap rx_pcap=<port>:<path> "
-			      "tx_pcap=<port>:<path> engine=inline|thread");
+			      "ports=<1..24> wire=loopback|pair|pcap|tap|udp rx_pcap=<port>:<path> "
+			      "tx_pcap=<port>:<path> engine=inline|thread "
+			      "tap_name=<port>:<ifname> udp_local=[<port>:]<ip>:<udp port> "
+			      "udp_remote=[<port>:]<ip>:<udp port>");
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");

@@ -25,6 +25,7 @@ class Device;
 
 struct gaudi_rxq;
 struct gaudi_txq;
+struct rte_intr_handle;
 
 struct gaudi_adapter {
 	gaudi::hw::Bar bar;
@@ -61,9 +62,17 @@ struct gaudi_port {
 	uint32_t last_qp_syndrome;
 	bool qp_err_pending;
 
-	bool started;
+	bool started; /* written under eq_lock: the EQ consumer depends on it */
 	bool promisc;
 	bool allmulti;
+
+	/* Interrupts (net_gaudi_emu only; null/-1 otherwise). The interrupt thread owns
+	 * lsc_reported and rearm_pending. */
+	rte_intr_handle *intr;      /* also dev->intr_handle */
+	int lsc_fd;                 /* eventfd of QPC interrupt 9 (event queue) */
+	int rxq_fd;                 /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
+	uint8_t lsc_reported;       /* link status last reported through the LSC callback */
+	bool rearm_pending;         /* an alarm will re-arm the EQ interrupt */
 };
 
 /* Max frame the port takes on RX and sends on TX, without FCS: MTU + Ethernet + VLAN header. */
@@ -75,3 +84,5 @@ static inline uint32_t gaudi_max_frame(uint16_t mtu)
 /* Drain the port's event queue: TX completions go to txq; other events are counted. Returns
  * without waiting if another thread is draining it. */
 void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq);
+/* The same with eq_lock held by the caller. */
+void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq);

@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include <ethdev_driver.h>
+#include <netinet/in.h>
+
 #include <rte_branch_prediction.h>
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
@@ -52,11 +54,132 @@ bool rx_scatter(gaudi_rxq *rxq, rte_mbuf *head, const uint8_t *src, uint32_t len
 	return true;
 }
 
+/* Packet type from the frame bytes, once per frame, from the slot just copied (in cache).
+ * L2: Ethernet, VLAN, QinQ, ARP, LLDP; L3: IPv4, IPv6 (+ options/extension headers);
+ * L4: TCP, UDP, SCTP, ICMP, fragment. */
+inline uint32_t l4_ptype(uint8_t proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP: return RTE_PTYPE_L4_TCP;
+	case IPPROTO_UDP: return RTE_PTYPE_L4_UDP;
+	case IPPROTO_SCTP: return RTE_PTYPE_L4_SCTP;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6: return RTE_PTYPE_L4_ICMP;
+	default: return 0;
+	}
+}
+
+inline uint16_t be16(const uint8_t *p) { return uint16_t(p[0] << 8 | p[1]); }
+
+inline uint32_t parse_ptype(const uint8_t *p, uint32_t len)
+{
+	if (unlikely(len < RTE_ETHER_HDR_LEN))
+		return RTE_PTYPE_UNKNOWN;
+	uint32_t off = 12, pt = RTE_PTYPE_L2_ETHER;
+	uint16_t et = be16(p + off);
+	if (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) {
+		if (unlikely(len < off + 8))
+			return RTE_PTYPE_L2_ETHER_VLAN;
+		off += 4;
+		et = be16(p + off);
+		pt = RTE_PTYPE_L2_ETHER_VLAN;
+		if (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) {
+			if (unlikely(len < off + 8))
+				return RTE_PTYPE_L2_ETHER_QINQ;
+			off += 4;
+			et = be16(p + off);
+			pt = RTE_PTYPE_L2_ETHER_QINQ;
+		}
+	}
+	off += 2; /* L3 header */
+	if (et == RTE_ETHER_TYPE_IPV4) {
+		if (unlikely(len < off + 20))
+			return pt;
+		uint32_t ihl = (p[off] & 0xF) * 4u;
+		pt |= ihl == 20 ? RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV4_EXT;
+		if (be16(p + off + 6) & 0x3FFF) /* MF or fragment offset */
+			return pt | RTE_PTYPE_L4_FRAG;
+		return pt | l4_ptype(p[off + 9]);
+	}
+	if (et == RTE_ETHER_TYPE_IPV6) {
+		if (unlikely(len < off + 40))
+			return pt;
+		uint8_t nh = p[off + 6];
+		uint32_t o = off + 40, l3 = RTE_PTYPE_L3_IPV6;
+		/* Hop-by-hop, routing, destination options: at most 4, bounded by the frame. */
+		for (unsigned i = 0; i < 4 && (nh == 0 || nh == 43 || nh == 60); i++) {
+			l3 = RTE_PTYPE_L3_IPV6_EXT;
+			if (len < o + 2)
+				return pt | l3;
+			nh = p[o];
+			o += (p[o + 1] + 1u) * 8;
+		}
+		if (nh == 44)
+			return pt | RTE_PTYPE_L3_IPV6_EXT | RTE_PTYPE_L4_FRAG;
+		return pt | l3 | l4_ptype(nh);
+	}
+	if (pt == RTE_PTYPE_L2_ETHER) {
+		if (et == RTE_ETHER_TYPE_ARP)
+			return RTE_PTYPE_L2_ETHER_ARP;
+		if (et == RTE_ETHER_TYPE_LLDP)
+			return RTE_PTYPE_L2_ETHER_LLDP;
+	}
+	return pt;
+}
+
 } // namespace
+
+const uint32_t gaudi_ptypes[] = {
+	RTE_PTYPE_L2_ETHER, RTE_PTYPE_L2_ETHER_VLAN, RTE_PTYPE_L2_ETHER_QINQ,
+	RTE_PTYPE_L2_ETHER_ARP, RTE_PTYPE_L2_ETHER_LLDP,
+	RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV4_EXT, RTE_PTYPE_L3_IPV6, RTE_PTYPE_L3_IPV6_EXT,
+	RTE_PTYPE_L4_TCP, RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_SCTP, RTE_PTYPE_L4_ICMP,
+	RTE_PTYPE_L4_FRAG, RTE_PTYPE_UNKNOWN,
+};
+
+uint32_t gaudi_rx_queue_count(void *queue)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(queue);
+	if (!rxq->started)
+		return 0;
+	uint32_t used = load_acquire(rxq->cq_pi) - rxq->ci;
+	return std::min<uint32_t>(used, rxq->nb_desc);
+}
+
+/* DONE: the CQE at ci + offset is valid (a frame waits there); AVAIL: the slot is the HW's;
+ * UNAVAIL: the queue is stopped. */
+int gaudi_rx_descriptor_status(void *queue, uint16_t offset)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(queue);
+	if (unlikely(offset >= rxq->nb_desc))
+		return -EINVAL;
+	if (!rxq->started)
+		return RTE_ETH_RX_DESC_UNAVAIL;
+	const Cqe *cqe = &rxq->cq[(rxq->ci + offset) & rxq->mask];
+	if (__atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE) & CQE_VALID)
+		return RTE_ETH_RX_DESC_DONE;
+	return RTE_ETH_RX_DESC_AVAIL;
+}
+
+/* Offset counts from the next slot tx_burst fills: FULL while the WQE that last used the slot
+ * has not completed, DONE when the slot is free. Completions are reaped from the EQ first. */
+int gaudi_tx_descriptor_status(void *queue, uint16_t offset)
+{
+	auto *txq = static_cast<gaudi_txq *>(queue);
+	if (unlikely(offset >= txq->nb_desc))
+		return -EINVAL;
+	if (!txq->started)
+		return RTE_ETH_TX_DESC_UNAVAIL;
+	gaudi_eq_poll(txq->port, txq);
+	uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
+	return offset < txq->nb_desc - used ? RTE_ETH_TX_DESC_DONE : RTE_ETH_TX_DESC_FULL;
+}
 
 uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	auto *rxq = static_cast<gaudi_rxq *>(queue);
+	if (unlikely(!rxq->started))
+		return 0;
 	uint32_t pi = load_acquire(rxq->cq_pi);
 	if (pi == rxq->ci) {
 		/* Nothing ready: let an emulated device's inline engine move wire input. */
@@ -111,7 +234,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		}
 		m->pkt_len = len;
 		m->port = rxq->port->port_id;
-		m->packet_type = RTE_PTYPE_L2_ETHER;
+		m->packet_type = parse_ptype(src, len);
 		rxq->bytes += len;
 		pkts[nb_rx++] = m;
 	}
@@ -157,6 +280,8 @@ uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	auto *txq = static_cast<gaudi_txq *>(queue);
 	gaudi_port *port = txq->port;
+	if (unlikely(!txq->started))
+		return 0;
 
 	gaudi_eq_poll(port, txq);
 

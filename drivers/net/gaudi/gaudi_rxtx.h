@@ -30,6 +30,8 @@ struct gaudi_rxq {
 	uint64_t bytes;
 	uint64_t errors;          /* oversize or inconsistent CQEs dropped by the driver */
 	uint64_t cqe_not_valid;   /* PI passed a CQE whose valid bit was not yet visible */
+	bool started;             /* queue started: rx_burst returns 0 otherwise */
+	bool deferred;            /* rx_deferred_start */
 };
 
 /* TX queue: WQEs point at mbuf data (zero copy); short and multi-segment frames go through a
@@ -53,6 +55,8 @@ struct gaudi_txq {
 	uint64_t bytes;
 	uint64_t errors;          /* bad mbufs dropped: empty, too long, too many bytes */
 	uint64_t db_busy;         /* bursts refused because the doorbell FIFO was full */
+	bool started;             /* queue started: tx_burst returns 0 otherwise */
+	bool deferred;            /* tx_deferred_start */
 };
 
 uint16_t gaudi_rx_burst(void *rxq, rte_mbuf **pkts, uint16_t nb_pkts);
@@ -61,3 +65,9 @@ uint16_t gaudi_tx_burst(void *txq, rte_mbuf **pkts, uint16_t nb_pkts);
 void gaudi_tx_complete(gaudi_txq *txq, uint32_t last);
 /* Free every mbuf still owned by the TX ring (port stop). */
 void gaudi_tx_drain(gaudi_txq *txq);
+/* Fast-path status queries (rte_eth_rx_queue_count, rte_eth_rx/tx_descriptor_status). */
+uint32_t gaudi_rx_queue_count(void *rxq);
+int gaudi_rx_descriptor_status(void *rxq, uint16_t offset);
+int gaudi_tx_descriptor_status(void *txq, uint16_t offset);
+/* Packet types rx_burst sets in mbuf->packet_type (RTE_PTYPE_UNKNOWN-terminated). */
+extern const uint32_t gaudi_ptypes[];

@@ -38,6 +38,10 @@ enum class RxStat : uint32_t {
 	ether_stats_oversize_pkts,
 	ether_stats_jabbers,
 	ether_stats_fragments,
+	/* PFC (class-based flow control) PAUSE frames per priority [regs: ACBFCPAUSEFRAMESRECEIVED0
+	 * + 4 * prio]. */
+	cbfc_pause_frames_received_0,
+	cbfc_pause_frames_received_7 = cbfc_pause_frames_received_0 + 7,
 	count
 };
 
@@ -51,6 +55,9 @@ inline constexpr const char *kRxStatNames[] = {
 	"etherStatsPkts256to511Octets", "etherStatsPkts512to1023Octets",
 	"etherStatsPkts1024to1518Octets", "etherStatsPkts1519toMaxOctets",
 	"etherStatsOversizePkts", "etherStatsJabbers", "etherStatsFragments",
+	"aCBFCPAUSEFramesReceived_0", "aCBFCPAUSEFramesReceived_1", "aCBFCPAUSEFramesReceived_2",
+	"aCBFCPAUSEFramesReceived_3", "aCBFCPAUSEFramesReceived_4", "aCBFCPAUSEFramesReceived_5",
+	"aCBFCPAUSEFramesReceived_6", "aCBFCPAUSEFramesReceived_7",
 };
 static_assert(std::size(kRxStatNames) == static_cast<size_t>(RxStat::count));
 
@@ -72,6 +79,8 @@ enum class TxStat : uint32_t {
 	ether_stats_pkts_512_to_1023,
 	ether_stats_pkts_1024_to_1518,
 	ether_stats_pkts_1519_to_max,
+	cbfc_pause_frames_transmitted_0,
+	cbfc_pause_frames_transmitted_7 = cbfc_pause_frames_transmitted_0 + 7,
 	count
 };
 
@@ -82,6 +91,10 @@ inline constexpr const char *kTxStatNames[] = {
 	"etherStatsPkts65to127Octets", "etherStatsPkts128to255Octets",
 	"etherStatsPkts256to511Octets", "etherStatsPkts512to1023Octets",
 	"etherStatsPkts1024to1518Octets", "etherStatsPkts1519toMaxOctets",
+	"aCBFCPAUSEFramesTransmitted_0", "aCBFCPAUSEFramesTransmitted_1",
+	"aCBFCPAUSEFramesTransmitted_2", "aCBFCPAUSEFramesTransmitted_3",
+	"aCBFCPAUSEFramesTransmitted_4", "aCBFCPAUSEFramesTransmitted_5",
+	"aCBFCPAUSEFramesTransmitted_6", "aCBFCPAUSEFramesTransmitted_7",
 };
 static_assert(std::size(kTxStatNames) == static_cast<size_t>(TxStat::count));
 

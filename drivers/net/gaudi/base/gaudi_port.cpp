@@ -11,9 +11,15 @@ void Port::wr_lanes(uint32_t reg_in_ch, uint32_t val)
 		bar_->wr32(reg::mac_ch(port_, lane) + reg_in_ch, val);
 }
 
+/* COMMAND_CONFIG bits owned by flow control (set_flow), kept by mac_config. */
+constexpr uint32_t kCmdFlowBits = reg::CMD_PAUSE_IGNORE | reg::CMD_PFC_MODE | reg::CMD_PAUSE_FWD;
+
 void Port::mac_config(bool enable, bool promisc, uint32_t frm_length)
 {
+	uint32_t cur = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
+	uint32_t flow = (cur != 0 ? cur : reg::CMD_DEFAULT) & kCmdFlowBits;
 	uint32_t cmd = reg::CMD_DEFAULT & ~(reg::CMD_PROMIS_EN | reg::CMD_TX_ENA | reg::CMD_RX_ENA);
+	cmd = (cmd & ~kCmdFlowBits) | flow;
 	if (enable)
 		cmd |= reg::CMD_TX_ENA | reg::CMD_RX_ENA;
 	if (promisc)
@@ -27,6 +33,133 @@ void Port::set_promisc(bool on)
 	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
 	cmd = on ? (cmd | reg::CMD_PROMIS_EN) : (cmd & ~reg::CMD_PROMIS_EN);
 	wr_lanes(reg::MAC_COMMAND_CONFIG, cmd);
+}
+
+void Port::set_mac_enable(bool on)
+{
+	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
+	uint32_t en = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
+	wr_lanes(reg::MAC_COMMAND_CONFIG, on ? (cmd | en) : (cmd & ~en));
+}
+
+namespace {
+inline uint32_t mac_lo(const uint8_t *m)
+{
+	return m[0] | (m[1] << 8) | (m[2] << 16) | (uint32_t(m[3]) << 24);
+}
+inline uint32_t mac_hi(const uint8_t *m) { return m[4] | (m[5] << 8); }
+} // namespace
+
+void Port::set_uc_filter(unsigned i, const uint8_t *mac)
+{
+	uint32_t rxb = reg::rxb(port_);
+	uint32_t valid = bar_->rd32(rxb + reg::rxb_uc_valid(port_));
+	if (mac == nullptr) {
+		bar_->wr32(rxb + reg::rxb_uc_valid(port_), valid & ~(1u << i));
+		return;
+	}
+	/* Disable, write, enable: the filter never matches a half-written address. */
+	bar_->wr32(rxb + reg::rxb_uc_valid(port_), valid & ~(1u << i));
+	bar_->wr32(rxb + reg::rxb_uc_mac_31_0(port_, i), mac_lo(mac));
+	bar_->wr32(rxb + reg::rxb_uc_mac_47_32(port_, i), mac_hi(mac));
+	bar_->wr32(rxb + reg::rxb_uc_valid(port_), valid | (1u << i));
+}
+
+void Port::set_mc_filters(const uint8_t (*macs)[6], unsigned n)
+{
+	uint32_t rxb = reg::rxb(port_);
+	bar_->wr32(rxb + reg::rxb_mc_valid(port_), 0);
+	uint32_t valid = 0;
+	for (unsigned i = 0; i < n && i < reg::kRxbMcFilters; i++) {
+		bar_->wr32(rxb + reg::rxb_mc_mac_31_0(port_, i), mac_lo(macs[i]));
+		bar_->wr32(rxb + reg::rxb_mc_mac_47_32(port_, i), mac_hi(macs[i]));
+		valid |= 1u << i;
+	}
+	bar_->wr32(rxb + reg::rxb_mc_valid(port_), valid);
+}
+
+void Port::set_rs_fec(bool on)
+{
+	uint32_t off = reg::mac_core(port_) + reg::MAC_CORE_FEC91_CFG;
+	uint32_t v = bar_->rd32(off);
+	bar_->wr32(off, on ? (v | reg::fec91_lanes(port_)) : (v & ~reg::fec91_lanes(port_)));
+}
+
+bool Port::rs_fec() const
+{
+	uint32_t v = bar_->rd32(reg::mac_core(port_) + reg::MAC_CORE_FEC91_CFG);
+	return (v & reg::fec91_lanes(port_)) == reg::fec91_lanes(port_);
+}
+
+uint64_t Port::fec_corrected() const
+{
+	uint32_t b = reg::mac_rs_fec(port_);
+	return (bar_->rd32(b + reg::rsfec_ccw_lo(port_)) & 0xFFFF) |
+	       ((bar_->rd32(b + reg::rsfec_ccw_hi(port_)) & 0xFFFF) << 16);
+}
+
+uint64_t Port::fec_uncorrected() const
+{
+	uint32_t b = reg::mac_rs_fec(port_);
+	return (bar_->rd32(b + reg::rsfec_nccw_lo(port_)) & 0xFFFF) |
+	       ((bar_->rd32(b + reg::rsfec_nccw_hi(port_)) & 0xFFFF) << 16);
+}
+
+void Port::set_flow(const FlowCfg &f)
+{
+	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
+	cmd &= ~kCmdFlowBits;
+	if (!f.rx_pause)
+		cmd |= reg::CMD_PAUSE_IGNORE;
+	if (f.pfc)
+		cmd |= reg::CMD_PFC_MODE;
+	if (f.fwd)
+		cmd |= reg::CMD_PAUSE_FWD;
+	/* PFC: every class gets the quanta; link pause: class 0 only. */
+	for (unsigned c = 0; c < 8; c += 2) {
+		uint32_t q = (c == 0 || f.pfc) ? f.quanta : 0;
+		uint32_t t = (c == 0 || f.pfc) ? f.thresh : 0;
+		wr_lanes(reg::mac_pause_quanta(c), q | (q << 16));
+		wr_lanes(reg::mac_quanta_thresh(c), t | (t << 16));
+	}
+	wr_lanes(reg::MAC_COMMAND_CONFIG, cmd);
+	uint32_t rxb = reg::rxb(port_);
+	/* [regs] thresholds are written as val | val << 13. */
+	bar_->wr32(rxb + reg::rxb_xoff_threshold(port_), f.xoff | (f.xoff << 13));
+	bar_->wr32(rxb + reg::rxb_xon_threshold(port_), f.xon | (f.xon << 13));
+	uint32_t gp = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE);
+	uint32_t bit = 1u << (port_ & 1);
+	bar_->wr32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE, f.tx_pause ? (gp | bit) : (gp & ~bit));
+}
+
+FlowCfg Port::flow() const
+{
+	FlowCfg f{};
+	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
+	f.rx_pause = !(cmd & reg::CMD_PAUSE_IGNORE);
+	f.pfc = cmd & reg::CMD_PFC_MODE;
+	f.fwd = cmd & reg::CMD_PAUSE_FWD;
+	f.quanta = bar_->rd32(reg::mac_ch(port_, 0) + reg::mac_pause_quanta(0)) & 0xFFFF;
+	f.thresh = bar_->rd32(reg::mac_ch(port_, 0) + reg::mac_quanta_thresh(0)) & 0xFFFF;
+	uint32_t rxb = reg::rxb(port_);
+	f.xoff = bar_->rd32(rxb + reg::rxb_xoff_threshold(port_)) & 0x1FFF;
+	f.xon = bar_->rd32(rxb + reg::rxb_xon_threshold(port_)) & 0x1FFF;
+	f.tx_pause = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE) & (1u << (port_ & 1));
+	return f;
+}
+
+void Port::intr_enable(uint32_t index, bool on)
+{
+	uint32_t q = reg::qpc(port_), bit = reg::intr_bit(index);
+	uint32_t en = bar_->rd32(q + reg::QPC_INTERRUPT_EN);
+	uint32_t mask = bar_->rd32(q + reg::QPC_INTERRUPT_MASK);
+	if (on) {
+		bar_->wr32(q + reg::QPC_INTERRUPT_MASK, mask & ~bit);
+		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en | bit);
+	} else {
+		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en & ~bit);
+		bar_->wr32(q + reg::QPC_INTERRUPT_MASK, mask | bit);
+	}
 }
 
 void Port::set_allmulti(bool on)
@@ -198,7 +331,8 @@ void Port::eq_init(const EqCfg &cfg)
 	bar_->wr32(q + reg::QPC_EVENT_QUE_LOG_SIZE, cfg.log2);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX, 0);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG,
-		   reg::EVENT_QUE_CFG_ENABLE | reg::EVENT_QUE_CFG_WRITE_PI_EN);
+		   reg::EVENT_QUE_CFG_ENABLE | reg::EVENT_QUE_CFG_WRITE_PI_EN |
+			   reg::EVENT_QUE_CFG_INTERRUPT_PER_EQE);
 }
 
 void Port::eq_disable() { bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CFG, 0); }

@@ -37,6 +37,21 @@ struct RxRingCfg {
 	uint64_t cq_pi_iova;    /* uint32_t the HW writes the CQ PI to (free-running) */
 };
 
+/* Flow control of a port's MAC [facts §4]: PAUSE_IGNORE clear = honour received PAUSE
+ * (rx_pause), TXB GLOBAL_PAUSE = send PAUSE (tx_pause), PFC_MODE = class-based (PFC) instead of
+ * link-level pause, on the 4 priorities at once (all-or-none [facts §4]). */
+struct FlowCfg {
+	bool rx_pause;
+	bool tx_pause;
+	bool pfc;
+	bool fwd;           /* pass PAUSE frames up (PAUSE_FWD) */
+	uint16_t quanta;    /* pause time of class 0 (link pause) / every class (PFC) */
+	uint16_t thresh;    /* refresh threshold */
+	uint32_t xoff;      /* RXB thresholds, 128-byte buffers */
+	uint32_t xon;
+};
+inline constexpr unsigned kPfcPriorities = 4;
+
 /* Event queue: 2^log2 Eqe entries, PI written by the HW to pi_iova (free-running). */
 struct EqCfg {
 	uint64_t eq_iova;
@@ -62,6 +77,26 @@ public:
 	/* MAC_PCS CONTROL1.LOOPBACK on both lanes [facts §4]. */
 	void set_loopback(bool on);
 	bool link_up() const;
+	/* MAC TX_ENA | RX_ENA on both lanes, the rest of COMMAND_CONFIG kept. */
+	void set_mac_enable(bool on);
+	/* Extra exact-match MAC filters: unicast slot i (< kRxbUcFilters), null mac = clear. */
+	void set_uc_filter(unsigned i, const uint8_t *mac);
+	/* Multicast filter table: n (<= kRxbMcFilters) addresses, replacing the previous list. */
+	void set_mc_filters(const uint8_t (*macs)[6], unsigned n);
+	/* RS-FEC (clause 91) on or off for the port's lanes. */
+	void set_rs_fec(bool on);
+	bool rs_fec() const;
+	uint64_t fec_corrected() const;
+	uint64_t fec_uncorrected() const;
+	void set_flow(const FlowCfg &f);
+	FlowCfg flow() const;
+	/* QPC interrupt index: MSI enable + unmask (or disable + mask); clear a pending cause. */
+	void intr_enable(uint32_t index, bool on);
+	void intr_clear(uint32_t index)
+	{
+		bar_->wr32(reg::qpc(port_) + reg::QPC_INTERRUPT_CLR, reg::intr_bit(index));
+	}
+	uint32_t fw_version() const { return bar_->rd32(reg::qpc(port_) + reg::QPC_FW_VERSION); }
 
 	/* 64-bit MAC counters: LO word then DATA_HI latch [facts §4]. */
 	uint64_t rx_stat(RxStat s) const;

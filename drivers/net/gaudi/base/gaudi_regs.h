@@ -80,6 +80,17 @@ inline constexpr uint32_t QPC_INTERRUPT_CLR = 0xC08;
 inline constexpr uint32_t QPC_INTERRUPT_EN = 0xC0C;
 /* Doorbells dropped because the FIFO was full ([choice]). */
 inline constexpr uint32_t QPC_DB_FIFO_OVERRUN_CNT = 0xC20;
+/* Interrupt indices of INTERRUPT_CAUSE/MASK/CLR/EN [regs fs_nic.h: tx_ring0-3 = 0-3,
+ * rx_ring0-3 = 4-7, qp_err = 8, event_queue = 9]. EN holds the MSI enable of index i in bit i
+ * ([choice]: Linux names the bit INTERRUPTn_MSI_EN, its position is not public); MASK bit i = 1
+ * masks index i; CLR bit i clears a pending cause (0x200 re-arms the EQ) [regs gaudi2_cn_eq.c].
+ * [choice] The raw CQ raises index 4 (rx_ring0) when its arm fires, next to the COMP EQE. */
+inline constexpr uint32_t INTR_RX_RING0 = 4;
+inline constexpr uint32_t INTR_EQ = 9;
+constexpr uint32_t intr_bit(uint32_t index) { return 1u << index; }
+/* [choice] Firmware version of the NIC's management firmware, read-only:
+ * major [23:16], minor [15:8], patch [7:0]. On Gaudi2 this comes from cpucp; see hw model doc. */
+inline constexpr uint32_t QPC_FW_VERSION = 0xD00;
 
 /* ---- TXE block (per port) [regs: TXE SQ_BASE_ADDRESS_63_32_0/31_0_0, LOG_MAX_WQ_SIZE_0] ---- */
 inline constexpr uint32_t TXE_SQ_BASE_ADDRESS_63_32_0 = 0x000;
@@ -121,6 +132,28 @@ constexpr uint32_t rxb_raw_mac_mask_31_0(unsigned port) { return rxb_raw_mac_31_
 constexpr uint32_t rxb_raw_mac_mask_47_32(unsigned port) { return rxb_raw_mac_31_0(port) + 0xC; }
 /* [choice] Multicast accept per port (bit 0): not in public sources. */
 constexpr uint32_t rxb_raw_mcast_accept(unsigned port) { return 0x200 + (port & 1) * 4; }
+/* [choice] Additional exact-match raw MAC filters per port (unicast or multicast), beyond
+ * TS_RAW0_MAC: entry i = {MAC bytes 0..3, MAC bytes 4..5}; an entry takes part when bit i of
+ * the port's VALID register is set. Public sources name only TS_RAW0/TS_RC filters. */
+inline constexpr unsigned kRxbUcFilters = 15;
+constexpr uint32_t rxb_uc_mac_31_0(unsigned port, unsigned i) { return 0x400 + (port & 1) * 0x100 + i * 8; }
+constexpr uint32_t rxb_uc_mac_47_32(unsigned port, unsigned i) { return rxb_uc_mac_31_0(port, i) + 4; }
+constexpr uint32_t rxb_uc_valid(unsigned port) { return 0x208 + (port & 1) * 4; }
+/* [choice] Multicast hash-free table: exact multicast addresses accepted per port, same layout. */
+inline constexpr unsigned kRxbMcFilters = 32;
+constexpr uint32_t rxb_mc_mac_31_0(unsigned port, unsigned i) { return 0x600 + (port & 1) * 0x100 + i * 8; }
+constexpr uint32_t rxb_mc_mac_47_32(unsigned port, unsigned i) { return rxb_mc_mac_31_0(port, i) + 4; }
+constexpr uint32_t rxb_mc_valid(unsigned port) { return 0x210 + (port & 1) * 4; }
+/* [regs "RXB XOFF/XON thresholds per port/prio (val | val << 13)"], in 128-byte RXB buffers
+ * (2880 per macro); [choice] offsets, one register per port (priorities share it). */
+inline constexpr uint32_t kRxbBuffers = 2880;
+constexpr uint32_t rxb_xoff_threshold(unsigned port) { return 0x300 + (port & 1) * 8; }
+constexpr uint32_t rxb_xon_threshold(unsigned port) { return 0x304 + (port & 1) * 8; }
+
+/* ---- TXB (per macro, 0x54000) [regs: TXB GLOBAL_PAUSE]: [choice] bit p&1 = the port's MAC
+ * may send PAUSE/PFC frames (the TX side of flow control); offset is [choice]. ---- */
+constexpr uint32_t txb(unsigned port) { return macro_base(port) + 0x54000; }
+inline constexpr uint32_t TXB_GLOBAL_PAUSE = 0x010;
 
 /* ---- MAC_128 (per lane) [facts §4; MoreThanIP layout as in the Gaudi1 driver's MAC regs] ---- */
 inline constexpr uint32_t MAC_128 = 0x400;
@@ -129,11 +162,17 @@ inline constexpr uint32_t MAC_ADDR_0 = MAC_128 + 0x0C; /* MAC bytes 0..3, byte 0
 inline constexpr uint32_t MAC_ADDR_1 = MAC_128 + 0x10; /* MAC bytes 4..5 */
 inline constexpr uint32_t MAC_FRM_LENGTH = MAC_128 + 0x14; /* max frame incl. FCS */
 inline constexpr uint32_t MAC_STATUS = MAC_128 + 0x40;
+/* Pause quanta of classes 0/1 (class 2k in [15:0], 2k+1 in [31:16]) and the refresh threshold
+ * [facts §4 "per-class pause quanta are programmed"]; [choice] offsets as in the MoreThanIP
+ * 100G MAC (CL01_PAUSE_QUANTA 0x54 .. CL67 0x60, CL01_QUANTA_THRESH 0x64). */
+constexpr uint32_t mac_pause_quanta(unsigned cls) { return MAC_128 + 0x54 + (cls / 2) * 4; }
+constexpr uint32_t mac_quanta_thresh(unsigned cls) { return MAC_128 + 0x64 + (cls / 2) * 4; }
 /* COMMAND_CONFIG bits: 0x2913 = TX_ENA|RX_ENA|PROMIS_EN|PAUSE_IGNORE|CNTL_FRAME_ENA|TX_PAD_EN,
  * 0x80813 with PFC_MODE [facts §4, regs]. */
 inline constexpr uint32_t CMD_TX_ENA = 1u << 0;
 inline constexpr uint32_t CMD_RX_ENA = 1u << 1;
 inline constexpr uint32_t CMD_PROMIS_EN = 1u << 4;
+inline constexpr uint32_t CMD_PAUSE_FWD = 1u << 7; /* [choice] MoreThanIP position */
 inline constexpr uint32_t CMD_PAUSE_IGNORE = 1u << 8;
 inline constexpr uint32_t CMD_CNTL_FRAME_ENA = 1u << 11;
 inline constexpr uint32_t CMD_TX_PAD_EN = 1u << 13;
@@ -149,6 +188,18 @@ inline constexpr uint32_t PCS_STATUS1_LINK = 1u << 2; /* clause 45 receive link 
 /* ---- PRT0_MAC_CORE (per macro): MAC_REC_STS0.REC_LINK_STS, 2 bits per port [regs]. ---- */
 inline constexpr uint32_t MAC_CORE_REC_STS0 = 0x040; /* [choice] offset */
 constexpr uint32_t rec_link_sts_shift(unsigned port) { return (port & 1) * 2; }
+/* MAC_CORE FEC91_CFG selects RS-FEC (clause 91) [facts §4]; [choice] offset, one bit per lane:
+ * the port's 2 lanes at bits (port & 1) * 2 .. + 1; both set = RS-FEC, both clear = no FEC. */
+inline constexpr uint32_t MAC_CORE_FEC91_CFG = 0x044;
+constexpr uint32_t fec91_lanes(unsigned port) { return 0x3u << ((port & 1) * 2); }
+
+/* ---- MAC_RS_FEC (per macro, 0x6A000) [regs: RSFEC(_2)_CCW_LO/HI, NCCW_LO/HI, 16-bit halves]:
+ * corrected / uncorrected codewords; [choice] offsets, odd port at +0x20. ---- */
+constexpr uint32_t mac_rs_fec(unsigned port) { return macro_base(port) + 0x6A000; }
+constexpr uint32_t rsfec_ccw_lo(unsigned port) { return 0x10 + (port & 1) * 0x20; }
+constexpr uint32_t rsfec_ccw_hi(unsigned port) { return rsfec_ccw_lo(port) + 4; }
+constexpr uint32_t rsfec_nccw_lo(unsigned port) { return rsfec_ccw_lo(port) + 8; }
+constexpr uint32_t rsfec_nccw_hi(unsigned port) { return rsfec_ccw_lo(port) + 12; }
 
 /* ---- MAC_GLOB_STAT (per macro) [regs: read LO, then CONTROL_REG_DATA_HI latches bits 63:32;
  * STATN_CONFIG F_RESET clears]. Counter n of port p at rx/tx base + 4 n. ---- */

@@ -18,12 +18,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
+
+#include <rte_byteorder.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
@@ -35,6 +38,8 @@
 #include "../base/gaudi_regs.h"
 #include "gaudi_emu_iommu.h"
 #include "gaudi_emu_pcap.h"
+#include "gaudi_emu_tap.h" /* [wires tap/udp] */
+#include "gaudi_emu_udp.h"
 
 namespace gaudi::emu {
 
@@ -206,8 +211,19 @@ struct Device::Impl {
 		RxState rx;
 		EqState eq;
 		bool link = false; /* under ctrl_lock */
+		/* QPC interrupts: INTERRUPT_CAUSE updates and the MSI stand-in (eventfds). */
+		rte_spinlock_t intr_lock = RTE_SPINLOCK_INITIALIZER;
+		std::array<std::atomic<int>, reg::INTR_EQ + 1> irq_fd;
+		PortModel()
+		{
+			for (auto &f : irq_fd)
+				f.store(-1, std::memory_order_relaxed);
+		}
 		std::atomic<uint64_t> qp_errors{0};
 		std::atomic<uint32_t> last_syndrome{0};
+		/* [wires tap/udp] the port's cable to a TAP or UDP socket: send side under
+		 * tx.lock, receive side under rx.lock. */
+		std::unique_ptr<NetWire> net;
 	};
 
 	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
@@ -216,6 +232,10 @@ struct Device::Impl {
 		uint32_t frm_len = 0;
 		uint64_t mac = 0, mac_mask = 0;
 		bool mcast = false;
+		/* Extra exact-match filters ([model] RXB tables), valid entries only. */
+		unsigned n_uc = 0, n_mc = 0;
+		std::array<uint64_t, reg::kRxbUcFilters> uc{};
+		std::array<uint64_t, reg::kRxbMcFilters> mc{};
 		bool enabled = false; /* responder QPC valid and CQ enabled */
 		uint8_t *slots = nullptr;
 		uint32_t slot_log2 = 0, slot_mask = 0;
@@ -291,6 +311,8 @@ struct Device::Impl {
 	RxView rx_view(unsigned q);
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
 	bool pump_pcap(unsigned q);
+	bool open_net_wires(std::string *err); /* [wires tap/udp] */
+	bool pump_net(unsigned q);              /* [wires tap/udp] */
 	bool pump_all();
 	void run_pending();
 	void engine_loop();
@@ -303,7 +325,12 @@ struct Device::Impl {
 	void cq_reset(unsigned p);
 	void eq_reset(unsigned p);
 	void post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
+	bool post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
+	void raise_irq(unsigned p, uint32_t index);
+	void clear_irq(unsigned p, uint32_t bits);
 	void update_link(unsigned p);
+	void update_link_one(unsigned p);
+	bool mac_enabled(unsigned p) const;
 	void stats_reset(unsigned p);
 	bool cabled(unsigned p) const;
 
@@ -358,6 +385,12 @@ bool Device::Impl::init(std::string *err)
 				return false;
 		}
 	}
+	/* [wires tap/udp] Their input is pumped like rx pcap files (has_rx_pcap_ = the model
+	 * has paced wire input). */
+	if (!open_net_wires(err))
+		return false;
+	for (unsigned p = 0; p < cfg_.nports; p++)
+		wr(reg::qpc(p) + reg::QPC_FW_VERSION, Device::kFwVersion);
 	hooks_ = {this, &Impl::hook_write, &Impl::hook_read, &Impl::hook_service};
 	bar_ = Bar(region_.get(), kNicRegionSize, &hooks_);
 	if (cfg_.engine == Engine::thread) {
@@ -435,6 +468,10 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 	case Block::mac_core:
 		if (a.r == reg::MAC_CORE_REC_STS0)
 			wr(off, old); /* read-only status */
+		else if (a.r == reg::MAC_CORE_FEC91_CFG)
+			for (unsigned s = 0; s < kPortsPerMacro; s++)
+				if (p + s < cfg_.nports)
+					update_link(p + s);
 		break;
 	case Block::mac_stat:
 		if (a.r == reg::STAT_STATN_CONFIG)
@@ -465,6 +502,13 @@ void Device::Impl::on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t o
 	case reg::QPC_GW_BUSY:
 		if (val & 1)
 			gateway(p);
+		break;
+	case reg::QPC_FW_VERSION:
+	case reg::QPC_INTERRUPT_CAUSE:
+		wr(q + r, old); /* read-only */
+		break;
+	case reg::QPC_INTERRUPT_CLR:
+		clear_irq(p, val);
 		break;
 	case reg::QPC_EVENT_QUE_CFG:
 		if (!(old & reg::EVENT_QUE_CFG_ENABLE) && (val & reg::EVENT_QUE_CFG_ENABLE))
@@ -608,6 +652,8 @@ bool Device::Impl::drain_tx(unsigned p)
 			break;
 		Doorbell db = pm.fifo.e[n % kDbFifoEntries];
 		run_doorbell(p, db, dlv);
+		if (pm.net) /* [wires tap/udp] a doorbell's frames leave before the next one */
+			pm.net->flush();
 		/* [model] The entry is retired, and the consumed count (free-running) DMA-written,
 		 * once its WQEs have been executed: a CI the driver sees covers finished work. */
 		pm.fifo.popped.store(n + 1, std::memory_order_release);
@@ -658,14 +704,14 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	uint32_t frm_len = rd(ch + reg::MAC_FRM_LENGTH);
 	uint32_t max_size = std::min(frm_len >= kFcsLen ? frm_len - kFcsLen : 0, kMaxFrameLen);
 	/* Where the MAC's frames go: PCS loopback wins over the cable [facts §4]. */
-	enum class Dest { self, peer, sink, none } dest;
+	enum class Dest { self, peer, sink, net, none } dest;
 	bool pcs_loop = rd(ch + reg::PCS_CONTROL1) & reg::PCS_CONTROL1_LOOPBACK;
 	if (pcs_loop || cfg_.wire == Wire::loopback)
 		dest = Dest::self;
 	else if (cfg_.wire == Wire::pair)
 		dest = (p ^ 1) < cfg_.nports ? Dest::peer : Dest::none;
 	else
-		dest = t.sink ? Dest::sink : Dest::none;
+		dest = t.sink ? Dest::sink : ports_[p].net ? Dest::net : Dest::none; /* [wires tap/udp] */
 	uint64_t *st = t.stats.data();
 
 	for (; n != 0; n--) {
@@ -699,6 +745,15 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				bump(st[size_t(TxStat::if_out_ucast_pkts)]);
 			if (w.size >= 14 && data[12] == 0x81 && data[13] == 0x00)
 				bump(st[size_t(TxStat::vlan_transmitted_ok)]);
+			if (w.size >= 18 && data[12] == 0x88 && data[13] == 0x08) {
+				/* MAC control frames software sends: PAUSE / PFC counted [facts §4]. */
+				if (data[14] == 0x00 && data[15] == 0x01)
+					bump(st[size_t(TxStat::pause_mac_ctrl_frames_transmitted)]);
+				else if (data[14] == 0x01 && data[15] == 0x01)
+					for (unsigned c = 0; c < 8; c++)
+						if (data[17] & (1u << c))
+							bump(st[size_t(TxStat::cbfc_pause_frames_transmitted_0) + c]);
+			}
 			count_size_bucket(st, fl, TxStat::ether_stats_pkts_64);
 			if (!pcs_loop)
 				bump(t.wire_tx);
@@ -712,14 +767,20 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			case Dest::sink:
 				t.sink->write(data, w.size);
 				break;
+			case Dest::net: /* [wires tap/udp] */
+				ports_[p].net->send(data, w.size);
+				break;
 			case Dest::none:
 				break;
 			}
 		}
 		uint32_t idx = t.exec;
 		t.exec = (t.exec + 1) & WQ_IDX_MASK;
-		if (w.ctrl & WQE_SE)
+		if (w.ctrl & WQE_SE) {
+			if (ports_[p].net) /* [wires tap/udp] sent before the driver may free them */
+				ports_[p].net->flush();
 			post_eq(p, EqeType::raw_tx_comp, qpn, idx);
+		}
 	}
 }
 
@@ -738,6 +799,15 @@ Device::Impl::RxView Device::Impl::rx_view(unsigned q)
 	v.mac_mask = rd(rxb + reg::rxb_raw_mac_mask_31_0(q)) |
 		     (uint64_t(rd(rxb + reg::rxb_raw_mac_mask_47_32(q)) & 0xFFFF) << 32);
 	v.mcast = rd(rxb + reg::rxb_raw_mcast_accept(q)) & 1;
+	uint32_t uc_valid = rd(rxb + reg::rxb_uc_valid(q)), mc_valid = rd(rxb + reg::rxb_mc_valid(q));
+	for (unsigned i = 0; uc_valid != 0 && i < reg::kRxbUcFilters; i++)
+		if (uc_valid & (1u << i))
+			v.uc[v.n_uc++] = rd(rxb + reg::rxb_uc_mac_31_0(q, i)) |
+					 (uint64_t(rd(rxb + reg::rxb_uc_mac_47_32(q, i)) & 0xFFFF) << 32);
+	for (unsigned i = 0; mc_valid != 0 && i < reg::kRxbMcFilters; i++)
+		if (mc_valid & (1u << i))
+			v.mc[v.n_mc++] = rd(rxb + reg::rxb_mc_mac_31_0(q, i)) |
+					 (uint64_t(rd(rxb + reg::rxb_mc_mac_47_32(q, i)) & 0xFFFF) << 32);
 	uint32_t cq_cfg = rd(rxe + reg::RXE_CQ_CFG_0);
 	v.enabled = r.valid && (cq_cfg & reg::CQ_CFG_ENABLE);
 	if (!v.enabled)
@@ -784,9 +854,31 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	 * multicast with the allmulti bit ([model] register). Filtered frames are not errors. */
 	uint64_t dst = mac48(data);
 	bool bcast = dst == kEtherBroadcast, mcast = !bcast && (dst & 1);
+	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
+	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] They do not pause the sender. */
+	if (data[12] == 0x88 && data[13] == 0x08 && len >= 18) {
+		uint16_t op = uint16_t(data[14] << 8 | data[15]);
+		if (op == 0x0001) {
+			bump(st[size_t(RxStat::pause_mac_ctrl_frames_received)]);
+		} else if (op == 0x0101) {
+			uint8_t cev = data[17]; /* class-enable vector, low byte */
+			for (unsigned c = 0; c < 8; c++)
+				if (cev & (1u << c))
+					bump(st[size_t(RxStat::cbfc_pause_frames_received_0) + c]);
+		}
+		if ((op == 0x0001 || op == 0x0101) && !(v.cmd & reg::CMD_PAUSE_FWD))
+			return;
+	}
 	if (!(v.cmd & reg::CMD_PROMIS_EN) && !bcast && ((dst ^ v.mac) & ~v.mac_mask) != 0 &&
-	    !(mcast && v.mcast))
-		return;
+	    !(mcast && v.mcast)) {
+		bool hit = false;
+		for (unsigned i = 0; !hit && i < v.n_uc; i++)
+			hit = v.uc[i] == dst;
+		for (unsigned i = 0; !hit && mcast && i < v.n_mc; i++)
+			hit = v.mc[i] == dst;
+		if (!hit)
+			return;
+	}
 	bump(st[size_t(RxStat::ether_stats_octets)], fl);
 	bump(st[size_t(RxStat::octets_received_ok)], len); /* [model] no FCS */
 	bump(st[size_t(RxStat::frames_received_ok)]);
@@ -842,6 +934,7 @@ void Device::Impl::cq_check_arm(unsigned p)
 	if (r.armed && int32_t(r.pi - r.arm_index) > 0) { /* "only when PI > IDX" [regs] */
 		r.armed = false;
 		post_eq(p, EqeType::comp, kRawCq, r.pi);
+		raise_irq(p, reg::INTR_RX_RING0); /* [model] rx_ring0 interrupt with the COMP EQE */
 	}
 }
 
@@ -884,7 +977,7 @@ bool Device::Impl::pump_pcap(unsigned q)
 {
 	RxState &r = ports_[q].rx;
 	if (!r.source)
-		return false;
+		return ports_[q].net ? pump_net(q) : false; /* [wires tap/udp] */
 	SpinGuard g(r.lock);
 	RxView v = rx_view(q);
 	/* A file is a paced source: frames wait for raw RX enabled (and the MAC receiving,
@@ -901,6 +994,97 @@ bool Device::Impl::pump_pcap(unsigned q)
 	}
 	return moved;
 }
+
+/* ---- [wires tap/udp] begin: TAP and UDP wires (gaudi_emu_tap.h, gaudi_emu_udp.h) ---- */
+
+bool Device::Impl::open_net_wires(std::string *err)
+{
+	bool tap = cfg_.wire == Wire::tap, udp = cfg_.wire == Wire::udp;
+	for (unsigned p = 0; p < kMaxPorts; p++) {
+		bool has_udp = !cfg_.udp_local[p].empty() || !cfg_.udp_remote[p].empty();
+		const char *what = !cfg_.tap_name[p].empty() && !tap ? "tap_name given"
+				   : has_udp && !udp		     ? "udp_local/udp_remote given"
+				   : (has_udp || !cfg_.tap_name[p].empty()) && p >= cfg_.nports
+					   ? "tap/udp devarg given"
+					   : nullptr;
+		if (what != nullptr) {
+			*err = std::string(what) + " for port " + std::to_string(p) +
+			       (p >= cfg_.nports ? " beyond nports" : " but the wire is not tap/udp");
+			return false;
+		}
+	}
+	for (unsigned p = 0; (tap || udp) && p < cfg_.nports; p++) {
+		std::string e, arg;
+		if (tap) {
+			bool dflt = cfg_.tap_name[p].empty();
+			std::string name = dflt ? "gaudi" + std::to_string(cfg_.instance) + "p" +
+							  std::to_string(p)
+						: cfg_.tap_name[p];
+			/* The port's station address is fw_mac_addr()'s; the TAP's differs in byte 3
+			 * [model]: 02:1d:a3:fe:<instance>:<port>. */
+			const uint8_t port_mac[6] = {0x02, 0x1d, 0xa3, 0x00, 0x00, uint8_t(p)};
+			const uint8_t tap_mac[6] = {0x02, 0x1d, 0xa3, 0xfe, uint8_t(cfg_.instance),
+						    uint8_t(p)};
+			ports_[p].net = TapWire::open(name, tap_mac, port_mac, &e);
+			arg = "tap_name=" + std::to_string(p) + ":" + name + (dflt ? " (default)" : "");
+		} else {
+			bool l = !cfg_.udp_local[p].empty(), r = !cfg_.udp_remote[p].empty();
+			if (!l && !r)
+				continue; /* not cabled */
+			if (l != r) {
+				*err = "devarg " + std::string(l ? "udp_local=" : "udp_remote=") +
+				       std::to_string(p) + ":" + (l ? cfg_.udp_local[p] : cfg_.udp_remote[p]) +
+				       ": port " + std::to_string(p) + " also needs " +
+				       (l ? "udp_remote" : "udp_local");
+				return false;
+			}
+			bool remote = false;
+			ports_[p].net = UdpWire::open(cfg_.udp_local[p], cfg_.udp_remote[p], &e, &remote);
+			arg = (remote ? "udp_remote=" : "udp_local=") + std::to_string(p) + ":" +
+			      (remote ? cfg_.udp_remote[p] : cfg_.udp_local[p]);
+		}
+		if (!ports_[p].net) {
+			*err = "devarg " + arg + ": " + e;
+			return false;
+		}
+		has_rx_pcap_ = true; /* paced wire input to pump */
+	}
+	return true;
+}
+
+/* Like pump_pcap: frames are taken off the TAP/socket only while raw RX is enabled, the MAC
+ * receives and the CQ has room, never more than the CQ has room for; the rest waits in the
+ * kernel's queue (whose overflow is the kernel's to drop, uncounted by the MAC). At most one
+ * CQ's worth per pass, so frames the MAC filters out cannot keep the pass going. Under no
+ * lock. */
+bool Device::Impl::pump_net(unsigned q)
+{
+	RxState &r = ports_[q].rx;
+	NetWire &w = *ports_[q].net;
+	SpinGuard g(r.lock);
+	RxView v = rx_view(q);
+	if (!v.enabled || !(v.cmd & reg::CMD_RX_ENA))
+		return false;
+	bool moved = false;
+	for (uint32_t budget = v.cq_size; budget != 0;) {
+		uint32_t used = r.pi - r.ci;
+		if (used >= v.cq_size)
+			break;
+		uint32_t want = std::min({v.cq_size - used, budget, uint32_t(NetWire::kBatch)});
+		unsigned n = w.recv(want);
+		for (unsigned i = 0; i < n; i++)
+			rx_frame(q, v, w.rx_data(i), w.rx_len(i)); /* MAC checks: too long = dropped */
+		if (n == 0)
+			break;
+		moved = true;
+		budget -= n;
+		if (n < want)
+			break; /* the kernel queue is empty: come back on the next pass */
+	}
+	return moved;
+}
+
+/* ---- [wires tap/udp] end ---- */
 
 bool Device::Impl::pump_all()
 {
@@ -961,24 +1145,31 @@ void Device::Impl::eq_reset(unsigned p)
 
 void Device::Impl::post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
 {
+	/* The interrupt is signalled once the EQE is visible and the EQ lock released. */
+	if (post_eqe(p, type, d1, d2))
+		raise_irq(p, reg::INTR_EQ);
+}
+
+bool Device::Impl::post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
+{
 	EqState &e = ports_[p].eq;
 	uint32_t q = reg::qpc(p);
 	SpinGuard g(e.lock);
 	uint32_t cfg = rd(q + reg::QPC_EVENT_QUE_CFG);
 	if (!(cfg & reg::EVENT_QUE_CFG_ENABLE))
-		return;
+		return false;
 	uint32_t size = 1u << std::min<uint32_t>(rd(q + reg::QPC_EVENT_QUE_LOG_SIZE), 24);
 	if (e.pi - rd(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX) >= size) {
 		uint32_t c = q + reg::QPC_EVENT_QUE_OVERRUN_CNT;
 		wr(c, rd(c) + 1);
-		return;
+		return false;
 	}
 	uint64_t base = rd_addr_31_7(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
 				     q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7);
 	auto *eqe = reinterpret_cast<Eqe *>(
 		iommu_.translate(base + uint64_t(e.pi & (size - 1)) * sizeof(Eqe), sizeof(Eqe), e.cache));
 	if (eqe == nullptr)
-		return; /* [model] an EQ outside mapped memory loses the event */
+		return false; /* [model] an EQ outside mapped memory loses the event */
 	eqe->d1 = d1;
 	eqe->d2 = d2;
 	eqe->d3 = 0;
@@ -992,6 +1183,39 @@ void Device::Impl::post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
 		if (pi != nullptr)
 			store_release(pi, e.pi);
 	}
+	/* [model] Only INTERRUPT_PER_EQE mode (what hbl_cn uses) interrupts. */
+	return (cfg & reg::EVENT_QUE_CFG_INTERRUPT_PER_EQE) != 0;
+}
+
+/* A QPC interrupt source fired: latch its cause and, if enabled, unmasked and not already
+ * pending, signal the MSI (one-shot until software writes INTERRUPT_CLR) [regs gaudi2_cn_eq.c]. */
+void Device::Impl::raise_irq(unsigned p, uint32_t index)
+{
+	PortModel &pm = ports_[p];
+	uint32_t q = reg::qpc(p), bit = reg::intr_bit(index);
+	bool fire;
+	{
+		SpinGuard g(pm.intr_lock);
+		uint32_t cause = rd(q + reg::QPC_INTERRUPT_CAUSE);
+		bool on = (rd(q + reg::QPC_INTERRUPT_EN) & bit) && !(rd(q + reg::QPC_INTERRUPT_MASK) & bit);
+		fire = on && !(cause & bit);
+		if (on)
+			wr(q + reg::QPC_INTERRUPT_CAUSE, cause | bit);
+	}
+	int fd = fire ? pm.irq_fd[index].load(std::memory_order_acquire) : -1;
+	if (fd >= 0) {
+		uint64_t one = 1;
+		ssize_t n = write(fd, &one, sizeof(one)); /* eventfd: never blocks below 2^64-1 */
+		(void)n;
+	}
+}
+
+void Device::Impl::clear_irq(unsigned p, uint32_t bits)
+{
+	PortModel &pm = ports_[p];
+	uint32_t q = reg::qpc(p);
+	SpinGuard g(pm.intr_lock);
+	wr(q + reg::QPC_INTERRUPT_CAUSE, rd(q + reg::QPC_INTERRUPT_CAUSE) & ~bits);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1004,20 +1228,47 @@ bool Device::Impl::cabled(unsigned p) const
 		return (p ^ 1) < cfg_.nports;
 	case Wire::loopback:
 	case Wire::pcap:
+	case Wire::tap: /* [wires tap/udp] */
 		return true;
+	case Wire::udp: /* [wires tap/udp] a port without udp_local/udp_remote is not cabled */
+		return ports_[p].net != nullptr;
 	}
 	return false;
 }
 
-/* Link = cabled and MAC TX+RX enabled, or PCS loopback. Changes raise LINK_STATUS events and
- * show in MAC_CORE REC_STS0 and PCS STATUS1 [regs gaudi2_cn_eq.c]. */
+bool Device::Impl::mac_enabled(unsigned p) const
+{
+	uint32_t cmd = rd(reg::mac_ch(p, 0) + reg::MAC_COMMAND_CONFIG);
+	return (cmd & reg::CMD_TX_ENA) && (cmd & reg::CMD_RX_ENA);
+}
+
+/* A change on one end of a pair cable can change the link of both ends. */
 void Device::Impl::update_link(unsigned p)
+{
+	update_link_one(p);
+	if (cfg_.wire == Wire::pair && (p ^ 1) < cfg_.nports)
+		update_link_one(p ^ 1);
+}
+
+/* Link = cabled and MAC TX+RX enabled, or PCS loopback. [model] On a pair cable the far end
+ * must have its MAC enabled too, and both ends must agree on RS-FEC (a FEC mismatch never
+ * locks, as on real links). Changes raise LINK_STATUS events and show in MAC_CORE REC_STS0
+ * and PCS STATUS1 [regs gaudi2_cn_eq.c]. */
+void Device::Impl::update_link_one(unsigned p)
 {
 	SpinGuard g(ctrl_lock_);
 	uint32_t ch = reg::mac_ch(p, 0);
-	uint32_t cmd = rd(ch + reg::MAC_COMMAND_CONFIG);
 	bool up = (rd(ch + reg::PCS_CONTROL1) & reg::PCS_CONTROL1_LOOPBACK) ||
-		  (cabled(p) && (cmd & reg::CMD_TX_ENA) && (cmd & reg::CMD_RX_ENA));
+		  (cabled(p) && mac_enabled(p));
+	if (up && !(rd(ch + reg::PCS_CONTROL1) & reg::PCS_CONTROL1_LOOPBACK) &&
+	    cfg_.wire == Wire::pair) {
+		unsigned f = p ^ 1;
+		uint32_t fec = rd(reg::mac_core(p) + reg::MAC_CORE_FEC91_CFG);
+		uint32_t ffec = rd(reg::mac_core(f) + reg::MAC_CORE_FEC91_CFG);
+		bool rs = (fec & reg::fec91_lanes(p)) == reg::fec91_lanes(p);
+		bool frs = (ffec & reg::fec91_lanes(f)) == reg::fec91_lanes(f);
+		up = mac_enabled(f) && rs == frs;
+	}
 	if (up == ports_[p].link)
 		return;
 	ports_[p].link = up;
@@ -1083,6 +1334,7 @@ PortCounters Device::counters(unsigned port) const
 	}
 	c.qp_errors = pm.qp_errors.load(std::memory_order_relaxed);
 	c.last_qp_syndrome = pm.last_syndrome.load(std::memory_order_relaxed);
+	c.wire_tx_lost = pm.net ? pm.net->tx_lost() : 0; /* [wires tap/udp] */
 	return c;
 }
 
@@ -1094,6 +1346,69 @@ void Device::flush()
 		if (t.sink)
 			t.sink->flush();
 	}
+}
+
+void Device::bind_irq(unsigned port, unsigned index, int fd)
+{
+	if (port < impl_->cfg_.nports && index < impl_->ports_[port].irq_fd.size())
+		impl_->ports_[port].irq_fd[index].store(fd, std::memory_order_release);
+}
+
+/* [model] A 100GBASE-SR4 QSFP28 module, SFF-8636 rev 2.8, flat memory (no pages 01h-03h). */
+void Device::module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const
+{
+	uint8_t *e = out;
+	std::memset(e, 0, kModuleEepromLen);
+	auto ascii = [e](unsigned off, unsigned len, const char *s) {
+		std::memset(e + off, ' ', len);
+		std::memcpy(e + off, s, std::min<size_t>(len, std::strlen(s)));
+	};
+	e[0] = 0x11;          /* identifier: QSFP28 (SFF-8024) */
+	e[1] = 0x08;          /* revision compliance: SFF-8636 rev 2.8 */
+	e[2] = 0x04;          /* status: flat memory, data ready */
+	e[22] = 0x19;         /* temperature 25.0 C (1/256 C) */
+	e[26] = 0x80;         /* Vcc 3.3 V (100 uV units) = 0x80E8 */
+	e[27] = 0xE8;
+	for (unsigned ch = 0; ch < 4; ch++) {
+		e[34 + 2 * ch] = 0x1F; /* rx power 0.8 mW (0.1 uW units) */
+		e[35 + 2 * ch] = 0x40;
+		e[42 + 2 * ch] = 0x1F; /* tx bias 16 mA (2 uA units) */
+		e[43 + 2 * ch] = 0x40;
+		e[50 + 2 * ch] = 0x1F; /* tx power 0.8 mW */
+		e[51 + 2 * ch] = 0x40;
+	}
+	e[128] = 0x11;        /* identifier (upper page 00h) */
+	e[129] = 0x00;        /* power class 1 */
+	e[130] = 0x0C;        /* connector: MPO 1x12 */
+	e[131] = 0x80;        /* compliance: extended, see byte 192 */
+	e[139] = 0x05;        /* encoding: 64B/66B */
+	e[140] = 0xFF;        /* nominal rate: see byte 222 */
+	e[143] = 35;          /* OM3 length, 2 m units: 70 m */
+	e[146] = 50;          /* OM4 length, 2 m units: 100 m */
+	ascii(148, 16, "GAUDI2-EMU");
+	e[165] = 0x02;        /* vendor OUI 02:1d:a3 (locally administered, model) */
+	e[166] = 0x1D;
+	e[167] = 0xA3;
+	ascii(168, 16, "QSFP28-SR4-EMU");
+	ascii(184, 2, "01");
+	e[186] = 0x42;        /* wavelength 850 nm (0.05 nm units) = 0x4268 */
+	e[187] = 0x68;
+	e[190] = 70;          /* max case temperature */
+	uint8_t cc = 0;
+	for (unsigned i = 128; i < 191; i++)
+		cc += e[i];
+	e[191] = cc;          /* CC_BASE */
+	e[192] = 0x02;        /* extended compliance: 100GBASE-SR4 (SFF-8024 table 4-4) */
+	char sn[17];
+	snprintf(sn, sizeof(sn), "EMU%013u", port);
+	ascii(196, 16, sn);
+	ascii(212, 8, "240101");
+	e[220] = 0x0C;        /* diagnostics: rx power average, tx power supported */
+	e[222] = 103;         /* 25.78 Gb/s per lane (250 Mb/s units) */
+	cc = 0;
+	for (unsigned i = 192; i < 223; i++)
+		cc += e[i];
+	e[223] = cc;          /* CC_EXT */
 }
 
 void Device::hold_engine(bool hold)

@@ -25,6 +25,8 @@ enum class Wire {
 	loopback, /* a port hears what it sends */
 	pair,     /* ports 2k and 2k+1 are cabled together (an odd last port hears nothing) */
 	pcap,     /* a port receives an rx pcap/pcapng file and writes what it sends to a pcap */
+	tap,      /* [wires tap/udp] each port is a Linux TAP interface (gaudi_emu_tap.h) */
+	udp,      /* [wires tap/udp] a port's frames are UDP datagrams, QEMU dgram style */
 };
 
 enum class Engine {
@@ -38,6 +40,11 @@ struct Config {
 	Engine engine = Engine::inline_run;
 	std::array<std::string, hw::kMaxPorts> rx_pcap{}; /* per port, empty = none */
 	std::array<std::string, hw::kMaxPorts> tx_pcap{};
+	/* [wires tap/udp] */
+	unsigned instance = 0; /* N of net_gaudi_emuN: default TAP names are gaudi<N>p<port> */
+	std::array<std::string, hw::kMaxPorts> tap_name{};   /* wire=tap; empty = default */
+	std::array<std::string, hw::kMaxPorts> udp_local{};  /* wire=udp: IP:PORT, [IPV6]:PORT */
+	std::array<std::string, hw::kMaxPorts> udp_remote{}; /* both or none per port */
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -47,6 +54,7 @@ struct PortCounters {
 	uint64_t rx_pcap_remaining; /* frames of the rx pcap not yet delivered */
 	uint64_t qp_errors;         /* QP_ERR events raised */
 	uint32_t last_qp_syndrome;
+	uint64_t wire_tx_lost; /* [wires tap/udp] sent frames the TAP/socket did not take */
 };
 
 class Device {
@@ -69,6 +77,16 @@ public:
 	 * busy, e.g. to fill the doorbell FIFO. Releasing it lets pending work run (inline: in the
 	 * caller's thread, right away). Returns once the engine is actually held/released. */
 	void hold_engine(bool hold);
+	/* Where QPC interrupt `index` of `port` goes: an eventfd the model adds 1 to when the
+	 * interrupt fires (-1 = nowhere). Stands in for INTERRUPT_BASE_n/DATA_n -> MSI-X vector ->
+	 * vfio eventfd on silicon. */
+	void bind_irq(unsigned port, unsigned index, int fd);
+	/* The plugged module's EEPROM: SFF-8636 lower page 0 + upper page 00h (256 bytes).
+	 * On silicon firmware (cpucp) reads it over the module's I2C. */
+	static constexpr unsigned kModuleEepromLen = 256;
+	void module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const;
+	/* Version the model reports in QPC_FW_VERSION (major.minor.patch). */
+	static constexpr uint32_t kFwVersion = (0u << 16) | (1u << 8) | 0u;
 
 	struct Impl;
 
