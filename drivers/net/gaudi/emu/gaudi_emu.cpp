@@ -346,6 +346,10 @@ struct Device::Impl {
 	std::thread engine_;
 	std::atomic<bool> stop_{false};
 	std::atomic<bool> held_{false};
+	/* [model] Capture files start playing when the driver first polls an empty RX ring
+	 * (Bar::service), so no file frame meets a port that is still being set up (e.g. not
+	 * yet promiscuous): a replay delivers the whole file with either engine. */
+	std::atomic<bool> rx_polled_{false};
 	rte_spinlock_t engine_lock_ = RTE_SPINLOCK_INITIALIZER; /* one engine pass at a time */
 };
 
@@ -429,6 +433,7 @@ uint32_t Device::Impl::hook_read(void *ctx, uint32_t off) { return static_cast<I
 void Device::Impl::hook_service(void *ctx)
 {
 	auto *m = static_cast<Impl *>(ctx);
+	m->rx_polled_.store(true, std::memory_order_relaxed);
 	if (m->cfg_.engine == Engine::inline_run)
 		m->run_pending();
 }
@@ -978,6 +983,8 @@ bool Device::Impl::pump_pcap(unsigned q)
 	RxState &r = ports_[q].rx;
 	if (!r.source)
 		return ports_[q].net ? pump_net(q) : false; /* [wires tap/udp] */
+	if (!rx_polled_.load(std::memory_order_relaxed))
+		return false;
 	SpinGuard g(r.lock);
 	RxView v = rx_view(q);
 	/* A file is a paced source: frames wait for raw RX enabled (and the MAC receiving,

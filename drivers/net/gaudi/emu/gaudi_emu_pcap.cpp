@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "gaudi_emu_pcap.h"
 
+#include <cstring>
+
 #include <sys/time.h>
 
 namespace gaudi::emu {
@@ -69,6 +71,15 @@ bool PcapSource::peek(const uint8_t **data, uint32_t *len)
 		}
 		data_ = d;
 		len_ = hdr->caplen; /* truncated records are delivered as captured */
+		/* [model] A capture taken at the sending host lacks the padding the sending
+		 * MAC adds on the cable: frames of 14..59 bytes arrive zero-padded to 60, as the
+		 * TAP and UDP wires do. Less than a header stays a runt (the MAC drops it). */
+		if (len_ >= kEtherHdr && len_ < kMinFrame) {
+			std::memcpy(pad_, d, len_);
+			std::memset(pad_ + len_, 0, kMinFrame - len_);
+			data_ = pad_;
+			len_ = kMinFrame;
+		}
 		have_ = true;
 	}
 	*data = data_;

@@ -13,7 +13,8 @@
 namespace gaudi::emu {
 
 /* Frames of a pcap or pcapng file (libpcap reads both), in file order. Only Ethernet
- * (DLT_EN10MB) files are accepted. A truncated record yields its caplen bytes. */
+ * (DLT_EN10MB) files are accepted. A truncated record yields its caplen bytes; records of
+ * 14..59 bytes are zero-padded to 60, as the sending MAC pads them on a cable. */
 class PcapSource {
 public:
 	static std::unique_ptr<PcapSource> open(const std::string &path, std::string *err);
@@ -33,6 +34,9 @@ private:
 	const uint8_t *data_ = nullptr;
 	uint32_t len_ = 0;
 	bool have_ = false;
+	static constexpr uint32_t kMinFrame = 60; /* without FCS */
+	static constexpr uint32_t kEtherHdr = 14;
+	uint8_t pad_[kMinFrame] = {};
 	uint64_t remaining_ = 0;
 };
 
