@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Drive stock dpdk-testpmd in interactive mode (-i) through a pipe.
+
+Used by the end-to-end tests (tests/*.py), the benchmark (buildtools/bench.py) and the main
+job (app/gaudi-testpmd). Python 3 standard library only.
+
+testpmd's printf output is block-buffered on a pipe, so it runs under `stdbuf -oL`; each
+command is then answered by its output followed by the next "testpmd> " prompt.
+"""
+import filecmp
+import os
+import re
+import select
+import shutil
+import subprocess
+import time
+
+TESTPMD = os.environ.get("DPDK_TESTPMD", "dpdk-testpmd")
+# Debian's testpmd dlopen()s every driver in this directory at start-up.
+PLUGIN_DIR = os.environ.get("DPDK_PLUGIN_DIR", "/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0")
+PROMPT = b"testpmd> "
+
+
+class TestPmdError(Exception):
+    pass
+
+
+def pmd_load_args(pmd_path):
+    """EAL arguments that load the PMD at pmd_path (the build's copy).
+
+    If a copy of librte_net_gaudi.so is installed in the autoload directory, testpmd would
+    load that one too: accept it only if it is byte-identical to ours (then no -d), else fail.
+    """
+    if not pmd_path:
+        return []
+    if not os.path.isfile(pmd_path):
+        raise TestPmdError(f"PMD not found: {pmd_path} (build it first: meson compile -C build)")
+    installed = os.path.join(PLUGIN_DIR, os.path.basename(pmd_path))
+    if os.path.exists(installed):
+        if filecmp.cmp(installed, pmd_path, shallow=False):
+            return []
+        raise TestPmdError(
+            f"{installed} is installed and differs from the build's {pmd_path}; testpmd "
+            "autoloads it, so the build's PMD cannot be tested. Remove it or reinstall "
+            "(meson install -C build).")
+    return ["-d", os.path.abspath(pmd_path)]
+
+
+def sanitizer_env(pmd_path):
+    """Environment for testpmd. A PMD built with -Db_sanitize=address needs the ASan runtime
+    loaded first (testpmd itself is not instrumented): preload the one the PMD links."""
+    env = dict(os.environ)
+    if not pmd_path:
+        return env
+    ldd = subprocess.run(["ldd", pmd_path], capture_output=True, text=True).stdout
+    asan = [ln.split("=>")[1].split()[0] for ln in ldd.splitlines()
+            if "libasan.so" in ln and "=>" in ln]
+    if asan:
+        env["LD_PRELOAD"] = ":".join(asan + [p for p in [env.get("LD_PRELOAD")] if p])
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    return env
+
+
+def eal_args(prefix, cores="0,1", mem_mb=1024):
+    """EAL options for a run without hugepages or shared files. DPDK 22.11 rejects
+    --in-memory together with --no-huge, so --no-shconf and a private --file-prefix are used."""
+    return ["-l", cores, "--no-huge", "-m", str(mem_mb), "--no-shconf",
+            "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:error"]
+
+
+_STAT = re.compile(r"\b([RT]X-[a-z]+):\s*(\d+)")
+
+
+def parse_port_stats(text):
+    """Parse `show port stats` output into {port: {"RX-packets": n, "RX-errors": n, ...}}."""
+    stats = {}
+    parts = re.split(r"#+ NIC statistics for port (\d+)\s+#+", text)
+    for i in range(1, len(parts) - 1, 2):
+        block = parts[i + 1].split("Throughput")[0]
+        stats[int(parts[i])] = {k: int(v) for k, v in _STAT.findall(block)}
+    return stats
+
+
+def parse_fwd_stats(text):
+    """Parse the "Forward statistics for port N" blocks printed by `stop` / at exit."""
+    stats = {}
+    parts = re.split(r"-+ Forward statistics for port (\d+)\s+-+", text)
+    for i in range(1, len(parts) - 1, 2):
+        block = re.split(r"-{20,}", parts[i + 1])[0]
+        stats[int(parts[i])] = {k: int(v) for k, v in _STAT.findall(block)}
+    return stats
+
+
+class TestPmd:
+    """One interactive testpmd process. Use as a context manager; the transcript of the whole
+    session is kept in self.transcript (printed by callers on failure)."""
+
+    def __init__(self, vdevs, pmd_path=None, app_args=(), cores="0,1", prefix=None,
+                 start_timeout=60, extra_eal=(), eal=None):
+        """eal: EAL options replacing eal_args(prefix, cores), e.g. for hugepages and a shared
+        configuration that secondary processes attach to (tests/capture_tools.py)."""
+        self.prefix = prefix or f"gaudi-{os.getpid()}-{time.monotonic_ns() % 100000}"
+        base = list(eal) if eal is not None else eal_args(self.prefix, cores)
+        cmd = ["stdbuf", "-oL", TESTPMD] + base + list(extra_eal)
+        cmd += pmd_load_args(pmd_path)
+        for v in vdevs:
+            cmd += ["--vdev", v]
+        cmd += ["--", "-i"] + list(app_args)
+        self.cmdline = cmd
+        self.transcript = "$ " + " ".join(cmd) + "\n"
+        self._buf = b""
+        self.rc = None
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, env=sanitizer_env(pmd_path))
+        try:
+            self._read_until(PROMPT, start_timeout)
+        except TestPmdError as e:
+            self.close()
+            raise TestPmdError(f"{e}; output:\n{self.transcript[-3000:]}") from None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _read_until(self, pattern, timeout):
+        end = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while pattern not in self._buf:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TestPmdError(f"testpmd: no {pattern!r} within {timeout}s")
+            ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+            if ready:
+                data = os.read(fd, 1 << 16)
+                if not data:
+                    self.rc = self.proc.wait()
+                    raise TestPmdError(f"testpmd exited (rc={self.rc}) before {pattern!r}")
+                self._buf += data
+                self.transcript += data.decode(errors="replace")
+        i = self._buf.index(pattern) + len(pattern)
+        out, self._buf = self._buf[:i], self._buf[i:]
+        return out.decode(errors="replace")
+
+    def cmd(self, line, timeout=60):
+        """Run one testpmd command and return its output."""
+        self.transcript += line + "\n"
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise TestPmdError(f"testpmd is gone (sending {line!r})")
+        return self._read_until(PROMPT, timeout)
+
+    def port_stats(self):
+        return parse_port_stats(self.cmd("show port stats all"))
+
+    def quit(self, timeout=120):
+        """Send quit (stops forwarding, closes ports: pcap files are flushed) and wait.
+        Returns the output after the command; raises if testpmd fails or hangs."""
+        if self.rc is not None:
+            return ""
+        self.transcript += "quit\n"
+        try:
+            self.proc.stdin.write(b"quit\n")
+        except BrokenPipeError:
+            pass
+        try:
+            rest, _ = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise TestPmdError(f"testpmd did not exit within {timeout}s after quit")
+        out = (self._buf + rest).decode(errors="replace")
+        self._buf = b""
+        self.transcript += out
+        self.rc = self.proc.returncode
+        self._cleanup_runtime_dir()
+        if self.rc != 0:
+            raise TestPmdError(f"testpmd exited with status {self.rc}")
+        if "Bye..." not in out:
+            raise TestPmdError("testpmd exited without 'Bye...'")
+        return out
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.rc is None:
+            self.rc = self.proc.returncode
+        self._cleanup_runtime_dir()
+
+    def _cleanup_runtime_dir(self):
+        # --no-shconf still creates an (empty) runtime directory per prefix.
+        for base in ("/var/run/dpdk", os.environ.get("XDG_RUNTIME_DIR", "") + "/dpdk"):
+            d = os.path.join(base, self.prefix)
+            if os.path.isdir(d):
+                shutil.rmtree(d, ignore_errors=True)
+
+
+def wait_for(pmd, predicate, timeout, period=0.2, stall=5.0):
+    """Poll `show port stats all` until predicate(stats) is true, the timeout expires, or the
+    counters have not moved for `stall` seconds; return the last stats."""
+    now = time.monotonic()
+    end, last, moved = now + timeout, None, now
+    while True:
+        stats = pmd.port_stats()
+        now = time.monotonic()
+        if stats != last:
+            last, moved = stats, now
+        if predicate(stats) or now > end or now - moved > stall:
+            return stats
+        time.sleep(period)
