@@ -19,6 +19,9 @@ TESTPMD = os.environ.get("DPDK_TESTPMD", "dpdk-testpmd")
 # Debian's testpmd dlopen()s every driver in this directory at start-up.
 PLUGIN_DIR = os.environ.get("DPDK_PLUGIN_DIR", "/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0")
 PROMPT = b"testpmd> "
+# testpmd prints port events ("Port 0: link state change event") from its interrupt thread,
+# at any moment, even in the middle of the prompt: they are cut out before matching.
+EVENT_LINE = re.compile(rb"\n?Port \d+: [A-Za-z_ ]+ event\n")
 
 
 class TestPmdError(Exception):
@@ -137,7 +140,7 @@ class TestPmd:
                 if not data:
                     self.rc = self.proc.wait()
                     raise TestPmdError(f"testpmd exited (rc={self.rc}) before {pattern!r}")
-                self._buf += data
+                self._buf = EVENT_LINE.sub(b"", self._buf + data)
                 self.transcript += data.decode(errors="replace")
         i = self._buf.index(pattern) + len(pattern)
         out, self._buf = self._buf[:i], self._buf[i:]

@@ -802,6 +802,48 @@ TEST_P(Emu, StatsResetAndHighWordLatch)
 	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 0u);
 }
 
+/* [multi-process] A secondary's read-only view of the model's memzone: the same registers
+ * and live MAC counters as the model's own Bar, writes dropped, gone with the model. */
+TEST_P(Emu, SharedViewReadsRegistersAndCountersReadOnly)
+{
+	Config c;
+	c.nports = 2;
+	c.engine = GetParam();
+	c.shm_name = "gaudi_emu_test_view";
+	make(c);
+	std::string err;
+	EXPECT_EQ(emu::SharedView::attach("gaudi_emu_no_such", &err), nullptr);
+	EXPECT_FALSE(err.empty());
+	auto view = emu::SharedView::attach(c.shm_name, &err);
+	ASSERT_NE(view, nullptr) << err;
+	EXPECT_EQ(view->nports(), 2u);
+	rig[0]->bring_up();
+	rig[1]->bring_up();
+	send(0, {100, 200, 1514});
+	hw::Port v0(&view->bar(), 0), v1(&view->bar(), 1);
+	EXPECT_EQ(v0.tx_stat(TxStat::frames_transmitted_ok), 3u);
+	EXPECT_EQ(v0.tx_stat(TxStat::ether_stats_octets), tx(0, TxStat::ether_stats_octets));
+	EXPECT_EQ(v1.rx_stat(RxStat::frames_received_ok), 3u);
+	EXPECT_EQ(v1.rx_stat(RxStat::ether_stats_pkts_1024_to_1518), 1u);
+	EXPECT_EQ(v0.fw_version(), Device::kFwVersion);
+	EXPECT_EQ(v0.link_up(), rig[0]->hw.link_up());
+	EXPECT_TRUE(v1.link_up());
+	/* Writes through the view change nothing: no stats reset, no MAC disable. */
+	uint32_t cmd = reg(hw::reg::mac_ch(0, 0) + hw::reg::MAC_COMMAND_CONFIG);
+	v0.stats_reset();
+	v0.set_mac_enable(false);
+	EXPECT_EQ(tx(0, TxStat::frames_transmitted_ok), 3u);
+	EXPECT_EQ(reg(hw::reg::mac_ch(0, 0) + hw::reg::MAC_COMMAND_CONFIG), cmd);
+	EXPECT_TRUE(rig[0]->hw.link_up());
+	/* The model's reset is seen live. */
+	rig[0]->hw.stats_reset();
+	EXPECT_EQ(v0.tx_stat(TxStat::frames_transmitted_ok), 0u);
+	view.reset();
+	rig.clear();
+	dev.reset();
+	EXPECT_EQ(emu::SharedView::attach(c.shm_name, &err), nullptr); /* memzone freed */
+}
+
 TEST_P(Emu, PcapRxPacedInOrderAndTxWritten)
 {
 	std::string dir = tmp_dir();

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -65,18 +66,26 @@ uint32_t slot_log2_for(uint32_t max_frame)
 	return std::clamp<uint32_t>(l, kRxSlotMinLog2, kRxSlotMaxLog2);
 }
 
+/* DMA memory of a port. Rings the device walks by index must be IOVA-contiguous; with IOVA
+ * as PA and 2 MB pages that only holds within one page, so a ring up to 2 MB is aligned to
+ * its own (power-of-two) size to sit in a single page. */
 const rte_memzone *zone(const rte_eth_dev *dev, const char *what, uint16_t q, size_t len,
-			int socket)
+			int socket, unsigned flags = RTE_MEMZONE_IOVA_CONTIG, size_t align = kRingAlign)
 {
 	char name[RTE_MEMZONE_NAMESIZE];
 	snprintf(name, sizeof(name), "gaudi_%u_%s%u", dev->data->port_id, what, q);
 	const rte_memzone *mz = rte_memzone_lookup(name);
 	if (mz != nullptr)
 		rte_memzone_free(mz);
-	mz = rte_memzone_reserve_aligned(name, len, socket, RTE_MEMZONE_IOVA_CONTIG, kRingAlign);
+	mz = rte_memzone_reserve_aligned(name, len, socket, flags, align);
 	if (mz != nullptr)
 		memset(mz->addr, 0, len);
 	return mz;
+}
+
+size_t ring_align(size_t len)
+{
+	return std::clamp<size_t>(std::bit_ceil(len), kRingAlign, RTE_PGSIZE_2M);
 }
 
 /* ---- event queue ---- */
@@ -137,6 +146,7 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 			break;
 		case EqeType::link_status:
 			port->ev_link++;
+			gaudi_rec_link_event(port, e->d2); /* [faults] */
 			break;
 		case EqeType::qp_err:
 			port->ev_qp_err++;
@@ -145,9 +155,11 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 			break;
 		case EqeType::db_fifo_overrun:
 			port->ev_db_overrun++;
+			gaudi_rec_db_overrun(port); /* [faults] ring again */
 			break;
 		case EqeType::comp_err:
 			port->ev_cq_overrun++;
+			gaudi_rec_cq_overrun(port); /* [faults] log, rate-limited */
 			break;
 		default:
 			break;
@@ -226,6 +238,7 @@ void rxq_release(rte_eth_dev *dev, uint16_t qid)
 	if (rxq == nullptr)
 		return;
 	rte_memzone_free(rxq->mz);
+	rte_memzone_free(rxq->cq_mz);
 	rte_free(rxq);
 	dev->data->rx_queues[qid] = nullptr;
 }
@@ -239,6 +252,8 @@ void txq_release(rte_eth_dev *dev, uint16_t qid)
 		return;
 	gaudi_tx_drain(txq);
 	rte_memzone_free(txq->mz);
+	rte_memzone_free(txq->bounce_mz);
+	rte_free(txq->bounce_iova);
 	rte_free(txq->sw_ring);
 	rte_free(txq);
 	dev->data->tx_queues[qid] = nullptr;
@@ -256,18 +271,27 @@ int rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 	uint32_t slot_log2 = slot_log2_for(max_frame);
 	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << slot_log2;
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
-	const rte_memzone *mz = zone(dev, "rxq", rxq->queue_id, slots_len + cq_len + kRingAlign,
-				     dev->device->numa_node);
-	if (mz == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes for rx ring", dev->data->port_id,
-			  slots_len + cq_len + kRingAlign);
+	int socket = dev->device->numa_node;
+	/* Slot ring and CQ apart: each is walked by index, so each must be IOVA-contiguous. */
+	const rte_memzone *mz = zone(dev, "rxs", rxq->queue_id, slots_len, socket,
+				     RTE_MEMZONE_IOVA_CONTIG, ring_align(slots_len));
+	const rte_memzone *cq_mz = zone(dev, "rxc", rxq->queue_id, cq_len + kRingAlign, socket,
+					RTE_MEMZONE_IOVA_CONTIG, ring_align(cq_len + kRingAlign));
+	if (mz == nullptr || cq_mz == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
+			  "ring (%u x %u B): use a smaller ring or MTU, 1 GB pages or --iova-mode=va",
+			  dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
+		rte_memzone_free(mz);
+		rte_memzone_free(cq_mz);
+		rxq->mz = rxq->cq_mz = nullptr; /* zone() freed the old ones by name */
 		return -ENOMEM;
 	}
-	auto *base = static_cast<uint8_t *>(mz->addr);
 	rxq->mz = mz;
-	rxq->slots = base;
-	rxq->cq = reinterpret_cast<Cqe *>(base + slots_len);
-	rxq->cq_pi = reinterpret_cast<volatile uint32_t *>(base + slots_len + cq_len);
+	rxq->cq_mz = cq_mz;
+	rxq->slots = static_cast<uint8_t *>(mz->addr);
+	rxq->cq = static_cast<Cqe *>(cq_mz->addr);
+	rxq->cq_pi = reinterpret_cast<volatile uint32_t *>(static_cast<uint8_t *>(cq_mz->addr) +
+							   cq_len);
 	rxq->slot_log2 = slot_log2;
 	rxq->max_frame = max_frame;
 	return 0;
@@ -312,6 +336,37 @@ int rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 	return 0;
 }
 
+/* Bounce slots for frames the WQE cannot point at (multi-segment, or short and needing
+ * padding), one per WQ slot, sized for the port's current MTU. A slot is a power of two
+ * aligned to its size, so it never crosses a page and needs no IOVA-contiguous zone: each
+ * slot's IOVA is looked up once here. */
+int txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	uint32_t stride = std::bit_ceil(std::max<uint32_t>(gaudi_max_frame(dev->data->mtu), 64));
+	size_t len = static_cast<size_t>(stride) * txq->nb_desc;
+	const rte_memzone *mz = zone(dev, "txb", txq->queue_id, len, dev->device->numa_node, 0,
+				     stride);
+	auto *iova = static_cast<uint64_t *>(rte_zmalloc_socket(
+		"gaudi_txb_iova", sizeof(uint64_t) * txq->nb_desc, RTE_CACHE_LINE_SIZE,
+		dev->device->numa_node));
+	if (mz == nullptr || iova == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
+			  dev->data->port_id, len);
+		rte_memzone_free(mz);
+		rte_free(iova);
+		txq->bounce_mz = nullptr; /* zone() freed the old one by name */
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < txq->nb_desc; i++)
+		iova[i] = rte_mem_virt2iova(static_cast<uint8_t *>(mz->addr) + size_t(i) * stride);
+	rte_free(txq->bounce_iova);
+	txq->bounce_mz = mz;
+	txq->bounce = static_cast<uint8_t *>(mz->addr);
+	txq->bounce_iova = iova;
+	txq->bounce_stride = stride;
+	return 0;
+}
+
 int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
 		   const rte_eth_txconf *conf)
 {
@@ -329,15 +384,12 @@ int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 	txq->sw_ring = static_cast<rte_mbuf **>(rte_zmalloc_socket(
 		"gaudi_txq_sw", sizeof(rte_mbuf *) * nb_desc, RTE_CACHE_LINE_SIZE,
 		dev->device->numa_node));
-	/* Bounce slots hold any frame the port may send: sized for the largest MTU so an MTU
-	 * change never reallocates. */
-	uint32_t stride = RTE_ALIGN_CEIL(gaudi_max_frame(kMaxMtu), RTE_CACHE_LINE_SIZE);
 	size_t wq_len = sizeof(TxWqe) * nb_desc;
 	const rte_memzone *mz =
 		txq->sw_ring == nullptr
 			? nullptr
-			: zone(dev, "txq", qid, wq_len + static_cast<size_t>(stride) * nb_desc,
-			       dev->device->numa_node);
+			: zone(dev, "txq", qid, wq_len, dev->device->numa_node,
+			       RTE_MEMZONE_IOVA_CONTIG, ring_align(wq_len));
 	if (mz == nullptr) {
 		GAUDI_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
 		rte_free(txq->sw_ring);
@@ -346,10 +398,14 @@ int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 	}
 	txq->mz = mz;
 	txq->wq = static_cast<TxWqe *>(mz->addr);
-	txq->bounce = static_cast<uint8_t *>(mz->addr) + wq_len;
-	txq->bounce_iova = mz->iova + wq_len;
-	txq->bounce_stride = stride;
 	txq->nb_desc = nb_desc;
+	int rc = txq_alloc_bounce(dev, txq);
+	if (rc != 0) {
+		rte_memzone_free(mz);
+		rte_free(txq->sw_ring);
+		rte_free(txq);
+		return rc;
+	}
 	txq->mask = nb_desc - 1;
 	txq->port = priv(dev);
 	txq->queue_id = qid;
@@ -362,6 +418,10 @@ int tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned in
 int link_update(rte_eth_dev *dev, int wait)
 {
 	(void)wait;
+	/* A secondary reports the link the primary published in dev->data->dev_link: the event
+	 * queue and the link registers' owner is the primary. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
 	gaudi_port *port = priv(dev);
 	/* While started, the TX datapath owns the event queue (it completes TX from it): the
 	 * started check is made under the EQ lock, which dev_start takes to set it. */
@@ -381,11 +441,9 @@ int rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
 	*rxq->cq_pi = 0;
 	rxq->ci = 0;
-	const rte_memzone *rmz = rxq->mz;
-	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << rxq->slot_log2;
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
-	RxRingCfg rcfg{rmz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rmz->iova + slots_len,
-		       rmz->iova + slots_len + cq_len};
+	RxRingCfg rcfg{rxq->mz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rxq->cq_mz->iova,
+		       rxq->cq_mz->iova + cq_len};
 	if (!port->hw.rx_init(rcfg))
 		return -EIO;
 	rxq->started = true;
@@ -484,6 +542,11 @@ int dev_start(rte_eth_dev *dev)
 		if (rc != 0)
 			return rc;
 	}
+	if (txq->bounce_stride < max_frame) { /* MTU raised since setup */
+		int rc = txq_alloc_bounce(dev, txq);
+		if (rc != 0)
+			return rc;
+	}
 	txq->max_frame = max_frame;
 	uint32_t room = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
 	if (!rxq->scatter && max_frame > room) {
@@ -516,6 +579,7 @@ int dev_start(rte_eth_dev *dev)
 	rte_spinlock_lock(&port->eq_lock);
 	port->started = true;
 	rte_spinlock_unlock(&port->eq_lock);
+	gaudi_rec_start(dev); /* [faults] TX watchdog */
 	port->hw.mac_config(true, port->promisc, dev->data->mtu + kFrameOverhead);
 	link_update(dev, 0);
 	return 0;
@@ -526,6 +590,7 @@ int dev_stop(rte_eth_dev *dev)
 	gaudi_port *port = priv(dev);
 	if (!port->started)
 		return 0;
+	gaudi_rec_stop(dev); /* [faults] */
 	port->hw.mac_config(false, port->promisc, dev->data->mtu + kFrameOverhead);
 	gaudi_intr_stop(dev);
 	if (auto *rxq = rxq_of(dev))
@@ -556,8 +621,16 @@ void adapter_put(gaudi_adapter *ad)
 
 int dev_close(rte_eth_dev *dev)
 {
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		/* Secondary: release what this process made; the port lives on in the primary. */
+		auto *pp = static_cast<gaudi_proc *>(dev->process_private);
+		dev->process_private = nullptr;
+		if (pp != nullptr) {
+			adapter_put(pp->adapter);
+			delete pp;
+		}
 		return 0;
+	}
 	gaudi_port *port = priv(dev);
 	dev_stop(dev);
 	gaudi_intr_uninit(dev);
@@ -632,6 +705,11 @@ int mtu_set(rte_eth_dev *dev, uint16_t mtu)
 		if (rxq != nullptr)
 			rxq->max_frame = gaudi_max_frame(mtu);
 		auto *txq = txq_of(dev);
+		if (txq != nullptr && gaudi_max_frame(mtu) > txq->bounce_stride) {
+			GAUDI_LOG(ERR, "port %u: MTU %u needs larger tx bounce buffers: stop the "
+				  "port first", dev->data->port_id, mtu);
+			return -EBUSY;
+		}
 		if (txq != nullptr)
 			txq->max_frame = gaudi_max_frame(mtu);
 	}
@@ -640,7 +718,7 @@ int mtu_set(rte_eth_dev *dev, uint16_t mtu)
 
 int stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 {
-	gaudi_port *port = priv(dev);
+	const Port &hw = gaudi_hw(dev); /* secondary-safe: queue counters are shared memory */
 	auto *rxq = rxq_of(dev);
 	auto *txq = txq_of(dev);
 	if (rxq != nullptr) {
@@ -654,13 +732,13 @@ int stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 		st->oerrors = txq->errors;
 	}
 	/* Frames the MAC refused: too long, runts, FCS, and other receive errors. */
-	st->ierrors += port->hw.rx_stat(RxStat::frame_too_long_errors) +
-		       port->hw.rx_stat(RxStat::ether_stats_undersize_pkts) +
-		       port->hw.rx_stat(RxStat::frame_check_sequence_errors) +
-		       port->hw.rx_stat(RxStat::if_in_errors);
+	st->ierrors += hw.rx_stat(RxStat::frame_too_long_errors) +
+		       hw.rx_stat(RxStat::ether_stats_undersize_pkts) +
+		       hw.rx_stat(RxStat::frame_check_sequence_errors) +
+		       hw.rx_stat(RxStat::if_in_errors);
 	/* Frames the RX path had no room for (CQ full). */
-	st->imissed = port->hw.rx_stat(RxStat::ether_stats_drop_events);
-	st->oerrors += port->hw.tx_stat(TxStat::if_out_errors);
+	st->imissed = hw.rx_stat(RxStat::ether_stats_drop_events);
+	st->oerrors += hw.tx_stat(TxStat::if_out_errors);
 	return 0;
 }
 
@@ -675,6 +753,27 @@ int stats_reset(rte_eth_dev *dev)
 	}
 	port->hw.stats_reset();
 	return 0;
+}
+
+void rxq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_rxq_info *qinfo)
+{
+	auto *rxq = static_cast<const gaudi_rxq *>(dev->data->rx_queues[qid]);
+	qinfo->mp = rxq->mp;
+	qinfo->scattered_rx = rxq->scatter;
+	qinfo->nb_desc = rxq->nb_desc;
+	qinfo->rx_buf_size = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
+	qinfo->conf.rx_deferred_start = rxq->deferred;
+	qinfo->conf.offloads = rxq->scatter ? RTE_ETH_RX_OFFLOAD_SCATTER : 0;
+	qinfo->queue_state = dev->data->rx_queue_state[qid];
+}
+
+void txq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_txq_info *qinfo)
+{
+	auto *txq = static_cast<const gaudi_txq *>(dev->data->tx_queues[qid]);
+	qinfo->nb_desc = txq->nb_desc;
+	qinfo->conf.tx_deferred_start = txq->deferred;
+	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads;
+	qinfo->queue_state = dev->data->tx_queue_state[qid];
 }
 
 int dev_reset(rte_eth_dev *dev);
@@ -703,6 +802,8 @@ const eth_dev_ops gaudi_ops = {
 	.xstats_reset = gaudi_xstats_reset,
 	.xstats_get_names = gaudi_xstats_get_names,
 	.dev_infos_get = dev_infos_get,
+	.rxq_info_get = rxq_info_get,
+	.txq_info_get = txq_info_get,
 	.rx_burst_mode_get = gaudi_burst_mode_get,
 	.tx_burst_mode_get = gaudi_burst_mode_get,
 	.fw_version_get = gaudi_fw_version_get,
@@ -727,6 +828,121 @@ const eth_dev_ops gaudi_ops = {
 	.fec_get = gaudi_fec_get,
 	.fec_set = gaudi_fec_set,
 };
+
+/* ---- secondary processes ---- */
+
+/* An op that changes the device, called in a secondary: refused with a log line. The device
+ * and its model belong to the primary. */
+template <size_t N>
+struct OpName {
+	char s[N];
+	constexpr OpName(const char (&a)[N]) { std::copy_n(a, N, s); }
+};
+template <auto Op, OpName Name>
+struct Refuse;
+template <typename R, typename... A, R (*Op)(rte_eth_dev *, A...), OpName Name>
+struct Refuse<Op, Name> {
+	static R fn(rte_eth_dev *dev, A...)
+	{
+		GAUDI_LOG(NOTICE, "port %u: %s refused in a secondary process: only the primary "
+			  "may change the device", dev->data->port_id, Name.s);
+		if constexpr (!std::is_void_v<R>)
+			return -E_RTE_SECONDARY;
+	}
+};
+#define GAUDI_REFUSE(op) Refuse<op, #op>::fn
+
+/* What a secondary (dpdk-proc-info, dpdk-dumpcap, dpdk-pdump, ...) may call: queries that
+ * read shared memory (dev->data, the queues, dev_private's event counters) or the registers
+ * through its read-only view (gaudi_hw). Ops not listed here are absent: ethdev answers
+ * -ENOTSUP. */
+eth_dev_ops make_secondary_ops()
+{
+	eth_dev_ops o{};
+	o.dev_infos_get = dev_infos_get;
+	o.dev_close = dev_close;
+	o.link_update = link_update;
+	o.stats_get = stats_get;
+	o.xstats_get = gaudi_xstats_get;
+	o.xstats_get_names = gaudi_xstats_get_names;
+	o.fw_version_get = gaudi_fw_version_get;
+	o.dev_supported_ptypes_get = gaudi_ptypes_get;
+	o.rx_burst_mode_get = gaudi_burst_mode_get;
+	o.tx_burst_mode_get = gaudi_burst_mode_get;
+	o.rxq_info_get = rxq_info_get;
+	o.txq_info_get = txq_info_get;
+	o.flow_ctrl_get = gaudi_flow_ctrl_get;
+	o.get_reg = gaudi_get_reg;
+	o.get_module_info = gaudi_get_module_info;
+	o.get_module_eeprom = gaudi_get_module_eeprom;
+	o.fec_get_capability = gaudi_fec_get_capability;
+	o.fec_get = gaudi_fec_get;
+	/* Refused with a reason. */
+	o.dev_configure = GAUDI_REFUSE(dev_configure);
+	o.dev_start = GAUDI_REFUSE(dev_start);
+	o.dev_stop = GAUDI_REFUSE(dev_stop);
+	o.dev_reset = GAUDI_REFUSE(dev_reset);
+	o.dev_set_link_up = GAUDI_REFUSE(gaudi_dev_set_link_up);
+	o.dev_set_link_down = GAUDI_REFUSE(gaudi_dev_set_link_down);
+	o.promiscuous_enable = GAUDI_REFUSE(promisc_enable);
+	o.promiscuous_disable = GAUDI_REFUSE(promisc_disable);
+	o.allmulticast_enable = GAUDI_REFUSE(allmulti_enable);
+	o.allmulticast_disable = GAUDI_REFUSE(allmulti_disable);
+	o.mac_addr_add = GAUDI_REFUSE(gaudi_mac_addr_add);
+	o.mac_addr_remove = GAUDI_REFUSE(gaudi_mac_addr_remove);
+	o.mac_addr_set = GAUDI_REFUSE(mac_addr_set);
+	o.set_mc_addr_list = GAUDI_REFUSE(gaudi_set_mc_addr_list);
+	o.mtu_set = GAUDI_REFUSE(mtu_set);
+	o.stats_reset = GAUDI_REFUSE(stats_reset);
+	o.xstats_reset = GAUDI_REFUSE(gaudi_xstats_reset);
+	o.rx_queue_setup = GAUDI_REFUSE(rx_queue_setup);
+	o.tx_queue_setup = GAUDI_REFUSE(tx_queue_setup);
+	o.rx_queue_start = GAUDI_REFUSE(rx_queue_start);
+	o.rx_queue_stop = GAUDI_REFUSE(rx_queue_stop);
+	o.tx_queue_start = GAUDI_REFUSE(tx_queue_start);
+	o.tx_queue_stop = GAUDI_REFUSE(tx_queue_stop);
+	o.flow_ctrl_set = GAUDI_REFUSE(gaudi_flow_ctrl_set);
+	o.priority_flow_ctrl_set = GAUDI_REFUSE(gaudi_priority_flow_ctrl_set);
+	o.fec_set = GAUDI_REFUSE(gaudi_fec_set);
+	return o;
+}
+const eth_dev_ops gaudi_secondary_ops = make_secondary_ops();
+
+/* Secondary probe: attach to the ports the primary created ("<nic>_p<N>"). The datapath
+ * stays in the primary (the model's engine and the queues' consumer state live there), so the
+ * burst functions are dummies; pdump and dumpcap capture through callbacks in the primary. */
+int attach_ports(rte_device *device, gaudi_adapter *ad)
+{
+	int attached = 0;
+	for (unsigned p = 0; p < ad->nports; p++) {
+		char name[RTE_ETH_NAME_MAX_LEN];
+		snprintf(name, sizeof(name), "%s_p%u", ad->name, p);
+		rte_eth_dev *dev = rte_eth_dev_attach_secondary(name);
+		if (dev == nullptr)
+			continue; /* closed in the primary (or never created there) */
+		auto *pp = new (std::nothrow) gaudi_proc{ad, Port(&ad->bar, p)};
+		if (pp == nullptr) {
+			rte_eth_dev_release_port(dev);
+			return -ENOMEM;
+		}
+		dev->process_private = pp;
+		dev->device = device;
+		dev->dev_ops = &gaudi_secondary_ops;
+		dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+		dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+		ad->open_ports++;
+		attached++;
+		rte_eth_dev_probing_finish(dev);
+	}
+	if (attached == 0) {
+		GAUDI_LOG(ERR, "%s: secondary process: the primary has no ports of this device",
+			  ad->name);
+		return -ENODEV;
+	}
+	GAUDI_LOG(INFO, "%s: secondary process attached to %d ports (read-only, no datapath)",
+		  ad->name, attached);
+	return 0;
+}
 
 /* Bring a port to its just-probed state: queues released, MAC off, counters cleared. */
 int port_hw_init(rte_eth_dev *dev)
@@ -797,6 +1013,7 @@ int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const u
 		return rc;
 	}
 	port_hw_init(dev);
+	gaudi_rec_init(port, ad->tx_watchdog_ms); /* [faults] */
 	rc = gaudi_intr_init(dev);
 	if (rc != 0) {
 		rte_memzone_free(port->mem.mz);
@@ -817,7 +1034,10 @@ int remove_ports(rte_device *device)
 	uint16_t pid;
 	RTE_ETH_FOREACH_DEV_OF(pid, device)
 	{
-		rte_eth_dev_stop(pid); /* ethdev refuses to close a started port */
+		/* ethdev refuses to close a started port; a secondary only lets go of its own
+		 * attachment (the port runs on in the primary). */
+		if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+			rte_eth_dev_stop(pid);
 		rte_eth_dev_close(pid);
 	}
 	return 0;
@@ -952,12 +1172,14 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	for (unsigned i = 0; ok && i < kv->count; i++) {
 		const char *k = kv->pairs[i].key, *v = kv->pairs[i].value ? kv->pairs[i].value : "";
 		std::string kvs = std::string(k) + "=" + v;
-		if (std::find_if(std::begin(kValidArgs), std::end(kValidArgs), [&](const char *a) {
+		if (int fr = gaudi_rec_parse_devarg(k, v, cfg, err); fr != 0) { /* [faults] */
+			ok = fr > 0;
+		} else if (std::find_if(std::begin(kValidArgs), std::end(kValidArgs), [&](const char *a) {
 			    return strcmp(a, k) == 0;
 		    }) == std::end(kValidArgs)) {
 			*err = std::string("unknown devarg '") + k +
 			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, udp_local, "
-			       "udp_remote)";
+			       "udp_remote, fault, fault_seed, fault_rate, fault_kinds, tx_watchdog_ms)";
 			ok = false;
 		} else if (strcmp(k, kArgWire) == 0) {
 			if (strcmp(v, "loopback") == 0)
@@ -1025,13 +1247,38 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	return ok;
 }
 
+/* The memzone the model shares its registers and MAC counters through (emu::SharedView). */
+std::string emu_shm_name(const char *name) { return std::string("gaudi_emu_") + name; }
+
+int emu_probe_secondary(rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	std::string err;
+	auto view = emu::SharedView::attach(emu_shm_name(name), &err);
+	if (!view) {
+		GAUDI_LOG(ERR, "%s: secondary process: %s", name, err.c_str());
+		return -ENODEV;
+	}
+	auto *ad = new (std::nothrow) gaudi_adapter;
+	if (ad == nullptr)
+		return -ENOMEM;
+	snprintf(ad->name, sizeof(ad->name), "%s", name);
+	ad->bar = view->bar();
+	ad->nports = view->nports();
+	ad->view = std::move(view);
+	ad->open_ports = 1;
+	int rc = attach_ports(&vdev->device, ad);
+	if (rc != 0)
+		remove_ports(&vdev->device);
+	adapter_put(ad);
+	return rc;
+}
+
 int emu_probe(rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		GAUDI_LOG(ERR, "%s: secondary processes are not supported yet", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return emu_probe_secondary(vdev);
 	emu::Config cfg;
 	std::string err;
 	if (!parse_devargs(rte_vdev_device_args(vdev), &cfg, &err)) {
@@ -1044,6 +1291,12 @@ int emu_probe(rte_vdev_device *vdev)
 			d--;
 		cfg.instance = static_cast<unsigned>(strtoul(d, nullptr, 10));
 	}
+	cfg.shm_name = emu_shm_name(name);
+	if (cfg.shm_name.size() >= RTE_MEMZONE_NAMESIZE) {
+		GAUDI_LOG(NOTICE, "%s: name too long to share the model: secondary processes will "
+			  "not attach", name);
+		cfg.shm_name.clear();
+	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
 	if (ad == nullptr)
 		return -ENOMEM;
@@ -1054,6 +1307,7 @@ int emu_probe(rte_vdev_device *vdev)
 		delete ad;
 		return -EINVAL;
 	}
+	ad->tx_watchdog_ms = cfg.tx_watchdog_ms; /* [faults] */
 	ad->bar = ad->emu->bar();
 	ad->nports = ad->emu->nports();
 	ad->open_ports = 1; /* probe's own reference while ports are created */
@@ -1085,8 +1339,6 @@ rte_vdev_driver gaudi_emu_driver = {
 int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 {
 	(void)drv;
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return -ENOTSUP;
 	const rte_mem_resource &bar0 = pci->mem_resource[kCfgBar];
 	if (bar0.addr == nullptr || bar0.len < kNicRegionBarOffset + kNicRegionSize) {
 		GAUDI_LOG(ERR, "%s: BAR0 not mapped or too small (%" PRIu64 " bytes)",
@@ -1101,6 +1353,15 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 		      kNicRegionSize);
 	ad->nports = kMaxPorts;
 	ad->open_ports = 1;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		/* EAL maps the BAR in secondaries too; the secondary ops only read it. Untested
+		 * on silicon. */
+		int rc = attach_ports(&pci->device, ad);
+		if (rc != 0)
+			remove_ports(&pci->device);
+		adapter_put(ad);
+		return rc;
+	}
 	for (unsigned p = 0; p < ad->nports; p++) {
 		/* Firmware reports station addresses (cpucp); until that path exists use
 		 * locally administered ones derived from the PCI address. */
@@ -1144,7 +1405,9 @@ RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
 			      "ports=<1..24> wire=loopback|pair|pcap|tap|udp rx_pcap=<port>:<path> "
 			      "tx_pcap=<port>:<path> engine=inline|thread "
 			      "tap_name=<port>:<ifname> udp_local=[<port>:]<ip>:<udp port> "
-			      "udp_remote=[<port>:]<ip>:<udp port>");
+			      "udp_remote=[<port>:]<ip>:<udp port> "
+			      "fault=<kind>:<port>[:<after frames>[:<arg>]] fault_seed=<n> "
+			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms>");
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");

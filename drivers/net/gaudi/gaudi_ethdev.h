@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 
+#include <ethdev_driver.h>
 #include <rte_ether.h>
 #include <rte_memzone.h>
 #include <rte_spinlock.h>
@@ -18,21 +19,27 @@
 #include "base/gaudi_bar.h"
 #include "base/gaudi_desc.h"
 #include "base/gaudi_port.h"
+#include "gaudi_recovery.h"
 
 namespace gaudi::emu {
 class Device;
+class SharedView;
 }
 
 struct gaudi_rxq;
 struct gaudi_txq;
 struct rte_intr_handle;
 
+/* One per NIC and per process: its members are valid only in the process that made them (the
+ * primary's holds the device model; a secondary's a read-only view of it, see gaudi_proc). */
 struct gaudi_adapter {
 	gaudi::hw::Bar bar;
-	std::unique_ptr<gaudi::emu::Device> emu; /* null on silicon */
+	std::unique_ptr<gaudi::emu::Device> emu; /* null on silicon and in secondaries */
+	std::unique_ptr<gaudi::emu::SharedView> view; /* secondary on net_gaudi_emu: registers */
 	unsigned nports = 0;
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {}; /* device name; ports are "<name>_p<N>" */
+	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (net_gaudi_emu) */
 };
 
 /* Event-queue and doorbell-FIFO shadow memory of a port (one IOVA-contiguous memzone). */
@@ -73,7 +80,37 @@ struct gaudi_port {
 	int rxq_fd;                 /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
 	uint8_t lsc_reported;       /* link status last reported through the LSC callback */
 	bool rearm_pending;         /* an alarm will re-arm the EQ interrupt */
+
+	gaudi_recovery rec;         /* [faults] gaudi_recovery.h, under eq_lock */
 };
+
+/* Per-process state of a port (eth_dev->process_private), set in secondary processes only.
+ * dev_private (gaudi_port) is shared memory, but its adapter and hw members point at the
+ * primary's heap objects; a secondary reads the registers through its own adapter instead
+ * (doc/guides/nics/gaudi.rst, "Capture and tooling"). */
+struct gaudi_proc {
+	gaudi_adapter *adapter;
+	gaudi::hw::Port hw; /* reads only: every state-changing op is refused in a secondary */
+};
+
+/* The adapter and the register access of the calling process. Ops a secondary may call use
+ * these, never gaudi_port::adapter or gaudi_port::hw. */
+inline gaudi_adapter *gaudi_adapter_of(const rte_eth_dev *dev)
+{
+	auto *pp = static_cast<const gaudi_proc *>(dev->process_private);
+	return pp != nullptr ? pp->adapter : static_cast<gaudi_port *>(dev->data->dev_private)->adapter;
+}
+inline const gaudi::hw::Port &gaudi_hw(const rte_eth_dev *dev)
+{
+	auto *pp = static_cast<const gaudi_proc *>(dev->process_private);
+	return pp != nullptr ? pp->hw : static_cast<gaudi_port *>(dev->data->dev_private)->hw;
+}
+/* The NIC is net_gaudi_emu's device model (in this process or, for a secondary, the primary). */
+inline bool gaudi_is_emulated(const rte_eth_dev *dev)
+{
+	gaudi_adapter *ad = gaudi_adapter_of(dev);
+	return ad != nullptr && (ad->emu != nullptr || ad->view != nullptr);
+}
 
 /* Max frame the port takes on RX and sends on TX, without FCS: MTU + Ethernet + VLAN header. */
 static inline uint32_t gaudi_max_frame(uint16_t mtu)

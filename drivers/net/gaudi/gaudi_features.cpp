@@ -44,7 +44,8 @@ gaudi_txq *txq0(const rte_eth_dev *dev)
 	return static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
 }
 
-emu::Device *model(rte_eth_dev *dev) { return priv(dev)->adapter->emu.get(); }
+/* The device model (primary only: null on silicon and in secondary processes). */
+emu::Device *model(rte_eth_dev *dev) { return gaudi_adapter_of(dev)->emu.get(); }
 
 } // namespace
 
@@ -61,8 +62,8 @@ int gaudi_burst_mode_get(rte_eth_dev *dev, uint16_t qid, rte_eth_burst_mode *mod
 
 int gaudi_fw_version_get(rte_eth_dev *dev, char *fw, size_t len)
 {
-	uint32_t v = priv(dev)->hw.fw_version();
-	int n = snprintf(fw, len, "%s%u.%u.%u", model(dev) ? "emu-" : "", (v >> 16) & 0xFF,
+	uint32_t v = gaudi_hw(dev).fw_version();
+	int n = snprintf(fw, len, "%s%u.%u.%u", gaudi_is_emulated(dev) ? "emu-" : "", (v >> 16) & 0xFF,
 			 (v >> 8) & 0xFF, v & 0xFF);
 	if (n < 0)
 		return -EINVAL;
@@ -116,12 +117,18 @@ static_assert(std::size(kTxNames) == size_t(TxStat::count));
 /* Port-level counters: RS-FEC, device overrun registers, event-queue events. */
 enum PortX : unsigned {
 	fec_corrected, fec_uncorrected, db_fifo_overruns, eq_overruns, ev_cq_overrun,
-	ev_db_overrun, ev_qp_err, ev_link, port_x_count
+	ev_db_overrun, ev_qp_err, ev_link,
+	/* [faults] gaudi_recovery.h */
+	rec_db_rerings, rec_qp_recoveries, rec_tx_fault_drops, rec_link_down, rec_link_up,
+	rec_tx_watchdog, rec_reset_events, port_x_count
 };
 constexpr const char *kPortNames[] = {
 	"rx_fec_corrected_codewords", "rx_fec_uncorrected_codewords", "tx_doorbell_fifo_overruns",
 	"event_queue_overruns", "rx_cq_overrun_events", "tx_doorbell_fifo_overrun_events",
 	"qp_error_events", "link_status_events",
+	"recovery_db_rerings", "recovery_qp_resets", "recovery_tx_fault_drops",
+	"recovery_link_down_events", "recovery_link_up_events", "recovery_tx_watchdog",
+	"recovery_reset_events",
 };
 static_assert(std::size(kPortNames) == port_x_count);
 
@@ -133,17 +140,24 @@ constexpr const char *kQueueNames[] = {
 constexpr unsigned kNbMac = unsigned(RxStat::count) + unsigned(TxStat::count);
 constexpr unsigned kNbXstats = kNbMac + port_x_count + std::size(kQueueNames);
 
-uint64_t port_x(gaudi_port *port, unsigned i)
+uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 {
 	switch (i) {
-	case fec_corrected: return port->hw.fec_corrected();
-	case fec_uncorrected: return port->hw.fec_uncorrected();
-	case db_fifo_overruns: return port->hw.db_fifo_overruns();
-	case eq_overruns: return port->hw.eq_overruns();
+	case fec_corrected: return hw.fec_corrected();
+	case fec_uncorrected: return hw.fec_uncorrected();
+	case db_fifo_overruns: return hw.db_fifo_overruns();
+	case eq_overruns: return hw.eq_overruns();
 	case ev_cq_overrun: return port->ev_cq_overrun;
 	case ev_db_overrun: return port->ev_db_overrun;
 	case ev_qp_err: return port->ev_qp_err;
 	case ev_link: return port->ev_link;
+	case rec_db_rerings: return port->rec.db_rerings;
+	case rec_qp_recoveries: return port->rec.qp_recoveries;
+	case rec_tx_fault_drops: return port->rec.tx_fault_drops;
+	case rec_link_down: return port->rec.link_down;
+	case rec_link_up: return port->rec.link_up;
+	case rec_tx_watchdog: return port->rec.tx_watchdog;
+	case rec_reset_events: return port->rec.reset_events;
 	default: return 0;
 	}
 }
@@ -172,13 +186,14 @@ int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n)
 	if (xs == nullptr || n < kNbXstats)
 		return kNbXstats;
 	gaudi_port *port = priv(dev);
+	const Port &hw = gaudi_hw(dev); /* secondary-safe */
 	unsigned k = 0;
 	for (unsigned i = 0; i < unsigned(RxStat::count); i++, k++)
-		xs[k] = {k, port->hw.rx_stat(RxStat(i))};
+		xs[k] = {k, hw.rx_stat(RxStat(i))};
 	for (unsigned i = 0; i < unsigned(TxStat::count); i++, k++)
-		xs[k] = {k, port->hw.tx_stat(TxStat(i))};
+		xs[k] = {k, hw.tx_stat(TxStat(i))};
 	for (unsigned i = 0; i < port_x_count; i++, k++)
-		xs[k] = {k, port_x(port, i)};
+		xs[k] = {k, port_x(port, hw, i)};
 	gaudi_rxq *rxq = rxq0(dev);
 	gaudi_txq *txq = txq0(dev);
 	xs[k] = {k, rxq ? rxq->cqe_not_valid : 0};
@@ -220,7 +235,7 @@ int gaudi_fec_get_capability(rte_eth_dev *dev, rte_eth_fec_capa *capa, unsigned 
 
 int gaudi_fec_get(rte_eth_dev *dev, uint32_t *capa)
 {
-	*capa = priv(dev)->hw.rs_fec() ? kFecRs : kFecNone;
+	*capa = gaudi_hw(dev).rs_fec() ? kFecRs : kFecNone;
 	return 0;
 }
 
@@ -241,7 +256,7 @@ int gaudi_fec_set(rte_eth_dev *dev, uint32_t capa)
 
 int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 {
-	if (model(dev) == nullptr)
+	if (!gaudi_is_emulated(dev))
 		return -ENOTSUP; /* silicon: firmware (cpucp) module access not implemented */
 	info->type = RTE_ETH_MODULE_SFF_8636;
 	info->eeprom_len = RTE_ETH_MODULE_SFF_8636_LEN;
@@ -250,14 +265,13 @@ int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 
 int gaudi_get_module_eeprom(rte_eth_dev *dev, rte_dev_eeprom_info *info)
 {
-	emu::Device *m = model(dev);
-	if (m == nullptr)
+	if (!gaudi_is_emulated(dev))
 		return -ENOTSUP;
 	if (info->offset >= emu::Device::kModuleEepromLen ||
 	    info->length > emu::Device::kModuleEepromLen - info->offset)
 		return -EINVAL;
 	uint8_t buf[emu::Device::kModuleEepromLen];
-	m->module_eeprom(priv(dev)->hw.id(), buf);
+	emu::Device::module_eeprom(gaudi_hw(dev).id(), buf);
 	memcpy(info->data, buf + info->offset, info->length);
 	return 0;
 }
@@ -281,9 +295,9 @@ unsigned reg_blocks(unsigned p, uint32_t *out)
 
 int gaudi_get_reg(rte_eth_dev *dev, rte_dev_reg_info *info)
 {
-	gaudi_port *port = priv(dev);
+	const Port &hw = gaudi_hw(dev); /* secondary-safe */
 	uint32_t blocks[16];
-	unsigned nb = reg_blocks(port->hw.id(), blocks);
+	unsigned nb = reg_blocks(hw.id(), blocks);
 	uint32_t words = nb * kRegBlockWords;
 	if (info->data == nullptr) {
 		info->length = words;
@@ -295,7 +309,7 @@ int gaudi_get_reg(rte_eth_dev *dev, rte_dev_reg_info *info)
 	auto *out = static_cast<uint32_t *>(info->data);
 	for (unsigned b = 0; b < nb; b++)
 		for (uint32_t w = 0; w < kRegBlockWords; w++)
-			out[b * kRegBlockWords + w] = port->hw.bar()->rd32(blocks[b] + 4 * w);
+			out[b * kRegBlockWords + w] = hw.bar()->rd32(blocks[b] + 4 * w);
 	info->length = words;
 	info->width = sizeof(uint32_t);
 	info->offset = 0;
@@ -357,7 +371,7 @@ void gaudi_flow_defaults(gaudi_port *port)
 
 int gaudi_flow_ctrl_get(rte_eth_dev *dev, rte_eth_fc_conf *fc)
 {
-	FlowCfg f = priv(dev)->hw.flow();
+	FlowCfg f = gaudi_hw(dev).flow();
 	*fc = {};
 	fc->high_water = f.xoff;
 	fc->low_water = f.xon;

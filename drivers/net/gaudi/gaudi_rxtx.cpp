@@ -276,14 +276,32 @@ void gaudi_tx_drain(gaudi_txq *txq)
 	txq->pi = txq->ci = 0;
 }
 
+namespace {
+uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts);
+}
+
 uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	auto *txq = static_cast<gaudi_txq *>(queue);
 	gaudi_port *port = txq->port;
 	if (unlikely(!txq->started))
 		return 0;
+	/* [faults] The burst runs under eq_lock: the TX watchdog (gaudi_recovery.cpp) may then
+	 * consume the EQ and recover this queue while the application does not transmit. */
+	rte_spinlock_lock(&port->eq_lock);
+	uint16_t n = tx_burst_locked(txq, pkts, nb_pkts);
+	rte_spinlock_unlock(&port->eq_lock);
+	return n;
+}
 
-	gaudi_eq_poll(port, txq);
+namespace {
+uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	gaudi_port *port = txq->port;
+	gaudi_eq_poll_locked(port, txq);
+	/* [faults] A lost doorbell or a QP error left work: done even for an empty burst. */
+	if (unlikely(port->rec.db_rering || port->qp_err_pending))
+		gaudi_rec_tx_slow(txq);
 
 	uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
 	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(txq->nb_desc - used, nb_pkts));
@@ -325,7 +343,7 @@ uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				memset(dst + len, 0, kMinFrameNoFcs - len);
 				size = kMinFrameNoFcs;
 			}
-			addr = txq->bounce_iova + static_cast<uint64_t>(slot) * txq->bounce_stride;
+			addr = txq->bounce_iova[slot];
 			txq->sw_ring[slot] = nullptr;
 			rte_pktmbuf_free(m);
 		}
@@ -350,3 +368,4 @@ uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	}
 	return n;
 }
+} // namespace

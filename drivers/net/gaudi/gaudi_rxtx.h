@@ -23,7 +23,8 @@ struct gaudi_rxq {
 	rte_mempool *mp;
 	gaudi_port *port;
 	uint16_t queue_id;
-	const rte_memzone *mz;
+	const rte_memzone *mz;    /* RX slot ring */
+	const rte_memzone *cq_mz; /* CQ and its PI shadow */
 	uint16_t nb_desc;
 
 	uint64_t packets;
@@ -39,9 +40,10 @@ struct gaudi_rxq {
 struct gaudi_txq {
 	gaudi::hw::TxWqe *wq;
 	rte_mbuf **sw_ring;       /* mbuf to free when the slot completes (null: bounce) */
-	uint8_t *bounce;
-	uint64_t bounce_iova;
+	uint8_t *bounce;          /* nb_desc slots of bounce_stride bytes */
+	uint64_t *bounce_iova;    /* IOVA of each bounce slot */
 	uint32_t bounce_stride;
+	const rte_memzone *bounce_mz;
 	uint32_t pi;              /* next WQ index to post (22-bit free-running) */
 	uint32_t ci;              /* oldest WQ index not yet completed */
 	uint32_t mask;            /* entries - 1 */

@@ -280,6 +280,26 @@ bool Port::tx_init(const TxRingCfg &cfg)
 	return qpc_write_req(req);
 }
 
+bool Port::qpc_read_req(qpc::ReqImage *img)
+{
+	uint32_t q = reg::qpc(port_);
+	if (!gateway(reg::GW_CTRL_READ | reg::GW_CTRL_REQUESTER | kRawQpn, img->data.data(),
+		     img->mask.data(), qpc::kReqDwords))
+		return false;
+	for (uint32_t i = 0; i < qpc::kReqDwords; i++)
+		img->data[i] = bar_->rd32(q + reg::QPC_GW_DATA_0 + 4 * i) & img->mask[i];
+	return true;
+}
+
+bool Port::tx_resume(uint32_t exec)
+{
+	qpc::ReqImage req;
+	req.set(qpc::REQ_EXECUTION_IDX, exec & WQ_IDX_MASK);
+	req.set(qpc::REQ_ERROR, 0);
+	req.set(qpc::REQ_VALID, 1);
+	return qpc_write_req(req);
+}
+
 bool Port::tx_disable()
 {
 	qpc::ReqImage req;

@@ -107,6 +107,11 @@ public:
 	bool qpc_write_req(const qpc::ReqImage &img);
 	bool qpc_write_res(const qpc::ResImage &img);
 
+	/* [faults] Read the raw requester QPC back (GW_CTRL READ): fields in img.mask. */
+	bool qpc_read_req(qpc::ReqImage *img);
+	/* [faults] Restart the raw QP after a QP error: VALID, ERROR clear, EXECUTION_IDX = exec,
+	 * the rest of the context kept. */
+	bool tx_resume(uint32_t exec);
 	bool tx_init(const TxRingCfg &cfg);
 	bool tx_disable();
 	/* Push one 8-byte doorbell: new free-running WQ PI for the raw QP. */

@@ -59,6 +59,9 @@ inline constexpr uint32_t QPC_GW_DATA_0 = 0xA00;
 inline constexpr uint32_t GW_CTRL_QPN_MASK = 0x00FFFFFF;
 inline constexpr uint32_t GW_CTRL_REQUESTER = 1u << 24;     /* [choice] bit position */
 inline constexpr uint32_t GW_CTRL_DOORBELL_FORCE = 1u << 25; /* [choice] bit position */
+/* [choice] GW_CTRL READ: the gateway copies the QPC image (masked fields) into GW_DATA instead
+ * of writing it; the raw QP's execution index and error bit can be read back this way. */
+inline constexpr uint32_t GW_CTRL_READ = 1u << 26;
 /* Event queue [regs gaudi2_cn_eq.c]. */
 inline constexpr uint32_t QPC_EVENT_QUE_BASE_ADDR_63_32 = 0xB00;
 inline constexpr uint32_t QPC_EVENT_QUE_BASE_ADDR_31_7 = 0xB04;

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <thread>
 
 #include <pthread.h>
@@ -28,7 +29,9 @@
 
 #include <rte_byteorder.h>
 
+#include <rte_alarm.h> /* [faults] link flaps */
 #include <rte_cycles.h>
+#include <rte_memzone.h>
 #include <rte_pause.h>
 #include <rte_spinlock.h>
 
@@ -161,6 +164,42 @@ struct Doorbell {
 	uint32_t second; /* QPN | port << 24 */
 };
 
+/* [multi-process] What the model shares with secondary processes: the register region and
+ * the MAC counters (the rest of its state, rings and engines, stays in the primary). One
+ * memzone per model (Config::shm_name), or process heap without a name. */
+struct SharedNic {
+	static constexpr uint64_t kMagic = 0x474155444932454dull; /* "GAUDI2EM" */
+	uint64_t magic;   /* written last: the model is ready */
+	uint32_t nports;
+	uint32_t size;    /* sizeof(SharedNic): layout check between builds */
+	alignas(64) uint64_t rx_stats[kMaxPorts][size_t(RxStat::count)];
+	uint64_t tx_stats[kMaxPorts][size_t(TxStat::count)];
+	alignas(4096) uint8_t region[kNicRegionSize];
+};
+
+/* The MAC counter a MAC_GLOB_STAT read at off returns, or null; *hi_off = the macro's
+ * STAT_CONTROL_REG_DATA_HI, where the counter's bits 63:32 are latched [regs, facts §4]. */
+const uint64_t *stat_counter(const SharedNic &s, uint32_t off, uint32_t *hi_off)
+{
+	uint32_t o = off % kMacroStride;
+	uint32_t stat = reg::mac_stat(0);
+	if (o < stat || o >= stat + kBlockSize)
+		return nullptr;
+	unsigned even = off / kMacroStride * kPortsPerMacro;
+	uint32_t r = o - stat;
+	*hi_off = off - r + reg::STAT_CONTROL_REG_DATA_HI;
+	for (unsigned sl = 0; sl < kPortsPerMacro; sl++) {
+		unsigned p = even + sl;
+		if (p >= s.nports)
+			break;
+		if (r >= reg::stat_rx(sl) && r < reg::stat_rx(sl) + 4 * uint32_t(RxStat::count))
+			return &s.rx_stats[p][(r - reg::stat_rx(sl)) / 4];
+		if (r >= reg::stat_tx(sl) && r < reg::stat_tx(sl) + 4 * uint32_t(TxStat::count))
+			return &s.tx_stats[p][(r - reg::stat_tx(sl)) / 4];
+	}
+	return nullptr;
+}
+
 } // namespace
 
 /* ---------------------------------------------------------------------------------------- */
@@ -177,7 +216,7 @@ struct Device::Impl {
 		bool error = false;
 		IommuCache cache;
 		std::unique_ptr<PcapSink> sink;
-		std::array<uint64_t, size_t(TxStat::count)> stats{};
+		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
 		uint64_t wire_tx = 0;
 	};
 	struct alignas(64) DbFifo {
@@ -197,7 +236,7 @@ struct Device::Impl {
 		uint32_t arm_index = 0;
 		IommuCache cache;
 		std::unique_ptr<PcapSource> source;
-		std::array<uint64_t, size_t(RxStat::count)> stats{};
+		std::span<uint64_t> stats; /* RxStat::count counters in SharedNic */
 		uint64_t wire_rx = 0;
 	};
 	struct alignas(64) EqState {
@@ -224,6 +263,7 @@ struct Device::Impl {
 		/* [wires tap/udp] the port's cable to a TAP or UDP socket: send side under
 		 * tx.lock, receive side under rx.lock. */
 		std::unique_ptr<NetWire> net;
+		FaultState fault; /* [faults] gaudi_emu_fault.h */
 	};
 
 	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
@@ -275,7 +315,7 @@ struct Device::Impl {
 		RxView view_;
 	};
 
-	explicit Impl(const Config &c) : cfg_(c), region_(std::make_unique<uint8_t[]>(kNicRegionSize)) {}
+	explicit Impl(const Config &c) : cfg_(c) {}
 	~Impl();
 
 	bool init(std::string *err);
@@ -333,9 +373,18 @@ struct Device::Impl {
 	bool mac_enabled(unsigned p) const;
 	void stats_reset(unsigned p);
 	bool cabled(unsigned p) const;
+	/* [faults] */
+	void start_link_flap(unsigned p, uint32_t ms);
+	static void link_flap_cb(void *arg);
+	static void link_down_cb(void *arg);
+	bool forced_down(unsigned p) const;
 
 	Config cfg_;
-	std::unique_ptr<uint8_t[]> region_; /* the NIC register region, zeroed */
+	/* Registers and MAC counters: in the memzone cfg_.shm_name (mz_) or on the heap. */
+	SharedNic *shm_ = nullptr;
+	const rte_memzone *mz_ = nullptr;
+	std::unique_ptr<SharedNic> heap_shm_;
+	uint8_t *region_ = nullptr; /* shm_->region: the NIC register region, zeroed */
 	BarHooks hooks_{};
 	Bar bar_;
 	Iommu iommu_;
@@ -363,6 +412,27 @@ bool Device::Impl::init(std::string *err)
 		return false;
 	}
 	ports_ = std::make_unique<PortModel[]>(cfg_.nports);
+	if (cfg_.shm_name.empty()) {
+		heap_shm_ = std::make_unique<SharedNic>();
+		shm_ = heap_shm_.get();
+	} else {
+		mz_ = rte_memzone_reserve_aligned(cfg_.shm_name.c_str(), sizeof(SharedNic),
+						  SOCKET_ID_ANY, 0, 4096);
+		if (mz_ == nullptr) {
+			*err = "cannot reserve memzone " + cfg_.shm_name + " (" +
+			       std::to_string(sizeof(SharedNic) >> 20) + " MB) for the registers";
+			return false;
+		}
+		shm_ = static_cast<SharedNic *>(mz_->addr);
+		std::memset(static_cast<void *>(shm_), 0, sizeof(SharedNic));
+	}
+	shm_->nports = cfg_.nports;
+	shm_->size = sizeof(SharedNic);
+	region_ = shm_->region;
+	for (unsigned p = 0; p < cfg_.nports; p++) {
+		ports_[p].rx.stats = shm_->rx_stats[p];
+		ports_[p].tx.stats = shm_->tx_stats[p];
+	}
 	for (unsigned p = 0; p < kMaxPorts; p++) {
 		bool any = !cfg_.rx_pcap[p].empty() || !cfg_.tx_pcap[p].empty();
 		if (any && cfg_.wire != Wire::pcap) {
@@ -395,8 +465,24 @@ bool Device::Impl::init(std::string *err)
 		return false;
 	for (unsigned p = 0; p < cfg_.nports; p++)
 		wr(reg::qpc(p) + reg::QPC_FW_VERSION, Device::kFwVersion);
+	for (unsigned p = 0; p < cfg_.nports; p++) { /* [faults] */
+		ports_[p].fault.owner = this;
+		ports_[p].fault.port = p;
+		fault_random_init(ports_[p].fault, cfg_.fault_random, p);
+	}
+	for (const FaultSpec &f : cfg_.faults) {
+		uint32_t ms = 0;
+		if (f.port >= cfg_.nports || !fault_arm(ports_[f.port].fault, f, &ms)) {
+			*err = std::string("fault ") + fault_kind_name(f.kind) + ":" +
+			       std::to_string(f.port) + ": bad port or too many delayed faults";
+			return false;
+		}
+		if (ms != 0)
+			start_link_flap(f.port, ms);
+	}
 	hooks_ = {this, &Impl::hook_write, &Impl::hook_read, &Impl::hook_service};
-	bar_ = Bar(region_.get(), kNicRegionSize, &hooks_);
+	bar_ = Bar(region_, kNicRegionSize, &hooks_);
+	__atomic_store_n(&shm_->magic, SharedNic::kMagic, __ATOMIC_RELEASE);
 	if (cfg_.engine == Engine::thread) {
 		engine_ = std::thread([this] { engine_loop(); });
 		/* A thread inherits the creator's affinity, and EAL pins its lcores to one CPU
@@ -415,9 +501,17 @@ bool Device::Impl::init(std::string *err)
 
 Device::Impl::~Impl()
 {
+	for (unsigned p = 0; ports_ && p < cfg_.nports; p++) { /* [faults] pending link flaps */
+		rte_eal_alarm_cancel(link_flap_cb, &ports_[p].fault);
+		rte_eal_alarm_cancel(link_down_cb, &ports_[p].fault);
+	}
 	if (engine_.joinable()) {
 		stop_.store(true);
 		engine_.join();
+	}
+	if (mz_ != nullptr) {
+		__atomic_store_n(&shm_->magic, 0, __ATOMIC_RELEASE);
+		rte_memzone_free(mz_);
 	}
 	/* PcapSink destructors flush and close the tx files. */
 }
@@ -534,32 +628,12 @@ uint32_t Device::Impl::on_read(uint32_t off)
 {
 	if (off > kNicRegionSize - 4 || (off & 3) != 0)
 		return 0;
-	uint32_t o = off % kMacroStride;
-	uint32_t stat = reg::mac_stat(0);
-	if (o >= stat && o < stat + kBlockSize) {
+	uint32_t hi_off = 0;
+	if (const uint64_t *c = stat_counter(*shm_, off, &hi_off)) {
 		/* MAC_GLOB_STAT: LO word now, bits 63:32 latched into DATA_HI [regs, facts §4]. */
-		unsigned even = off / kMacroStride * kPortsPerMacro;
-		uint32_t r = o - stat;
-		for (unsigned s = 0; s < kPortsPerMacro; s++) {
-			unsigned p = even + s;
-			if (p >= cfg_.nports)
-				break;
-			const uint64_t *c = nullptr;
-			uint32_t i = 0;
-			if (r >= reg::stat_rx(s) && r < reg::stat_rx(s) + 4 * uint32_t(RxStat::count)) {
-				i = (r - reg::stat_rx(s)) / 4;
-				c = &ports_[p].rx.stats[i];
-			} else if (r >= reg::stat_tx(s) &&
-				   r < reg::stat_tx(s) + 4 * uint32_t(TxStat::count)) {
-				i = (r - reg::stat_tx(s)) / 4;
-				c = &ports_[p].tx.stats[i];
-			}
-			if (c != nullptr) {
-				uint64_t v = peek64(*c);
-				wr(off - r + reg::STAT_CONTROL_REG_DATA_HI, uint32_t(v >> 32));
-				return uint32_t(v);
-			}
-		}
+		uint64_t v = peek64(*c);
+		wr(hi_off, uint32_t(v >> 32));
+		return uint32_t(v);
 	}
 	return rd(off);
 }
@@ -576,12 +650,38 @@ void Device::Impl::gateway(unsigned p)
 		data[i] = rd(q + reg::QPC_GW_DATA_0 + 4 * i);
 		mask[i] = rd(q + reg::QPC_GW_MASK_0 + 4 * i);
 	}
-	if ((ctrl & reg::GW_CTRL_QPN_MASK) == kRawQpn) {
+	if ((ctrl & reg::GW_CTRL_QPN_MASK) == kRawQpn && (ctrl & reg::GW_CTRL_READ)) {
+		/* [faults] Read back: the image with the engine's execution index and error bit. */
+		PortModel &pm = ports_[p];
+		if (ctrl & reg::GW_CTRL_REQUESTER) {
+			SpinGuard g(pm.tx.lock);
+			qpc::Image<qpc::kReqDwords> img;
+			img.data = pm.tx.req;
+			img.set(qpc::REQ_EXECUTION_IDX, pm.tx.exec);
+			img.set(qpc::REQ_ERROR, pm.tx.error ? 1 : 0);
+			for (uint32_t i = 0; i < qpc::kReqDwords; i++)
+				wr(q + reg::QPC_GW_DATA_0 + 4 * i, img.data[i] & mask[i]);
+		} else {
+			SpinGuard g(pm.rx.lock);
+			for (uint32_t i = 0; i < qpc::kResDwords; i++)
+				wr(q + reg::QPC_GW_DATA_0 + 4 * i, pm.rx.res[i] & mask[i]);
+		}
+	} else if ((ctrl & reg::GW_CTRL_QPN_MASK) == kRawQpn) {
 		PortModel &pm = ports_[p];
 		if (ctrl & reg::GW_CTRL_REQUESTER) {
 			SpinGuard g(pm.tx.lock);
 			TxState &t = pm.tx;
 			apply_gateway(t.req, data, mask);
+			if (pm.fault.stuck.load(std::memory_order_relaxed)) {
+				/* [faults][model] A requester QPC write releases a stuck engine; the
+				 * doorbells it left in the FIFO are discarded (consumed, no effect). */
+				SpinGuard gf(pm.fault.lock);
+				pm.fault.stuck.store(false, std::memory_order_relaxed);
+				pm.fault.rearm();
+				uint32_t n = pm.fifo.pushed.load(std::memory_order_acquire);
+				pm.fifo.popped.store(n, std::memory_order_release);
+				write_db_ci(p, n);
+			}
 			t.valid = field<qpc::kReqDwords>(t.req, qpc::REQ_VALID) != 0;
 			t.raw = field<qpc::kReqDwords>(t.req, qpc::REQ_TS) == qpc::TS_RAW;
 			t.last_idx = field<qpc::kReqDwords>(t.req, qpc::REQ_LAST_IDX);
@@ -613,7 +713,9 @@ void Device::Impl::doorbell(unsigned p, uint32_t first, uint32_t second)
 	{
 		SpinGuard g(f.lock);
 		uint32_t n = f.pushed.load(std::memory_order_relaxed);
-		if (n - f.popped.load(std::memory_order_acquire) >= kDbFifoEntries) {
+		if (n - f.popped.load(std::memory_order_acquire) >= kDbFifoEntries ||
+		    (ports_[p].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
+		     fault_take_db_drop(ports_[p].fault))) {
 			overrun = true;
 			uint32_t c = reg::qpc(p) + reg::QPC_DB_FIFO_OVERRUN_CNT;
 			wr(c, rd(c) + 1);
@@ -644,6 +746,8 @@ bool Device::Impl::drain_tx(unsigned p)
 	PortModel &pm = ports_[p];
 	if (pm.fifo.popped.load(std::memory_order_relaxed) ==
 	    pm.fifo.pushed.load(std::memory_order_acquire))
+		return false;
+	if (pm.fault.stuck.load(std::memory_order_relaxed)) /* [faults] engine takes nothing */
 		return false;
 	SpinGuard g(pm.tx.lock);
 	Delivery dlv(*this);
@@ -688,6 +792,10 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		return; /* a QP in error consumes doorbells and does nothing else */
 	if (qpn != kRawQpn || !t.valid || !t.raw)
 		return qp_error(p, qpn, QpErrSyndrome::req_db_qp_not_valid);
+	FaultState &fs = ports_[p].fault; /* [faults] */
+	if (fs.armed.load(std::memory_order_relaxed))
+		if (uint32_t syn = fault_take_db_syndrome(fs))
+			return qp_error(p, qpn, QpErrSyndrome(syn));
 	uint32_t pi = db.first & WQ_IDX_MASK;
 	uint32_t n = (pi - t.exec) & WQ_IDX_MASK;
 	if (n > t.last_idx + 1)
@@ -720,6 +828,17 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	uint64_t *st = t.stats.data();
 
 	for (; n != 0; n--) {
+		bool link_down = false;
+		if (fs.armed.load(std::memory_order_relaxed)) { /* [faults] per frame */
+			FaultStep fst = fault_on_tx_frame(fs);
+			if (fst.link_flap_ms != 0)
+				start_link_flap(p, fst.link_flap_ms);
+			if (fst.wqe_syndrome == uint32_t(QpErrSyndrome::wqe_dma_fault))
+				return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
+			if (fst.wqe_syndrome != 0)
+				return qp_error(p, qpn, QpErrSyndrome(fst.wqe_syndrome));
+			link_down = forced_down(p);
+		}
 		TxWqe w;
 		std::memcpy(&w, wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe), sizeof(w));
 		if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
@@ -732,7 +851,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		if (data == nullptr)
 			return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
 
-		if (!(cmd & reg::CMD_TX_ENA)) {
+		if (!(cmd & reg::CMD_TX_ENA) || link_down) { /* [faults] a flapped link drops too */
 			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
 		} else {
 			/* No padding: short frames leave as they are (H6-3399) [facts §2]. */
@@ -898,7 +1017,9 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		return;
 	}
-	if (r.pi - r.ci >= v.cq_size) {
+	if (r.pi - r.ci >= v.cq_size ||
+	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
+	     fault_take_cq_full(ports_[q].fault))) {
 		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [facts §2]. */
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		if (!r.overrun) {
@@ -1276,6 +1397,8 @@ void Device::Impl::update_link_one(unsigned p)
 		bool frs = (ffec & reg::fec91_lanes(f)) == reg::fec91_lanes(f);
 		up = mac_enabled(f) && rs == frs;
 	}
+	if (up && forced_down(p)) /* [faults] link_flap */
+		up = false;
 	if (up == ports_[p].link)
 		return;
 	ports_[p].link = up;
@@ -1287,6 +1410,48 @@ void Device::Impl::update_link_one(unsigned p)
 		wr(s1, up ? (rd(s1) | reg::PCS_STATUS1_LINK) : (rd(s1) & ~reg::PCS_STATUS1_LINK));
 	}
 	post_eq(p, EqeType::link_status, uint32_t(rte_rdtsc()), up ? 1 : 0);
+}
+
+/* ---- [faults] link flaps: the link goes down now (both ends of a pair cable) and comes back
+ * after ms; EAL alarms post the LINK_STATUS events, outside the engine's locks. ---- */
+
+bool Device::Impl::forced_down(unsigned p) const
+{
+	return ports_[p].fault.link_down.load(std::memory_order_relaxed);
+}
+
+void Device::Impl::start_link_flap(unsigned p, uint32_t ms)
+{
+	unsigned ends[2] = {p, p ^ 1};
+	unsigned n = cfg_.wire == Wire::pair && (p ^ 1) < cfg_.nports ? 2 : 1;
+	for (unsigned i = 0; i < n; i++) {
+		FaultState &fs = ports_[ends[i]].fault;
+		{
+			SpinGuard g(fs.lock);
+			fs.link_down.store(true, std::memory_order_relaxed);
+			fs.rearm();
+		}
+		rte_eal_alarm_cancel(link_flap_cb, &fs); /* a flap in progress is extended */
+		rte_eal_alarm_set(uint64_t(ms) * 1000, link_flap_cb, &fs);
+	}
+	rte_eal_alarm_set(1, link_down_cb, &ports_[p].fault);
+}
+
+void Device::Impl::link_down_cb(void *arg)
+{
+	auto *fs = static_cast<FaultState *>(arg);
+	static_cast<Impl *>(fs->owner)->update_link(fs->port);
+}
+
+void Device::Impl::link_flap_cb(void *arg)
+{
+	auto *fs = static_cast<FaultState *>(arg);
+	{
+		SpinGuard g(fs->lock);
+		fs->link_down.store(false, std::memory_order_relaxed);
+		fs->rearm();
+	}
+	static_cast<Impl *>(fs->owner)->update_link_one(fs->port);
 }
 
 void Device::Impl::stats_reset(unsigned p)
@@ -1318,6 +1483,35 @@ std::unique_ptr<Device> Device::create(const Config &cfg, std::string *err)
 }
 
 hw::Bar &Device::bar() { return impl_->bar_; }
+
+bool Device::inject_fault(const FaultSpec &f, std::string *err)
+{
+	std::string dummy;
+	if (err == nullptr)
+		err = &dummy;
+	FaultSpec s = f;
+	if (s.port >= impl_->cfg_.nports) {
+		*err = "port " + std::to_string(s.port) + " >= ports";
+		return false;
+	}
+	if (!fault_arg_check(s.kind, &s.arg, err))
+		return false;
+	uint32_t ms = 0;
+	if (!fault_arm(impl_->ports_[s.port].fault, s, &ms)) {
+		*err = "too many delayed faults waiting on the port";
+		return false;
+	}
+	if (ms != 0)
+		impl_->start_link_flap(s.port, ms);
+	return true;
+}
+
+uint64_t Device::faults_injected(unsigned port, FaultKind k) const
+{
+	if (port >= impl_->cfg_.nports || unsigned(k) >= kFaultKinds)
+		return 0;
+	return impl_->ports_[port].fault.injected[unsigned(k)].load(std::memory_order_relaxed);
+}
 unsigned Device::nports() const { return impl_->cfg_.nports; }
 
 void Device::fw_mac_addr(unsigned port, uint8_t out[6]) const
@@ -1362,7 +1556,7 @@ void Device::bind_irq(unsigned port, unsigned index, int fd)
 }
 
 /* [model] A 100GBASE-SR4 QSFP28 module, SFF-8636 rev 2.8, flat memory (no pages 01h-03h). */
-void Device::module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const
+void Device::module_eeprom(unsigned port, uint8_t out[kModuleEepromLen])
 {
 	uint8_t *e = out;
 	std::memset(e, 0, kModuleEepromLen);
@@ -1428,5 +1622,65 @@ void Device::hold_engine(bool hold)
 	if (!hold && m.cfg_.engine == Engine::inline_run)
 		m.run_pending();
 }
+
+/* ---------------------------------------------------------------------------------------- */
+/* [multi-process] SharedView */
+
+struct SharedView::Impl {
+	const SharedNic *shm = nullptr;
+	BarHooks hooks{};
+	Bar bar;
+
+	static uint32_t read(void *ctx, uint32_t off)
+	{
+		const SharedNic &s = *static_cast<Impl *>(ctx)->shm;
+		/* This thread's DATA_HI latch: the primary's (in the region) belongs to its reads. */
+		static thread_local uint32_t latch = 0;
+		if (off > kNicRegionSize - 4 || (off & 3) != 0)
+			return 0;
+		uint32_t hi_off = 0;
+		if (const uint64_t *c = stat_counter(s, off, &hi_off)) {
+			uint64_t v = peek64(*c);
+			latch = uint32_t(v >> 32);
+			return uint32_t(v);
+		}
+		if (off % kMacroStride == reg::mac_stat(0) + reg::STAT_CONTROL_REG_DATA_HI)
+			return latch;
+		return std::atomic_ref<const uint32_t>(*reinterpret_cast<const uint32_t *>(&s.region[off]))
+			.load(std::memory_order_relaxed);
+	}
+	static void write(void *, uint32_t, uint32_t) {} /* read-only: the bus drops it */
+};
+
+SharedView::SharedView(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SharedView::~SharedView() = default;
+
+std::unique_ptr<SharedView> SharedView::attach(const std::string &shm_name, std::string *err)
+{
+	std::string dummy;
+	if (err == nullptr)
+		err = &dummy;
+	const rte_memzone *mz = rte_memzone_lookup(shm_name.c_str());
+	if (mz == nullptr) {
+		*err = "no memzone " + shm_name + " (is the primary running this device?)";
+		return nullptr;
+	}
+	auto *s = static_cast<const SharedNic *>(mz->addr);
+	if (mz->len < sizeof(SharedNic) || __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) !=
+	    SharedNic::kMagic || s->size != sizeof(SharedNic) || s->nports == 0 ||
+	    s->nports > kMaxPorts) {
+		*err = "memzone " + shm_name + " does not hold a device model of this build";
+		return nullptr;
+	}
+	auto impl = std::make_unique<Impl>();
+	impl->shm = s;
+	impl->hooks = {impl.get(), &Impl::write, &Impl::read, nullptr};
+	/* The base is only reported (Bar::base()); every access goes through the hooks. */
+	impl->bar = Bar(const_cast<uint8_t *>(s->region), kNicRegionSize, &impl->hooks);
+	return std::unique_ptr<SharedView>(new SharedView(std::move(impl)));
+}
+
+hw::Bar &SharedView::bar() { return impl_->bar; }
+unsigned SharedView::nports() const { return impl_->shm->nports; }
 
 } // namespace gaudi::emu

@@ -14,9 +14,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../base/gaudi_bar.h"
 #include "../base/gaudi_hw_defs.h"
+#include "gaudi_emu_fault.h"
 
 namespace gaudi::emu {
 
@@ -45,6 +47,14 @@ struct Config {
 	std::array<std::string, hw::kMaxPorts> tap_name{};   /* wire=tap; empty = default */
 	std::array<std::string, hw::kMaxPorts> udp_local{};  /* wire=udp: IP:PORT, [IPV6]:PORT */
 	std::array<std::string, hw::kMaxPorts> udp_remote{}; /* both or none per port */
+	/* [multi-process] Name of the memzone that holds the register region and the MAC
+	 * counters, so that secondary processes can read them (SharedView). Empty: process
+	 * heap (unit tests). At most RTE_MEMZONE_NAMESIZE - 1 characters. */
+	std::string shm_name;
+	/* [faults] armed at creation (gaudi_emu_fault.h) and the random mode */
+	std::vector<FaultSpec> faults;
+	FaultRandom fault_random;
+	unsigned tx_watchdog_ms = 1000; /* [faults] for the PMD's TX watchdog, not the model */
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -84,7 +94,12 @@ public:
 	/* The plugged module's EEPROM: SFF-8636 lower page 0 + upper page 00h (256 bytes).
 	 * On silicon firmware (cpucp) reads it over the module's I2C. */
 	static constexpr unsigned kModuleEepromLen = 256;
-	void module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const;
+	static void module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]);
+	/* [faults] Arm a fault (gaudi_emu_fault.h): at once (after_frames 0) or once the port
+	 * has sent after_frames more frames. False with a reason on a bad port/arg. */
+	bool inject_fault(const FaultSpec &f, std::string *err);
+	/* [faults] Faults of each kind that fired on a port. */
+	uint64_t faults_injected(unsigned port, FaultKind k) const;
 	/* Version the model reports in QPC_FW_VERSION (major.minor.patch). */
 	static constexpr uint32_t kFwVersion = (0u << 16) | (1u << 8) | 0u;
 
@@ -92,6 +107,32 @@ public:
 
 private:
 	explicit Device(std::unique_ptr<Impl> impl);
+	std::unique_ptr<Impl> impl_;
+};
+
+/* [multi-process] Read-only access to a model's registers and MAC counters from another
+ * process of the same DPDK application (a secondary, e.g. dpdk-proc-info or dpdk-dumpcap).
+ * The primary's model keeps both in the memzone Config::shm_name; a view's Bar reads it the
+ * way the driver's register reads do (a MAC counter read latches its high word for the
+ * following DATA_HI read, per thread, so it never disturbs the primary) and drops writes.
+ * No engine stands behind a view: doorbells, the QPC gateway and every other side effect
+ * happen only in the primary, where the model runs. */
+class SharedView {
+public:
+	/* Attaches to the model published under shm_name. Returns nullptr and a one-line reason
+	 * in *err if there is none (the primary did not create it or is not a model). */
+	static std::unique_ptr<SharedView> attach(const std::string &shm_name, std::string *err);
+	~SharedView();
+	SharedView(const SharedView &) = delete;
+	SharedView &operator=(const SharedView &) = delete;
+
+	hw::Bar &bar();
+	unsigned nports() const;
+
+	struct Impl;
+
+private:
+	explicit SharedView(std::unique_ptr<Impl> impl);
 	std::unique_ptr<Impl> impl_;
 };
 

@@ -10,13 +10,23 @@ namespace gaudi::emu {
 
 namespace {
 
-/* rte_memseg_contig_walk callback: one entry per IOVA-contiguous run of memsegs. */
-int collect(const struct rte_memseg_list *, const struct rte_memseg *ms, size_t len, void *arg)
+/* rte_memseg_walk callback: one entry per run of memsegs contiguous in both VA and IOVA.
+ * Memsegs are walked one by one because VA-contiguous pages need not be IOVA-contiguous
+ * (IOVA as PA with hugepages): each page keeps its own IOVA. */
+int collect(const struct rte_memseg_list *, const struct rte_memseg *ms, void *arg)
 {
 	auto *out = static_cast<std::vector<Iommu::Range> *>(arg);
 	if (ms->iova == RTE_BAD_IOVA || ms->addr == nullptr)
 		return 0;
-	out->push_back({ms->iova, len, static_cast<uint8_t *>(ms->addr)});
+	auto *va = static_cast<uint8_t *>(ms->addr);
+	if (!out->empty()) {
+		Iommu::Range &last = out->back();
+		if (last.va + last.len == va && last.iova + last.len == ms->iova) {
+			last.len += ms->len;
+			return 0;
+		}
+	}
+	out->push_back({ms->iova, ms->len, va});
 	return 0;
 }
 
@@ -43,7 +53,7 @@ bool Iommu::init(std::string *err)
 		return false;
 	}
 	std::vector<Iommu::Range> found;
-	if (rte_memseg_contig_walk(collect, &found) < 0) {
+	if (rte_memseg_walk(collect, &found) < 0) {
 		*err = "cannot walk DPDK memory";
 		return false;
 	}
@@ -93,7 +103,7 @@ uint8_t *Iommu::translate_slow(uint64_t iova, uint64_t len, IommuCache &c) const
 void Iommu::rebuild_locked(const void *freed_va, size_t freed_len)
 {
 	std::vector<Iommu::Range> found;
-	rte_memseg_contig_walk_thread_unsafe(collect, &found);
+	rte_memseg_walk_thread_unsafe(collect, &found);
 	const uint8_t *fs = static_cast<const uint8_t *>(freed_va), *fe = fs + freed_len;
 	ranges_.clear();
 	for (const Range &r : found) {

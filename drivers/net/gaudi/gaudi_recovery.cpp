@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: recovery from device faults, TX watchdog, and the public API of rte_pmd_gaudi.h
+ * (fault injection on net_gaudi_emu, recovery counters). See gaudi_recovery.h.
+ */
+#include "gaudi_recovery.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstring>
+#include <string>
+
+#include <ethdev_driver.h>
+#include <rte_alarm.h>
+#include <rte_cycles.h>
+
+#include "emu/gaudi_emu.h"
+#include "gaudi_ethdev.h"
+#include "gaudi_logs.h"
+#include "gaudi_rxtx.h"
+#include "rte_pmd_gaudi.h"
+
+using namespace gaudi;
+using namespace gaudi::hw;
+
+namespace {
+
+constexpr uint32_t kWdPeriodMs = 100;
+
+rte_eth_dev *dev_of(const gaudi_port *port) { return &rte_eth_devices[port->port_id]; }
+
+gaudi_txq *txq_of(rte_eth_dev *dev)
+{
+	if (dev->data->tx_queues == nullptr || dev->data->nb_tx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+}
+
+const char *syndrome_name(uint32_t s)
+{
+	switch (QpErrSyndrome(s)) {
+	case QpErrSyndrome::req_db_qp_not_valid: return "requester doorbell: QP not valid";
+	case QpErrSyndrome::pi_exceeds_last_index: return "PI exceeds last index";
+	case QpErrSyndrome::wqe_index_mismatch: return "WQE index != execution index";
+	case QpErrSyndrome::raw_wqe_size_unsupported: return "raw WQE size not supported";
+	case QpErrSyndrome::raw_wqe_opcode_unsupported: return "raw WQE opcode not supported";
+	case QpErrSyndrome::wqe_dma_fault: return "WQE local address DMA fault";
+	case QpErrSyndrome::wqe_se_not_raw: return "WQE SE not raw";
+	}
+	switch (s >> 6) {
+	case 0: return "rx packet error";
+	case 1: return "QPC error";
+	default: return "tx packet error";
+	}
+}
+
+void reset_cb(void *arg)
+{
+	auto *dev = static_cast<rte_eth_dev *>(arg);
+	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RESET, nullptr);
+}
+
+/* Ring the doorbell with the queue's current PI, if the FIFO has room (else later). */
+bool rering(gaudi_txq *txq)
+{
+	gaudi_port *port = txq->port;
+	if (port->db_pushed - __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE) >= kDbFifoEntries)
+		return false;
+	port->db_pushed++;
+	port->hw.ring_doorbell(txq->pi);
+	return true;
+}
+
+/* The raw QP stopped at a WQE with a QP error: restart the queue in place. */
+void qp_recover(gaudi_txq *txq)
+{
+	gaudi_port *port = txq->port;
+	uint32_t syn = port->last_qp_syndrome;
+	if ((syn >> 6) == 0) {
+		/* Responder (RX) class: the frame is lost and counted (ierrors); RX goes on. */
+		GAUDI_LOG(WARNING, "port %u: RX QP error 0x%02x (%s): frame dropped", port->port_id,
+			  syn, syndrome_name(syn));
+		return;
+	}
+	qpc::ReqImage img;
+	img.set(qpc::REQ_EXECUTION_IDX, 0);
+	img.set(qpc::REQ_ERROR, 0);
+	img.set(qpc::REQ_VALID, 0);
+	if (!port->hw.qpc_read_req(&img)) {
+		gaudi_rec_request_reset(port, "QPC gateway read failed after a QP error");
+		return;
+	}
+	if (!img.get(qpc::REQ_ERROR) || !img.get(qpc::REQ_VALID))
+		return; /* already restarted (one event per error) or the queue is stopping */
+	uint32_t exec = img.get(qpc::REQ_EXECUTION_IDX) & WQ_IDX_MASK;
+	uint32_t outstanding = (txq->pi - txq->ci) & WQ_IDX_MASK;
+	uint32_t done = (exec - txq->ci) & WQ_IDX_MASK;
+	if (done > outstanding) {
+		GAUDI_LOG(ERR, "port %u: TX QP error 0x%02x (%s): execution index %u outside the "
+			  "ring [%u, %u]", port->port_id, syn, syndrome_name(syn), exec, txq->ci, txq->pi);
+		gaudi_rec_request_reset(port, "inconsistent execution index");
+		return;
+	}
+	/* WQEs before the execution index were sent: only the burst's last WQE solicits a
+	 * completion, so complete them here. */
+	if (done != 0)
+		gaudi_tx_complete(txq, (exec - 1) & WQ_IDX_MASK);
+	bool dropped = false;
+	if ((syn >> 6) >= 2 && exec != txq->pi) {
+		/* A tx-packet-class error is the WQE at the execution index: drop it (its frame
+		 * was not sent) and restart after it, so nothing is sent twice. */
+		uint32_t slot = exec & txq->mask;
+		rte_pktmbuf_free(txq->sw_ring[slot]);
+		txq->sw_ring[slot] = nullptr;
+		txq->errors++;
+		port->rec.tx_fault_drops++;
+		exec = (exec + 1) & WQ_IDX_MASK;
+		txq->ci = exec;
+		dropped = true;
+	}
+	if (!port->hw.tx_resume(exec)) {
+		gaudi_rec_request_reset(port, "QPC gateway did not answer the QP restart");
+		return;
+	}
+	port->rec.qp_recoveries++;
+	if (exec != txq->pi && !rering(txq))
+		port->rec.db_rering = true;
+	GAUDI_LOG(ERR, "port %u: TX QP error 0x%02x (%s): %s, queue restarted at WQE %u "
+		  "(%" PRIu64 " recoveries)", port->port_id, syn, syndrome_name(syn),
+		  dropped ? "faulting frame dropped (oerrors)" : "no frame lost", exec,
+		  port->rec.qp_recoveries);
+}
+
+/* Events the datapath must act on are waiting in the EQ, unconsumed. Under eq_lock. */
+bool eq_has_recovery_work(gaudi_port *port, uint32_t hw_pi)
+{
+	const uint32_t mask = (1u << kEqLog2) - 1;
+	for (uint32_t ci = port->eq_ci; ci != hw_pi; ci++) {
+		uint32_t d0 = __atomic_load_n(&port->mem.eq[ci & mask].d0, __ATOMIC_ACQUIRE);
+		if (!(d0 & EQE_VALID))
+			break;
+		EqeType t = EqeType(d0 & EQE_TYPE_MASK);
+		if (t == EqeType::qp_err || t == EqeType::db_fifo_overrun)
+			return true;
+	}
+	return false;
+}
+
+/* EAL alarm, every kWdPeriodMs while the port is started. */
+void wd_tick(void *arg)
+{
+	auto *dev = static_cast<rte_eth_dev *>(arg);
+	auto *port = static_cast<gaudi_port *>(dev->data->dev_private);
+	gaudi_recovery &r = port->rec;
+	if (!r.wd_active)
+		return;
+	gaudi_txq *txq = txq_of(dev);
+	if (txq != nullptr && txq->started && rte_spinlock_trylock(&port->eq_lock)) {
+		/* tx_burst is not running (it holds eq_lock). */
+		uint32_t hw_pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
+		/* The datapath consumed nothing for a whole period but recovery work waits (its
+		 * application may not call tx_burst again until the frames it holds go out). */
+		if (hw_pi != port->eq_ci && port->eq_ci == r.wd_eq_ci &&
+		    eq_has_recovery_work(port, hw_pi))
+			gaudi_eq_poll_locked(port, txq);
+		if (port->rec.db_rering || port->qp_err_pending)
+			gaudi_rec_tx_slow(txq);
+		/* Stall: WQEs outstanding, every event consumed, no doorbell consumed, no completion,
+		 * for watchdog_ms. */
+		uint32_t db_ci = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
+		hw_pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
+		bool stalled = txq->pi != txq->ci && port->eq_ci == hw_pi && hw_pi == r.wd_hw_eq_pi &&
+			       txq->ci == r.wd_txq_ci && db_ci == r.wd_db_ci;
+		r.wd_stalled_ms = stalled ? r.wd_stalled_ms + kWdPeriodMs : 0;
+		if (r.watchdog_ms != 0 && r.wd_stalled_ms >= r.watchdog_ms && !r.reset_requested) {
+			r.tx_watchdog++;
+			GAUDI_LOG(ERR, "port %u: TX watchdog: %u WQEs outstanding, no progress for %u ms "
+				  "(doorbells %u pushed, %u consumed): TX engine stuck, port reset needed",
+				  port->port_id, (txq->pi - txq->ci) & WQ_IDX_MASK, r.wd_stalled_ms,
+				  port->db_pushed, db_ci);
+			gaudi_rec_request_reset(port, "TX watchdog");
+		}
+		r.wd_eq_ci = port->eq_ci;
+		r.wd_hw_eq_pi = hw_pi;
+		r.wd_txq_ci = txq->ci;
+		r.wd_db_ci = db_ci;
+		rte_spinlock_unlock(&port->eq_lock);
+	}
+	if (rte_eal_alarm_set(kWdPeriodMs * 1000, wd_tick, dev) != 0)
+		r.wd_active = false;
+}
+
+gaudi_port *gaudi_port_of(uint16_t port_id)
+{
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return nullptr;
+	rte_eth_dev *dev = &rte_eth_devices[port_id];
+	if (dev->device == nullptr || dev->device->driver == nullptr ||
+	    (strcmp(dev->device->driver->name, "net_gaudi_emu") != 0 &&
+	     strcmp(dev->device->driver->name, "net_gaudi") != 0))
+		return nullptr;
+	return static_cast<gaudi_port *>(dev->data->dev_private);
+}
+
+} // namespace
+
+void gaudi_rec_init(gaudi_port *port, uint32_t watchdog_ms)
+{
+	port->rec.watchdog_ms = watchdog_ms;
+	port->rec.db_overruns_seen = port->hw.db_fifo_overruns();
+}
+
+void gaudi_rec_start(rte_eth_dev *dev)
+{
+	auto *port = static_cast<gaudi_port *>(dev->data->dev_private);
+	gaudi_recovery &r = port->rec;
+	r.reset_requested = false;
+	r.db_rering = false;
+	r.wd_stalled_ms = 0;
+	r.wd_eq_ci = r.wd_txq_ci = r.wd_db_ci = r.wd_hw_eq_pi = UINT32_MAX;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return;
+	r.wd_active = rte_eal_alarm_set(kWdPeriodMs * 1000, wd_tick, dev) == 0;
+}
+
+void gaudi_rec_stop(rte_eth_dev *dev)
+{
+	auto *port = static_cast<gaudi_port *>(dev->data->dev_private);
+	port->rec.wd_active = false;
+	rte_eal_alarm_cancel(wd_tick, dev);
+	rte_eal_alarm_cancel(reset_cb, dev);
+}
+
+void gaudi_rec_db_overrun(gaudi_port *port)
+{
+	/* The device's overrun counter says how many doorbells were lost (EQEs may be fewer if
+	 * the EQ overflowed); they never reach the FIFO CI. */
+	uint32_t now = port->hw.db_fifo_overruns();
+	uint32_t lost = now - port->rec.db_overruns_seen;
+	port->rec.db_overruns_seen = now;
+	port->db_pushed -= lost;
+	port->rec.db_lost += lost;
+	port->rec.db_rering = true;
+}
+
+void gaudi_rec_cq_overrun(gaudi_port *port)
+{
+	uint64_t now = rte_get_timer_cycles();
+	if (port->rec.cq_log_tsc != 0 && now - port->rec.cq_log_tsc < rte_get_timer_hz())
+		return; /* one line per second at most */
+	port->rec.cq_log_tsc = now;
+	GAUDI_LOG(WARNING, "port %u: RX CQ overrun: the NIC dropped frames (counted in imissed, "
+		  "%" PRIu64 " overrun episodes); poll the RX queue faster or use a larger ring",
+		  port->port_id, port->ev_cq_overrun);
+}
+
+void gaudi_rec_link_event(gaudi_port *port, uint32_t status)
+{
+	if (status & 1)
+		port->rec.link_up++;
+	else
+		port->rec.link_down++;
+}
+
+void gaudi_rec_tx_slow(gaudi_txq *txq)
+{
+	gaudi_port *port = txq->port;
+	if (port->qp_err_pending) {
+		port->qp_err_pending = false;
+		qp_recover(txq);
+	}
+	if (port->rec.db_rering && rering(txq)) {
+		port->rec.db_rering = false;
+		port->rec.db_rerings++;
+		GAUDI_LOG(WARNING, "port %u: doorbell FIFO overrun: %" PRIu64 " doorbell(s) lost, "
+			  "rang again at PI %u, no frame lost", port->port_id, port->rec.db_lost,
+			  txq->pi);
+	}
+}
+
+void gaudi_rec_request_reset(gaudi_port *port, const char *why)
+{
+	if (port->rec.reset_requested)
+		return;
+	port->rec.reset_requested = true;
+	port->rec.reset_events++;
+	GAUDI_LOG(ERR, "port %u: %s: raising RTE_ETH_EVENT_INTR_RESET (call rte_eth_dev_reset, "
+		  "then configure and start the port again)", port->port_id, why);
+	rte_eal_alarm_set(1, reset_cb, dev_of(port));
+}
+
+int gaudi_rec_parse_devarg(const char *k, const char *v, emu::Config *cfg, std::string *err)
+{
+	std::string kvs = std::string(k) + "=" + v;
+	if (strcmp(k, "fault") == 0) {
+		emu::FaultSpec f;
+		std::string why;
+		if (!emu::fault_spec_parse(v, cfg->nports, &f, &why)) {
+			*err = "devarg " + kvs + ": " + why;
+			return -1;
+		}
+		cfg->faults.push_back(f);
+		return 1;
+	}
+	if (strcmp(k, "fault_seed") == 0 || strcmp(k, "tx_watchdog_ms") == 0) {
+		char *end = nullptr;
+		errno = 0;
+		unsigned long long n = strtoull(v, &end, 0);
+		bool wd = k[0] == 't';
+		if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || (wd && n > 600000)) {
+			*err = "devarg " + kvs + (wd ? ": must be 0 (off) .. 600000 ms"
+						      : ": must be an unsigned integer");
+			return -1;
+		}
+		if (wd)
+			cfg->tx_watchdog_ms = unsigned(n);
+		else
+			cfg->fault_random.seed = n;
+		return 1;
+	}
+	if (strcmp(k, "fault_rate") == 0) {
+		char *end = nullptr;
+		double r = strtod(v, &end);
+		if (*v == '\0' || *end != '\0' || !(r >= 0 && r <= 1)) {
+			*err = "devarg " + kvs + ": must be a probability per sent frame, 0..1 (e.g. 1e-4)";
+			return -1;
+		}
+		cfg->fault_random.rate = r;
+		return 1;
+	}
+	if (strcmp(k, "fault_kinds") == 0) {
+		std::string why;
+		if (!emu::fault_kinds_parse(v, &cfg->fault_random.kinds_mask, &why)) {
+			*err = "devarg " + kvs + ": " + why;
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- rte_pmd_gaudi.h ---- */
+
+namespace {
+int inject(uint16_t port_id, rte_pmd_gaudi_fault kind, uint64_t after, uint32_t arg)
+{
+	gaudi_port *port = gaudi_port_of(port_id);
+	if (port == nullptr)
+		return -ENODEV;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || port->adapter == nullptr ||
+	    !port->adapter->emu)
+		return -ENOTSUP;
+	if (unsigned(kind) >= emu::kFaultKinds)
+		return -EINVAL;
+	emu::FaultSpec f;
+	f.kind = emu::FaultKind(kind);
+	f.port = port->hw.id();
+	f.after_frames = after;
+	f.arg = arg;
+	std::string err;
+	if (!port->adapter->emu->inject_fault(f, &err)) {
+		GAUDI_LOG(ERR, "port %u: inject %s: %s", port_id, emu::fault_kind_name(f.kind),
+			  err.c_str());
+		return err.find("too many") != std::string::npos ? -ENOSPC : -EINVAL;
+	}
+	GAUDI_LOG(INFO, "port %u: fault %s armed (arg %u, after %" PRIu64 " frames)", port_id,
+		  emu::fault_kind_name(f.kind), arg, after);
+	return 0;
+}
+} // namespace
+
+extern "C" {
+
+int rte_pmd_gaudi_inject_fault(uint16_t port_id, enum rte_pmd_gaudi_fault kind, uint32_t arg)
+{
+	return inject(port_id, kind, 0, arg);
+}
+
+int rte_pmd_gaudi_inject_fault_after(uint16_t port_id, enum rte_pmd_gaudi_fault kind,
+				     uint64_t after_frames, uint32_t arg)
+{
+	return inject(port_id, kind, after_frames, arg);
+}
+
+int rte_pmd_gaudi_get_recovery_stats(uint16_t port_id, struct rte_pmd_gaudi_recovery_stats *st)
+{
+	gaudi_port *port = gaudi_port_of(port_id);
+	if (port == nullptr)
+		return -ENODEV;
+	if (st == nullptr)
+		return -EINVAL;
+	*st = {};
+	const gaudi_recovery &r = port->rec;
+	st->db_fifo_overruns = r.db_lost;
+	st->db_rerings = r.db_rerings;
+	st->cq_overrun_events = port->ev_cq_overrun;
+	st->qp_errors = port->ev_qp_err;
+	st->qp_recoveries = r.qp_recoveries;
+	st->tx_fault_drops = r.tx_fault_drops;
+	st->link_down_events = r.link_down;
+	st->link_up_events = r.link_up;
+	st->tx_watchdog = r.tx_watchdog;
+	st->reset_events = r.reset_events;
+	st->last_qp_syndrome = port->last_qp_syndrome;
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && port->adapter != nullptr &&
+	    port->adapter->emu)
+		for (unsigned k = 0; k < emu::kFaultKinds; k++)
+			st->faults_injected +=
+				port->adapter->emu->faults_injected(port->hw.id(), emu::FaultKind(k));
+	return 0;
+}
+
+} /* extern "C" */

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Fault injection and recovery of the Gaudi PMD on net_gaudi_emu (doc/guides/nics/gaudi.rst,
+ * "Fault injection and recovery"): for each fault the model injects, with both engines, the
+ * frames sent and received are accounted exactly (sequence numbers received at most once, in
+ * order; lost only where the fault implies it, and counted), every mbuf returns to its pool,
+ * and the events and counters the PMD documents show up.
+ *
+ * The PMD is loaded as a plugin (EAL -d); rte_pmd_gaudi.h functions are reached with dlsym.
+ */
+#include <dlfcn.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "rte_pmd_gaudi.h"
+
+namespace {
+
+using inject_fn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint32_t);
+using inject_after_fn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint64_t, uint32_t);
+using stats_fn = int (*)(uint16_t, struct rte_pmd_gaudi_recovery_stats *);
+inject_fn g_inject;
+inject_after_fn g_inject_after;
+stats_fn g_stats;
+
+class EalEnv : public ::testing::Environment {
+public:
+	void SetUp() override
+	{
+		const char *argv[] = {"test_faults", "-d", GAUDI_PMD_PATH, "--no-huge", "-m", "1024",
+				      "--no-shconf", "--no-pci", "--iova-mode=va",
+				      "--log-level=lib.eal:error", "--log-level=pmd.net.gaudi:error",
+				      "--log-level=lib.ethdev:critical"};
+		if (rte_eal_init(std::size(argv), const_cast<char **>(argv)) < 0) {
+			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+			std::exit(1);
+		}
+		void *h = dlopen(GAUDI_PMD_PATH, RTLD_NOW | RTLD_NOLOAD);
+		if (h == nullptr) {
+			fprintf(stderr, "PMD not loaded: %s\n", dlerror());
+			std::exit(1);
+		}
+		g_inject = reinterpret_cast<inject_fn>(dlsym(h, "rte_pmd_gaudi_inject_fault"));
+		g_inject_after = reinterpret_cast<inject_after_fn>(dlsym(h, "rte_pmd_gaudi_inject_fault_after"));
+		g_stats = reinterpret_cast<stats_fn>(dlsym(h, "rte_pmd_gaudi_get_recovery_stats"));
+		if (!g_inject || !g_inject_after || !g_stats) {
+			fprintf(stderr, "rte_pmd_gaudi_* not exported\n");
+			std::exit(1);
+		}
+	}
+	void TearDown() override { rte_eal_cleanup(); }
+};
+
+const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
+
+int vdev_counter = 0;
+constexpr unsigned kPool = 4095;
+
+struct Events {
+	std::atomic<int> lsc_down{0}, lsc_up{0}, reset{0};
+};
+
+int event_cb(uint16_t port, rte_eth_event_type type, void *arg, void *)
+{
+	auto *ev = static_cast<Events *>(arg);
+	if (type == RTE_ETH_EVENT_INTR_RESET) {
+		ev->reset++;
+	} else if (type == RTE_ETH_EVENT_INTR_LSC) {
+		rte_eth_link l{};
+		rte_eth_link_get_nowait(port, &l);
+		(l.link_status ? ev->lsc_up : ev->lsc_down)++;
+	}
+	return 0;
+}
+
+bool wait_for(const std::function<bool()> &cond, int ms = 3000)
+{
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+	while (std::chrono::steady_clock::now() < end) {
+		if (cond())
+			return true;
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	}
+	return cond();
+}
+
+std::map<std::string, uint64_t> xstats(uint16_t port)
+{
+	std::map<std::string, uint64_t> out;
+	int n = rte_eth_xstats_get_names(port, nullptr, 0);
+	std::vector<rte_eth_xstat_name> names(n);
+	std::vector<rte_eth_xstat> vals(n);
+	rte_eth_xstats_get_names(port, names.data(), n);
+	rte_eth_xstats_get(port, vals.data(), n);
+	for (int i = 0; i < n; i++)
+		out[names[vals[i].id].name] = vals[i].value;
+	return out;
+}
+
+/* A 2-port NIC (pair cable): port 0 sends numbered frames, port 1 receives them. */
+class Nic {
+public:
+	explicit Nic(const std::string &args)
+	{
+		name_ = "net_gaudi_emu" + std::to_string(100 + vdev_counter++);
+		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
+		for (unsigned p = 0; rc_ == 0 && p < 2; p++) {
+			uint16_t id;
+			std::string pn = name_ + "_p" + std::to_string(p);
+			EXPECT_EQ(rte_eth_dev_get_port_by_name(pn.c_str(), &id), 0) << pn;
+			ports_.push_back(id);
+		}
+		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), kPool, 0, 0,
+					      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+		EXPECT_NE(mp_, nullptr);
+	}
+	~Nic()
+	{
+		close();
+		rte_mempool_free(mp_);
+	}
+	void close()
+	{
+		if (rc_ == 0 && !closed_)
+			rte_vdev_uninit(name_.c_str());
+		closed_ = true;
+	}
+	int probe_rc() const { return rc_; }
+	uint16_t port(unsigned i) const { return ports_.at(i); }
+	rte_mempool *pool() const { return mp_; }
+
+	int setup(unsigned i, bool lsc = false)
+	{
+		rte_eth_conf conf{};
+		conf.intr_conf.lsc = lsc;
+		uint16_t p = port(i);
+		int rc = rte_eth_dev_configure(p, 1, 1, &conf);
+		if (rc == 0)
+			rc = rte_eth_rx_queue_setup(p, 0, 1024, SOCKET_ID_ANY, nullptr, mp_);
+		if (rc == 0)
+			rc = rte_eth_tx_queue_setup(p, 0, 512, SOCKET_ID_ANY, nullptr);
+		if (rc == 0)
+			rc = rte_eth_dev_start(p);
+		return rc;
+	}
+
+	rte_mbuf *frame(uint32_t seq)
+	{
+		rte_mbuf *m = rte_pktmbuf_alloc(mp_);
+		if (m == nullptr)
+			return nullptr;
+		uint8_t b[128];
+		memset(b, 0xff, 6);
+		memset(b + 6, 0x02, 6);
+		b[12] = 0x88;
+		b[13] = 0xb5;
+		memcpy(b + 14, &seq, 4);
+		for (unsigned i = 18; i < 128; i++)
+			b[i] = uint8_t(seq + i);
+		char *d = rte_pktmbuf_append(m, sizeof(b));
+		if (d != nullptr)
+			memcpy(d, b, sizeof(b));
+		return m;
+	}
+
+	/* Drain port 1: check the sequence numbers. */
+	void receive()
+	{
+		rte_mbuf *b[64];
+		uint16_t n;
+		while ((n = rte_eth_rx_burst(port(1), 0, b, 64)) > 0) {
+			for (uint16_t i = 0; i < n; i++) {
+				uint32_t s;
+				memcpy(&s, rte_pktmbuf_mtod_offset(b[i], uint8_t *, 14), 4);
+				if (received_ > 0 && s <= last_)
+					out_of_order_++;
+				last_ = s;
+				received_++;
+				rte_pktmbuf_free(b[i]);
+			}
+			quiet_since_ = std::chrono::steady_clock::now();
+		}
+	}
+
+	/* Send count numbered frames from port 0 in bursts of 32, receiving as we go;
+	 * on_burst runs after each burst (fault injection mid-stream). Returns frames the PMD
+	 * took. Gives up on a queue that takes nothing for give_up_ms. */
+	uint32_t send(uint32_t count, const std::function<void(uint32_t)> &on_burst = nullptr,
+		      int give_up_ms = 3000)
+	{
+		uint32_t taken = 0;
+		auto last_progress = std::chrono::steady_clock::now();
+		while (taken < count) {
+			rte_mbuf *b[32];
+			uint16_t k = uint16_t(std::min<uint32_t>(32, count - taken));
+			for (uint16_t i = 0; i < k; i++)
+				b[i] = frame(next_seq_ + i);
+			uint16_t n = rte_eth_tx_burst(port(0), 0, b, k);
+			for (uint16_t i = n; i < k; i++)
+				rte_pktmbuf_free(b[i]);
+			next_seq_ += n;
+			taken += n;
+			receive();
+			if (n > 0)
+				last_progress = std::chrono::steady_clock::now();
+			else if (std::chrono::steady_clock::now() - last_progress >
+				 std::chrono::milliseconds(give_up_ms))
+				break;
+			if (on_burst)
+				on_burst(taken);
+		}
+		sent_ += taken;
+		return taken;
+	}
+	/* Empty bursts (they finish recoveries) and receive until nothing came for quiet_ms. */
+	void settle(int quiet_ms = 200)
+	{
+		quiet_since_ = std::chrono::steady_clock::now();
+		while (std::chrono::steady_clock::now() - quiet_since_ <
+		       std::chrono::milliseconds(quiet_ms)) {
+			rte_eth_tx_burst(port(0), 0, nullptr, 0);
+			receive();
+			std::this_thread::sleep_for(std::chrono::microseconds(200));
+		}
+	}
+
+	uint64_t sent_ = 0, received_ = 0, out_of_order_ = 0;
+	uint32_t next_seq_ = 1, last_ = 0;
+
+private:
+	std::string name_;
+	int rc_ = -1;
+	bool closed_ = false;
+	std::vector<uint16_t> ports_;
+	rte_mempool *mp_ = nullptr;
+	std::chrono::steady_clock::time_point quiet_since_;
+};
+
+rte_pmd_gaudi_recovery_stats rstats(uint16_t port)
+{
+	rte_pmd_gaudi_recovery_stats s{};
+	EXPECT_EQ(g_stats(port, &s), 0);
+	return s;
+}
+
+rte_eth_stats stats(uint16_t port)
+{
+	rte_eth_stats s{};
+	rte_eth_stats_get(port, &s);
+	return s;
+}
+
+class Faults : public ::testing::TestWithParam<const char *> {
+protected:
+	std::string args(const std::string &extra = "") const
+	{
+		return std::string("ports=2,wire=pair,engine=") + GetParam() +
+		       (extra.empty() ? "" : "," + extra);
+	}
+	/* Every mbuf back in the pool once the ports are closed. */
+	static void expect_no_leak(Nic &nic)
+	{
+		nic.close();
+		EXPECT_EQ(rte_mempool_avail_count(nic.pool()), kPool);
+	}
+};
+
+/* Frames received = sent - lost; no duplicate, no reordering. */
+void expect_accounted(const Nic &nic, uint64_t lost)
+{
+	EXPECT_EQ(nic.out_of_order_, 0u) << "a frame was received twice or out of order";
+	EXPECT_EQ(nic.received_ + lost, nic.sent_) << "received " << nic.received_ << ", lost "
+						  << lost << ", sent " << nic.sent_;
+}
+
+TEST_P(Faults, DoorbellFifoOverrunRingsAgain)
+{
+	Nic nic(args());
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(320, [&](uint32_t taken) {
+		if (taken == 96) {
+			ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_DB_FIFO_OVERRUN, 2), 0);
+		}
+	});
+	nic.settle();
+	expect_accounted(nic, 0);
+	auto r = rstats(nic.port(0));
+	EXPECT_EQ(r.db_fifo_overruns, 2u);
+	EXPECT_GE(r.db_rerings, 1u);
+	EXPECT_EQ(r.faults_injected, 1u);
+	auto x = xstats(nic.port(0));
+	EXPECT_EQ(x["tx_doorbell_fifo_overruns"], 2u);
+	EXPECT_GE(x["recovery_db_rerings"], 1u);
+	EXPECT_EQ(stats(nic.port(0)).oerrors, 0u);
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, DoorbellLostAtTheEndIsRungByTheWatchdog)
+{
+	/* The application sends one burst whose doorbell is lost and then only receives: the
+	 * watchdog finishes the recovery the datapath would have done on its next burst. */
+	Nic nic(args());
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_DB_FIFO_OVERRUN, 1), 0);
+	nic.send(32);
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+	while (nic.received_ < 32 && std::chrono::steady_clock::now() < end)
+		nic.receive();
+	expect_accounted(nic, 0);
+	EXPECT_EQ(rstats(nic.port(0)).db_rerings, 1u);
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, CqOverrunDropsAreCounted)
+{
+	Nic nic(args());
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(64);
+	ASSERT_EQ(g_inject(nic.port(1), RTE_PMD_GAUDI_FAULT_CQ_OVERRUN, 40), 0);
+	nic.send(256);
+	nic.settle();
+	/* The receiving port consumes its EQ in its own TX datapath. */
+	rte_eth_tx_burst(nic.port(1), 0, nullptr, 0);
+	expect_accounted(nic, 40);
+	EXPECT_EQ(stats(nic.port(1)).imissed, 40u);
+	auto x = xstats(nic.port(1));
+	EXPECT_EQ(x["rx_cq_overrun_events"], 1u);
+	EXPECT_EQ(rstats(nic.port(1)).cq_overrun_events, 1u);
+	expect_no_leak(nic);
+}
+
+struct QpCase {
+	rte_pmd_gaudi_fault kind;
+	uint32_t arg;
+	unsigned lost; /* the faulting WQE's frame, for tx packet class errors */
+};
+
+void qp_error_case(Nic &nic, const QpCase &c)
+{
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(400, [&](uint32_t taken) {
+		if (taken == 128) {
+			ASSERT_EQ(g_inject(nic.port(0), c.kind, c.arg), 0);
+		}
+	});
+	nic.settle();
+	expect_accounted(nic, c.lost);
+	auto r = rstats(nic.port(0));
+	EXPECT_EQ(r.qp_errors, 1u);
+	EXPECT_EQ(r.qp_recoveries, 1u);
+	EXPECT_EQ(r.tx_fault_drops, c.lost);
+	EXPECT_EQ(r.reset_events, 0u);
+	EXPECT_EQ(r.last_qp_syndrome, c.kind == RTE_PMD_GAUDI_FAULT_DMA_FAULT ? 0xA0 : c.arg);
+	EXPECT_EQ(stats(nic.port(0)).oerrors, c.lost);
+	EXPECT_EQ(xstats(nic.port(0))["recovery_qp_resets"], 1u);
+}
+
+TEST_P(Faults, QpErrorWqeIndexMismatchDropsOneFrame)
+{
+	Nic nic(args());
+	qp_error_case(nic, {RTE_PMD_GAUDI_FAULT_QP_ERR, 0x91, 1});
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, QpErrorRawWqeSizeDropsOneFrame)
+{
+	Nic nic(args());
+	qp_error_case(nic, {RTE_PMD_GAUDI_FAULT_QP_ERR, 0x95, 1});
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, QpErrorQpcClassLosesNothing)
+{
+	for (uint32_t syn : {0x41u, 0x43u}) {
+		Nic nic(args());
+		qp_error_case(nic, {RTE_PMD_GAUDI_FAULT_QP_ERR, syn, 0});
+		expect_no_leak(nic);
+	}
+}
+
+TEST_P(Faults, DmaFaultDropsOneFrame)
+{
+	Nic nic(args());
+	qp_error_case(nic, {RTE_PMD_GAUDI_FAULT_DMA_FAULT, 0, 1});
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, QpErrorFromDevargsAfterFrames)
+{
+	Nic nic(args("fault=qp_err:0:150:0x95"));
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(400);
+	nic.settle();
+	expect_accounted(nic, 1);
+	/* The 150th frame is the one that faulted. */
+	auto r = rstats(nic.port(0));
+	EXPECT_EQ(r.qp_recoveries, 1u);
+	EXPECT_EQ(r.last_qp_syndrome, 0x95u);
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, LinkFlapRaisesLscDownAndUp)
+{
+	Nic nic(args());
+	ASSERT_EQ(nic.probe_rc(), 0);
+	Events ev;
+	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_LSC, event_cb, &ev), 0);
+	ASSERT_EQ(nic.setup(0, true), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_TRUE(wait_for([&] {
+		rte_eth_link l{};
+		rte_eth_link_get_nowait(nic.port(0), &l);
+		return l.link_status == RTE_ETH_LINK_UP;
+	}));
+	ev.lsc_down = ev.lsc_up = 0;
+	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_LINK_FLAP, 50), 0);
+	/* Keep sending through the flap: frames sent while the link is down are lost and
+	 * counted (oerrors). */
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+	while (std::chrono::steady_clock::now() < end) {
+		nic.send(32);
+		std::this_thread::sleep_for(std::chrono::microseconds(500));
+	}
+	nic.settle();
+	EXPECT_TRUE(wait_for([&] { return ev.lsc_down >= 1 && ev.lsc_up >= 1; }));
+	uint64_t lost = stats(nic.port(0)).oerrors;
+	expect_accounted(nic, lost);
+	auto r = rstats(nic.port(0));
+	EXPECT_GE(r.link_down_events, 1u);
+	EXPECT_GE(r.link_up_events, 1u);
+	rte_eth_dev_callback_unregister(nic.port(0), RTE_ETH_EVENT_INTR_LSC, event_cb, &ev);
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, StuckEngineWatchdogResetAndRestart)
+{
+	Nic nic(args("tx_watchdog_ms=300"));
+	ASSERT_EQ(nic.probe_rc(), 0);
+	Events ev;
+	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb, &ev), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(100);
+	nic.settle(50);
+	ASSERT_EQ(nic.received_, 100u);
+	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_STUCK_ENGINE, 0), 0);
+	/* The engine takes no doorbell: the ring fills and tx_burst stops taking frames. */
+	nic.send(2000, nullptr, 200);
+	EXPECT_LT(nic.sent_, 2100u);
+	ASSERT_TRUE(wait_for([&] { return ev.reset >= 1; }, 3000)) << "no INTR_RESET";
+	EXPECT_EQ(nic.received_, 100u);
+	auto r = rstats(nic.port(0));
+	EXPECT_EQ(r.tx_watchdog, 1u);
+	EXPECT_EQ(r.reset_events, 1u);
+	/* What the application does on INTR_RESET: reset, configure, start. */
+	ASSERT_EQ(rte_eth_dev_reset(nic.port(0)), 0);
+	uint64_t lost = nic.sent_ - nic.received_; /* the frames the stuck ring held */
+	ASSERT_EQ(nic.setup(0), 0);
+	nic.send(300);
+	nic.settle();
+	expect_accounted(nic, lost);
+	EXPECT_EQ(nic.received_, 400u);
+	rte_eth_dev_callback_unregister(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb, &ev);
+	expect_no_leak(nic);
+}
+
+TEST_P(Faults, RandomFaultsFromASeedAreAccounted)
+{
+	Nic nic(args("fault_seed=7,fault_rate=0.003,"
+		     "fault_kinds=db_fifo_overrun+qp_err+dma_fault+cq_overrun"));
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(6000);
+	nic.settle();
+	rte_eth_tx_burst(nic.port(1), 0, nullptr, 0);
+	auto r = rstats(nic.port(0));
+	uint64_t lost = stats(nic.port(0)).oerrors + stats(nic.port(1)).imissed;
+	expect_accounted(nic, lost);
+	EXPECT_GT(r.faults_injected, 5u);
+	EXPECT_EQ(r.reset_events, 0u);
+	EXPECT_EQ(r.qp_recoveries, r.qp_errors);
+	expect_no_leak(nic);
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, Faults, ::testing::Values("inline", "thread"));
+
+TEST(FaultsApi, SameSeedSameFaults)
+{
+	std::vector<uint64_t> got;
+	for (int run = 0; run < 2; run++) {
+		Nic nic("ports=2,engine=inline,fault_seed=42,fault_rate=0.002");
+		ASSERT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0), 0);
+		ASSERT_EQ(nic.setup(1), 0);
+		nic.send(3000);
+		nic.settle(100);
+		auto r = rstats(nic.port(0));
+		got.push_back(r.faults_injected * 1000000 + nic.received_);
+	}
+	EXPECT_EQ(got[0], got[1]);
+}
+
+TEST(FaultsApi, BadArgumentsAndDevargs)
+{
+	Nic nic("ports=2");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	EXPECT_EQ(g_inject(RTE_MAX_ETHPORTS - 1, RTE_PMD_GAUDI_FAULT_QP_ERR, 0), -ENODEV);
+	EXPECT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_QP_ERR, 0x10), -EINVAL);
+	EXPECT_EQ(g_inject(nic.port(0), rte_pmd_gaudi_fault(17), 0), -EINVAL);
+	EXPECT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_DMA_FAULT, 5), -EINVAL);
+	EXPECT_EQ(g_stats(nic.port(0), nullptr), -EINVAL);
+	if (rte_vdev_init("net_null_faults", nullptr) == 0) {
+		uint16_t id;
+		ASSERT_EQ(rte_eth_dev_get_port_by_name("net_null_faults", &id), 0);
+		EXPECT_EQ(g_inject(id, RTE_PMD_GAUDI_FAULT_QP_ERR, 0), -ENODEV);
+		rte_vdev_uninit("net_null_faults");
+	}
+	for (const char *bad : {"fault=bogus:0", "fault=qp_err:2", "fault=qp_err:0:1:0x10",
+				"fault=link_flap", "fault_rate=2", "fault_kinds=qp_err+nope",
+				"tx_watchdog_ms=-1", "fault=dma_fault:0:0:3"}) {
+		std::string n = "net_gaudi_emu" + std::to_string(100 + vdev_counter++);
+		EXPECT_NE(rte_vdev_init(n.c_str(), (std::string("ports=2,") + bad).c_str()), 0) << bad;
+	}
+}
+
+} // namespace
