@@ -17,12 +17,22 @@
 // Extensions: --ip=a.b.c.d local IPv4 (default 10.0.0.1 server / 10.0.0.2 client),
 //   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (default broadcast: RoCE would
 //   resolve it with ARP, the emulated wires deliver anything), --dpdk-port=N (default 0),
-//   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling).
+//   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling),
+//   --busy-poll (never yield the CPU; see below).
+//
+// CPU sharing: EAL pins the main lcore of every process to the first CPU of its core list,
+// so two roce_pingpong processes started without -l both spin on CPU 0 and take turns only
+// when the scheduler preempts them (a few ms per turn: ~8 ms per iteration). In the
+// two-process mode an end that found nothing to do for kIdleSpins polls calls
+// sched_yield(), which hands the CPU to the peer at once when they share it (and costs one
+// system call otherwise). Give each process its own core (-l 0 / -l 1) for the lowest
+// latency; --busy-poll restores pure spinning.
 // The TCP exchange sends "LID:QPN:PSN:GID" as ibv_rc_pingpong ("%04x:%06x:%06x:%s", GID as
 // 32 hex digits; LID is 0 on RoCE).
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <netdb.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -48,6 +58,8 @@ namespace {
 enum { kRecvWrid = 1, kSendWrid = 2 };
 constexpr uint32_t kUdQkey = 0x11111111; // ibv_ud_pingpong
 constexpr uint16_t kPortMtu = 4200;
+// Empty polls before an idle end yields the CPU (two-process mode, see the header comment).
+constexpr unsigned kIdleSpins = 64;
 
 struct Opts {
     int tcp_port = 18515;
@@ -63,6 +75,7 @@ struct Opts {
     bool ip_set = false;
     MacAddr peer_mac{0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
     uint16_t dpdk_port = 0;
+    bool busy_poll = false;
 };
 
 struct Dest { uint32_t lid = 0, qpn = 0, psn = 0; Gid gid; };
@@ -223,17 +236,19 @@ struct End {
         }
     }
     bool done() const { return failed || (rcnt >= o.iters && scnt >= o.iters); }
-    // ibv_rc_pingpong's completion loop body.
-    void step()
+    // ibv_rc_pingpong's completion loop body. Returns false when there was nothing to do.
+    bool step()
     {
-        ctx->poll();
+        unsigned moved = ctx->poll();
         WorkCompletion wc[2];
         int ne = cq->poll_cq(wc);
+        if (moved == 0 && ne == 0)
+            return false;
         for (int i = 0; i < ne; i++) {
             if (wc[i].status != IBV_WC_SUCCESS) {
                 fprintf(stderr, "Failed status %d for wr_id %d\n", int(wc[i].status), int(wc[i].wr_id));
                 failed = true;
-                return;
+                return true;
             }
             switch (wc[i].wr_id) {
             case kSendWrid:
@@ -246,7 +261,7 @@ struct End {
                         if (buf[off + k] != static_cast<uint8_t>(rcnt + k)) {
                             fprintf(stderr, "Failed to validate buffer at iteration %d byte %u\n", rcnt, k);
                             failed = true;
-                            return;
+                            return true;
                         }
                 }
                 if (--routs <= 1) {
@@ -254,7 +269,7 @@ struct End {
                     if (routs < o.rx_depth) {
                         fprintf(stderr, "Couldn't post receive (%d)\n", routs);
                         failed = true;
-                        return;
+                        return true;
                     }
                 }
                 ++rcnt;
@@ -262,20 +277,38 @@ struct End {
             default:
                 fprintf(stderr, "Completion for unknown wr_id %d\n", int(wc[i].wr_id));
                 failed = true;
-                return;
+                return true;
             }
             pending &= ~unsigned(wc[i].wr_id);
             if (scnt < o.iters && !pending) {
                 if (post_send()) {
                     fprintf(stderr, "Couldn't post send\n");
                     failed = true;
-                    return;
+                    return true;
                 }
                 pending = kRecvWrid | kSendWrid;
             }
         }
+        return true;
     }
 };
+
+// On failure: the transport counters that are not zero (what went wrong on the wire).
+void print_counters(const Counters &c)
+{
+    const std::pair<const char *, uint64_t> v[] = {
+        {"rx_frames", c.rx_frames}, {"rx_not_roce", c.rx_not_roce}, {"rx_malformed", c.rx_malformed},
+        {"rx_icrc_errors", c.rx_icrc_errors}, {"rx_not_for_us", c.rx_not_for_us},
+        {"rx_unknown_qp", c.rx_unknown_qp}, {"rx_bad_state", c.rx_bad_state},
+        {"rx_duplicates", c.rx_duplicates}, {"rx_out_of_sequence", c.rx_out_of_sequence},
+        {"rx_no_recv_wqe", c.rx_no_recv_wqe}, {"tx_frames", c.tx_frames}, {"tx_no_mbuf", c.tx_no_mbuf},
+        {"acks_sent", c.acks_sent}, {"acks_rcvd", c.acks_rcvd}, {"naks_sent", c.naks_sent},
+        {"naks_rcvd", c.naks_rcvd}, {"rnr_naks_sent", c.rnr_naks_sent}, {"rnr_naks_rcvd", c.rnr_naks_rcvd},
+        {"retransmits", c.retransmits}, {"timeouts", c.timeouts}};
+    for (const auto &[name, val] : v)
+        if (val != 0)
+            fprintf(stderr, "  %s %" PRIu64 "\n", name, val);
+}
 
 void print_dest(const char *what, const Dest &d)
 {
@@ -395,7 +428,8 @@ void usage(const char *argv0)
            "  %s [EAL args] -- --loop [options]     both ends in-process (ports 0 and 1)\n\n"
            "Options:\n  -p, --port=<port>  -s, --size=<size>  -m, --mtu=<size>  -r, --rx-depth=<dep>\n"
            "  -n, --iters=<iters>  -g, --gid-idx=<idx> (ignored)  -c, --chk  -T, --transport=rc|uc|ud\n"
-           "  --ip=a.b.c.d  --peer-mac=xx:..:xx  --dpdk-port=N  --loop\n",
+           "  --ip=a.b.c.d  --peer-mac=xx:..:xx  --dpdk-port=N  --loop  --busy-poll\n"
+           "Two processes on one host: give each its own core (EAL -l 0 / -l 1).\n",
            argv0, argv0, argv0);
 }
 
@@ -416,7 +450,7 @@ int main(int argc, char **argv)
         {"rx-depth", 1, nullptr, 'r'}, {"iters", 1, nullptr, 'n'},     {"gid-idx", 1, nullptr, 'g'},
         {"chk", 0, nullptr, 'c'},      {"transport", 1, nullptr, 'T'}, {"loop", 0, nullptr, 'L'},
         {"ip", 1, nullptr, 'I'},       {"peer-mac", 1, nullptr, 'M'},  {"dpdk-port", 1, nullptr, 'P'},
-        {"help", 0, nullptr, 'h'},     {}};
+        {"busy-poll", 0, nullptr, 'B'}, {"help", 0, nullptr, 'h'}, {}};
     int c;
     while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:h", longopts, nullptr)) != -1) {
         switch (c) {
@@ -446,6 +480,7 @@ int main(int argc, char **argv)
                        &o.peer_mac[3], &o.peer_mac[4], &o.peer_mac[5]) != 6) { usage(argv[0]); return 1; }
             break;
         case 'P': o.dpdk_port = static_cast<uint16_t>(atoi(optarg)); break;
+        case 'B': o.busy_poll = true; break;
         default: usage(argv[0]); return c == 'h' ? 0 : 1;
         }
     }
@@ -505,16 +540,26 @@ int main(int argc, char **argv)
             return 1;
         e.start();
         uint64_t t0 = rte_get_timer_cycles();
-        while (!e.done())
-            e.step();
+        unsigned idle = 0;
+        while (!e.done()) {
+            if (e.step())
+                idle = 0;
+            else if (++idle >= kIdleSpins && !o.busy_poll) {
+                sched_yield(); // let a peer sharing this CPU run (see the header comment)
+                idle = 0;
+            }
+        }
         uint64_t t1 = rte_get_timer_cycles();
         // Keep answering (ACKs, retransmissions) briefly so the peer can finish too.
         uint64_t until = t1 + rte_get_timer_hz() / 5;
         while (rte_get_timer_cycles() < until)
-            e.ctx->poll();
+            if (e.ctx->poll() == 0 && !o.busy_poll)
+                sched_yield();
         rc = e.failed;
         if (!rc)
             report(o, t0, t1);
+        else
+            print_counters(e.ctx->counters());
     }
     rte_eal_cleanup();
     return rc;

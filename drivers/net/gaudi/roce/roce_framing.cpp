@@ -3,8 +3,10 @@
 #include "roce_framing.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
+#include <rte_log.h>
 #include <rte_net_crc.h>
 extern "C" {
 #include <rte_vect.h> // its generic/ declarations lack extern "C"
@@ -426,17 +428,68 @@ uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr)
     return csum_fold(s);
 }
 
+int icrc_set_alg(int alg)
+{
+    // DPDK 22.11 has no getter for the algorithm rte_net_crc installed. rte_net_crc_set_alg()
+    // falls back AVX512 -> SSE4.2 -> scalar and logs each step (lib.net, INFO: "can't use
+    // AVX512", "can't use SSE"), so the log is captured for the duration of the call.
+    char text[512] = {};
+    FILE *mem = fmemopen(text, sizeof(text) - 1, "w");
+    FILE *prev = rte_log_get_stream();
+    int type = rte_log_register("lib.net"); // the id lib/net registered (existing name)
+    int old_level = type >= 0 ? rte_log_get_level(type) : -1;
+    uint32_t old_global = rte_log_get_global_level();
+    if (mem != nullptr) {
+        rte_openlog_stream(mem);
+        if (type >= 0)
+            rte_log_set_level(type, RTE_LOG_INFO);
+        if (old_global < RTE_LOG_INFO)
+            rte_log_set_global_level(RTE_LOG_INFO);
+    }
+    rte_net_crc_set_alg(static_cast<rte_net_crc_alg>(alg));
+    int got = alg;
+    if (mem != nullptr) {
+        fflush(mem);
+        // Before EAL init the stream is stderr: NULL restores "default" rather than pinning it.
+        rte_openlog_stream(prev == stderr ? nullptr : prev);
+        if (type >= 0 && old_level >= 0)
+            rte_log_set_level(type, static_cast<uint32_t>(old_level));
+        rte_log_set_global_level(old_global);
+        fclose(mem);
+        if (got == RTE_NET_CRC_AVX512 && strstr(text, "can't use AVX512") != nullptr)
+            got = RTE_NET_CRC_SSE42;
+        if (got == RTE_NET_CRC_SSE42 && strstr(text, "can't use SSE") != nullptr)
+            got = RTE_NET_CRC_SCALAR;
+    }
+    g_crc_alg = got;
+    return got;
+}
+
+int icrc_alg() { return g_crc_alg; }
+
+std::string_view crc_alg_name(int alg)
+{
+    switch (alg) {
+    case RTE_NET_CRC_SCALAR: return "scalar";
+    case RTE_NET_CRC_SSE42: return "SSE4.2/PCLMULQDQ";
+    case RTE_NET_CRC_NEON: return "NEON/PMULL";
+    case RTE_NET_CRC_AVX512: return "AVX512/VPCLMULQDQ";
+    default: return "none";
+    }
+}
+
 int icrc_init()
 {
-    // rte_net_crc picks SIMD only if EAL's max SIMD width allows it. Before rte_eal_init()
-    // that width reads 0 (no policy yet), which would force the scalar path forever; we then
-    // allow 512 bits. rte_eal_init() resets the width to its own default afterwards.
+    // rte_net_crc picks SIMD only if EAL's max SIMD width allows it, and it reads that width
+    // once, at its first selection, for the life of the process. Before rte_eal_init() the
+    // width reads 0 (no policy yet), which would force the scalar path forever; we then
+    // allow 512 bits. After rte_eal_init() the EAL default is 256 bits on x86, so AVX512 is
+    // used only with --force-max-simd-bitwidth=512 (or a first call before rte_eal_init()).
     if (rte_vect_get_max_simd_bitwidth() == 0)
         rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512);
-    // Falls back to SSE4.2 (PCLMULQDQ), then scalar, when the CPU or width forbids AVX512.
-    rte_net_crc_set_alg(RTE_NET_CRC_AVX512);
-    g_crc_alg = RTE_NET_CRC_AVX512;
-    return g_crc_alg;
+    // Falls back to SSE4.2 (PCLMULQDQ), then scalar, when the CPU or width forbids AVX512;
+    // the value returned is what rte_net_crc really installed.
+    return icrc_set_alg(RTE_NET_CRC_AVX512);
 }
 
 bool compute_icrc(std::span<const uint8_t> d, IpVersion v, size_t ip_hdr_len, uint32_t &icrc,

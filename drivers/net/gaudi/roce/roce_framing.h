@@ -388,10 +388,20 @@ ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &
 // ---------------------------------------------------------------------------------------
 
 // Selects the fastest rte_net_crc algorithm (AVX512, else SSE4.2/PCLMULQDQ, else scalar).
-// Called lazily by the first ICRC computation; call it again after rte_eal_init() if the
-// first call happened before (EAL decides the allowed SIMD width). Returns the
-// algorithm chosen: 3 AVX512, 1 SSE42, 0 scalar (enum rte_net_crc_alg values).
+// Called lazily by the first ICRC computation and by Context::create. Returns the algorithm
+// rte_net_crc really installed: 3 AVX512, 1 SSE42, 0 scalar (enum rte_net_crc_alg values).
+// rte_net_crc reads EAL's max SIMD width once per process, at its first selection: after
+// rte_eal_init() the x86 default (256 bits) rules AVX512 out, so a process gets SSE4.2
+// unless EAL ran with --force-max-simd-bitwidth=512 (or icrc_init() ran before EAL init).
 int icrc_init();
+// rte_net_crc_set_alg(alg) (enum rte_net_crc_alg value) and returns the algorithm actually
+// installed after DPDK's fallbacks (read from lib.net's log, captured during the call; do
+// not call while other threads log). Also what icrc_alg() reports afterwards.
+int icrc_set_alg(int alg);
+// Algorithm in use (after icrc_init / icrc_set_alg), -1 before the first selection.
+int icrc_alg();
+// "AVX512/VPCLMULQDQ", "SSE4.2/PCLMULQDQ", "scalar", ...
+std::string_view crc_alg_name(int alg);
 
 // `datagram` = IP header .. last pad byte (without the ICRC). `ip_hdr_len` = bytes of the IP
 // header (IPv4 IHL*4 incl. options, IPv6 40). Returns false if the span is shorter than the
