@@ -747,6 +747,254 @@ TEST(Features, FlowControlConfigAndPauseCounters)
 	EXPECT_EQ(nic.count_rx(1, 1), 1u);
 }
 
+/* ---- Flow control on the cable: PAUSE back-pressure (pair, loopback, PCS loopback) ---- */
+
+class FlowCtl : public ::testing::TestWithParam<const char *> {
+protected:
+	/* A 100 ms TX watchdog: a legitimately paused TX must not trip it. */
+	std::string args(const char *wire = "pair") const
+	{
+		return std::string("ports=2,tx_watchdog_ms=100,wire=") + wire + ",engine=" + GetParam();
+	}
+};
+
+int fc_resets = 0;
+int fc_reset_cb(uint16_t, rte_eth_event_type type, void *, void *)
+{
+	if (type == RTE_ETH_EVENT_INTR_RESET)
+		fc_resets++;
+	return 0;
+}
+
+std::vector<uint8_t> seq_frame(uint32_t seq)
+{
+	std::vector<uint8_t> b(100, 0);
+	memcpy(b.data(), kBcast, 6);
+	b[6] = 0x02;
+	b[12] = 0x88;
+	b[13] = 0xb5;
+	memcpy(&b[14], &seq, sizeof(seq));
+	return b;
+}
+
+int set_fc(uint16_t port, rte_eth_fc_mode mode, bool pfc = false)
+{
+	rte_eth_fc_conf fc{};
+	fc.mode = mode;
+	fc.high_water = 2000;
+	fc.low_water = 1000;
+	fc.pause_time = 0x100;
+	if (!pfc)
+		return rte_eth_dev_flow_ctrl_set(port, &fc);
+	rte_eth_pfc_conf pf{};
+	pf.fc = fc;
+	pf.priority = 0;
+	return rte_eth_dev_priority_flow_ctrl_set(port, &pf);
+}
+
+/* Port tx sends n numbered frames to port rx: for 400 ms without receiving anything (the
+ * sender's ring may take only part), then receiving while sending the rest, until all is
+ * received or nothing moves for 300 ms. Returns the sequence numbers received, in order. */
+std::vector<uint32_t> fc_run(Nic &nic, unsigned tx, unsigned rx, uint32_t n)
+{
+	std::vector<uint32_t> got;
+	uint32_t sent = 0;
+	auto push = [&] {
+		rte_mbuf *b[32];
+		uint16_t k = 0;
+		while (k < 32 && sent + k < n) {
+			b[k] = nic.frame(seq_frame(sent + k));
+			k++;
+		}
+		uint16_t done = k == 0 ? 0 : rte_eth_tx_burst(nic.port(tx), 0, b, k);
+		for (uint16_t i = done; i < k; i++)
+			rte_pktmbuf_free(b[i]);
+		sent += done;
+		return done;
+	};
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
+	while (std::chrono::steady_clock::now() < end)
+		if (push() == 0)
+			std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	auto idle_since = std::chrono::steady_clock::now();
+	while (!(sent == n && got.size() == n) &&
+	       std::chrono::steady_clock::now() - idle_since < std::chrono::milliseconds(300)) {
+		rte_mbuf *b[32];
+		uint16_t k = rte_eth_rx_burst(nic.port(rx), 0, b, 32);
+		for (uint16_t i = 0; i < k; i++) {
+			uint32_t seq = UINT32_MAX;
+			if (rte_pktmbuf_pkt_len(b[i]) >= 18)
+				memcpy(&seq, rte_pktmbuf_mtod_offset(b[i], const uint8_t *, 14), 4);
+			got.push_back(seq);
+			rte_pktmbuf_free(b[i]);
+		}
+		if (k + push() != 0)
+			idle_since = std::chrono::steady_clock::now();
+	}
+	EXPECT_EQ(sent, n) << "the sender could not send everything";
+	return got;
+}
+
+bool in_order(const std::vector<uint32_t> &got)
+{
+	for (size_t i = 0; i < got.size(); i++)
+		if (got[i] != i)
+			return false;
+	return true;
+}
+
+uint64_t imissed(uint16_t port)
+{
+	rte_eth_stats st{};
+	EXPECT_EQ(rte_eth_stats_get(port, &st), 0);
+	return st.imissed;
+}
+
+constexpr uint32_t kFcRing = 64, kFcFrames = 10 * kFcRing;
+
+/* Receiver with flow control and a 64-entry ring, sender honouring PAUSE: lossless. */
+TEST_P(FlowCtl, PauseIsLosslessOnPair)
+{
+	for (bool pfc : {false, true}) {
+		SCOPED_TRACE(pfc ? "PFC" : "link pause");
+		Nic nic(args());
+		ASSERT_EQ(nic.probe_rc(), 0);
+		fc_resets = 0;
+		ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_RESET,
+							fc_reset_cb, nullptr), 0);
+		ASSERT_EQ(nic.setup(0), 0);
+		ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kFcRing), 0);
+		ASSERT_EQ(set_fc(nic.port(0), RTE_ETH_FC_FULL, pfc), 0);
+		ASSERT_EQ(set_fc(nic.port(1), RTE_ETH_FC_FULL, pfc), 0);
+		ASSERT_TRUE(wait_for([&] { return link_of(nic.port(0)) == RTE_ETH_LINK_UP; }));
+		auto got = fc_run(nic, 0, 1, kFcFrames);
+		EXPECT_EQ(got.size(), kFcFrames);
+		EXPECT_TRUE(in_order(got));
+		EXPECT_EQ(imissed(nic.port(1)), 0u);
+		auto r = xstats(nic.port(1)), t = xstats(nic.port(0));
+		if (!pfc) {
+			EXPECT_GT(r["mac_tx_pause_frames"], 0u);
+			EXPECT_EQ(t["mac_rx_pause_frames"], r["mac_tx_pause_frames"]);
+		} else {
+			EXPECT_EQ(r["mac_tx_pause_frames"], 0u);
+			for (int c = 0; c < 4; c++) { /* all 4 priorities, paused together */
+				std::string k = "_pfc_prio" + std::to_string(c) + "_pause_frames";
+				EXPECT_GT(r["mac_tx" + k], 0u) << c;
+				EXPECT_EQ(t["mac_rx" + k], r["mac_tx" + k]) << c;
+			}
+			EXPECT_EQ(r["mac_tx_pfc_prio4_pause_frames"], 0u);
+		}
+		EXPECT_EQ(t["mac_tx_good_frames"], kFcFrames);
+		EXPECT_EQ(fc_resets, 0) << "TX watchdog fired while paused by the peer";
+		rte_eth_dev_callback_unregister(nic.port(0), RTE_ETH_EVENT_INTR_RESET, fc_reset_cb,
+						nullptr);
+	}
+}
+
+/* Without flow control on the receiver, or with a sender that ignores PAUSE, a full CQ
+ * drops (imissed); the first CQ's worth arrives, in order. */
+TEST_P(FlowCtl, NoPauseDrops)
+{
+	for (int c = 0; c < 2; c++) {
+		bool rx_fc = c == 1; /* 0: receiver without FC; 1: sender ignores PAUSE */
+		SCOPED_TRACE(rx_fc ? "sender ignores PAUSE" : "receiver without flow control");
+		Nic nic(args());
+		ASSERT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0), 0);
+		ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kFcRing), 0);
+		ASSERT_EQ(set_fc(nic.port(0), rx_fc ? RTE_ETH_FC_TX_PAUSE : RTE_ETH_FC_FULL), 0);
+		ASSERT_EQ(set_fc(nic.port(1), rx_fc ? RTE_ETH_FC_FULL : RTE_ETH_FC_RX_PAUSE), 0);
+		ASSERT_TRUE(wait_for([&] { return link_of(nic.port(0)) == RTE_ETH_LINK_UP; }));
+		auto got = fc_run(nic, 0, 1, kFcFrames);
+		EXPECT_EQ(got.size(), kFcRing);
+		EXPECT_TRUE(in_order(got));
+		EXPECT_EQ(imissed(nic.port(1)), kFcFrames - kFcRing);
+		auto r = xstats(nic.port(1)), t = xstats(nic.port(0));
+		/* A receiver with flow control still sends one PAUSE per overrun episode. */
+		EXPECT_EQ(r["mac_tx_pause_frames"], rx_fc ? 1u : 0u);
+		EXPECT_EQ(t["mac_rx_pause_frames"], rx_fc ? 1u : 0u);
+	}
+}
+
+/* The same back-pressure when a port sends to itself: loopback wire and PCS loopback. */
+TEST_P(FlowCtl, PauseIsLosslessInLoopback)
+{
+	for (int pcs = 0; pcs < 2; pcs++) {
+		SCOPED_TRACE(pcs ? "PCS loopback" : "loopback wire");
+		Nic nic(args(pcs ? "pair" : "loopback"));
+		ASSERT_EQ(nic.probe_rc(), 0);
+		rte_eth_conf conf{};
+		conf.lpbk_mode = pcs;
+		ASSERT_EQ(nic.setup(0, conf, true, kFcRing), 0);
+		ASSERT_EQ(set_fc(nic.port(0), RTE_ETH_FC_FULL), 0);
+		ASSERT_TRUE(wait_for([&] { return link_of(nic.port(0)) == RTE_ETH_LINK_UP; }));
+		auto got = fc_run(nic, 0, 0, kFcFrames);
+		EXPECT_EQ(got.size(), kFcFrames);
+		EXPECT_TRUE(in_order(got));
+		EXPECT_EQ(imissed(nic.port(0)), 0u);
+		auto x = xstats(nic.port(0));
+		EXPECT_GT(x["mac_tx_pause_frames"], 0u);
+		EXPECT_EQ(x["mac_rx_pause_frames"], x["mac_tx_pause_frames"]);
+	}
+}
+
+/* Both ports full and pausing each other: neither engine hangs, and both directions
+ * complete once the applications receive. */
+TEST_P(FlowCtl, MutualPauseDoesNotHang)
+{
+	Nic nic(args());
+	ASSERT_EQ(nic.probe_rc(), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		ASSERT_EQ(nic.setup(i, rte_eth_conf{}, true, kFcRing), 0);
+		ASSERT_EQ(set_fc(nic.port(i), RTE_ETH_FC_FULL), 0);
+	}
+	ASSERT_TRUE(wait_for([&] { return link_of(nic.port(0)) == RTE_ETH_LINK_UP; }));
+	uint32_t sent[2] = {0, 0};
+	std::vector<uint32_t> got[2];
+	auto push = [&](unsigned i) {
+		rte_mbuf *b[32];
+		uint16_t k = 0;
+		while (k < 32 && sent[i] + k < kFcFrames) {
+			b[k] = nic.frame(seq_frame(sent[i] + k));
+			k++;
+		}
+		uint16_t done = k == 0 ? 0 : rte_eth_tx_burst(nic.port(i), 0, b, k);
+		for (uint16_t j = done; j < k; j++)
+			rte_pktmbuf_free(b[j]);
+		sent[i] += done;
+		return done;
+	};
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+	while (std::chrono::steady_clock::now() < end)
+		if (push(0) + push(1) == 0)
+			std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	EXPECT_LT(sent[0], kFcFrames); /* both are paused now */
+	EXPECT_LT(sent[1], kFcFrames);
+	end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+	while ((got[0].size() < kFcFrames || got[1].size() < kFcFrames) &&
+	       std::chrono::steady_clock::now() < end) {
+		for (unsigned i = 0; i < 2; i++) {
+			rte_mbuf *b[32];
+			uint16_t k = rte_eth_rx_burst(nic.port(i), 0, b, 32);
+			for (uint16_t j = 0; j < k; j++) {
+				uint32_t seq = UINT32_MAX;
+				memcpy(&seq, rte_pktmbuf_mtod_offset(b[j], const uint8_t *, 14), 4);
+				got[i].push_back(seq);
+				rte_pktmbuf_free(b[j]);
+			}
+			push(i);
+		}
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		EXPECT_EQ(got[i].size(), kFcFrames) << i;
+		EXPECT_TRUE(in_order(got[i])) << i;
+		EXPECT_EQ(imissed(nic.port(i)), 0u) << i;
+		EXPECT_GT(xstats(nic.port(i))["mac_rx_pause_frames"], 0u) << i;
+	}
+}
+
+INSTANTIATE_TEST_SUITE_P(Gaudi, FlowCtl, ::testing::Values("inline", "thread"));
+
 /* ---- Link up/down ---- */
 
 TEST(Features, SetLinkDownUp)

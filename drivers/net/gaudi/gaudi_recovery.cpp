@@ -165,11 +165,12 @@ void wd_tick(void *arg)
 		if (port->rec.db_rering || port->qp_err_pending)
 			gaudi_rec_tx_slow(txq);
 		/* Stall: WQEs outstanding, every event consumed, no doorbell consumed, no completion,
-		 * for watchdog_ms. */
+		 * for watchdog_ms, and the TX not paused by the peer's flow control (a legitimate
+		 * wait for XON, however long the peer keeps its CQ full). */
 		uint32_t db_ci = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
 		hw_pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
 		bool stalled = txq->pi != txq->ci && port->eq_ci == hw_pi && hw_pi == r.wd_hw_eq_pi &&
-			       txq->ci == r.wd_txq_ci && db_ci == r.wd_db_ci;
+			       txq->ci == r.wd_txq_ci && db_ci == r.wd_db_ci && !port->hw.tx_paused();
 		r.wd_stalled_ms = stalled ? r.wd_stalled_ms + kWdPeriodMs : 0;
 		if (r.watchdog_ms != 0 && r.wd_stalled_ms >= r.watchdog_ms && !r.reset_requested) {
 			r.tx_watchdog++;

@@ -125,6 +125,11 @@ public:
 	{
 		return bar_->rd32(reg::qpc(port_) + reg::QPC_DB_FIFO_OVERRUN_CNT);
 	}
+	/* TX waits for XON: the peer's PAUSE/PFC is honoured (TXE_FC_STATUS). */
+	bool tx_paused() const
+	{
+		return bar_->rd32(reg::txe(port_) + reg::TXE_FC_STATUS) & reg::TXE_FC_STATUS_PAUSED;
+	}
 
 	bool rx_init(const RxRingCfg &cfg);
 	void rx_disable();

@@ -100,6 +100,11 @@ inline constexpr uint32_t TXE_SQ_BASE_ADDRESS_63_32_0 = 0x000;
 inline constexpr uint32_t TXE_SQ_BASE_ADDRESS_31_0_0 = 0x004;
 /* log2(entries) - 2 [regs "LOG_MAX_WQ_SIZE_0 = 8-2"]. */
 inline constexpr uint32_t TXE_LOG_MAX_WQ_SIZE_0 = 0x008;
+/* [choice] Flow-control status of the port's TX, read-only: bit 0 = TX paused, i.e. the peer
+ * sent XOFF (PAUSE, or PFC = global pause [facts §4]), the MAC honours it (PAUSE_IGNORE
+ * clear) and WQEs wait for XON. Not in public sources; the PMD's TX watchdog reads it. */
+inline constexpr uint32_t TXE_FC_STATUS = 0x00C;
+inline constexpr uint32_t TXE_FC_STATUS_PAUSED = 1u << 0;
 
 /* ---- RXE block (per port) [regs: RAW_BASE_LO/HI, RAW_MISC, RAW_QPN, CQ_*] ---- */
 /* Raw ring of priority 0; the driver steers all priorities to QPN 0 [facts §2] and the model

@@ -67,6 +67,12 @@ inline void bump(uint64_t &c, uint64_t n = 1)
 	std::atomic_ref<uint64_t> a(c);
 	a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
 }
+/* A counter that two engines may write (the PAUSE counters: a port's own frames and the
+ * flow control of its peer's engine, which holds other locks). */
+inline void bump_shared(uint64_t &c, uint64_t n = 1)
+{
+	std::atomic_ref<uint64_t>(c).fetch_add(n, std::memory_order_relaxed);
+}
 inline uint64_t peek64(const uint64_t &c)
 {
 	return std::atomic_ref<const uint64_t>(c).load(std::memory_order_relaxed);
@@ -218,6 +224,10 @@ struct Device::Impl {
 		std::unique_ptr<PcapSink> sink;
 		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
 		uint64_t wire_tx = 0;
+		/* Flow control: paused = inside a pause episode (the peer's XOFF honoured, mirrored
+		 * in TXE_FC_STATUS); hold = the last run_doorbell stopped on it. */
+		bool paused = false;
+		bool hold = false;
 	};
 	struct alignas(64) DbFifo {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER; /* producers */
@@ -283,6 +293,9 @@ struct Device::Impl {
 		uint32_t cq_size = 0;
 		uint32_t *pi_shadow = nullptr;
 		bool write_pi = false;
+		/* Flow control: the MAC sends PAUSE (TXB GLOBAL_PAUSE) when the CQ is full; PFC_MODE
+		 * makes it PFC frames on the 4 priorities (global pause [facts §4]). */
+		bool pause_gen = false;
 	};
 
 	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
@@ -294,16 +307,28 @@ struct Device::Impl {
 		Delivery &operator=(const Delivery &) = delete;
 		void deliver(unsigned q, const uint8_t *data, uint32_t len)
 		{
+			hold(q);
+			m_.rx_frame(q, view_, data, len);
+		}
+		/* Port q's MAC is sending XOFF: flow control on and its CQ full. */
+		bool xoff(unsigned q)
+		{
+			hold(q);
+			const RxState &r = m_.ports_[q].rx;
+			return view_.pause_gen && r.pi - r.ci >= view_.cq_size;
+		}
+		bool pfc() const { return view_.cmd & reg::CMD_PFC_MODE; }
+
+	private:
+		void hold(unsigned q)
+		{
 			if (port_ != int(q)) {
 				release();
 				rte_spinlock_lock(&m_.ports_[q].rx.lock);
 				port_ = int(q);
 				view_ = m_.rx_view(q);
 			}
-			m_.rx_frame(q, view_, data, len);
 		}
-
-	private:
 		void release()
 		{
 			if (port_ >= 0)
@@ -348,6 +373,9 @@ struct Device::Impl {
 	void run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv);
 	void write_db_ci(unsigned p, uint32_t ci);
 	void qp_error(unsigned p, uint32_t qpn, QpErrSyndrome s);
+	void set_tx_paused(unsigned p, bool on);
+	void count_pause(unsigned from, unsigned to, bool pfc);
+	int rx_peer(unsigned q) const;
 	RxView rx_view(unsigned q);
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
 	bool pump_pcap(unsigned q);
@@ -564,6 +592,10 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 			update_link(p);
 		}
 		break;
+	case Block::txe:
+		if (a.r == reg::TXE_FC_STATUS)
+			wr(off, old); /* read-only status */
+		break;
 	case Block::mac_core:
 		if (a.r == reg::MAC_CORE_REC_STS0)
 			wr(off, old); /* read-only status */
@@ -683,6 +715,14 @@ void Device::Impl::gateway(unsigned p)
 				write_db_ci(p, n);
 			}
 			t.valid = field<qpc::kReqDwords>(t.req, qpc::REQ_VALID) != 0;
+			if (t.paused && !t.valid) {
+				/* [model] A QP invalidated while paused by flow control: the doorbells
+				 * waiting for XON are discarded (consumed, no effect), like a stop. */
+				uint32_t n = pm.fifo.pushed.load(std::memory_order_acquire);
+				pm.fifo.popped.store(n, std::memory_order_release);
+				write_db_ci(p, n);
+				set_tx_paused(p, false);
+			}
 			t.raw = field<qpc::kReqDwords>(t.req, qpc::REQ_TS) == qpc::TS_RAW;
 			t.last_idx = field<qpc::kReqDwords>(t.req, qpc::REQ_LAST_IDX);
 			/* MTU is stored but not enforced: the MAC FRM_LENGTH bounds the WQE size. */
@@ -755,12 +795,16 @@ bool Device::Impl::drain_tx(unsigned p)
 	uint64_t ci_addr = rd_addr_31_7(q + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_63_32,
 					q + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_31_7);
 	auto *ci_ptr = reinterpret_cast<uint32_t *>(iommu_.translate(ci_addr, 4, pm.tx.cache));
+	uint32_t popped0 = pm.fifo.popped.load(std::memory_order_relaxed), exec0 = pm.tx.exec;
+	pm.tx.hold = false;
 	for (;;) {
 		uint32_t n = pm.fifo.popped.load(std::memory_order_relaxed);
 		if (n == pm.fifo.pushed.load(std::memory_order_acquire))
 			break;
 		Doorbell db = pm.fifo.e[n % kDbFifoEntries];
 		run_doorbell(p, db, dlv);
+		if (pm.tx.hold) /* paused by the peer: the doorbell stays, retried later */
+			break;
 		if (pm.net) /* [wires tap/udp] a doorbell's frames leave before the next one */
 			pm.net->flush();
 		/* [model] The entry is retired, and the consumed count (free-running) DMA-written,
@@ -769,7 +813,46 @@ bool Device::Impl::drain_tx(unsigned p)
 		if (ci_ptr != nullptr)
 			store_release(ci_ptr, n + 1);
 	}
-	return true;
+	if (!pm.tx.hold) {
+		if (unlikely(pm.tx.paused)) /* e.g. the held doorbell ended in a QP error */
+			set_tx_paused(p, false);
+		return true;
+	}
+	/* Paused: work only if something moved (the thread engine backs off otherwise). */
+	return pm.tx.exec != exec0 || pm.fifo.popped.load(std::memory_order_relaxed) != popped0;
+}
+
+void Device::Impl::set_tx_paused(unsigned p, bool on)
+{
+	ports_[p].tx.paused = on;
+	wr(reg::txe(p) + reg::TXE_FC_STATUS, on ? reg::TXE_FC_STATUS_PAUSED : 0);
+}
+
+/* One XOFF from port from's MAC to port to's: a PAUSE frame, or in PFC mode a PFC frame with
+ * the 4 priorities' classes set (Gaudi2 pauses them together [facts §4]). Counted on both
+ * sides; the frame itself is not put in the CQ or capture. */
+void Device::Impl::count_pause(unsigned from, unsigned to, bool pfc)
+{
+	uint64_t *tx = ports_[from].tx.stats.data(), *rx = ports_[to].rx.stats.data();
+	if (!pfc) {
+		bump_shared(tx[size_t(TxStat::pause_mac_ctrl_frames_transmitted)]);
+		bump_shared(rx[size_t(RxStat::pause_mac_ctrl_frames_received)]);
+		return;
+	}
+	for (unsigned c = 0; c < 4; c++) {
+		bump_shared(tx[size_t(TxStat::cbfc_pause_frames_transmitted_0) + c]);
+		bump_shared(rx[size_t(RxStat::cbfc_pause_frames_received_0) + c]);
+	}
+}
+
+/* The model port whose frames arrive at port q: itself in loopback (wire or PCS), its peer on
+ * a pair cable; -1 on the other wires (pcap, tap, udp: no model port sends). */
+int Device::Impl::rx_peer(unsigned q) const
+{
+	if (cfg_.wire == Wire::loopback ||
+	    (rd(reg::mac_ch(q, 0) + reg::PCS_CONTROL1) & reg::PCS_CONTROL1_LOOPBACK))
+		return int(q);
+	return cfg_.wire == Wire::pair && (q ^ 1) < cfg_.nports ? int(q ^ 1) : -1;
 }
 
 void Device::Impl::qp_error(unsigned p, uint32_t qpn, QpErrSyndrome s)
@@ -826,8 +909,26 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	else
 		dest = t.sink ? Dest::sink : ports_[p].net ? Dest::net : Dest::none; /* [wires tap/udp] */
 	uint64_t *st = t.stats.data();
+	/* Flow control on the cable [facts §4, model]: when the receiving MAC sends XOFF (its
+	 * CQ is full and it may send PAUSE/PFC), a MAC that honours PAUSE (PAUSE_IGNORE clear)
+	 * stops before this WQE; it stays pending until the CQ has room (XON). */
+	bool honour = !(cmd & reg::CMD_PAUSE_IGNORE) && (cmd & reg::CMD_TX_ENA) &&
+		      (dest == Dest::self || dest == Dest::peer);
+	unsigned rq = dest == Dest::self ? p : (p ^ 1);
 
 	for (; n != 0; n--) {
+		if (honour) {
+			if (dlv.xoff(rq)) {
+				if (!t.paused) { /* one PAUSE per episode, not per retry */
+					count_pause(rq, p, dlv.pfc());
+					set_tx_paused(p, true);
+				}
+				t.hold = true;
+				return;
+			}
+			if (unlikely(t.paused))
+				set_tx_paused(p, false); /* XON: the episode is over */
+		}
 		bool link_down = false;
 		if (fs.armed.load(std::memory_order_relaxed)) { /* [faults] per frame */
 			FaultStep fst = fault_on_tx_frame(fs);
@@ -872,11 +973,11 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			if (w.size >= 18 && data[12] == 0x88 && data[13] == 0x08) {
 				/* MAC control frames software sends: PAUSE / PFC counted [facts §4]. */
 				if (data[14] == 0x00 && data[15] == 0x01)
-					bump(st[size_t(TxStat::pause_mac_ctrl_frames_transmitted)]);
+					bump_shared(st[size_t(TxStat::pause_mac_ctrl_frames_transmitted)]);
 				else if (data[14] == 0x01 && data[15] == 0x01)
 					for (unsigned c = 0; c < 8; c++)
 						if (data[17] & (1u << c))
-							bump(st[size_t(TxStat::cbfc_pause_frames_transmitted_0) + c]);
+							bump_shared(st[size_t(TxStat::cbfc_pause_frames_transmitted_0) + c]);
 			}
 			count_size_bucket(st, fl, TxStat::ether_stats_pkts_64);
 			if (!pcs_loop)
@@ -936,6 +1037,8 @@ Device::Impl::RxView Device::Impl::rx_view(unsigned q)
 	v.enabled = r.valid && (cq_cfg & reg::CQ_CFG_ENABLE);
 	if (!v.enabled)
 		return v;
+	v.pause_gen = (v.cmd & reg::CMD_RX_ENA) &&
+		      (rd(reg::txb(q) + reg::TXB_GLOBAL_PAUSE) & (1u << (q & 1)));
 	/* Rings are translated whole, once per batch: a ring not inside mapped memory is a DMA
 	 * fault for every frame that would use it. */
 	uint32_t misc = rd(rxe + reg::RXE_RAW_MISC_P0);
@@ -979,16 +1082,17 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	uint64_t dst = mac48(data);
 	bool bcast = dst == kEtherBroadcast, mcast = !bcast && (dst & 1);
 	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
-	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] They do not pause the sender. */
+	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] Frames software sends do not
+	 * pause the port: only the MAC's own XOFF does (run_doorbell). */
 	if (data[12] == 0x88 && data[13] == 0x08 && len >= 18) {
 		uint16_t op = uint16_t(data[14] << 8 | data[15]);
 		if (op == 0x0001) {
-			bump(st[size_t(RxStat::pause_mac_ctrl_frames_received)]);
+			bump_shared(st[size_t(RxStat::pause_mac_ctrl_frames_received)]);
 		} else if (op == 0x0101) {
 			uint8_t cev = data[17]; /* class-enable vector, low byte */
 			for (unsigned c = 0; c < 8; c++)
 				if (cev & (1u << c))
-					bump(st[size_t(RxStat::cbfc_pause_frames_received_0) + c]);
+					bump_shared(st[size_t(RxStat::cbfc_pause_frames_received_0) + c]);
 		}
 		if ((op == 0x0001 || op == 0x0101) && !(v.cmd & reg::CMD_PAUSE_FWD))
 			return;
@@ -1025,6 +1129,10 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		if (!r.overrun) {
 			r.overrun = true;
 			post_eq(q, EqeType::comp_err, kRawCq, 0);
+			/* [model] With flow control on, the MAC still sends PAUSE to a sender that
+			 * ignores it (PAUSE_IGNORE): one per episode, counted on both sides. */
+			if (int s = v.pause_gen ? rx_peer(q) : -1; s >= 0)
+				count_pause(q, unsigned(s), v.cmd & reg::CMD_PFC_MODE);
 		}
 		return;
 	}
@@ -1074,7 +1182,13 @@ void Device::Impl::cq_write_ci(unsigned p, uint32_t ci)
 		r.ci = ci;
 		wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, ci);
 	}
-	if (cfg_.engine == Engine::inline_run && has_rx_pcap_ && !held_.load(std::memory_order_relaxed))
+	if (cfg_.engine != Engine::inline_run || held_.load(std::memory_order_relaxed))
+		return; /* the thread engine retries paused TX on its own */
+	/* XON: the CQ has room, so TX the port paused resumes (a flag check when none is). */
+	for (unsigned s : {p, p ^ 1u})
+		if (s < cfg_.nports && (rd(reg::txe(s) + reg::TXE_FC_STATUS) & reg::TXE_FC_STATUS_PAUSED))
+			drain_tx(s);
+	if (has_rx_pcap_)
 		pump_all();
 }
 
