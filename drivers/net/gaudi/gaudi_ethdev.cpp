@@ -35,7 +35,10 @@ RTE_LOG_REGISTER_DEFAULT(gaudi_logtype, NOTICE);
 
 namespace {
 
-constexpr uint16_t kDefaultRing = 1024;
+/* Default ring sizes. RX 512: its slot ring (512 x 2 KB at MTU 1500) plus the allocator's
+ * header stays inside one 2 MB page, so it is IOVA-contiguous even with IOVA as PA. */
+constexpr uint16_t kDefaultRxRing = 512;
+constexpr uint16_t kDefaultTxRing = 1024;
 constexpr uint16_t kBurst = 32;
 
 gaudi_port *priv(rte_eth_dev *dev) { return static_cast<gaudi_port *>(dev->data->dev_private); }
@@ -202,8 +205,8 @@ int dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
 	info->rx_desc_lim = {.nb_max = kRxRingMax, .nb_min = kRxRingMin, .nb_align = kRxRingMin};
 	info->tx_desc_lim = {.nb_max = kTxRingMax, .nb_min = kTxRingMin, .nb_align = kTxRingMin,
 			     .nb_seg_max = UINT16_MAX, .nb_mtu_seg_max = UINT16_MAX};
-	info->default_rxportconf = {.burst_size = kBurst, .ring_size = kDefaultRing, .nb_queues = 1};
-	info->default_txportconf = {.burst_size = kBurst, .ring_size = kDefaultRing, .nb_queues = 1};
+	info->default_rxportconf = {.burst_size = kBurst, .ring_size = kDefaultRxRing, .nb_queues = 1};
+	info->default_txportconf = {.burst_size = kBurst, .ring_size = kDefaultTxRing, .nb_queues = 1};
 	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
 	info->dev_capa = 0;
 	return 0;
@@ -279,7 +282,7 @@ int rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 					RTE_MEMZONE_IOVA_CONTIG, ring_align(cq_len + kRingAlign));
 	if (mz == nullptr || cq_mz == nullptr) {
 		GAUDI_LOG(ERR, "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
-			  "ring (%u x %u B): use a smaller ring or MTU, 1 GB pages or --iova-mode=va",
+			  "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or --iova-mode=va",
 			  dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
 		rte_memzone_free(mz);
 		rte_memzone_free(cq_mz);
@@ -963,12 +966,19 @@ int port_hw_init(rte_eth_dev *dev)
 	return 0;
 }
 
+/* The hardware goes back to its probed state; the ethdev-level settings the application
+ * made (promiscuous, all-multicast, MAC addresses in dev->data) stay, and ethdev replays
+ * them on the next start, as it does after any stop. */
 int dev_reset(rte_eth_dev *dev)
 {
 	dev_stop(dev);
 	rxq_release(dev, 0);
 	txq_release(dev, 0);
-	return port_hw_init(dev);
+	uint8_t promisc = dev->data->promiscuous, allmulti = dev->data->all_multicast;
+	int rc = port_hw_init(dev);
+	dev->data->promiscuous = promisc;
+	dev->data->all_multicast = allmulti;
+	return rc;
 }
 
 /* Create the ethdev of hardware port hw_port of an adapter. */
@@ -1169,6 +1179,15 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 			ok = false;
 		}
 	}
+	/* A single-valued devarg given twice is a mistake, not a silent override. */
+	for (unsigned i = 0; ok && i < kv->count; i++)
+		for (const char *single : {kArgPorts, kArgWire, kArgEngine})
+			if (strcmp(kv->pairs[i].key, single) == 0 &&
+			    rte_kvargs_count(kv, single) > 1) {
+				*err = std::string("devarg ") + single + " given more than once";
+				ok = false;
+				break;
+			}
 	for (unsigned i = 0; ok && i < kv->count; i++) {
 		const char *k = kv->pairs[i].key, *v = kv->pairs[i].value ? kv->pairs[i].value : "";
 		std::string kvs = std::string(k) + "=" + v;
@@ -1219,8 +1238,15 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 			std::string path(colon + 1);
 			bool rx = strcmp(k, kArgRxPcap) == 0;
 			auto &slot = rx ? cfg->rx_pcap[p] : cfg->tx_pcap[p];
+			bool shared_out = false;
+			for (unsigned o = 0; !rx && o < kMaxPorts; o++)
+				shared_out |= o != p && cfg->tx_pcap[o] == path;
 			if (!slot.empty()) {
 				*err = "devarg " + kvs + ": port " + std::to_string(p) + " given twice";
+				ok = false;
+			} else if (shared_out) {
+				/* Two writers of one file would interleave and lose frames. */
+				*err = "devarg " + kvs + ": " + path + " is already another port's tx_pcap";
 				ok = false;
 			} else if (rx && access(path.c_str(), R_OK) != 0) {
 				*err = "devarg " + kvs + ": cannot read " + path + ": " + strerror(errno);
@@ -1238,7 +1264,11 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	if (ok && cfg->wire != emu::Wire::pcap) {
 		for (unsigned p = 0; p < kMaxPorts; p++)
 			if (!cfg->rx_pcap[p].empty() || !cfg->tx_pcap[p].empty()) {
-				*err = "devargs rx_pcap/tx_pcap need wire=pcap";
+				*err = std::string("devarg ") +
+				       (cfg->rx_pcap[p].empty() ? "tx_pcap=" : "rx_pcap=") +
+				       std::to_string(p) + ":" +
+				       (cfg->rx_pcap[p].empty() ? cfg->tx_pcap[p] : cfg->rx_pcap[p]) +
+				       ": needs wire=pcap";
 				ok = false;
 				break;
 			}

@@ -477,14 +477,18 @@ bool Device::Impl::init(std::string *err)
 	for (unsigned p = 0; p < cfg_.nports; p++) {
 		if (!cfg_.rx_pcap[p].empty()) {
 			ports_[p].rx.source = PcapSource::open(cfg_.rx_pcap[p], err);
-			if (!ports_[p].rx.source)
+			if (!ports_[p].rx.source) {
+				*err = "devarg rx_pcap=" + std::to_string(p) + ":" + *err;
 				return false;
+			}
 			has_rx_pcap_ = true;
 		}
 		if (!cfg_.tx_pcap[p].empty()) {
 			ports_[p].tx.sink = PcapSink::open(cfg_.tx_pcap[p], err);
-			if (!ports_[p].tx.sink)
+			if (!ports_[p].tx.sink) {
+				*err = "devarg tx_pcap=" + std::to_string(p) + ":" + *err;
 				return false;
+			}
 		}
 	}
 	/* [wires tap/udp] Their input is pumped like rx pcap files (has_rx_pcap_ = the model
@@ -1081,6 +1085,17 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	 * multicast with the allmulti bit ([model] register). Filtered frames are not errors. */
 	uint64_t dst = mac48(data);
 	bool bcast = dst == kEtherBroadcast, mcast = !bcast && (dst & 1);
+	/* The MAC counts every good frame it receives; the RXB address filter below drops
+	 * after that, so filtered frames show in the MAC counters but reach no queue. */
+	bump(st[size_t(RxStat::ether_stats_octets)], fl);
+	bump(st[size_t(RxStat::octets_received_ok)], len); /* [model] no FCS */
+	bump(st[size_t(RxStat::frames_received_ok)]);
+	bump(st[size_t(RxStat::ether_stats_pkts)]);
+	bump(st[size_t(bcast ? RxStat::if_in_broadcast_pkts
+			     : mcast ? RxStat::if_in_multicast_pkts : RxStat::if_in_ucast_pkts)]);
+	if (data[12] == 0x81 && data[13] == 0x00)
+		bump(st[size_t(RxStat::vlan_received_ok)]);
+	count_size_bucket(st, fl, RxStat::ether_stats_pkts_64);
 	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
 	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] Frames software sends do not
 	 * pause the port: only the MAC's own XOFF does (run_doorbell). */
@@ -1107,15 +1122,6 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		if (!hit)
 			return;
 	}
-	bump(st[size_t(RxStat::ether_stats_octets)], fl);
-	bump(st[size_t(RxStat::octets_received_ok)], len); /* [model] no FCS */
-	bump(st[size_t(RxStat::frames_received_ok)]);
-	bump(st[size_t(RxStat::ether_stats_pkts)]);
-	bump(st[size_t(bcast ? RxStat::if_in_broadcast_pkts
-			     : mcast ? RxStat::if_in_multicast_pkts : RxStat::if_in_ucast_pkts)]);
-	if (data[12] == 0x81 && data[13] == 0x00)
-		bump(st[size_t(RxStat::vlan_received_ok)]);
-	count_size_bucket(st, fl, RxStat::ether_stats_pkts_64);
 
 	if (!v.enabled) {
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);

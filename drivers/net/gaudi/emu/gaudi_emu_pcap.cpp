@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "gaudi_emu_pcap.h"
 
+#include <cinttypes>
 #include <cstring>
+
+#include <rte_log.h>
 
 #include <sys/time.h>
 
@@ -16,12 +19,13 @@ pcap_t *open_offline(const std::string &path, std::string *err)
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	pcap_t *h = pcap_open_offline(path.c_str(), ebuf);
 	if (h == nullptr) {
-		*err = "rx pcap '" + path + "': " + ebuf;
+		*err = path + ": " + ebuf;
 		return nullptr;
 	}
 	if (pcap_datalink(h) != DLT_EN10MB) {
-		*err = "rx pcap '" + path + "': link type " + std::to_string(pcap_datalink(h)) +
-		       " is not Ethernet (DLT_EN10MB)";
+		const char *lt = pcap_datalink_val_to_name(pcap_datalink(h));
+		*err = path + ": link type " + (lt ? lt : std::to_string(pcap_datalink(h))) +
+		       " is not Ethernet (EN10MB)";
 		pcap_close(h);
 		return nullptr;
 	}
@@ -39,8 +43,12 @@ std::unique_ptr<PcapSource> PcapSource::open(const std::string &path, std::strin
 	uint64_t n = 0;
 	struct pcap_pkthdr *hdr;
 	const u_char *data;
-	while (pcap_next_ex(h, &hdr, &data) == 1)
+	int rc;
+	while ((rc = pcap_next_ex(h, &hdr, &data)) == 1)
 		n++;
+	if (rc == PCAP_ERROR) /* a damaged file: deliver what is readable, and say so once */
+		RTE_LOG(WARNING, PMD, "gaudi_emu: rx pcap %s: %s after %" PRIu64 " frames; only those are delivered\n",
+			path.c_str(), pcap_geterr(h), n);
 	pcap_close(h);
 
 	h = open_offline(path, err);
@@ -99,12 +107,12 @@ std::unique_ptr<PcapSink> PcapSink::open(const std::string &path, std::string *e
 {
 	pcap_t *dead = pcap_open_dead(DLT_EN10MB, kSnapLen);
 	if (dead == nullptr) {
-		*err = "tx pcap '" + path + "': pcap_open_dead failed";
+		*err = path + ": pcap_open_dead failed";
 		return nullptr;
 	}
 	pcap_dumper_t *d = pcap_dump_open(dead, path.c_str());
 	if (d == nullptr) {
-		*err = "tx pcap '" + path + "': " + pcap_geterr(dead);
+		*err = path + ": " + pcap_geterr(dead);
 		pcap_close(dead);
 		return nullptr;
 	}
