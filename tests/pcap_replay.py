@@ -20,10 +20,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "buildtools"))
-import pcapfile  # noqa: E402
-from testpmd_session import TestPmd, TestPmdError, wait_for  # noqa: E402
+from e2e_common import HERE, SKIP, engines, gaudi_pmd
+import pcapfile
+from testpmd_session import TestPmd, TestPmdError, wait_for
 
 MTU = 1500                 # the PMD's default; testpmd does not change it
 MAX_FRAME = MTU + 18       # Ethernet header + one VLAN tag, no FCS
@@ -109,14 +108,14 @@ def run_batch(batch, engine, pmd, outdir):
 
 
 def main():
-    pmd = os.environ.get("GAUDI_PMD")
+    pmd = gaudi_pmd()
     data = os.environ.get("GAUDI_SHARED_DATA", os.path.join(HERE, "..", "..", "shared", "data"))
     srcdir = os.path.join(data, "pcap", "ethernet")
     files = sorted(glob.glob(os.path.join(srcdir, "*.pcap")) +
                    glob.glob(os.path.join(srcdir, "*.pcapng")))
     if not files:
         print(f"SKIP: no captures in {srcdir}")
-        return 77
+        return SKIP
     exps, skipped = [], 0
     for f in files:
         e = expectation(f)
@@ -125,11 +124,11 @@ def main():
             skipped += 1
         else:
             exps.append(e)
-    engines = os.environ.get("GAUDI_ENGINES", "inline,thread").split(",")
+    engines_ = engines()
     outdir = tempfile.mkdtemp(prefix="gaudi-pcap-replay-")
     passed = failed = 0
     t0 = time.monotonic()
-    for engine in engines:
+    for engine in engines_:
         for i in range(0, len(exps), FILES_PER_RUN):
             batch = exps[i:i + FILES_PER_RUN]
             try:
@@ -145,7 +144,7 @@ def main():
                     passed += 1
                     print(f"ok    {tag}")
             sys.stdout.flush()
-    print(f"pcap_replay: {len(exps)} files x {len(engines)} engines in "
+    print(f"pcap_replay: {len(exps)} files x {len(engines_)} engines in "
           f"{time.monotonic() - t0:.0f}s")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     if failed:

@@ -22,22 +22,11 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "buildtools"))
-from testpmd_session import TestPmd, TestPmdError  # noqa: E402
+from e2e_common import SKIP, Fail, check, engines, finish, gaudi_pmd
+from testpmd_session import TestPmd, TestPmdError
 
-SKIP = 77
 HOST_IP, PORT_IP = "192.168.77.1", "192.168.77.2"
 COUNT = 3
-
-
-class Fail(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Fail(msg)
 
 
 def sh(*args, check_rc=True, timeout=30):
@@ -199,11 +188,10 @@ def main():
     if why:
         print(f"SKIP: {why}")
         return SKIP
-    pmd = os.environ.get("GAUDI_PMD")
-    engines = os.environ.get("GAUDI_ENGINES", "inline,thread").split(",")
+    pmd = gaudi_pmd()
     tshark_ok = shutil.which("tshark") is not None
     passed = failed = 0
-    for engine in engines:
+    for engine in engines():
         ns = f"gaudi-tap-{os.getpid()}"
         sh("ip", "netns", "add", ns)
         try:
@@ -217,8 +205,7 @@ def main():
         finally:
             subprocess.run(["ip", "netns", "del", ns])
         sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return finish(passed, failed)
 
 
 if __name__ == "__main__":

@@ -4,14 +4,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "gaudi_test_eal.h"
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -24,71 +24,20 @@ namespace {
 constexpr uint16_t kMinRing = 64;
 constexpr uint16_t kMaxRing = 4096;
 
-/* EAL autoloads every plugin in DPDK's plugin dir: an installed copy of this PMD that differs
- * from the build's would register the same drivers beside the one under test. */
-void check_no_stale_plugin()
-{
-	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-	std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
-	if (!a)
-		return;
-	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
-	if (da != db) {
-		fprintf(stderr, "%s is installed and differs from the build's %s: remove it or run "
-			"'meson install' first\n", installed.c_str(), GAUDI_PMD_PATH);
-		std::exit(1);
-	}
-}
+const auto *eal_env = gaudi_test::register_eal_env(new gaudi_test::EalEnv(
+	"test_ethdev", "1536", {"--log-level=pmd.net.gaudi:error"}));
 
-class EalEnv : public ::testing::Environment {
-public:
-	void SetUp() override
-	{
-		check_no_stale_plugin();
-		const char *argv[] = {"test_ethdev", "-d", GAUDI_PMD_PATH, "--no-huge", "-m", "1536", "--no-shconf",
-				      "--no-pci", "--iova-mode=va", "--log-level=lib.eal:error",
-				      "--log-level=pmd.net.gaudi:error"};
-		int argc = sizeof(argv) / sizeof(argv[0]);
-		if (rte_eal_init(argc, const_cast<char **>(argv)) < 0) {
-			/* Without EAL nothing can be tested: fail loudly, never skip. */
-			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
-			std::exit(1);
-		}
-	}
-	void TearDown() override { rte_eal_cleanup(); }
-};
-
-const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
-
-int vdev_counter = 0;
+using gaudi_test::bytes_of;
+using gaudi_test::free_all;
 
 /* One net_gaudi_emu instance with its ports, a mempool, and helpers to move frames. */
-class Nic {
+class Nic : public gaudi_test::EmuVdev {
 public:
 	Nic(const std::string &args, unsigned nports, unsigned mbufs = 16383,
 	    uint16_t data_room = RTE_MBUF_DEFAULT_BUF_SIZE)
+		: EmuVdev(gaudi_test::next_emu_instance(), args, nports, mbufs, data_room)
 	{
-		name_ = "net_gaudi_emu" + std::to_string(vdev_counter++);
-		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
-		for (unsigned p = 0; rc_ == 0 && p < nports; p++) {
-			uint16_t id;
-			std::string pn = name_ + "_p" + std::to_string(p);
-			EXPECT_EQ(rte_eth_dev_get_port_by_name(pn.c_str(), &id), 0) << pn;
-			ports_.push_back(id);
-		}
-		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), mbufs, 0, 0, data_room,
-					      SOCKET_ID_ANY);
-		EXPECT_NE(mp_, nullptr);
 	}
-	~Nic()
-	{
-		if (rc_ == 0)
-			rte_vdev_uninit(name_.c_str());
-		rte_mempool_free(mp_);
-	}
-	int probe_rc() const { return rc_; }
-	uint16_t port(unsigned i) const { return ports_.at(i); }
-	rte_mempool *mp() const { return mp_; }
 
 	int setup(unsigned i, uint16_t rxd, uint16_t txd, uint16_t mtu = RTE_ETHER_MTU,
 		  uint64_t rx_offloads = 0, uint64_t tx_offloads = 0)
@@ -145,52 +94,18 @@ public:
 			memcpy(&b[14], &seq, 4);
 		return b;
 	}
-	static std::vector<uint8_t> bytes_of(const rte_mbuf *m)
-	{
-		std::vector<uint8_t> b(m->pkt_len);
-		const void *p = rte_pktmbuf_read(m, 0, m->pkt_len, b.data());
-		if (p != b.data())
-			memcpy(b.data(), p, m->pkt_len);
-		return b;
-	}
-
 	/* Receive until want frames arrived or the timeout passed (the thread engine is async). */
 	std::vector<rte_mbuf *> receive(unsigned i, size_t want, uint16_t burst = 64,
 					int timeout_ms = 5000)
 	{
-		std::vector<rte_mbuf *> got;
-		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-		rte_mbuf *b[64];
-		while (got.size() < want && std::chrono::steady_clock::now() < end) {
-			uint16_t n = rte_eth_rx_burst(port(i), 0, b, std::min<size_t>(burst, want - got.size()));
-			got.insert(got.end(), b, b + n);
-		}
-		return got;
+		return gaudi_test::rx_until(port(i), want, timeout_ms, burst);
 	}
 	/* Send all of pkts, retrying while the ring is full. Returns frames accepted. */
 	size_t send_all(unsigned i, std::vector<rte_mbuf *> &pkts, int timeout_ms = 5000)
 	{
-		size_t done = 0;
-		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-		while (done < pkts.size() && std::chrono::steady_clock::now() < end)
-			done += rte_eth_tx_burst(port(i), 0, &pkts[done],
-						 std::min<size_t>(64, pkts.size() - done));
-		return done;
+		return gaudi_test::tx_all(port(i), pkts, timeout_ms, 64);
 	}
-
-private:
-	std::string name_;
-	int rc_ = -1;
-	std::vector<uint16_t> ports_;
-	rte_mempool *mp_ = nullptr;
 };
-
-void free_all(std::vector<rte_mbuf *> &v)
-{
-	for (auto *m : v)
-		rte_pktmbuf_free(m);
-	v.clear();
-}
 
 uint32_t seq_of(const rte_mbuf *m)
 {
@@ -224,7 +139,7 @@ TEST_P(Engine, EveryBurstSize)
 		auto rx = nic.receive(1, burst, burst);
 		ASSERT_EQ(rx.size(), burst) << "burst " << burst;
 		for (uint16_t i = 0; i < burst; i++) {
-			EXPECT_EQ(Nic::bytes_of(rx[i]), Nic::pattern(seq + i, 64 + i));
+			EXPECT_EQ(bytes_of(rx[i]), Nic::pattern(seq + i, 64 + i));
 			EXPECT_EQ(rx[i]->port, nic.port(1));
 		}
 		free_all(rx);
@@ -402,10 +317,10 @@ TEST_P(Engine, ShortAndMultiSegmentFrames)
 		b.resize(std::max<size_t>(b.size(), 60), 0);
 		return b;
 	};
-	EXPECT_EQ(Nic::bytes_of(rx[0]), padded(Nic::pattern(1, 42)));
-	EXPECT_EQ(Nic::bytes_of(rx[1]), Nic::pattern(2, 1400));
-	EXPECT_EQ(Nic::bytes_of(rx[2]), padded(Nic::pattern(3, 14)));
-	EXPECT_EQ(Nic::bytes_of(rx[3]), padded(Nic::pattern(4, 59)));
+	EXPECT_EQ(bytes_of(rx[0]), padded(Nic::pattern(1, 42)));
+	EXPECT_EQ(bytes_of(rx[1]), Nic::pattern(2, 1400));
+	EXPECT_EQ(bytes_of(rx[2]), padded(Nic::pattern(3, 14)));
+	EXPECT_EQ(bytes_of(rx[3]), padded(Nic::pattern(4, 59)));
 	free_all(rx);
 }
 
@@ -423,8 +338,8 @@ TEST_P(Engine, ScatteredRx)
 	ASSERT_EQ(rx.size(), 2u);
 	EXPECT_EQ(rx[0]->pkt_len, 8000u);
 	EXPECT_EQ(rx[0]->nb_segs, 4); /* 2048-byte data rooms */
-	EXPECT_EQ(Nic::bytes_of(rx[0]), Nic::pattern(9, 8000));
-	EXPECT_EQ(Nic::bytes_of(rx[1]), Nic::pattern(10, 8188));
+	EXPECT_EQ(bytes_of(rx[0]), Nic::pattern(9, 8000));
+	EXPECT_EQ(bytes_of(rx[1]), Nic::pattern(10, 8188));
 	free_all(rx);
 }
 
@@ -438,7 +353,7 @@ TEST_P(Engine, LoopbackWire)
 	ASSERT_EQ(nic.send_all(0, tx), 1u);
 	auto rx = nic.receive(0, 1);
 	ASSERT_EQ(rx.size(), 1u);
-	EXPECT_EQ(Nic::bytes_of(rx[0]), Nic::pattern(77, 300));
+	EXPECT_EQ(bytes_of(rx[0]), Nic::pattern(77, 300));
 	free_all(rx);
 }
 

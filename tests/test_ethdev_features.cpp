@@ -8,8 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -17,6 +15,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "gaudi_test_eal.h"
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -28,65 +28,20 @@
 
 namespace {
 
-void check_no_stale_plugin()
-{
-	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-	std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
-	if (!a)
-		return;
-	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
-	if (da != db) {
-		fprintf(stderr, "%s is installed and differs from the build's %s\n", installed.c_str(),
-			GAUDI_PMD_PATH);
-		std::exit(1);
-	}
-}
+const auto *eal_env = gaudi_test::register_eal_env(new gaudi_test::EalEnv(
+	"test_ethdev_features", "1024",
+	{"--log-level=pmd.net.gaudi:critical", "--log-level=lib.ethdev:critical"}));
 
-class EalEnv : public ::testing::Environment {
-public:
-	void SetUp() override
-	{
-		check_no_stale_plugin();
-		const char *argv[] = {"test_ethdev_features", "-d", GAUDI_PMD_PATH, "--no-huge", "-m",
-				      "1024", "--no-shconf", "--no-pci", "--iova-mode=va",
-				      "--log-level=lib.eal:error", "--log-level=pmd.net.gaudi:critical",
-				      "--log-level=lib.ethdev:critical"};
-		if (rte_eal_init(std::size(argv), const_cast<char **>(argv)) < 0) {
-			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
-			std::exit(1);
-		}
-	}
-	void TearDown() override { rte_eal_cleanup(); }
-};
+using gaudi_test::wait_for;
 
-const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
-
-int vdev_counter = 0;
 const uint8_t kBcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
-class Nic {
+class Nic : public gaudi_test::EmuVdev {
 public:
 	explicit Nic(const std::string &args, unsigned nports = 2, uint16_t data_room = RTE_MBUF_DEFAULT_BUF_SIZE)
+		: EmuVdev(gaudi_test::next_emu_instance(), args, nports, 4095, data_room)
 	{
-		name_ = "net_gaudi_emu" + std::to_string(vdev_counter++);
-		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
-		for (unsigned p = 0; rc_ == 0 && p < nports; p++) {
-			uint16_t id;
-			std::string pn = name_ + "_p" + std::to_string(p);
-			EXPECT_EQ(rte_eth_dev_get_port_by_name(pn.c_str(), &id), 0) << pn;
-			ports_.push_back(id);
-		}
-		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), 4095, 0, 0, data_room, SOCKET_ID_ANY);
-		EXPECT_NE(mp_, nullptr);
 	}
-	~Nic()
-	{
-		if (rc_ == 0)
-			rte_vdev_uninit(name_.c_str());
-		rte_mempool_free(mp_);
-	}
-	int probe_rc() const { return rc_; }
-	uint16_t port(unsigned i) const { return ports_.at(i); }
 
 	/* Configure + queues (+ start unless start = false). */
 	int setup(unsigned i, const rte_eth_conf &conf, bool start = true, uint16_t rxd = 256,
@@ -124,10 +79,7 @@ public:
 	}
 	unsigned send(unsigned i, std::vector<rte_mbuf *> pkts)
 	{
-		size_t done = 0;
-		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-		while (done < pkts.size() && std::chrono::steady_clock::now() < end)
-			done += rte_eth_tx_burst(port(i), 0, &pkts[done], pkts.size() - done);
+		size_t done = gaudi_test::tx_all(port(i), pkts, 5000);
 		for (size_t k = done; k < pkts.size(); k++)
 			rte_pktmbuf_free(pkts[k]);
 		return done;
@@ -135,14 +87,7 @@ public:
 	/* Receive up to want frames, waiting at most ms. */
 	std::vector<rte_mbuf *> receive(unsigned i, size_t want, int ms = 300)
 	{
-		std::vector<rte_mbuf *> got;
-		rte_mbuf *b[64];
-		auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-		while (got.size() < want && std::chrono::steady_clock::now() < end) {
-			uint16_t n = rte_eth_rx_burst(port(i), 0, b, std::min<size_t>(64, want - got.size()));
-			got.insert(got.end(), b, b + n);
-		}
-		return got;
+		return gaudi_test::rx_until(port(i), want, ms);
 	}
 	size_t count_rx(unsigned i, size_t want = 64, int ms = 200)
 	{
@@ -151,12 +96,6 @@ public:
 			rte_pktmbuf_free(m);
 		return v.size();
 	}
-
-private:
-	std::string name_;
-	int rc_ = -1;
-	std::vector<uint16_t> ports_;
-	rte_mempool *mp_ = nullptr;
 };
 
 std::map<std::string, uint64_t> xstats(uint16_t port)
@@ -170,17 +109,6 @@ std::map<std::string, uint64_t> xstats(uint16_t port)
 	for (int i = 0; i < n; i++)
 		out[names[vals[i].id].name] = vals[i].value;
 	return out;
-}
-
-bool wait_for(const std::function<bool()> &cond, int ms = 3000)
-{
-	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-	while (std::chrono::steady_clock::now() < end) {
-		if (cond())
-			return true;
-		std::this_thread::sleep_for(std::chrono::milliseconds(1));
-	}
-	return cond();
 }
 
 uint8_t link_of(uint16_t port)

@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gaudi_test_eal.h"
+
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -39,18 +41,17 @@ inject_fn g_inject;
 inject_after_fn g_inject_after;
 stats_fn g_stats;
 
-class EalEnv : public ::testing::Environment {
+class EalEnv : public gaudi_test::EalEnv {
 public:
-	void SetUp() override
+	EalEnv()
+		: gaudi_test::EalEnv("test_faults", "1024",
+				     {"--log-level=pmd.net.gaudi:error", "--log-level=lib.ethdev:critical"})
 	{
-		const char *argv[] = {"test_faults", "-d", GAUDI_PMD_PATH, "--no-huge", "-m", "1024",
-				      "--no-shconf", "--no-pci", "--iova-mode=va",
-				      "--log-level=lib.eal:error", "--log-level=pmd.net.gaudi:error",
-				      "--log-level=lib.ethdev:critical"};
-		if (rte_eal_init(std::size(argv), const_cast<char **>(argv)) < 0) {
-			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
-			std::exit(1);
-		}
+	}
+
+protected:
+	void after_init() override
+	{
 		void *h = dlopen(GAUDI_PMD_PATH, RTLD_NOW | RTLD_NOLOAD);
 		if (h == nullptr) {
 			fprintf(stderr, "PMD not loaded: %s\n", dlerror());
@@ -64,12 +65,18 @@ public:
 			std::exit(1);
 		}
 	}
-	void TearDown() override { rte_eal_cleanup(); }
 };
 
-const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
+const auto *eal_env = gaudi_test::register_eal_env(new EalEnv);
 
-int vdev_counter = 0;
+using gaudi_test::wait_for;
+
+/* vdev names net_gaudi_emu100, 101, ... */
+std::string next_vdev_name()
+{
+	return "net_gaudi_emu" + std::to_string(100 + gaudi_test::next_emu_instance());
+}
+
 constexpr unsigned kPool = 4095;
 
 struct Events {
@@ -89,17 +96,6 @@ int event_cb(uint16_t port, rte_eth_event_type type, void *arg, void *)
 	return 0;
 }
 
-bool wait_for(const std::function<bool()> &cond, int ms = 3000)
-{
-	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-	while (std::chrono::steady_clock::now() < end) {
-		if (cond())
-			return true;
-		std::this_thread::sleep_for(std::chrono::milliseconds(1));
-	}
-	return cond();
-}
-
 std::map<std::string, uint64_t> xstats(uint16_t port)
 {
 	std::map<std::string, uint64_t> out;
@@ -114,35 +110,12 @@ std::map<std::string, uint64_t> xstats(uint16_t port)
 }
 
 /* A 2-port NIC (pair cable): port 0 sends numbered frames, port 1 receives them. */
-class Nic {
+class Nic : public gaudi_test::EmuVdev {
 public:
 	explicit Nic(const std::string &args)
+		: EmuVdev(100 + gaudi_test::next_emu_instance(), args, 2, kPool)
 	{
-		name_ = "net_gaudi_emu" + std::to_string(100 + vdev_counter++);
-		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
-		for (unsigned p = 0; rc_ == 0 && p < 2; p++) {
-			uint16_t id;
-			std::string pn = name_ + "_p" + std::to_string(p);
-			EXPECT_EQ(rte_eth_dev_get_port_by_name(pn.c_str(), &id), 0) << pn;
-			ports_.push_back(id);
-		}
-		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), kPool, 0, 0,
-					      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-		EXPECT_NE(mp_, nullptr);
 	}
-	~Nic()
-	{
-		close();
-		rte_mempool_free(mp_);
-	}
-	void close()
-	{
-		if (rc_ == 0 && !closed_)
-			rte_vdev_uninit(name_.c_str());
-		closed_ = true;
-	}
-	int probe_rc() const { return rc_; }
-	uint16_t port(unsigned i) const { return ports_.at(i); }
 	rte_mempool *pool() const { return mp_; }
 
 	int setup(unsigned i, bool lsc = false)
@@ -244,11 +217,6 @@ public:
 	uint32_t next_seq_ = 1, last_ = 0;
 
 private:
-	std::string name_;
-	int rc_ = -1;
-	bool closed_ = false;
-	std::vector<uint16_t> ports_;
-	rte_mempool *mp_ = nullptr;
 	std::chrono::steady_clock::time_point quiet_since_;
 };
 
@@ -545,7 +513,7 @@ TEST(FaultsApi, BadArgumentsAndDevargs)
 	for (const char *bad : {"fault=bogus:0", "fault=qp_err:2", "fault=qp_err:0:1:0x10",
 				"fault=link_flap", "fault_rate=2", "fault_kinds=qp_err+nope",
 				"tx_watchdog_ms=-1", "fault=dma_fault:0:0:3"}) {
-		std::string n = "net_gaudi_emu" + std::to_string(100 + vdev_counter++);
+		std::string n = next_vdev_name();
 		EXPECT_NE(rte_vdev_init(n.c_str(), (std::string("ports=2,") + bad).c_str()), 0) << bad;
 	}
 }

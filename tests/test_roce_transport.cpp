@@ -7,14 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "gaudi_test_eal.h"
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -28,19 +28,6 @@ using namespace gaudi::roce;
 
 namespace {
 
-void check_no_stale_plugin()
-{
-    std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-    std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
-    if (!a)
-        return;
-    std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
-    if (da != db) {
-        fprintf(stderr, "%s is installed and differs from the build's %s\n", installed.c_str(), GAUDI_PMD_PATH);
-        std::exit(1);
-    }
-}
-
 constexpr uint16_t kPortMtu = 4200; // IB MTU 4096 + RoCE v2 headers
 
 struct Wire {
@@ -50,18 +37,17 @@ struct Wire {
 };
 Wire g_wire;
 
-class EalEnv : public ::testing::Environment {
+class EalEnv : public gaudi_test::EalEnv {
 public:
-    void SetUp() override
+    EalEnv()
+        : gaudi_test::EalEnv("test_roce_transport", "1024",
+                             {"--log-level=pmd.net.gaudi:error", "--log-level=lib.net:error"})
     {
-        check_no_stale_plugin();
-        const char *argv[] = {"test_roce_transport", "-d", GAUDI_PMD_PATH, "--no-huge", "-m", "1024",
-                              "--no-shconf", "--no-pci", "--iova-mode=va", "--log-level=lib.eal:error",
-                              "--log-level=pmd.net.gaudi:error", "--log-level=lib.net:error"};
-        if (rte_eal_init(sizeof(argv) / sizeof(argv[0]), const_cast<char **>(argv)) < 0) {
-            fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
-            std::exit(1);
-        }
+    }
+
+protected:
+    void after_init() override
+    {
         if (rte_vdev_init("net_gaudi_emu0", "ports=2,wire=pair") != 0) {
             fprintf(stderr, "vdev init failed\n");
             std::exit(1);
@@ -86,16 +72,15 @@ public:
         }
         g_wire.ok = true;
     }
-    void TearDown() override
+    void before_cleanup() override
     {
         for (uint16_t p : g_wire.port)
             rte_eth_dev_stop(p);
         rte_vdev_uninit("net_gaudi_emu0");
         rte_mempool_free(g_wire.pool);
-        rte_eal_cleanup();
     }
 };
-const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
+const auto *eal_env = gaudi_test::register_eal_env(new EalEnv);
 
 void drain(uint16_t port)
 {

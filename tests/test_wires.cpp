@@ -11,12 +11,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "gaudi_test_eal.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -44,20 +44,6 @@ using Clock = std::chrono::steady_clock;
 using Bytes = std::vector<uint8_t>;
 constexpr uint16_t kTestEtherType = 0x88B5; /* IEEE local experimental: no stack reacts */
 
-void check_no_stale_plugin()
-{
-	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-	std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
-	if (!a)
-		return;
-	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
-	if (da != db) {
-		fprintf(stderr, "%s is installed and differs from the build's %s: remove it or run "
-			"'meson install' first\n", installed.c_str(), GAUDI_PMD_PATH);
-		std::exit(1);
-	}
-}
-
 bool g_own_netns = false;
 
 /* Brings an interface up (lo of a new namespace). */
@@ -75,53 +61,30 @@ bool if_up(const char *name)
 	return ok;
 }
 
-class EalEnv : public ::testing::Environment {
+class EalEnv : public gaudi_test::EalEnv {
 public:
-	void SetUp() override
+	EalEnv() : gaudi_test::EalEnv("test_wires", "1024", {"--log-level=pmd.net.gaudi:error"}) {}
+
+protected:
+	void before_init() override
 	{
-		check_no_stale_plugin();
 		/* Before EAL starts threads: unshare() applies to the calling thread only. */
 		if (unshare(CLONE_NEWNET) == 0)
 			g_own_netns = if_up("lo");
-		const char *argv[] = {"test_wires", "-d", GAUDI_PMD_PATH, "--no-huge", "-m", "1024",
-				      "--no-shconf", "--no-pci", "--iova-mode=va",
-				      "--log-level=lib.eal:error", "--log-level=pmd.net.gaudi:error"};
-		int argc = sizeof(argv) / sizeof(argv[0]);
-		if (rte_eal_init(argc, const_cast<char **>(argv)) < 0) {
-			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
-			std::exit(1);
-		}
 	}
-	void TearDown() override { rte_eal_cleanup(); }
 };
 
-const auto *eal_env = ::testing::AddGlobalTestEnvironment(new EalEnv);
-
-int vdev_counter = 0;
+const auto *eal_env = gaudi_test::register_eal_env(new EalEnv);
 
 /* One single-port net_gaudi_emu instance and a mempool. */
-class Nic {
+class Nic : public gaudi_test::EmuVdev {
 public:
 	explicit Nic(const std::string &args)
-	{
-		instance_ = vdev_counter++;
-		name_ = "net_gaudi_emu" + std::to_string(instance_);
-		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
-		if (rc_ == 0) {
-			EXPECT_EQ(rte_eth_dev_get_port_by_name((name_ + "_p0").c_str(), &port_), 0);
-		}
-		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), 4095, 0, 0,
-					      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-		EXPECT_NE(mp_, nullptr);
-	}
-	~Nic()
+		: EmuVdev(gaudi_test::next_emu_instance(), args, 1, 4095)
 	{
 		if (rc_ == 0)
-			rte_vdev_uninit(name_.c_str());
-		rte_mempool_free(mp_);
+			port_ = EmuVdev::port(0);
 	}
-	int probe_rc() const { return rc_; }
-	int instance() const { return instance_; }
 	uint16_t port() const { return port_; }
 
 	int setup(uint16_t rxd = 64, uint16_t txd = 64)
@@ -166,10 +129,7 @@ public:
 		while (got.size() < want && Clock::now() < end) {
 			uint16_t n = rte_eth_rx_burst(port_, 0, b, 32);
 			for (uint16_t i = 0; i < n; i++) {
-				Bytes f(b[i]->pkt_len);
-				const void *p = rte_pktmbuf_read(b[i], 0, f.size(), f.data());
-				if (p != f.data())
-					memcpy(f.data(), p, f.size());
+				Bytes f = gaudi_test::bytes_of(b[i]);
 				if (f.size() >= 14 && f[12] == (kTestEtherType >> 8) &&
 				    f[13] == (kTestEtherType & 0xFF))
 					got.push_back(std::move(f));
@@ -186,11 +146,7 @@ public:
 	}
 
 private:
-	std::string name_;
-	int instance_ = 0;
-	int rc_ = -1;
 	uint16_t port_ = 0;
-	rte_mempool *mp_ = nullptr;
 };
 
 /* A frame of len bytes with the test EtherType, seq and a pattern in the payload. */

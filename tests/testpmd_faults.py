@@ -8,28 +8,12 @@ increase), that the PMD printed its one log line for it, the recovery xstats, an
 quits cleanly (no crash, ports close).
 Environment: GAUDI_PMD (the built librte_net_gaudi.so).
 """
-import os
 import re
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "buildtools"))
-from testpmd_session import TestPmd, TestPmdError  # noqa: E402
-
-
-class Fail(Exception):
-    pass
-
-
-checks = 0
-
-
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        raise Fail(msg)
+from e2e_common import Fail, check, run_checks
+from testpmd_session import TestPmd
 
 
 def xstats(tp, port):
@@ -92,17 +76,7 @@ def run(pmd):
 
 
 def main():
-    pmd = os.environ.get("GAUDI_PMD")
-    if not pmd:
-        print("GAUDI_PMD is not set", file=sys.stderr)
-        return 1
-    try:
-        run(pmd)
-    except (Fail, TestPmdError) as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        return 1
-    print(f"testpmd_faults: {checks} checks passed")
-    return 0
+    return run_checks("testpmd_faults", run)
 
 
 if __name__ == "__main__":

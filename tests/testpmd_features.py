@@ -15,28 +15,12 @@ One testpmd process on net_gaudi_emu (ports=2, wire=pair) checks the output of:
   show port 0 rx_offload capabilities, show fwd stats
 Environment: GAUDI_PMD (the built librte_net_gaudi.so).
 """
-import os
 import re
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "buildtools"))
-from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats  # noqa: E402
-
-
-class Fail(Exception):
-    pass
-
-
-checks = 0
-
-
-def check(cond, msg):
-    global checks
-    checks += 1
-    if not cond:
-        raise Fail(msg)
+from e2e_common import Fail, check, run_checks
+from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats
 
 
 def xstats(tp, port):
@@ -148,17 +132,7 @@ def run(pmd):
 
 
 def main():
-    pmd = os.environ.get("GAUDI_PMD")
-    if not pmd:
-        print("GAUDI_PMD is not set", file=sys.stderr)
-        return 1
-    try:
-        run(pmd)
-    except (Fail, TestPmdError) as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        return 1
-    print(f"testpmd_features: {checks} checks passed")
-    return 0
+    return run_checks("testpmd_features", run)
 
 
 if __name__ == "__main__":

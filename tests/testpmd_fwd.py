@@ -11,27 +11,16 @@ For each engine (inline, thread) and forwarding mode, one testpmd process:
            receive exactly the 64 frames its peer sent.
 Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
 """
-import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "buildtools"))
-from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats, wait_for  # noqa: E402
+from e2e_common import Fail, check, engines, finish, gaudi_pmd
+from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats, wait_for
 
 BURST = 32
 ROUNDS = 2                       # start tx_first ROUNDS
 INJECTED = BURST * ROUNDS        # frames per port put on the wire by tx_first
 RUN_SECONDS = 2.0
-
-
-class Fail(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Fail(msg)
 
 
 def zero_errors(stats, ports=(0, 1), missed_ok=False):
@@ -99,10 +88,9 @@ CASES = {"io": looping, "mac": looping, "txonly": txonly, "rxonly": rxonly}
 
 
 def main():
-    pmd = os.environ.get("GAUDI_PMD")
-    engines = os.environ.get("GAUDI_ENGINES", "inline,thread").split(",")
+    pmd = gaudi_pmd()
     passed = failed = 0
-    for engine in engines:
+    for engine in engines():
         for mode, fn in CASES.items():
             name = f"{engine:6} {mode:6}"
             vdev = f"net_gaudi_emu0,ports=2,wire=pair,engine={engine}"
@@ -122,8 +110,7 @@ def main():
                     print(tp.transcript[-4000:])
                 failed += 1
             sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return finish(passed, failed)
 
 
 if __name__ == "__main__":

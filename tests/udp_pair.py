@@ -11,25 +11,14 @@ Each process runs `net_gaudi_emu0,ports=1,wire=udp` with udp_local/udp_remote sw
                     and send them back: both RX and TX counters keep growing, no errors.
 Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
 """
-import os
 import socket
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "buildtools"))
-from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats  # noqa: E402
+from e2e_common import Fail, check, engines, finish, gaudi_pmd
+from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats
 
 RUN_SECONDS = 1.5
-
-
-class Fail(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Fail(msg)
 
 
 def free_udp_ports(n):
@@ -134,10 +123,9 @@ def swap_both_ways(engine, pmd):
 
 
 def main():
-    pmd = os.environ.get("GAUDI_PMD")
-    engines = os.environ.get("GAUDI_ENGINES", "inline,thread").split(",")
+    pmd = gaudi_pmd()
     passed = failed = 0
-    for engine in engines:
+    for engine in engines():
         for name, fn in (("txonly->rxonly", tx_to_rx), ("macswap<->macswap", swap_both_ways)):
             try:
                 summary = fn(engine, pmd)
@@ -147,8 +135,7 @@ def main():
                 print(f"FAIL  {engine:6} {name:18}: {e}")
                 failed += 1
             sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return finish(passed, failed)
 
 
 if __name__ == "__main__":

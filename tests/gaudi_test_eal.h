@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Scaffolding shared by the GoogleTest binaries that load the Gaudi PMD as a plugin (EAL -d):
+ * the EAL environment (one per binary), the stale-installed-plugin check, one
+ * net_gaudi_emu instance with its ports and mempool, and small rx/tx helpers.
+ *
+ * Header-only; the binary defines GAUDI_PMD_PATH (and DPDK_PLUGIN_DIR for the plugin check).
+ */
+#ifndef GAUDI_TEST_EAL_H
+#define GAUDI_TEST_EAL_H
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#ifndef GAUDI_PMD_PATH
+#error "GAUDI_PMD_PATH must be defined (tests/meson.build)"
+#endif
+
+namespace gaudi_test {
+
+#ifdef DPDK_PLUGIN_DIR
+/* EAL autoloads every plugin in DPDK's plugin dir: an installed copy of this PMD that differs
+ * from the build's would register the same drivers beside the one under test. */
+inline void check_no_stale_plugin()
+{
+	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
+	std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
+	if (!a)
+		return;
+	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
+	if (da != db) {
+		fprintf(stderr, "%s is installed and differs from the build's %s: remove it or run "
+			"'meson install' first\n", installed.c_str(), GAUDI_PMD_PATH);
+		std::exit(1);
+	}
+}
+#endif
+
+/* EAL for one test binary:
+ *   <prog> -d GAUDI_PMD_PATH --no-huge -m <mem_mb> --no-shconf --no-pci --iova-mode=va
+ *          --log-level=lib.eal:error <log_levels...>
+ * The stale plugin check runs first (when DPDK_PLUGIN_DIR is defined). Hooks: before_init()
+ * (e.g. unshare before EAL starts threads), after_init() (e.g. dlsym, shared ports) and
+ * before_cleanup(). Without EAL nothing can be tested: fail loudly, never skip. */
+class EalEnv : public ::testing::Environment {
+public:
+	EalEnv(const char *prog, const char *mem_mb, std::initializer_list<const char *> log_levels)
+		: argv_{prog, "-d", GAUDI_PMD_PATH, "--no-huge", "-m", mem_mb, "--no-shconf",
+			"--no-pci", "--iova-mode=va", "--log-level=lib.eal:error"}
+	{
+		argv_.insert(argv_.end(), log_levels.begin(), log_levels.end());
+	}
+	void SetUp() override
+	{
+#ifdef DPDK_PLUGIN_DIR
+		check_no_stale_plugin();
+#endif
+		before_init();
+		if (rte_eal_init(int(argv_.size()), const_cast<char **>(argv_.data())) < 0) {
+			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+			std::exit(1);
+		}
+		after_init();
+	}
+	void TearDown() override
+	{
+		before_cleanup();
+		rte_eal_cleanup();
+	}
+
+protected:
+	virtual void before_init() {}
+	virtual void after_init() {}
+	virtual void before_cleanup() {}
+
+private:
+	std::vector<const char *> argv_;
+};
+
+/* Registers env as the binary's only EAL environment (gtest owns it). */
+inline const ::testing::Environment *register_eal_env(EalEnv *env)
+{
+	return ::testing::AddGlobalTestEnvironment(env);
+}
+
+/* Instance numbers of the net_gaudi_emu vdevs a binary creates (vdev names must be unique). */
+inline int next_emu_instance()
+{
+	static int counter = 0;
+	return counter++;
+}
+
+/* One net_gaudi_emu instance "net_gaudi_emu<instance>" with nports ports (<name>_p<i>) and a
+ * mempool "<name>_mp"; uninit and freed on destruction. */
+class EmuVdev {
+public:
+	EmuVdev(int instance, const std::string &args, unsigned nports, unsigned mbufs,
+		uint16_t data_room = RTE_MBUF_DEFAULT_BUF_SIZE)
+		: instance_(instance), name_("net_gaudi_emu" + std::to_string(instance))
+	{
+		rc_ = rte_vdev_init(name_.c_str(), args.c_str());
+		for (unsigned p = 0; rc_ == 0 && p < nports; p++) {
+			uint16_t id;
+			std::string pn = name_ + "_p" + std::to_string(p);
+			EXPECT_EQ(rte_eth_dev_get_port_by_name(pn.c_str(), &id), 0) << pn;
+			ports_.push_back(id);
+		}
+		mp_ = rte_pktmbuf_pool_create((name_ + "_mp").c_str(), mbufs, 0, 0, data_room,
+					      SOCKET_ID_ANY);
+		EXPECT_NE(mp_, nullptr);
+	}
+	~EmuVdev()
+	{
+		close();
+		rte_mempool_free(mp_);
+	}
+	EmuVdev(const EmuVdev &) = delete;
+	EmuVdev &operator=(const EmuVdev &) = delete;
+
+	/* Uninit the vdev now (its ports close); the mempool lives on. */
+	void close()
+	{
+		if (rc_ == 0 && !closed_)
+			rte_vdev_uninit(name_.c_str());
+		closed_ = true;
+	}
+	int probe_rc() const { return rc_; }
+	int instance() const { return instance_; }
+	const std::string &name() const { return name_; }
+	uint16_t port(unsigned i) const { return ports_.at(i); }
+	rte_mempool *mp() const { return mp_; }
+
+protected:
+	int instance_;
+	std::string name_;
+	int rc_ = -1;
+	bool closed_ = false;
+	std::vector<uint16_t> ports_;
+	rte_mempool *mp_ = nullptr;
+};
+
+/* Receive from queue 0 of port until want frames arrived or timeout_ms passed (the thread
+ * engine is asynchronous), at most burst (<= 64) per rte_eth_rx_burst. */
+inline std::vector<rte_mbuf *> rx_until(uint16_t port, size_t want, int timeout_ms,
+					uint16_t burst = 64)
+{
+	std::vector<rte_mbuf *> got;
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+	rte_mbuf *b[64];
+	while (got.size() < want && std::chrono::steady_clock::now() < end) {
+		uint16_t n = rte_eth_rx_burst(port, 0, b,
+					      std::min<size_t>(std::min<uint16_t>(burst, 64), want - got.size()));
+		got.insert(got.end(), b, b + n);
+	}
+	return got;
+}
+
+/* Send all of pkts on queue 0 of port, retrying while the ring is full, at most max_burst per
+ * rte_eth_tx_burst, for at most timeout_ms. Returns frames accepted (the rest stay owned by
+ * the caller). */
+inline size_t tx_all(uint16_t port, std::vector<rte_mbuf *> &pkts, int timeout_ms,
+		     size_t max_burst = SIZE_MAX)
+{
+	size_t done = 0;
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+	while (done < pkts.size() && std::chrono::steady_clock::now() < end)
+		done += rte_eth_tx_burst(port, 0, &pkts[done],
+					 uint16_t(std::min<size_t>(max_burst, pkts.size() - done)));
+	return done;
+}
+
+/* The bytes of a (possibly multi-segment) mbuf. */
+inline std::vector<uint8_t> bytes_of(const rte_mbuf *m)
+{
+	std::vector<uint8_t> b(m->pkt_len);
+	const void *p = rte_pktmbuf_read(m, 0, m->pkt_len, b.data());
+	if (p != b.data())
+		memcpy(b.data(), p, m->pkt_len);
+	return b;
+}
+
+inline void free_all(std::vector<rte_mbuf *> &v)
+{
+	for (auto *m : v)
+		rte_pktmbuf_free(m);
+	v.clear();
+}
+
+/* Poll cond every millisecond for up to ms; returns its last value. */
+inline bool wait_for(const std::function<bool()> &cond, int ms = 3000)
+{
+	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+	while (std::chrono::steady_clock::now() < end) {
+		if (cond())
+			return true;
+		std::this_thread::sleep_for(std::chrono::milliseconds(1));
+	}
+	return cond();
+}
+
+} // namespace gaudi_test
+
+#endif /* GAUDI_TEST_EAL_H */
