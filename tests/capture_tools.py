@@ -175,15 +175,23 @@ class Tools:
         self.transcript = ""
 
     def run(self, cmd, env, timeout=TOOL_TIMEOUT):
-        self.transcript += "$ " + " ".join(cmd) + "\n"
-        try:
-            r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired as e:
-            out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
-                else (e.stdout or "")
-            self.transcript += out
-            raise Fail(f"{cmd[0]} did not finish within {timeout}s")
-        self.transcript += r.stdout + r.stderr
+        # A secondary must map DPDK memory at the primary's addresses; with address-space
+        # randomisation (and more so under ASan) that range is sometimes taken, and EAL
+        # says so and exits. That is DPDK's multi-process limit, not the PMD: try again.
+        for attempt in range(3):
+            self.transcript += "$ " + " ".join(cmd) + "\n"
+            try:
+                r = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                   timeout=timeout)
+            except subprocess.TimeoutExpired as e:
+                out = (e.stdout or b"").decode(errors="replace") \
+                    if isinstance(e.stdout, bytes) else (e.stdout or "")
+                self.transcript += out
+                raise Fail(f"{cmd[0]} did not finish within {timeout}s")
+            self.transcript += r.stdout + r.stderr
+            if r.returncode == 0 or "Cannot get a virtual area at requested address" \
+                    not in r.stdout + r.stderr:
+                return r
         return r
 
     def dumpcap(self, iface, out):
@@ -195,6 +203,13 @@ class Tools:
                         self.sec_env)
 
     def pdump(self, spec, seconds):
+        for attempt in range(3):  # see run(): a secondary may fail to map the primary's VA
+            rc, out = self._pdump_once(spec, seconds)
+            if rc == 0 or "Cannot get a virtual area at requested address" not in out:
+                break
+        return rc, out
+
+    def _pdump_once(self, spec, seconds):
         cmd = ["dpdk-pdump"] + self.load + self.eal + ["--", "--pdump", spec]
         self.transcript += "$ " + " ".join(cmd) + "\n"
         p = subprocess.Popen(cmd, env=self.sec_env, stdout=subprocess.PIPE,
