@@ -1260,6 +1260,16 @@ void QueuePair::go_back(uint32_t psn, uint64_t now)
     ctx_.counters_.retransmits++;
 }
 
+bool QueuePair::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
+{
+    // IBA 9.7.5.1: a NAK implicitly ACKs every PSN before it.
+    if (psn_diff(psn, una_) < 0)
+        return false;
+    if (!process_ack(psn_add(psn, -1), now))
+        return false;
+    return find_wqe(psn, idx) != nullptr;
+}
+
 bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 {
     // Idempotent: an old PSN completes nothing (the loop stops at the first later WQE).
@@ -1334,12 +1344,8 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
             return;
         case Aeth::Kind::rnr_nak: {
             ctx_.counters_.rnr_naks_rcvd++;
-            if (psn_diff(psn, una_) < 0)
-                return;
-            if (!process_ack(psn_add(psn, -1), now))
-                return;
             uint32_t idx;
-            if (find_wqe(psn, &idx) == nullptr)
+            if (!nak_target(psn, now, &idx))
                 return;
             // IBA 9.7.5.2.8: wait the responder's RNR timer, then retry; 7 = forever.
             if (rnr_left_ == 0) {
@@ -1356,12 +1362,8 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
         }
         case Aeth::Kind::nak: {
             ctx_.counters_.naks_rcvd++;
-            if (psn_diff(psn, una_) < 0)
-                return;
-            if (!process_ack(psn_add(psn, -1), now))
-                return;
             uint32_t idx;
-            if (find_wqe(psn, &idx) == nullptr)
+            if (!nak_target(psn, now, &idx))
                 return;
             switch (pkt.aeth.syndrome) {
             case kNakSeq: go_back(psn, now); return; // IBA 9.7.5.2.1

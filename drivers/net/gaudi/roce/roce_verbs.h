@@ -534,6 +534,8 @@ private:
     bool tx_one_request(SendWqe &w, uint32_t pkt_idx, uint64_t now);
     void rx_response(const Packet &pkt, uint64_t now);
     bool process_ack(uint32_t psn, uint64_t now); // cumulative ACK through psn
+    // A NAK/RNR NAK for psn: ACKs everything before it and finds the WQE it names.
+    bool nak_target(uint32_t psn, uint64_t now, uint32_t *idx);
     void go_back(uint32_t psn, uint64_t now);
     SendWqe *find_wqe(uint32_t psn, uint32_t *idx);
     void complete_send(SendWqe &w, ibv_wc_status st);
