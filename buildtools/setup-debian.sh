@@ -1,6 +1,6 @@
 #!/bin/sh
 # One-time set-up of a Debian 12 machine: build and test dependencies, a deb-src
-# entry (for the DPDK driver-SDK headers), and 2 MB hugepages when allowed.
+# entry (for the DPDK driver-SDK headers). Tests that need hugepages reserve them themselves.
 set -eu
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -15,4 +15,4 @@ $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential g++ pkg-config meson ninja-build dpkg-dev \
     libdpdk-dev dpdk dpdk-dev libpcap-dev libgtest-dev zlib1g-dev \
-    python3 python3-scapy tshark libclang-rt-14-dev clang libibverbs-dev >/dev/null
+    python3 python3-scapy tshark libclang-rt-14-dev clang libibverbs-dev iproute2 >/dev/null
