@@ -17,6 +17,8 @@
 
 #include <unistd.h>
 
+#include "gaudi_emu_frame.h"
+
 namespace gaudi::emu {
 
 class NetWire {
@@ -59,14 +61,8 @@ protected:
 	/* Frame i of len bytes has arrived in rx_slot(i). */
 	void arrived(unsigned i, uint32_t len)
 	{
-		if (len >= kEtherHdr && len < kMinFrame) { /* less than a header stays a runt */
-			std::memset(rx_slot(i) + len, 0, kMinFrame - len);
-			len = kMinFrame;
-		}
-		rx_len_[i] = len;
+		rx_len_[i] = pad_like_sender_mac(rx_slot(i), rx_slot(i), len);
 	}
-	static constexpr uint32_t kMinFrame = 60; /* without FCS */
-	static constexpr uint32_t kEtherHdr = 14;
 
 	int fd_ = -1;
 	std::unique_ptr<uint8_t[]> rx_buf_;

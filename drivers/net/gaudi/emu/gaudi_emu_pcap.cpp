@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "gaudi_emu_pcap.h"
+#include "gaudi_emu_frame.h"
 
 #include <cinttypes>
 #include <cstring>
@@ -79,14 +80,9 @@ bool PcapSource::peek(const uint8_t **data, uint32_t *len)
 		}
 		data_ = d;
 		len_ = hdr->caplen; /* truncated records are delivered as captured */
-		/* [model] A capture taken at the sending host lacks the padding the sending
-		 * MAC adds on the cable: frames of 14..59 bytes arrive zero-padded to 60, as the
-		 * TAP and UDP wires do. Less than a header stays a runt (the MAC drops it). */
-		if (len_ >= kEtherHdr && len_ < kMinFrame) {
-			std::memcpy(pad_, d, len_);
-			std::memset(pad_ + len_, 0, kMinFrame - len_);
-			data_ = pad_;
-			len_ = kMinFrame;
+		if (len_ < hw::kMinFrameNoFcs) { /* see pad_like_sender_mac */
+			len_ = pad_like_sender_mac(pad_, d, len_);
+			data_ = len_ == hw::kMinFrameNoFcs ? pad_ : d;
 		}
 		have_ = true;
 	}

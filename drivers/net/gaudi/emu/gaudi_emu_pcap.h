@@ -10,6 +10,8 @@
 
 #include <pcap/pcap.h>
 
+#include "../base/gaudi_hw_defs.h"
+
 namespace gaudi::emu {
 
 /* Frames of a pcap or pcapng file (libpcap reads both), in file order. Only Ethernet
@@ -34,9 +36,7 @@ private:
 	const uint8_t *data_ = nullptr;
 	uint32_t len_ = 0;
 	bool have_ = false;
-	static constexpr uint32_t kMinFrame = 60; /* without FCS */
-	static constexpr uint32_t kEtherHdr = 14;
-	uint8_t pad_[kMinFrame] = {};
+	uint8_t pad_[hw::kMinFrameNoFcs] = {};
 	uint64_t remaining_ = 0;
 };
 
