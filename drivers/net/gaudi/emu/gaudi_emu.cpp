@@ -559,7 +559,8 @@ uint32_t Device::Impl::hook_read(void *ctx, uint32_t off) { return static_cast<I
 void Device::Impl::hook_service(void *ctx)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	m->rx_polled_.store(true, std::memory_order_relaxed);
+	if (!m->rx_polled_.load(std::memory_order_relaxed)) /* no shared-line write per poll */
+		m->rx_polled_.store(true, std::memory_order_relaxed);
 	if (m->cfg_.engine == Engine::inline_run)
 		m->run_pending();
 }
