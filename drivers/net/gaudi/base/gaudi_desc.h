@@ -74,7 +74,11 @@ enum class EqeType : uint32_t {
 	comp = 0, comp_err = 1, qp_err = 2, link_status = 3, raw_tx_comp = 4,
 	db_fifo_overrun = 5, cong = 6, cong_err = 7,
 };
-inline constexpr uint32_t EQE_QP_ERR_REQUESTER = 1u << 31;
+/* QP_ERR: d1 bit 31 is the "reset" flag [gaudi2.h EQE_QP_EVENT_RESET]. */
+inline constexpr uint32_t EQE_QP_ERR_RESET = 1u << 31;
+inline constexpr uint32_t EQE_QPN_MASK = 0x00FFFFFF;
+/* EQ indices are 24 bits [gaudi2_cn_eq.c, EVENT_QUE_CONSUMER_INDEX.CI]. */
+inline constexpr uint32_t EQ_IDX_MASK = 0x00FFFFFF;
 
 /* QP error syndromes, 8 bits: [7:6] class (0 rx packet, 1 QPC, 2 tx packet) | 6-bit code
  * [regs "gaudi2_cn.c" RXE SPI causes]. Those marked [choice] have no public number. */
@@ -85,14 +89,16 @@ enum class QpErrSyndrome : uint32_t {
 	raw_wqe_size_unsupported = 0x95,
 	raw_wqe_opcode_unsupported = 0x96, /* [choice] */
 	wqe_dma_fault = 0xA0,              /* [choice] IOMMU fault on WQE local address */
+	raw_above_max_size = 0xB2,         /* "RAW above MIN": size > WQE_CHECK_CFG4 */
+	raw_below_min_size = 0xB3,         /* "RAW below MAX": size < WQE_CHECK_CFG5 (H6-3399) */
 	wqe_se_not_raw = 0xBC,
 };
 
-/* Doorbell, 8 bytes [regs "Doorbell (8B)"]: dword0 WQ PI [21:0]; dword1 QPN [23:0], port [31:24]. */
-inline constexpr uint32_t DB_PI_MASK = 0x3FFFFF;
-constexpr uint32_t db_second32(uint32_t qpn, uint32_t port) { return (qpn & 0xFFFFFF) | (port << 24); }
-
-/* Free-running 22-bit WQ index arithmetic (PI, execution index). */
+/* Doorbell, 8 bytes [gaudi2_cn.c, gaudi2_en.c]: FIRST32 = the new producer index of the QP's WQ as
+ * a ring index ((slot + 1) mod ring size); SECOND32 = QPN. A dummy doorbell (FIFO drain) carries
+ * PI 0 and the unused QPN NIC_MAX_QP_NUM [gaudi2_cn.c db_fifo_push_dummy]. */
+inline constexpr uint32_t DB_PI_MASK = 0x3FFFFF; /* WQ indices are 22 bits (QPC LAST_IDX) */
+inline constexpr uint32_t kMaxQpNum = 8192;      /* NIC_MAX_QP_NUM [gaudi2_cn.h] */
 inline constexpr uint32_t WQ_IDX_MASK = DB_PI_MASK;
 
 } // namespace gaudi::hw
