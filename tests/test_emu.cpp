@@ -1046,6 +1046,64 @@ INSTANTIATE_TEST_SUITE_P(Engines, Emu, ::testing::Values(Engine::inline_run, Eng
 
 /* ---- Engine-independent ---- */
 
+/* The model knows the published map: with strict mode off, a driver access outside it or a
+ * write to a register only the hardware writes is counted and has no effect (strict mode, the
+ * default, stops the process instead). */
+TEST(EmuDevice, PublishedMapViolationsAreCountedAndIgnored)
+{
+	std::string err;
+	Config c;
+	c.nports = 2;
+	c.strict = false;
+	auto d = Device::create(c, &err);
+	ASSERT_NE(d, nullptr) << err;
+	EXPECT_EQ(d->map_violations(), 0u);
+	/* QPC + 0xD00: not a register of the published map. */
+	const uint32_t unmapped = hw::reg::qpc(1) + 0xD00;
+	d->bar().wr32(unmapped, 0x1234);
+	EXPECT_EQ(d->map_violations(), 1u);
+	EXPECT_EQ(d->bar().rd32(unmapped), 0u);
+	EXPECT_EQ(d->map_violations(), 2u);
+	/* PCS STATUS1 is the hardware's: a write is refused, the link bit stays as it was. */
+	const uint32_t sts = hw::reg::mac_pcs(0, 0) + hw::reg::MAC_PCS_STATUS1;
+	uint32_t before = d->bar().rd32(sts);
+	d->bar().wr32(sts, ~before);
+	EXPECT_EQ(d->map_violations(), 3u);
+	EXPECT_EQ(d->bar().rd32(sts), before);
+	/* Registers of the map, every port and lane, count nothing. */
+	hw::Port p(&d->bar(), 1);
+	p.quiesce();
+	p.set_loopback(true);
+	(void)p.rx_stat(RxStat::frames_received_ok);
+	p.stats_reset();
+	EXPECT_EQ(d->map_violations(), 3u);
+}
+
+/* Power-up is what habanalabs finds: interrupts enabled and unmasked, the event queue and RX
+ * on, and the boot firmware's TXE raw size checkers (187..8320). */
+TEST(EmuDevice, PowerUpStateIsPublished)
+{
+	std::string err;
+	Config c;
+	c.nports = 2;
+	auto d = Device::create(c, &err);
+	ASSERT_NE(d, nullptr) << err;
+	namespace reg = hw::reg;
+	auto rd = [&](uint32_t off) { return d->bar().rd32(off); };
+	EXPECT_NE(rd(reg::qpc(1) + reg::QPC_INTERRUPT_EN) & reg::intr_msi_en(reg::INTR_EQ), 0u);
+	EXPECT_EQ(rd(reg::qpc(1) + reg::QPC_INTERRUPT_MASK), 0u);
+	EXPECT_TRUE(rd(reg::qpc(1) + reg::QPC_EVENT_QUE_CFG) & reg::QPC_EVENT_QUE_CFG_ENABLE.mask());
+	EXPECT_EQ(rd(reg::mac_128(1, 0) + reg::MAC_128_COMMAND_CONFIG), 0x2913u);
+	EXPECT_EQ(rd(reg::txe(0) + reg::TXE_WQE_CHECK_CFG5), 187u);
+	EXPECT_EQ(rd(reg::txe(0) + reg::TXE_WQE_CHECK_CFG4), 8320u);
+	/* After quiesce, as gaudi2_nic_disable_nics_interrupts leaves it. */
+	hw::Port p(&d->bar(), 1);
+	p.quiesce();
+	EXPECT_EQ(rd(reg::qpc(1) + reg::QPC_INTERRUPT_EN), 0u);
+	EXPECT_EQ(rd(reg::qpc(1) + reg::QPC_INTERRUPT_MASK), 0xFFFFFFFFu);
+	EXPECT_EQ(rd(reg::qpc(1) + reg::QPC_EVENT_QUE_CFG), 0u);
+}
+
 TEST(EmuDevice, CreateChecksAndFirmwareMac)
 {
 	std::string err;

@@ -434,14 +434,15 @@ TEST(Devargs, BadValuesFailProbe)
 {
 	uint16_t before = rte_eth_dev_count_avail();
 	for (const char *bad : {"bogus=1", "ports=0", "ports=25", "ports=two", "wire=fiber",
-				"engine=fast", "wire=pcap,rx_pcap=0:/nonexistent/file.pcap",
+				"engine=fast", "strict=2", "strict=1,strict=0",
+				"wire=pcap,rx_pcap=0:/nonexistent/file.pcap",
 				"wire=pcap,ports=2,tx_pcap=2:/var/tmp/x.pcap",
 				"wire=pcap,rx_pcap=/no/port", "wire=pair,tx_pcap=0:/var/tmp/x.pcap"}) {
 		Nic nic(bad, 0);
 		EXPECT_NE(nic.probe_rc(), 0) << bad;
 		EXPECT_EQ(rte_eth_dev_count_avail(), before) << bad;
 	}
-	Nic ok("ports=24,wire=pair,engine=inline", 24);
+	Nic ok("ports=24,wire=pair,engine=inline,strict=1", 24);
 	EXPECT_EQ(ok.probe_rc(), 0);
 	EXPECT_EQ(rte_eth_dev_count_avail(), before + 24);
 }

@@ -1072,8 +1072,10 @@ constexpr const char *kArgEngine = "engine";
 constexpr const char *kArgTapName = "tap_name";     /* [wires tap/udp] */
 constexpr const char *kArgUdpLocal = "udp_local";   /* [wires tap/udp] */
 constexpr const char *kArgUdpRemote = "udp_remote"; /* [wires tap/udp] */
-constexpr const char *kValidArgs[] = {kArgPorts,  kArgWire,    kArgRxPcap,   kArgTxPcap,
-				      kArgEngine, kArgTapName, kArgUdpLocal, kArgUdpRemote};
+constexpr const char *kArgStrict = "strict"; /* the model's published-map check */
+constexpr const char *kValidArgs[] = {kArgPorts,   kArgWire,     kArgRxPcap,
+				      kArgTxPcap,  kArgEngine,   kArgTapName,
+				      kArgUdpLocal, kArgUdpRemote, kArgStrict};
 
 struct ArgCtx {
 	emu::Config cfg;
@@ -1190,7 +1192,7 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	}
 	/* A single-valued devarg given twice is a mistake, not a silent override. */
 	for (unsigned i = 0; ok && i < kv->count; i++)
-		for (const char *single : {kArgPorts, kArgWire, kArgEngine})
+		for (const char *single : {kArgPorts, kArgWire, kArgEngine, kArgStrict})
 			if (strcmp(kv->pairs[i].key, single) == 0 &&
 			    rte_kvargs_count(kv, single) > 1) {
 				*err = std::string("devarg ") + single + " given more than once";
@@ -1207,7 +1209,8 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 		    }) == std::end(kValidArgs)) {
 			*err = std::string("unknown devarg '") + k +
 			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, udp_local, "
-			       "udp_remote, fault, fault_seed, fault_rate, fault_kinds, tx_watchdog_ms)";
+			       "udp_remote, strict, fault, fault_seed, fault_rate, fault_kinds, "
+			       "tx_watchdog_ms)";
 			ok = false;
 		} else if (strcmp(k, kArgWire) == 0) {
 			if (strcmp(v, "loopback") == 0)
@@ -1222,6 +1225,13 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 				cfg->wire = emu::Wire::udp;
 			else {
 				*err = "devarg " + kvs + ": must be loopback, pair, pcap, tap or udp";
+				ok = false;
+			}
+		} else if (strcmp(k, kArgStrict) == 0) {
+			if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+				cfg->strict = v[0] == '1';
+			} else {
+				*err = "devarg " + kvs + ": must be 0 or 1";
 				ok = false;
 			}
 		} else if (strcmp(k, kArgEngine) == 0) {
@@ -1446,7 +1456,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
 			      "tap_name=<port>:<ifname> udp_local=[<port>:]<ip>:<udp port> "
 			      "udp_remote=[<port>:]<ip>:<udp port> "
 			      "fault=<kind>:<port>[:<after frames>[:<arg>]] fault_seed=<n> "
-			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms>");
+			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms> "
+			      "strict=<0|1>");
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");
