@@ -697,9 +697,12 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	make(3, Wire::pair);
 	PortRig &r = *rig[0];
 	EXPECT_FALSE(r.hw.link_up());
-	/* Power-up leaves the MACs enabled (RX on): quiesce as a driver does. */
+	/* Power-up leaves the MACs enabled (RX on): quiesce as a driver does. Link events of
+	 * both ports of a macro arrive on the odd port's EQ (hbl_cn SW-42306): port 1's. */
 	for (auto &p : rig)
 		p->hw.quiesce();
+	PortRig &ev = *rig[1];
+	ev.hw.eq_init({ev.iova(PortRig::kEq), kEqLog2, ev.iova(PortRig::kEqPi)});
 	r.hw.eq_init({r.iova(PortRig::kEq), kEqLog2, r.iova(PortRig::kEqPi)});
 	r.hw.mac_config(true);
 	/* A pair link needs both ends' MACs enabled. */
@@ -715,9 +718,13 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	/* MAC_REC_STS0.REC_LINK_STS: lanes 0-1 (port 0) and 2-3 (port 1) of the macro. */
 	EXPECT_EQ(hw::reg::MAC_CORE_MAC_REC_STS0_REC_LINK_STS.get(
 			  reg(hw::reg::mac_core(0) + hw::reg::MAC_CORE_MAC_REC_STS0)), 0xFu);
-	auto ls = of_type(r.take_events(), EqeType::link_status);
-	ASSERT_EQ(ls.size(), 1u);
-	EXPECT_EQ(ls[0].d2, 1u);
+	/* Both ends came up: two events, both on port 1's EQ, none on port 0's; the status is
+	 * the macro's REC_LINK_STS, a bit per lane (port 1's lanes 2-3 first). */
+	auto ls = of_type(ev.take_events(), EqeType::link_status);
+	ASSERT_EQ(ls.size(), 2u);
+	EXPECT_EQ(ls[0].d2, 0xCu);
+	EXPECT_EQ(ls[1].d2, 0xFu);
+	EXPECT_TRUE(of_type(r.take_events(), EqeType::link_status).empty());
 	/* RS-FEC on one end only: no lock on either end (power-up has it on: FEC91_CFG). */
 	r.hw.set_rs_fec(false);
 	EXPECT_FALSE(r.hw.link_up());
@@ -725,17 +732,19 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	rig[1]->hw.set_rs_fec(false);
 	EXPECT_TRUE(r.hw.link_up());
 	EXPECT_TRUE(rig[1]->hw.link_up());
-	ls = of_type(r.take_events(), EqeType::link_status);
-	ASSERT_EQ(ls.size(), 2u);
+	ls = of_type(ev.take_events(), EqeType::link_status);
+	ASSERT_EQ(ls.size(), 4u); /* down and up, each end */
 	/* Same state again: no event. */
 	r.hw.set_rxb_accept_all(false);
-	EXPECT_TRUE(r.take_events().empty());
+	EXPECT_TRUE(ev.take_events().empty());
 	r.hw.mac_config(false);
 	EXPECT_FALSE(r.hw.link_up());
 	EXPECT_FALSE(reg(hw::reg::mac_pcs(0, 0) + hw::reg::MAC_PCS_STATUS1) & pcs_link);
-	ls = of_type(r.take_events(), EqeType::link_status);
-	ASSERT_EQ(ls.size(), 1u);
-	EXPECT_EQ(ls[0].d2, 0u);
+	ls = of_type(ev.take_events(), EqeType::link_status);
+	ASSERT_EQ(ls.size(), 2u);
+	EXPECT_EQ(ls[0].d2, 0xCu); /* port 0 down first, then port 1 */
+	EXPECT_EQ(ls[1].d2, 0u);
+	EXPECT_TRUE(r.take_events().empty());
 	EXPECT_FALSE(rig[1]->hw.link_up()); /* the far end loses the link too */
 	/* Unpaired port 2: no cable, but PCS loopback brings the link up. */
 	rig[2]->hw.mac_config(true);

@@ -2,12 +2,15 @@
  * Conformance of the register map and QP-context layout in drivers/net/gaudi/base against the
  * research tables they cite: every row of gaudi_regs.h (kBlockRows, kRegRows, kFieldRows) is
  * looked up by name in gaudi2-nic-regmap.tsv, every row of gaudi_qpc.h (kFieldRows) in the
- * requester/responder tables of gaudi2-nic-structs.md section (b). The tables are read in place
- * from $GAUDI_SHARED_RESEARCH, else from the path meson compiled in
+ * requester/responder tables of gaudi2-nic-structs.md section (b); gaudi_desc.h's descriptor
+ * and enum rows against section (c), gaudi_hw_defs.h's kConstRows (and a few constants of
+ * gaudi_regs.h, gaudi_qpc.h, gaudi_desc.h listed here) against sections (a), (b), (g).
+ * The tables are read in place from $GAUDI_SHARED_RESEARCH, else from the path meson compiled in
  * (GAUDI_SHARED_RESEARCH_DEFAULT); a missing table is a failure, not a skip.
  */
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -15,12 +18,15 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "base/gaudi_desc.h"
+#include "base/gaudi_hw_defs.h"
 #include "base/gaudi_qpc.h"
 #include "base/gaudi_regs.h"
 
@@ -389,6 +395,469 @@ TEST(RegmapConformance, FieldMask)
 		EXPECT_EQ((reg::Field{f.lsb, f.width}.mask()), want)
 			<< f.block << "." << f.reg << "." << f.field << " (TSV " << t->bits << ")";
 	}
+}
+
+/* gaudi2-nic-structs.md as lines, and every markdown table row in it with the "##"/"###"
+ * headings above it and the header row of its table. */
+struct MdRow {
+	std::string section;    /* last "## " heading */
+	std::string subsection; /* last "### " heading (cleared by a "## ") */
+	std::vector<std::string> header;
+	std::vector<std::string> cells;
+	unsigned line;
+};
+struct MdDoc {
+	std::vector<std::string> lines;
+	std::vector<MdRow> rows;
+	std::string text; /* all lines joined by single spaces, for prose spanning lines */
+};
+
+std::vector<std::string> md_cells(const std::string &line)
+{
+	auto c = split(line, '|');
+	std::vector<std::string> out;
+	/* drop the empty text before the leading '|' and after the trailing one */
+	for (size_t i = 1; i + 1 < c.size() || (i + 1 == c.size() && !trim(c[i]).empty()); i++)
+		out.push_back(trim(c[i]));
+	return out;
+}
+
+void load_doc(MdDoc &doc)
+{
+	const std::string path = shared_research() + "/gaudi2-nic-structs.md";
+	std::ifstream in(path);
+	ASSERT_TRUE(in) << "cannot open " << path
+			<< " (set GAUDI_SHARED_RESEARCH to the directory holding it)";
+	std::string line, sec, sub;
+	std::vector<std::string> header;
+	bool in_table = false;
+	while (std::getline(in, line)) {
+		doc.lines.push_back(line);
+		doc.text += trim(line) + " ";
+		if (line.rfind("## ", 0) == 0) {
+			sec = line;
+			sub.clear();
+		} else if (line.rfind("### ", 0) == 0) {
+			sub = line;
+		}
+		if (line.rfind("|", 0) != 0) {
+			in_table = false;
+			continue;
+		}
+		auto cells = md_cells(line);
+		if (!in_table) {
+			header = cells;
+			in_table = true;
+			continue;
+		}
+		if (!cells.empty() && cells[0].rfind("---", 0) == 0)
+			continue;
+		doc.rows.push_back(MdRow{sec, sub, header, cells, unsigned(doc.lines.size())});
+	}
+	ASSERT_FALSE(doc.rows.empty()) << path << " has no tables";
+}
+
+/* Leading number of a cell ("8 (the HW checks ...)", "**0x9400000**", "0x2"); decimal or hex. */
+std::optional<uint64_t> leading_uint(const std::string &cell, size_t *used = nullptr)
+{
+	std::string s = cell;
+	size_t b = s.find_first_not_of(" *`");
+	if (b == std::string::npos || !std::isdigit(static_cast<unsigned char>(s[b])))
+		return std::nullopt;
+	const char *p = s.c_str() + b;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = std::strtoull(p, &end, 0);
+	if (errno != 0 || end == p)
+		return std::nullopt;
+	if (used)
+		*used = b + static_cast<size_t>(end - p);
+	return v;
+}
+
+/* The value a digest "Value" cell states: its first number, or the result of a leading
+ * "a op b ... = c" (ops + - − x), in which case the arithmetic is checked too ("8192 + 128 =
+ * 8320"). "64 entries x 8 B = 512 B" is 64: the expression stops at a word that is no operator;
+ * "2880 x 128 B" is 2880: without "= c" the first number is the value. */
+std::optional<uint64_t> stated_value(const std::string &cell, std::string *arith_error)
+{
+	std::istringstream in(cell);
+	std::vector<std::string> tok;
+	for (std::string t; in >> t;)
+		tok.push_back(t);
+	auto num = [](const std::string &t) -> std::optional<uint64_t> {
+		size_t used = 0;
+		auto v = leading_uint(t, &used);
+		std::string rest = t.substr(used);
+		if (!v || rest.find_first_not_of("*`,;") != std::string::npos)
+			return std::nullopt;
+		return v;
+	};
+	if (tok.empty())
+		return std::nullopt;
+	auto v = num(tok[0]);
+	if (!v)
+		return leading_uint(cell);
+	int64_t acc = static_cast<int64_t>(*v);
+	bool stated = false; /* an "= c" ended the expression: c is the value, else the first */
+	for (size_t i = 1; i + 1 < tok.size(); i += 2) {
+		const std::string &op = tok[i];
+		auto n = num(tok[i + 1]);
+		if (!n)
+			break;
+		if (op == "+")
+			acc += static_cast<int64_t>(*n);
+		else if (op == "-" || op == "\u2212")
+			acc -= static_cast<int64_t>(*n);
+		else if (op == "x" || op == "*" || op == "\u00d7")
+			acc *= static_cast<int64_t>(*n);
+		else if (op == "=") {
+			if (acc != static_cast<int64_t>(*n) && arith_error)
+				*arith_error = "\"" + cell + "\" does not add up (" +
+					       std::to_string(acc) + ")";
+			acc = static_cast<int64_t>(*n);
+			stated = true;
+		} else
+			break;
+	}
+	return stated ? static_cast<uint64_t>(acc) : *v;
+}
+
+bool is_ident_char(char c)
+{
+	return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/* name occurs in s as a whole word (not inside a longer identifier: NIC_MAX_FRM_LEN is not
+ * found in NIC_MAC_MAX_FRM_LEN, CFG_BAR_ID not in SRAM_CFG_BAR_ID). */
+bool has_word(const std::string &s, const std::string &name)
+{
+	for (size_t p = s.find(name); p != std::string::npos; p = s.find(name, p + 1)) {
+		bool l = p == 0 || !is_ident_char(s[p - 1]);
+		bool r = p + name.size() >= s.size() || !is_ident_char(s[p + name.size()]);
+		if (l && r)
+			return true;
+	}
+	return false;
+}
+
+std::string regex_escape(const std::string &s)
+{
+	static const std::string special = R"(\^$.|?*+()[]{}-)";
+	std::string out;
+	for (char c : s) {
+		if (special.find(c) != std::string::npos)
+			out += '\\';
+		out += c;
+	}
+	return out;
+}
+
+/* "hi:lo" or "n" to (lo, width). */
+std::optional<std::pair<uint32_t, uint32_t>> parse_hilo(const std::string &bits)
+{
+	auto colon = bits.find(':');
+	auto hi = parse_uint(trim(bits.substr(0, colon)), 10);
+	auto lo = colon == std::string::npos ? hi : parse_uint(trim(bits.substr(colon + 1)), 10);
+	if (!hi || !lo || *hi < *lo)
+		return std::nullopt;
+	return std::make_pair(static_cast<uint32_t>(*lo), static_cast<uint32_t>(*hi - *lo + 1));
+}
+
+bool sub_is(const MdRow &r, const char *prefix)
+{
+	return r.subsection.rfind(prefix, 0) == 0;
+}
+
+TEST(RegmapConformance, DescriptorsMatchStructs)
+{
+	namespace hw = gaudi::hw;
+	MdDoc doc;
+	ASSERT_NO_FATAL_FAILURE(load_doc(doc));
+
+	/* desc -> rows (name or meaning, absolute bit, width, line) */
+	struct Ref {
+		std::string name;
+		uint32_t bit, width;
+		unsigned line;
+	};
+	std::map<std::string, std::vector<Ref>> ref;
+	for (const auto &r : doc.rows) {
+		if (r.cells.size() < 3)
+			continue;
+		if (sub_is(r, "### Send WQE") && r.header[0] == "Field") {
+			std::string name = r.cells[0].substr(0, r.cells[0].find_first_of(" ("));
+			auto bit = parse_uint(r.cells[1], 10);
+			auto width = leading_uint(r.cells[2]);
+			if (bit && width)
+				ref["TxWqe"].push_back(
+					Ref{name, uint32_t(*bit), uint32_t(*width), r.line});
+			else
+				ADD_FAILURE() << "structs.md line " << r.line
+					      << ": unreadable WQE row";
+		}
+		bool cqe = sub_is(r, "### CQE"), eqe = sub_is(r, "### NIC EQE");
+		if ((cqe || eqe) && r.header[0] == "Dword") {
+			auto dw = parse_uint(r.cells[0], 10);
+			auto hl = parse_hilo(r.cells[1]);
+			if (dw && hl)
+				ref[cqe ? "Cqe" : "Eqe"].push_back(
+					Ref{r.cells[2], uint32_t(*dw) * 32 + hl->first, hl->second,
+					    r.line});
+			else
+				ADD_FAILURE() << "structs.md line " << r.line << ": unreadable row";
+		}
+	}
+	std::smatch m;
+	static const std::regex eq_idx(R"(EQ index mask: bits (\d+):(\d+))");
+	if (std::regex_search(doc.text, m, eq_idx)) {
+		auto hl = parse_hilo(m[1].str() + ":" + m[2].str());
+		if (hl)
+			ref["EqIdx"].push_back(Ref{"EQ index mask", hl->first, hl->second, 0});
+	}
+	ASSERT_FALSE(ref["TxWqe"].empty()) << "no Send WQE table in section (c)";
+	ASSERT_FALSE(ref["Cqe"].empty()) << "no CQE table in section (c)";
+	ASSERT_FALSE(ref["Eqe"].empty()) << "no NIC EQE table in section (c)";
+	ASSERT_FALSE(ref["EqIdx"].empty()) << "no \"EQ index mask: bits hi:lo\" in section (c)";
+
+	unsigned fields = 0, bad = 0;
+	for (const auto &f : hw::kDescFieldRows) {
+		fields++;
+		std::string ours = std::string("kDescFieldRows {") + f.desc + ", \"" + f.name +
+				   "\", bit " + std::to_string(f.bit) + ", width " +
+				   std::to_string(f.width) + "}";
+		std::vector<const Ref *> hits;
+		bool exact = std::string(f.desc) == "TxWqe" || std::string(f.desc) == "EqIdx";
+		for (const auto &r : ref[f.desc])
+			if (exact ? r.name == f.name : r.name.find(f.name) != std::string::npos)
+				hits.push_back(&r);
+		if (hits.size() != 1) {
+			bad++;
+			ADD_FAILURE() << ours << ": " << hits.size() << " rows of the " << f.desc
+				      << " table of gaudi2-nic-structs.md match the name (need 1)";
+			continue;
+		}
+		bool ok = hits[0]->bit == f.bit && hits[0]->width == f.width;
+		bad += !ok;
+		EXPECT_TRUE(ok) << ours << ": gaudi2-nic-structs.md "
+				<< (hits[0]->line ? "line " + std::to_string(hits[0]->line)
+						  : std::string("prose"))
+				<< " says bit " << hits[0]->bit << " (dword " << hits[0]->bit / 32
+				<< " bit " << hits[0]->bit % 32 << "), width " << hits[0]->width;
+	}
+
+	/* Enumerators. */
+	std::map<std::string, uint64_t> opcodes;
+	for (size_t i = 0; i < doc.lines.size(); i++) {
+		auto p = doc.lines[i].find("WQE opcodes:");
+		if (p == std::string::npos)
+			continue;
+		std::string list = doc.lines[i].substr(p);
+		for (size_t j = i + 1; j < doc.lines.size() && doc.lines[j].rfind("  ", 0) == 0;
+		     j++)
+			list += " " + trim(doc.lines[j]);
+		static const std::regex item(R"((\d+) ([A-Z_]+))");
+		for (std::sregex_iterator it(list.begin(), list.end(), item), e; it != e; ++it)
+			opcodes[(*it)[2].str()] = std::stoull((*it)[1].str());
+		break;
+	}
+	std::map<std::string, uint64_t> eqe_types;
+	std::map<uint64_t, std::pair<std::string, unsigned>> syndromes;
+	for (const auto &r : doc.rows) {
+		if (r.cells.size() < 2)
+			continue;
+		if (r.header[0] == "EQE type" && r.header[1] == "Value") {
+			auto v = leading_uint(r.cells[1]);
+			if (v)
+				eqe_types[r.cells[0]] = *v;
+		}
+		if (sub_is(r, "### QP error syndromes") && r.header[0] == "Code") {
+			auto v = leading_uint(r.cells[0]);
+			if (v)
+				syndromes[*v] = {r.cells[1], r.line};
+			else
+				ADD_FAILURE() << "structs.md line " << r.line
+					      << ": unreadable code";
+		}
+	}
+	ASSERT_FALSE(opcodes.empty()) << "no \"WQE opcodes: 0 NOP, ...\" list in section (c)";
+	ASSERT_FALSE(eqe_types.empty()) << "no \"EQE type | Value\" table in section (c)";
+	ASSERT_FALSE(syndromes.empty()) << "no QP error syndrome table in section (c)";
+
+	unsigned enums = 0;
+	auto check_named = [&](const char *table, const auto &rows,
+			       const std::map<std::string, uint64_t> &digest, const char *where) {
+		for (const auto &e : rows) {
+			enums++;
+			auto it = digest.find(e.name);
+			bool ok = it != digest.end() && it->second == e.value;
+			bad += !ok;
+			EXPECT_TRUE(ok) << table << " {" << e.name << ", " << hex(e.value) << "}: "
+					<< where << " "
+					<< (it == digest.end() ? std::string("has no such name")
+							       : "says " + hex(it->second));
+		}
+	};
+	check_named("kWqeOpcodeRows", hw::kWqeOpcodeRows, opcodes, "the WQE opcode list");
+	check_named("kEqeTypeRows", hw::kEqeTypeRows, eqe_types, "the \"EQE type | Value\" table");
+	for (const auto &e : hw::kQpErrSyndromeRows) {
+		enums++;
+		auto it = syndromes.find(e.value);
+		bool ok = it != syndromes.end() &&
+			  it->second.first.find(e.name) != std::string::npos;
+		bad += !ok;
+		EXPECT_TRUE(ok) << "kQpErrSyndromeRows {\"" << e.name << "\", " << hex(e.value)
+				<< "}: the syndrome table "
+				<< (it == syndromes.end()
+					    ? std::string("has no such code")
+					    : "line " + std::to_string(it->second.second) +
+						      " says \"" + it->second.first + "\"");
+	}
+	for (const auto &e : hw::kQpErrSyndromeChoiceRows) {
+		enums++;
+		auto it = syndromes.find(e.value);
+		bool ok = it == syndromes.end();
+		bad += !ok;
+		EXPECT_TRUE(ok) << "QpErrSyndrome::" << e.name << " = " << hex(e.value)
+				<< " is a [choice], but the published table has that code, line "
+				<< (ok ? 0 : it->second.second) << ": \""
+				<< (ok ? "" : it->second.first) << "\"";
+	}
+	std::printf("[ regmap   ] checked %u descriptor fields, %u enum values against "
+		    "gaudi2-nic-structs.md (c) (%zu opcodes, %zu EQE types, %zu syndromes "
+		    "published): %u mismatches\n",
+		    fields, enums, opcodes.size(), eqe_types.size(), syndromes.size(), bad);
+	EXPECT_GT(fields, 0u);
+	EXPECT_GT(enums, 0u);
+}
+
+/* Constants outside gaudi_hw_defs.h that the digest states (those headers keep no ConstRow). */
+constexpr gaudi::hw::ConstRow kOtherConstRows[] = {
+	{"RXB buffers", reg::kRxbBuffers},
+	{"schedq_num", qpc::kRawSchedQ},
+	{"NIC_MAX_QP_NUM", gaudi::hw::kMaxQpNum},
+};
+
+/* Names the digest prints in prose or in a table of its own layout: a regex whose group 1 is
+ * the number and optional group 2 a unit (MB, KB). */
+const std::map<std::string, std::string> &prose_patterns()
+{
+	static const std::map<std::string, std::string> p = {
+		{"CFG_BAR_SIZE", R"((\d+) (MB|KB) \(`CFG_BAR_SIZE`)"},
+		{"CFG_BASE - STM_FLASH_BASE_ADDR",
+		 R"(CFG_BASE [^)]*STM_FLASH_BASE_ADDR\)[^.]*\. )"
+		 R"(That difference is (0x[0-9A-Fa-f]+))"},
+		{"NIC0 macro start", R"(\| NIC0 macro start [^|]*\| [^|]* \| \**(0x[0-9A-Fa-f]+))"},
+		{"NIC macro stride",
+		 R"(\| NIC m macro start \| 0x[0-9A-Fa-f]+ \+ m x (0x[0-9A-Fa-f]+))"},
+		{"NIC macros", R"((\d+) NIC macros)"},
+		{"NIC engines", R"((\d+) NIC engines)"},
+		{"schedq_num",
+		 R"(schedq_num = TXS_PORT_RAW_SCHED_Q[^.]*\. [^.]*which gives (\d+))"},
+	};
+	return p;
+}
+
+struct Found {
+	std::optional<uint64_t> value;
+	std::string where;
+	std::string error;
+};
+
+Found find_const(const MdDoc &doc, const std::string &name)
+{
+	Found f;
+	auto pp = prose_patterns().find(name);
+	if (pp != prose_patterns().end()) {
+		std::smatch m;
+		std::regex re(pp->second);
+		if (!std::regex_search(doc.text, m, re)) {
+			f.error = "no text matching /" + pp->second + "/";
+			return f;
+		}
+		uint64_t v = std::strtoull(m[1].str().c_str(), nullptr, 0);
+		if (m.size() > 2 && m[2].str() == "MB")
+			v <<= 20;
+		else if (m.size() > 2 && m[2].str() == "KB")
+			v <<= 10;
+		f.value = v;
+		f.where = "\"" + m[0].str() + "\"";
+		return f;
+	}
+	/* A "| name | Value |" table row whose first cell holds the name; "A / B" names take
+	 * the matching part of an "a / b" value. */
+	for (const auto &r : doc.rows) {
+		if (r.header.size() < 2 || r.header[1] != "Value" || r.cells.size() < 2 ||
+		    !has_word(r.cells[0], name))
+			continue;
+		std::string cell = r.cells[1];
+		auto names = r.cells[0];
+		if (names.find(" / ") != std::string::npos) {
+			size_t idx = 0;
+			for (size_t p = 0; (p = names.find(" / ", p)) != std::string::npos; p += 3)
+				if (!has_word(names.substr(0, p), name))
+					idx++;
+			size_t pos = 0;
+			for (size_t i = 0; i < idx && pos != std::string::npos; i++) {
+				pos = cell.find(" / ", pos);
+				if (pos != std::string::npos)
+					pos += 3;
+			}
+			if (pos == std::string::npos) {
+				f.error = "line " + std::to_string(r.line) + ": value \"" + cell +
+					  "\" has no part " + std::to_string(idx + 1);
+				return f;
+			}
+			cell = cell.substr(pos, cell.find(" / ", pos) - pos);
+		}
+		f.value = stated_value(cell, &f.error);
+		f.where = "line " + std::to_string(r.line) + " \"" + r.cells[1] + "\"";
+		if (!f.value)
+			f.error = f.where + ": no number";
+		return f;
+	}
+	/* Prose: "NAME = 187", "NAME 8192", "NAME (8192)", "`#define NAME 0`"; all must agree. */
+	std::regex re("(^|[^A-Za-z0-9_])" + regex_escape(name) +
+		      R"(`?\)?\s*(=\s*)?\(?(0x[0-9A-Fa-f]+|\d+)\b)");
+	for (std::sregex_iterator it(doc.text.begin(), doc.text.end(), re), e; it != e; ++it) {
+		uint64_t v = std::strtoull((*it)[3].str().c_str(), nullptr, 0);
+		if (f.value && *f.value != v) {
+			f.error = "prose gives " + std::to_string(*f.value) + " and " +
+				  std::to_string(v);
+			return f;
+		}
+		f.value = v;
+		f.where = "\"" + trim((*it)[0].str()) + "\"";
+	}
+	if (!f.value)
+		f.error = "name not found with a number";
+	return f;
+}
+
+TEST(RegmapConformance, ConstantsMatchStructs)
+{
+	MdDoc doc;
+	ASSERT_NO_FATAL_FAILURE(load_doc(doc));
+	unsigned checked = 0, bad = 0;
+	auto check = [&](const char *table, const gaudi::hw::ConstRow &c) {
+		checked++;
+		Found f = find_const(doc, c.name);
+		bool ok = f.value && f.error.empty() && *f.value == c.value;
+		bad += !ok;
+		std::string said = !f.error.empty()
+					   ? f.error
+					   : f.where + " gives " + std::to_string(*f.value);
+		EXPECT_TRUE(ok) << table << " {\"" << c.name << "\", " << c.value << " ("
+				<< hex(c.value) << ")}: gaudi2-nic-structs.md " << said;
+	};
+	for (const auto &c : gaudi::hw::kConstRows)
+		check("kConstRows", c);
+	for (const auto &c : kOtherConstRows)
+		check("kOtherConstRows", c);
+	std::printf("[ regmap   ] checked %u constants against gaudi2-nic-structs.md (a), (b), "
+		    "(g): %u mismatches\n",
+		    checked, bad);
+	EXPECT_GT(checked, 0u);
 }
 
 } /* namespace */

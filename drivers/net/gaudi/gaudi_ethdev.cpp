@@ -643,6 +643,7 @@ int dev_close(rte_eth_dev *dev)
 	gaudi_port *port = priv(dev);
 	dev_stop(dev);
 	gaudi_intr_uninit(dev);
+	port->adapter->eth_port[port->hw.id()] = UINT16_MAX;
 	rxq_release(dev, 0);
 	txq_release(dev, 0);
 	rte_memzone_free(port->mem.mz);
@@ -1024,6 +1025,7 @@ int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const u
 	port->adapter = ad;
 	port->hw = Port(&ad->bar, hw_port);
 	port->port_id = dev->data->port_id;
+	ad->eth_port[hw_port] = dev->data->port_id;
 	rte_spinlock_init(&port->eq_lock);
 	int rc = port_mem_alloc(dev);
 	if (rc != 0) {

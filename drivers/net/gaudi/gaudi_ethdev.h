@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,16 @@ struct gaudi_adapter {
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {}; /* device name; ports are "<name>_p<N>" */
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (net_gaudi_emu) */
+	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
+	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
+	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
+
+	static constexpr std::array<uint16_t, gaudi::hw::kMaxPorts> no_ports()
+	{
+		std::array<uint16_t, gaudi::hw::kMaxPorts> a{};
+		a.fill(UINT16_MAX);
+		return a;
+	}
 };
 
 /* Event-queue and doorbell-FIFO shadow memory of a port (one IOVA-contiguous memzone). */

@@ -582,6 +582,22 @@ void lsc_check(rte_eth_dev *dev)
 	}
 }
 
+/* The odd port of a macro also receives its even sibling's link events (hardware bug, hbl_cn
+ * SW-42306): its interrupt looks at the sibling's link as well. */
+void lsc_check_sibling(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	unsigned hw = port->hw.id();
+	if ((hw & 1) == 0)
+		return;
+	uint16_t pid = port->adapter->eth_port[hw - 1];
+	if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
+		return;
+	rte_eth_dev *sib = &rte_eth_devices[pid];
+	if (priv(sib) != nullptr && priv(sib)->started && priv(sib)->intr != nullptr)
+		lsc_check(sib);
+}
+
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */
 bool drain_if_stopped(gaudi_port *port)
 {
@@ -602,6 +618,7 @@ void rearm_alarm(void *arg)
 	port->rearm_pending = false;
 	port->hw.intr_clear(reg::INTR_EQ);
 	lsc_check(dev); /* a change while the cause was pending raised no new interrupt */
+	lsc_check_sibling(dev);
 }
 
 /* EAL interrupt thread: the event-queue MSI (QPC interrupt 9) fired. */
@@ -616,9 +633,16 @@ void intr_handler(void *arg)
 		port->hw.intr_clear(reg::INTR_EQ);
 		drain_if_stopped(port); /* events between the drain and the re-arm */
 		lsc_check(dev);
+		lsc_check_sibling(dev);
 		return;
 	}
+	/* Started: the TX datapath consumes the EQ, but an odd port's EQ also carries its
+	 * sibling's link events, which must not wait for traffic: consume what is there (the EQ
+	 * lock serialises with tx_burst; a busy lock means the datapath is at it). */
+	if (port->hw.id() & 1)
+		gaudi_eq_poll(port, txq0(dev));
 	lsc_check(dev);
+	lsc_check_sibling(dev);
 	if (!port->rearm_pending) {
 		port->rearm_pending = true;
 		if (rte_eal_alarm_set(kRearmUs, rearm_alarm, dev) != 0) {
@@ -744,9 +768,12 @@ void gaudi_intr_start(rte_eth_dev *dev)
 		m->bind_irq(port->hw.id(), reg::INTR_RX_RING0, port->rxq_fd);
 		port->hw.intr_enable(reg::INTR_RX_RING0, false); /* until rx_queue_intr_enable */
 	}
-	m->bind_irq(port->hw.id(), reg::INTR_EQ, ic.lsc ? port->lsc_fd : -1);
+	/* An odd port takes its EQ interrupt even without LSC of its own: the link events of its
+	 * even sibling arrive there (SW-42306). */
+	bool eq_irq = ic.lsc != 0 || (port->hw.id() & 1) != 0;
+	m->bind_irq(port->hw.id(), reg::INTR_EQ, eq_irq ? port->lsc_fd : -1);
 	port->hw.intr_clear(reg::INTR_EQ);
-	port->hw.intr_enable(reg::INTR_EQ, ic.lsc != 0);
+	port->hw.intr_enable(reg::INTR_EQ, eq_irq);
 }
 
 void gaudi_intr_stop(rte_eth_dev *dev)

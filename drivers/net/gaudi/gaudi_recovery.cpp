@@ -280,12 +280,28 @@ void gaudi_rec_cq_overrun(gaudi_port *port)
 		  port->port_id, port->ev_cq_overrun);
 }
 
+/* A LINK_STATUS event of the macro (it arrives on the odd port's EQ for both ports, hbl_cn
+ * SW-42306): its status holds the link bit of each lane of the macro; count the changes of
+ * each port of this NIC that it shows. */
 void gaudi_rec_link_event(gaudi_port *port, uint32_t status)
 {
-	if (status & 1)
-		port->rec.link_up++;
-	else
-		port->rec.link_down++;
+	unsigned even = port->hw.id() & ~1u;
+	for (unsigned hw = even; hw < even + kPortsPerMacro; hw++) {
+		uint16_t pid = port->adapter->eth_port[hw];
+		if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
+			continue;
+		auto *p = static_cast<gaudi_port *>(rte_eth_devices[pid].data->dev_private);
+		if (p == nullptr || p->adapter != port->adapter)
+			continue;
+		bool up = status & (1u << reg::mac_lane(hw, 0));
+		if (up == p->rec.link_seen)
+			continue;
+		p->rec.link_seen = up;
+		if (up)
+			p->rec.link_up++;
+		else
+			p->rec.link_down++;
+	}
 }
 
 void gaudi_rec_tx_slow(gaudi_txq *txq)

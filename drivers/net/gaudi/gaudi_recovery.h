@@ -34,6 +34,7 @@ struct gaudi_recovery {
 	uint32_t log_lines;        /* recovery log lines in that second */
 	uint32_t log_suppressed;   /* lines not printed over the limit */
 	bool db_rering;            /* a doorbell was lost: ring the current PI again */
+	bool link_seen;            /* link state of the last LINK_STATUS event for this port */
 	bool reset_requested;      /* INTR_RESET raised, until the next start */
 	/* Watchdog (alarm) state. */
 	bool wd_active;

@@ -83,4 +83,36 @@ inline constexpr uint32_t kEqLog2 = 12;
 /* Ring base registers named _31_7 hold address bits 31:7: 128-byte alignment [regs]. */
 inline constexpr uint32_t kRingAlign = 128;
 
+/* Conformance rows: constants above keyed by the name shared/research/gaudi2-nic-structs.md
+ * prints them with (sections (a) and (g)); tests/test_regmap_conformance.cpp finds each name in
+ * the digest and compares the number given with it. Not in the digest, hence not here: the
+ * [choice]s kTxRingMin/kTxRingMax, kRxRingMin/kRxRingMax, kRxSlotMinLog2, kEqLog2; and
+ * kLanesPerPort, kPortsPerMacro ("two per macro", in words only), kPortSpeedMbps, kRawCq,
+ * kDbFifoCiAlign, kRingAlign, the PCI IDs (in gaudi2-hw-facts.md, not this digest). */
+struct ConstRow {
+	const char *name;
+	uint64_t value;
+};
+inline constexpr ConstRow kConstRows[] = {
+	{"HBL_EN_MAX_HEADERS_SZ", kFrameOverhead},
+	{"FCS", kFcsLen},
+	{"NIC_RAW_MIN_MTU", kMinMtu},
+	{"NIC_RAW_MAX_MTU", kMaxMtu},
+	{"NIC_MAX_FRM_LEN", kMaxFrameLen},
+	{"NIC_MAC_MAX_FRM_LEN", kMacMaxFrameLen},
+	{"NIC_SKB_PAD_SIZE", kTxPadSize},
+	{"ETH_ZLEN", kMinFrameNoFcs},
+	{"NIC_RAW_ELEM_SIZE", uint64_t{1} << kRxSlotMaxLog2},
+	{"NIC_CQ_MAX_ENTRIES", uint64_t{1} << kCqMaxLog2},
+	{"NIC_FIFO_DB_SIZE", kDbFifoEntries},
+	{"RAW_QPN", kRawQpn},
+	{"CFG_BAR_ID", kCfgBar},
+	{"CFG_BAR_SIZE", kCfgBarSize},
+	{"CFG_BASE - STM_FLASH_BASE_ADDR", kCfgBarOffset},
+	{"NIC0 macro start", kNicRegionBarOffset},
+	{"NIC macro stride", kMacroStride},
+	{"NIC macros", kMacros},
+	{"NIC engines", kMaxPorts},
+};
+
 } // namespace gaudi::hw

@@ -166,7 +166,13 @@ void Device::Impl::update_link_one(unsigned p)
 		uint32_t s1 = reg::mac_pcs(p, l) + reg::MAC_PCS_STATUS1;
 		wr(s1, up ? (rd(s1) | link) : (rd(s1) & ~link));
 	}
-	post_eq(p, EqeType::link_status, uint32_t(rte_rdtsc()), up ? 1 : 0);
+	/* Link events of both ports of a macro arrive on the odd port's EQ (hardware bug, hbl_cn
+	 * SW-42306: "link events for both even and odd ports arrive only on the odd port"). */
+	/* [choice] d2[3:0] (status) carries REC_LINK_STS, a bit per lane of the macro, so the
+	 * one EQ tells which port's link is up. */
+	unsigned eq_port = (p | 1) < cfg_.nports ? (p | 1) : p;
+	post_eq(eq_port, EqeType::link_status, uint32_t(rte_rdtsc()),
+		reg::MAC_CORE_MAC_REC_STS0_REC_LINK_STS.get(rd(sts)));
 }
 
 /* ---- [faults] link flaps: the link goes down now (both ends of a pair cable) and comes back
