@@ -20,8 +20,8 @@ void Port::wr_lanes(uint32_t reg_in_ch, uint32_t val)
 }
 
 /* COMMAND_CONFIG bits owned by flow control (set_flow), kept by mac_config. */
-constexpr uint32_t kCmdFlowBits = reg::CMD_PAUSE_IGNORE | reg::CMD_PFC_MODE | reg::CMD_PAUSE_FWD |
-				  reg::CMD_CNTL_FRAME_ENA;
+constexpr uint32_t kCmdFlowBits =
+	reg::CMD_PAUSE_IGNORE | reg::CMD_PFC_MODE | reg::CMD_PAUSE_FWD | reg::CMD_CNTL_FRAME_ENA;
 constexpr uint32_t kCmdEnable = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
 
 void Port::mac_config(bool enable)
@@ -48,7 +48,10 @@ inline uint32_t mac_31_0(const uint8_t *m)
 {
 	return (uint32_t(m[2]) << 24) | (m[3] << 16) | (m[4] << 8) | m[5];
 }
-inline uint32_t mac_47_32(const uint8_t *m) { return (m[0] << 8) | m[1]; }
+inline uint32_t mac_47_32(const uint8_t *m)
+{
+	return (m[0] << 8) | m[1];
+}
 } // namespace
 
 void Port::set_mac_addr(const uint8_t mac[6])
@@ -231,10 +234,11 @@ uint64_t Port::tx_stat(TxStat s) const
 void Port::stats_reset()
 {
 	/* Clear this port's counter sets only (STATN_CONFIG.F_RESET would clear the macro's). */
-	bar_->wr32(reg::mac_stat(port_) + reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL,
-		   reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_PORTMASK.put(reg::stat_portmask(port_)) |
-			   reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARRX.mask() |
-			   reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARTX.mask());
+	bar_->wr32(
+		reg::mac_stat(port_) + reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL,
+		reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_PORTMASK.put(reg::stat_portmask(port_)) |
+			reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARRX.mask() |
+			reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARTX.mask());
 }
 
 bool Port::gateway(uint32_t ctrl, const uint32_t *data, const uint32_t *mask, uint32_t n)
@@ -296,8 +300,9 @@ bool Port::tx_init(const TxRingCfg &cfg)
 	bar_->wr32(t + reg::TXE_LOG_MAX_WQ_SIZE_0, cfg.wq_log2 - 2);
 	bar_->wr32(t + reg::TXE_PRIO_TO_DSCP_0, 0);
 	bar_->wr32(t + reg::TXE_WQE_USER_CFG, reg::TXE_WQE_USER_CFG_MMU_BYPASS.put(1));
-	bar_->wr32(t + reg::TXE_WQE_PREFETCH_CFG, reg::TXE_WQE_PREFETCH_CFG_ENABLE.mask() |
-							   reg::TXE_WQE_PREFETCH_CFG_ALWAYS_ENABLE.mask());
+	bar_->wr32(t + reg::TXE_WQE_PREFETCH_CFG,
+		   reg::TXE_WQE_PREFETCH_CFG_ENABLE.mask() |
+			   reg::TXE_WQE_PREFETCH_CFG_ALWAYS_ENABLE.mask());
 	/* QPC: where the hardware writes the secured doorbell FIFO's CI. */
 	bar_->wr64_split(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
 			 d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7,
@@ -419,7 +424,8 @@ bool Port::rx_init(const RxRingCfg &cfg)
 	bar_->wr32(r + reg::RXE_CQ_BASE_ADDR_31_7,
 		   static_cast<uint32_t>(cfg.cq_iova) & reg::RXE_CQ_BASE_ADDR_31_7_R.mask());
 	bar_->wr32(r + reg::RXE_CQ_PI_ADDR_HI_0, static_cast<uint32_t>(cfg.cq_pi_iova >> 32));
-	bar_->wr32(r + reg::RXE_CQ_PI_ADDR_LO_0, static_cast<uint32_t>(cfg.cq_pi_iova) & 0xFFFFFF80);
+	bar_->wr32(r + reg::RXE_CQ_PI_ADDR_LO_0,
+		   static_cast<uint32_t>(cfg.cq_pi_iova) & 0xFFFFFF80);
 	bar_->wr32(r + reg::RXE_CQ_LOG_MAX_SIZE, kCqMaxLog2);
 	bar_->wr32(r + reg::RXE_CQ_LOG_SIZE_0, cfg.count_log2);
 	bar_->wr32(r + reg::RXE_CQ_WRITE_INDEX_0, 0);
@@ -452,8 +458,8 @@ void Port::rx_disable()
 void Port::eq_init(const EqCfg &cfg)
 {
 	uint32_t q = reg::qpc(port_);
-	bar_->wr64_split(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32, q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7,
-			 cfg.eq_iova);
+	bar_->wr64_split(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
+			 q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7, cfg.eq_iova);
 	bar_->wr64_split(q + reg::QPC_EVENT_QUE_PI_ADDR_63_32, q + reg::QPC_EVENT_QUE_PI_ADDR_31_7,
 			 cfg.pi_iova);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_LOG_SIZE, cfg.log2);
@@ -461,11 +467,15 @@ void Port::eq_init(const EqCfg &cfg)
 	bar_->wr32(q + reg::QPC_EVENT_QUE_PRODUCER_INDEX, 0);
 	eq_write_ci(0);
 	/* 0x19 = ENABLE | WRITE_PI_EN | INTERRUPT_PER_EQE [gaudi2_cn_eq.c] */
-	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG, reg::QPC_EVENT_QUE_CFG_ENABLE.mask() |
-						      reg::QPC_EVENT_QUE_CFG_WRITE_PI_EN.mask() |
-						      reg::QPC_EVENT_QUE_CFG_INTERRUPT_PER_EQE.mask());
+	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG,
+		   reg::QPC_EVENT_QUE_CFG_ENABLE.mask() |
+			   reg::QPC_EVENT_QUE_CFG_WRITE_PI_EN.mask() |
+			   reg::QPC_EVENT_QUE_CFG_INTERRUPT_PER_EQE.mask());
 }
 
-void Port::eq_disable() { bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CFG, 0); }
+void Port::eq_disable()
+{
+	bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CFG, 0);
+}
 
 } // namespace gaudi::hw

@@ -25,214 +25,214 @@ namespace gaudi::hw::reg {
 inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 
 /* X(block, cfg_address): block bases of NIC macro 0, port 0. */
-#define GAUDI_BLOCKS(X)                                                                            \
-	X(QPC, 0x541F000)                                                                          \
-	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, 0x541F810)                                                  \
-	X(RXB_CORE, 0x5449000)                                                                     \
-	X(RXE, 0x544A000)                                                                          \
-	X(TXE, 0x5452000)                                                                          \
-	X(TXB, 0x5454000)                                                                          \
-	X(MAC_CORE, 0x5469000)                                                                     \
-	X(MAC_RS_FEC, 0x546A000)                                                                   \
-	X(MAC_GLOB_STAT_CONTROL, 0x546B000)                                                        \
-	X(MAC_GLOB_STAT_RX0, 0x546B100)                                                            \
-	X(MAC_GLOB_STAT_RX2, 0x546B218)                                                            \
-	X(MAC_GLOB_STAT_TX0, 0x546B330)                                                            \
-	X(MAC_GLOB_STAT_TX2, 0x546B400)                                                            \
-	X(MAC_PCS, 0x546C000)                                                                      \
+#define GAUDI_BLOCKS(X)                           \
+	X(QPC, 0x541F000)                         \
+	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, 0x541F810) \
+	X(RXB_CORE, 0x5449000)                    \
+	X(RXE, 0x544A000)                         \
+	X(TXE, 0x5452000)                         \
+	X(TXB, 0x5454000)                         \
+	X(MAC_CORE, 0x5469000)                    \
+	X(MAC_RS_FEC, 0x546A000)                  \
+	X(MAC_GLOB_STAT_CONTROL, 0x546B000)       \
+	X(MAC_GLOB_STAT_RX0, 0x546B100)           \
+	X(MAC_GLOB_STAT_RX2, 0x546B218)           \
+	X(MAC_GLOB_STAT_TX0, 0x546B330)           \
+	X(MAC_GLOB_STAT_TX2, 0x546B400)           \
+	X(MAC_PCS, 0x546C000)                     \
 	X(MAC_128, 0x546C400)
 
 /* X(block, register, offset in block) */
-#define GAUDI_REGS(X)                                                                              \
-	/* QPC (per port): gateway, doorbell, CQ CI / arm, EQ, interrupts [nic0_qpc0_regs.h] */   \
-	X(QPC, REQ_STATIC_CONFIG, 0x8)                                                             \
-	X(QPC, GW_BUSY, 0x80)                                                                      \
-	X(QPC, GW_CTRL, 0x84)                                                                      \
-	X(QPC, GW_DATA_0, 0x8C)                                                                    \
-	X(QPC, GW_MASK_0, 0x124)                                                                   \
-	X(QPC, SECURED_DB_FIRST32, 0x460)                                                          \
-	X(QPC, SECURED_DB_SECOND32, 0x464)                                                         \
-	X(QPC, INTERRUPT_BASE_0, 0x4B0)                                                            \
-	X(QPC, INTERRUPT_DATA_0, 0x4DC)                                                            \
-	X(QPC, INTERRUPT_CAUSE, 0x690)                                                             \
-	X(QPC, INTERRUPT_MASK, 0x694)                                                              \
-	X(QPC, INTERRUPT_CLR, 0x698)                                                               \
-	X(QPC, INTERRUPT_EN, 0x69C)                                                                \
-	X(QPC, EVENT_QUE_BASE_ADDR_63_32, 0x830)                                                   \
-	X(QPC, EVENT_QUE_BASE_ADDR_31_7, 0x834)                                                    \
-	X(QPC, EVENT_QUE_LOG_SIZE, 0x838)                                                          \
-	X(QPC, EVENT_QUE_WRITE_INDEX, 0x83C)                                                       \
-	X(QPC, EVENT_QUE_PRODUCER_INDEX, 0x840)                                                    \
-	X(QPC, EVENT_QUE_PI_ADDR_63_32, 0x844)                                                     \
-	X(QPC, EVENT_QUE_PI_ADDR_31_7, 0x848)                                                      \
-	X(QPC, EVENT_QUE_CFG, 0x850)                                                               \
-	X(QPC, SECURED_CQ_NUMBER, 0x8F0)                                                           \
-	X(QPC, SECURED_CQ_CONSUMER_INDEX, 0x8F4)                                                   \
-	X(QPC, EVENT_QUE_CONSUMER_INDEX, 0x9A8)                                                    \
-	X(QPC, ARM_CQ_NUM, 0x9AC)                                                                  \
-	X(QPC, ARM_CQ_INDEX, 0x9B0)                                                                \
-	/* [nic0_qpc0_dbfifosecur_ci_upd_addr_regs.h] */                                           \
-	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, DBFIFO_CI_UPD_ADDR_63_32, 0x0)                              \
-	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, DBFIFO_CI_UPD_ADDR_31_7, 0x4)                               \
-	/* RXE (per port): raw rings of the 4 priorities (two copies each), CQs [nic0_rxe0_regs.h] */ \
-	X(RXE, RAW_QPN_P0_0, 0x10)                                                                 \
-	X(RXE, RAW_QPN_P0_1, 0x14)                                                                 \
-	X(RXE, PKT_SIZE_CHECK_RAW, 0x3C)                                                           \
-	X(RXE, CQ_BASE_ADDR_31_7, 0x100)                                                           \
-	X(RXE, CQ_BASE_ADDR_63_32, 0x104)                                                          \
-	X(RXE, CQ_LOG_MAX_SIZE, 0x108)                                                             \
-	X(RXE, CQ_ARM_TIMEOUT_EN, 0x110)                                                           \
-	X(RXE, CQ_ARM_TIMEOUT, 0x114)                                                              \
-	X(RXE, CQ_CFG_0, 0x180)                                                                    \
-	X(RXE, CQ_WRITE_INDEX_0, 0x200)                                                            \
-	X(RXE, CQ_PRODUCER_INDEX_0, 0x280)                                                         \
-	X(RXE, CQ_CONSUMER_INDEX_0, 0x300)                                                         \
-	X(RXE, CQ_PI_ADDR_LO_0, 0x380)                                                             \
-	X(RXE, CQ_PI_ADDR_HI_0, 0x400)                                                             \
-	X(RXE, CQ_LOG_SIZE_0, 0x500)                                                               \
-	X(RXE, RAW_BASE_LO_P0_0, 0x710)                                                            \
-	X(RXE, RAW_BASE_LO_P0_1, 0x714)                                                            \
-	X(RXE, RAW_BASE_HI_P0_0, 0x720)                                                            \
-	X(RXE, RAW_BASE_HI_P0_1, 0x724)                                                            \
-	X(RXE, RAW_MISC_P0_0, 0x730)                                                               \
-	X(RXE, RAW_MISC_P0_1, 0x734)                                                               \
-	X(RXE, RAW_BASE_LO_P1_0, 0x750)                                                            \
-	X(RXE, RAW_BASE_LO_P2_0, 0x790)                                                            \
-	X(RXE, RAW_BASE_LO_P3_0, 0x7D0)                                                            \
-	X(RXE, RAW_QPN_P1_0, 0x18)                                                                 \
-	X(RXE, RAW_QPN_P2_0, 0x20)                                                                 \
-	X(RXE, RAW_QPN_P3_0, 0x28)                                                                 \
-	/* TXE (per port) [nic0_txe0_regs.h] */                                                    \
-	X(TXE, LOG_MAX_WQ_SIZE_0, 0x10)                                                            \
-	X(TXE, SQ_BASE_ADDRESS_63_32_0, 0x20)                                                      \
-	X(TXE, SQ_BASE_ADDRESS_31_0_0, 0x30)                                                       \
-	X(TXE, WQE_USER_CFG, 0x40)                                                                 \
-	X(TXE, PORT0_MAC_CFG_47_32, 0x88)                                                          \
-	X(TXE, PORT0_MAC_CFG_31_0, 0x8C)                                                           \
-	X(TXE, PORT1_MAC_CFG_47_32, 0x90)                                                          \
-	X(TXE, PORT1_MAC_CFG_31_0, 0x94)                                                           \
-	X(TXE, PRIO_TO_DSCP_0, 0x9C)                                                               \
-	X(TXE, WQE_PREFETCH_CFG, 0x164)                                                            \
-	X(TXE, BTH_MKEY, 0x1B0)                                                                    \
-	X(TXE, WQE_CHECK_EN2, 0x224)                                                               \
-	X(TXE, WQE_CHECK_CFG4, 0x458)                                                              \
-	X(TXE, WQE_CHECK_CFG5, 0x45C)                                                              \
-	/* RXB_CORE (per macro; index 0 = even port, 2 = odd port) [nic0_rxb_core_regs.h] */      \
-	X(RXB_CORE, XOFF_THRESHOLD_0, 0x14C)                                                       \
-	X(RXB_CORE, XON_THRESHOLD_0, 0x16C)                                                        \
-	X(RXB_CORE, MAC_PFC_MODE, 0x200)                                                           \
-	X(RXB_CORE, TS_RC_MAC_31_0_0, 0x2C0)                                                       \
-	X(RXB_CORE, TS_RC_MAC_47_32_0, 0x2D0)                                                      \
-	X(RXB_CORE, TS_RAW0_MAC_31_0_0, 0x2E0)                                                     \
-	X(RXB_CORE, TS_RAW0_MAC_47_32_0, 0x2F0)                                                    \
-	X(RXB_CORE, TS_RC_MAC_31_0_MASK_0, 0x320)                                                  \
-	X(RXB_CORE, TS_RC_MAC_47_32_MASK_0, 0x330)                                                 \
-	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, 0x340)                                                \
-	X(RXB_CORE, TS_RAW0_MAC_47_32_MASK_0, 0x350)                                               \
-	/* TXB (per macro) [nic0_txb_regs.h] */                                                    \
-	X(TXB, GLOBAL_PAUSE, 0xC)                                                                  \
-	/* PRT0_MAC_CORE (per macro) [prt0_mac_core_regs.h] */                                     \
-	X(MAC_CORE, MAC_REC_STS0, 0x8)                                                             \
-	X(MAC_CORE, MAC_FEC91_CFG, 0x18)                                                           \
-	/* MAC_RS_FEC (per macro; RSFEC = lane 0, RSFEC2 = lane 2) [nic0_mac_rs_fec_regs.h] */    \
-	X(MAC_RS_FEC, RSFEC_CCW_LO, 0x8)                                                           \
-	X(MAC_RS_FEC, RSFEC_CCW_HI, 0xC)                                                           \
-	X(MAC_RS_FEC, RSFEC_NCCW_LO, 0x10)                                                         \
-	X(MAC_RS_FEC, RSFEC_NCCW_HI, 0x14)                                                         \
-	X(MAC_RS_FEC, RSFEC2_CCW_LO, 0x48)                                                         \
-	/* MAC_GLOB_STAT (per macro) [nic0_mac_glob_stat_*_regs.h] */                              \
-	X(MAC_GLOB_STAT_CONTROL, DATA_HI, 0x0)                                                     \
-	X(MAC_GLOB_STAT_CONTROL, STATN_CONFIG, 0x8)                                                \
-	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, 0xC)                                               \
-	X(MAC_GLOB_STAT_RX0, ETHERSTATSOCTETS, 0x0)                                                \
-	X(MAC_GLOB_STAT_RX0, AMACCONTROLFRAMESRECEIVED, 0x88)                                      \
-	X(MAC_GLOB_STAT_TX0, ETHERSTATSOCTETS_4, 0x0)                                              \
-	X(MAC_GLOB_STAT_TX0, ETHERSTATSPKTS_4, 0x64)                                               \
-	/* MAC_PCS and MAC_128 (per lane, MAC_CH_OFFSET 0x1000) [nic0_mac_ch0_mac_*_regs.h] */     \
-	X(MAC_PCS, CONTROL1, 0x0)                                                                  \
-	X(MAC_PCS, STATUS1, 0x4)                                                                   \
-	X(MAC_128, COMMAND_CONFIG, 0x8)                                                            \
-	X(MAC_128, MAC_ADDR_0, 0xC)                                                                \
-	X(MAC_128, MAC_ADDR_1, 0x10)                                                               \
-	X(MAC_128, FRM_LENGTH, 0x14)                                                               \
-	X(MAC_128, CL01_PAUSE_QUANTA, 0x54)                                                        \
-	X(MAC_128, CL01_QUANTA_THRESH, 0x64)                                                       \
+#define GAUDI_REGS(X)                                                                           \
+	/* QPC (per port): gateway, doorbell, CQ CI / arm, EQ, interrupts [nic0_qpc0_regs.h] */ \
+	X(QPC, REQ_STATIC_CONFIG, 0x8)                                                          \
+	X(QPC, GW_BUSY, 0x80)                                                                   \
+	X(QPC, GW_CTRL, 0x84)                                                                   \
+	X(QPC, GW_DATA_0, 0x8C)                                                                 \
+	X(QPC, GW_MASK_0, 0x124)                                                                \
+	X(QPC, SECURED_DB_FIRST32, 0x460)                                                       \
+	X(QPC, SECURED_DB_SECOND32, 0x464)                                                      \
+	X(QPC, INTERRUPT_BASE_0, 0x4B0)                                                         \
+	X(QPC, INTERRUPT_DATA_0, 0x4DC)                                                         \
+	X(QPC, INTERRUPT_CAUSE, 0x690)                                                          \
+	X(QPC, INTERRUPT_MASK, 0x694)                                                           \
+	X(QPC, INTERRUPT_CLR, 0x698)                                                            \
+	X(QPC, INTERRUPT_EN, 0x69C)                                                             \
+	X(QPC, EVENT_QUE_BASE_ADDR_63_32, 0x830)                                                \
+	X(QPC, EVENT_QUE_BASE_ADDR_31_7, 0x834)                                                 \
+	X(QPC, EVENT_QUE_LOG_SIZE, 0x838)                                                       \
+	X(QPC, EVENT_QUE_WRITE_INDEX, 0x83C)                                                    \
+	X(QPC, EVENT_QUE_PRODUCER_INDEX, 0x840)                                                 \
+	X(QPC, EVENT_QUE_PI_ADDR_63_32, 0x844)                                                  \
+	X(QPC, EVENT_QUE_PI_ADDR_31_7, 0x848)                                                   \
+	X(QPC, EVENT_QUE_CFG, 0x850)                                                            \
+	X(QPC, SECURED_CQ_NUMBER, 0x8F0)                                                        \
+	X(QPC, SECURED_CQ_CONSUMER_INDEX, 0x8F4)                                                \
+	X(QPC, EVENT_QUE_CONSUMER_INDEX, 0x9A8)                                                 \
+	X(QPC, ARM_CQ_NUM, 0x9AC)                                                               \
+	X(QPC, ARM_CQ_INDEX, 0x9B0)                                                             \
+	/* [nic0_qpc0_dbfifosecur_ci_upd_addr_regs.h] */                                        \
+	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, DBFIFO_CI_UPD_ADDR_63_32, 0x0)                           \
+	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, DBFIFO_CI_UPD_ADDR_31_7, 0x4)                            \
+	/* RXE (per port): raw rings (4 priorities, 2 copies), CQs [nic0_rxe0_regs.h] */        \
+	X(RXE, RAW_QPN_P0_0, 0x10)                                                              \
+	X(RXE, RAW_QPN_P0_1, 0x14)                                                              \
+	X(RXE, PKT_SIZE_CHECK_RAW, 0x3C)                                                        \
+	X(RXE, CQ_BASE_ADDR_31_7, 0x100)                                                        \
+	X(RXE, CQ_BASE_ADDR_63_32, 0x104)                                                       \
+	X(RXE, CQ_LOG_MAX_SIZE, 0x108)                                                          \
+	X(RXE, CQ_ARM_TIMEOUT_EN, 0x110)                                                        \
+	X(RXE, CQ_ARM_TIMEOUT, 0x114)                                                           \
+	X(RXE, CQ_CFG_0, 0x180)                                                                 \
+	X(RXE, CQ_WRITE_INDEX_0, 0x200)                                                         \
+	X(RXE, CQ_PRODUCER_INDEX_0, 0x280)                                                      \
+	X(RXE, CQ_CONSUMER_INDEX_0, 0x300)                                                      \
+	X(RXE, CQ_PI_ADDR_LO_0, 0x380)                                                          \
+	X(RXE, CQ_PI_ADDR_HI_0, 0x400)                                                          \
+	X(RXE, CQ_LOG_SIZE_0, 0x500)                                                            \
+	X(RXE, RAW_BASE_LO_P0_0, 0x710)                                                         \
+	X(RXE, RAW_BASE_LO_P0_1, 0x714)                                                         \
+	X(RXE, RAW_BASE_HI_P0_0, 0x720)                                                         \
+	X(RXE, RAW_BASE_HI_P0_1, 0x724)                                                         \
+	X(RXE, RAW_MISC_P0_0, 0x730)                                                            \
+	X(RXE, RAW_MISC_P0_1, 0x734)                                                            \
+	X(RXE, RAW_BASE_LO_P1_0, 0x750)                                                         \
+	X(RXE, RAW_BASE_LO_P2_0, 0x790)                                                         \
+	X(RXE, RAW_BASE_LO_P3_0, 0x7D0)                                                         \
+	X(RXE, RAW_QPN_P1_0, 0x18)                                                              \
+	X(RXE, RAW_QPN_P2_0, 0x20)                                                              \
+	X(RXE, RAW_QPN_P3_0, 0x28)                                                              \
+	/* TXE (per port) [nic0_txe0_regs.h] */                                                 \
+	X(TXE, LOG_MAX_WQ_SIZE_0, 0x10)                                                         \
+	X(TXE, SQ_BASE_ADDRESS_63_32_0, 0x20)                                                   \
+	X(TXE, SQ_BASE_ADDRESS_31_0_0, 0x30)                                                    \
+	X(TXE, WQE_USER_CFG, 0x40)                                                              \
+	X(TXE, PORT0_MAC_CFG_47_32, 0x88)                                                       \
+	X(TXE, PORT0_MAC_CFG_31_0, 0x8C)                                                        \
+	X(TXE, PORT1_MAC_CFG_47_32, 0x90)                                                       \
+	X(TXE, PORT1_MAC_CFG_31_0, 0x94)                                                        \
+	X(TXE, PRIO_TO_DSCP_0, 0x9C)                                                            \
+	X(TXE, WQE_PREFETCH_CFG, 0x164)                                                         \
+	X(TXE, BTH_MKEY, 0x1B0)                                                                 \
+	X(TXE, WQE_CHECK_EN2, 0x224)                                                            \
+	X(TXE, WQE_CHECK_CFG4, 0x458)                                                           \
+	X(TXE, WQE_CHECK_CFG5, 0x45C)                                                           \
+	/* RXB_CORE (per macro; index 0: even port, 2: odd) [nic0_rxb_core_regs.h] */           \
+	X(RXB_CORE, XOFF_THRESHOLD_0, 0x14C)                                                    \
+	X(RXB_CORE, XON_THRESHOLD_0, 0x16C)                                                     \
+	X(RXB_CORE, MAC_PFC_MODE, 0x200)                                                        \
+	X(RXB_CORE, TS_RC_MAC_31_0_0, 0x2C0)                                                    \
+	X(RXB_CORE, TS_RC_MAC_47_32_0, 0x2D0)                                                   \
+	X(RXB_CORE, TS_RAW0_MAC_31_0_0, 0x2E0)                                                  \
+	X(RXB_CORE, TS_RAW0_MAC_47_32_0, 0x2F0)                                                 \
+	X(RXB_CORE, TS_RC_MAC_31_0_MASK_0, 0x320)                                               \
+	X(RXB_CORE, TS_RC_MAC_47_32_MASK_0, 0x330)                                              \
+	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, 0x340)                                             \
+	X(RXB_CORE, TS_RAW0_MAC_47_32_MASK_0, 0x350)                                            \
+	/* TXB (per macro) [nic0_txb_regs.h] */                                                 \
+	X(TXB, GLOBAL_PAUSE, 0xC)                                                               \
+	/* PRT0_MAC_CORE (per macro) [prt0_mac_core_regs.h] */                                  \
+	X(MAC_CORE, MAC_REC_STS0, 0x8)                                                          \
+	X(MAC_CORE, MAC_FEC91_CFG, 0x18)                                                        \
+	/* MAC_RS_FEC (per macro; RSFEC: lane 0, RSFEC2: lane 2) [nic0_mac_rs_fec_regs.h] */    \
+	X(MAC_RS_FEC, RSFEC_CCW_LO, 0x8)                                                        \
+	X(MAC_RS_FEC, RSFEC_CCW_HI, 0xC)                                                        \
+	X(MAC_RS_FEC, RSFEC_NCCW_LO, 0x10)                                                      \
+	X(MAC_RS_FEC, RSFEC_NCCW_HI, 0x14)                                                      \
+	X(MAC_RS_FEC, RSFEC2_CCW_LO, 0x48)                                                      \
+	/* MAC_GLOB_STAT (per macro) [nic0_mac_glob_stat_*_regs.h] */                           \
+	X(MAC_GLOB_STAT_CONTROL, DATA_HI, 0x0)                                                  \
+	X(MAC_GLOB_STAT_CONTROL, STATN_CONFIG, 0x8)                                             \
+	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, 0xC)                                            \
+	X(MAC_GLOB_STAT_RX0, ETHERSTATSOCTETS, 0x0)                                             \
+	X(MAC_GLOB_STAT_RX0, AMACCONTROLFRAMESRECEIVED, 0x88)                                   \
+	X(MAC_GLOB_STAT_TX0, ETHERSTATSOCTETS_4, 0x0)                                           \
+	X(MAC_GLOB_STAT_TX0, ETHERSTATSPKTS_4, 0x64)                                            \
+	/* MAC_PCS, MAC_128 (per lane, MAC_CH_OFFSET 0x1000) [nic0_mac_ch0_mac_*_regs.h] */     \
+	X(MAC_PCS, CONTROL1, 0x0)                                                               \
+	X(MAC_PCS, STATUS1, 0x4)                                                                \
+	X(MAC_128, COMMAND_CONFIG, 0x8)                                                         \
+	X(MAC_128, MAC_ADDR_0, 0xC)                                                             \
+	X(MAC_128, MAC_ADDR_1, 0x10)                                                            \
+	X(MAC_128, FRM_LENGTH, 0x14)                                                            \
+	X(MAC_128, CL01_PAUSE_QUANTA, 0x54)                                                     \
+	X(MAC_128, CL01_QUANTA_THRESH, 0x64)                                                    \
 	X(MAC_128, RX_PAUSE_STATUS, 0x74)
 
 /* X(block, register, field, lsb, width) [the matching *_masks.h] */
-#define GAUDI_FIELDS(X)                                                                            \
-	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_TO_ERR_FIFO_NON_V, 4, 1)                                 \
-	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_ERR_PI_EX_LAST, 9, 1)                                    \
-	X(QPC, GW_BUSY, R, 0, 1)                                                                   \
-	X(QPC, GW_CTRL, QPN, 0, 24)                                                                \
-	X(QPC, GW_CTRL, REQUESTER, 24, 1)                                                          \
-	X(QPC, GW_CTRL, DOORBELL_MASK, 25, 1)                                                      \
-	X(QPC, GW_CTRL, DOORBELL_FORCE, 26, 1)                                                     \
-	X(QPC, INTERRUPT_CAUSE, R, 0, 11)                                                          \
-	X(QPC, INTERRUPT_MASK, R, 0, 11)                                                           \
-	X(QPC, INTERRUPT_EN, INTERRUPT0_WIRE_EN, 0, 1)                                             \
-	X(QPC, INTERRUPT_EN, INTERRUPT0_MSI_EN, 1, 1)                                              \
-	X(QPC, INTERRUPT_EN, INTERRUPT9_WIRE_EN, 18, 1)                                            \
-	X(QPC, INTERRUPT_EN, INTERRUPT9_MSI_EN, 19, 1)                                             \
-	X(QPC, INTERRUPT_EN, INTERRUPT10_WIRE_EN, 20, 1)                                           \
-	X(QPC, EVENT_QUE_BASE_ADDR_31_7, R, 0, 25)                                                 \
-	X(QPC, EVENT_QUE_LOG_SIZE, R, 0, 5)                                                        \
-	X(QPC, EVENT_QUE_PRODUCER_INDEX, R, 0, 24)                                                 \
-	X(QPC, EVENT_QUE_PI_ADDR_31_7, R, 0, 25)                                                   \
-	X(QPC, EVENT_QUE_CFG, ENABLE, 0, 1)                                                        \
-	X(QPC, EVENT_QUE_CFG, OVERRUN_EN, 1, 1)                                                    \
-	X(QPC, EVENT_QUE_CFG, WRITE_PI_EN, 3, 1)                                                   \
-	X(QPC, EVENT_QUE_CFG, INTERRUPT_PER_EQE, 4, 1)                                             \
-	X(QPC, SECURED_CQ_NUMBER, CQ_NUM, 0, 16)                                                   \
-	X(QPC, SECURED_CQ_CONSUMER_INDEX, CONSUMER_INDEX, 0, 32)                                   \
-	X(QPC, EVENT_QUE_CONSUMER_INDEX, CI, 0, 24)                                                \
-	X(QPC, EVENT_QUE_CONSUMER_INDEX, EQ_NUM, 24, 8)                                            \
-	X(QPC, ARM_CQ_NUM, CQ_NUM, 0, 16)                                                          \
-	X(QPC, ARM_CQ_INDEX, ARM_INDEX, 0, 32)                                                     \
-	X(RXE, RAW_QPN_P0_0, RAW_QPN_P0, 0, 24)                                                    \
-	X(RXE, PKT_SIZE_CHECK_RAW, MIN, 0, 16)                                                     \
-	X(RXE, CQ_BASE_ADDR_31_7, R, 7, 25)                                                        \
-	X(RXE, CQ_CFG_0, ENABLE, 0, 1)                                                             \
-	X(RXE, CQ_CFG_0, OVERRUN_EN, 1, 1)                                                         \
-	X(RXE, CQ_CFG_0, WRITE_PI_EN, 3, 1)                                                        \
-	X(RXE, RAW_MISC_P0_0, LOG_RAW_ENTRY_SIZE_P0, 0, 4)                                         \
-	X(RXE, RAW_MISC_P0_0, LOG_BUFFER_SIZE_MASK_P0, 15, 5)                                      \
-	X(TXE, LOG_MAX_WQ_SIZE_0, R, 0, 5)                                                         \
-	X(TXE, WQE_USER_CFG, MMU_BYPASS, 0, 4)                                                     \
-	X(TXE, WQE_PREFETCH_CFG, ENABLE, 0, 1)                                                     \
-	X(TXE, WQE_PREFETCH_CFG, ALWAYS_ENABLE, 1, 1)                                              \
-	X(TXE, WQE_CHECK_EN2, RAW_ABOVE_MIN_RAW_UNSUPPO, 17, 1)                                    \
-	X(TXE, WQE_CHECK_EN2, RAW_BELOW_MAX_RAW_UNSUPPO, 18, 1)                                    \
-	X(TXE, WQE_CHECK_CFG4, MIN_RAW_UNSUPPORTED_SIZE, 0, 32)                                    \
-	X(TXE, WQE_CHECK_CFG5, MAX_RAW_UNSUPPORTED_SIZE, 0, 32)                                    \
-	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW0, 0, 13)                                 \
-	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW1, 13, 13)                                \
-	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW0, 0, 13)                                   \
-	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW1, 13, 13)                                  \
-	X(RXB_CORE, MAC_PFC_MODE, VAL, 1, 1)                                                       \
-	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, MASK, 0, 32)                                          \
-	X(MAC_CORE, MAC_REC_STS0, REC_LINK_STS, 6, 4)                                              \
-	X(MAC_CORE, MAC_FEC91_CFG, FEC91_ENA_IN, 0, 4)                                             \
-	X(MAC_GLOB_STAT_CONTROL, DATA_HI, DATAHI, 0, 32)                                           \
-	X(MAC_GLOB_STAT_CONTROL, STATN_CONFIG, F_RESET, 31, 1)                                     \
-	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, PORTMASK, 0, 8)                                    \
-	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, CMDCLEARRX, 30, 1)                                 \
-	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, CMDCLEARTX, 31, 1)                                 \
-	X(MAC_PCS, CONTROL1, LOOPBACK, 14, 1)                                                      \
-	X(MAC_PCS, CONTROL1, FLD_RESET, 15, 1)                                                     \
-	X(MAC_PCS, STATUS1, PCS_RECEIVE_LINK, 2, 1)                                                \
-	X(MAC_128, COMMAND_CONFIG, TX_ENA, 0, 1)                                                   \
-	X(MAC_128, COMMAND_CONFIG, RX_ENA, 1, 1)                                                   \
-	X(MAC_128, COMMAND_CONFIG, PROMIS_EN, 4, 1)                                                \
-	X(MAC_128, COMMAND_CONFIG, PAUSE_FWD, 7, 1)                                                \
-	X(MAC_128, COMMAND_CONFIG, PAUSE_IGNORE, 8, 1)                                             \
-	X(MAC_128, COMMAND_CONFIG, TX_PAD_EN, 11, 1)                                               \
-	X(MAC_128, COMMAND_CONFIG, CNTL_FRAME_ENA, 13, 1)                                          \
-	X(MAC_128, COMMAND_CONFIG, PFC_MODE, 19, 1)                                                \
+#define GAUDI_FIELDS(X)                                             \
+	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_TO_ERR_FIFO_NON_V, 4, 1)  \
+	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_ERR_PI_EX_LAST, 9, 1)     \
+	X(QPC, GW_BUSY, R, 0, 1)                                    \
+	X(QPC, GW_CTRL, QPN, 0, 24)                                 \
+	X(QPC, GW_CTRL, REQUESTER, 24, 1)                           \
+	X(QPC, GW_CTRL, DOORBELL_MASK, 25, 1)                       \
+	X(QPC, GW_CTRL, DOORBELL_FORCE, 26, 1)                      \
+	X(QPC, INTERRUPT_CAUSE, R, 0, 11)                           \
+	X(QPC, INTERRUPT_MASK, R, 0, 11)                            \
+	X(QPC, INTERRUPT_EN, INTERRUPT0_WIRE_EN, 0, 1)              \
+	X(QPC, INTERRUPT_EN, INTERRUPT0_MSI_EN, 1, 1)               \
+	X(QPC, INTERRUPT_EN, INTERRUPT9_WIRE_EN, 18, 1)             \
+	X(QPC, INTERRUPT_EN, INTERRUPT9_MSI_EN, 19, 1)              \
+	X(QPC, INTERRUPT_EN, INTERRUPT10_WIRE_EN, 20, 1)            \
+	X(QPC, EVENT_QUE_BASE_ADDR_31_7, R, 0, 25)                  \
+	X(QPC, EVENT_QUE_LOG_SIZE, R, 0, 5)                         \
+	X(QPC, EVENT_QUE_PRODUCER_INDEX, R, 0, 24)                  \
+	X(QPC, EVENT_QUE_PI_ADDR_31_7, R, 0, 25)                    \
+	X(QPC, EVENT_QUE_CFG, ENABLE, 0, 1)                         \
+	X(QPC, EVENT_QUE_CFG, OVERRUN_EN, 1, 1)                     \
+	X(QPC, EVENT_QUE_CFG, WRITE_PI_EN, 3, 1)                    \
+	X(QPC, EVENT_QUE_CFG, INTERRUPT_PER_EQE, 4, 1)              \
+	X(QPC, SECURED_CQ_NUMBER, CQ_NUM, 0, 16)                    \
+	X(QPC, SECURED_CQ_CONSUMER_INDEX, CONSUMER_INDEX, 0, 32)    \
+	X(QPC, EVENT_QUE_CONSUMER_INDEX, CI, 0, 24)                 \
+	X(QPC, EVENT_QUE_CONSUMER_INDEX, EQ_NUM, 24, 8)             \
+	X(QPC, ARM_CQ_NUM, CQ_NUM, 0, 16)                           \
+	X(QPC, ARM_CQ_INDEX, ARM_INDEX, 0, 32)                      \
+	X(RXE, RAW_QPN_P0_0, RAW_QPN_P0, 0, 24)                     \
+	X(RXE, PKT_SIZE_CHECK_RAW, MIN, 0, 16)                      \
+	X(RXE, CQ_BASE_ADDR_31_7, R, 7, 25)                         \
+	X(RXE, CQ_CFG_0, ENABLE, 0, 1)                              \
+	X(RXE, CQ_CFG_0, OVERRUN_EN, 1, 1)                          \
+	X(RXE, CQ_CFG_0, WRITE_PI_EN, 3, 1)                         \
+	X(RXE, RAW_MISC_P0_0, LOG_RAW_ENTRY_SIZE_P0, 0, 4)          \
+	X(RXE, RAW_MISC_P0_0, LOG_BUFFER_SIZE_MASK_P0, 15, 5)       \
+	X(TXE, LOG_MAX_WQ_SIZE_0, R, 0, 5)                          \
+	X(TXE, WQE_USER_CFG, MMU_BYPASS, 0, 4)                      \
+	X(TXE, WQE_PREFETCH_CFG, ENABLE, 0, 1)                      \
+	X(TXE, WQE_PREFETCH_CFG, ALWAYS_ENABLE, 1, 1)               \
+	X(TXE, WQE_CHECK_EN2, RAW_ABOVE_MIN_RAW_UNSUPPO, 17, 1)     \
+	X(TXE, WQE_CHECK_EN2, RAW_BELOW_MAX_RAW_UNSUPPO, 18, 1)     \
+	X(TXE, WQE_CHECK_CFG4, MIN_RAW_UNSUPPORTED_SIZE, 0, 32)     \
+	X(TXE, WQE_CHECK_CFG5, MAX_RAW_UNSUPPORTED_SIZE, 0, 32)     \
+	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW0, 0, 13)  \
+	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW1, 13, 13) \
+	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW0, 0, 13)    \
+	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW1, 13, 13)   \
+	X(RXB_CORE, MAC_PFC_MODE, VAL, 1, 1)                        \
+	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, MASK, 0, 32)           \
+	X(MAC_CORE, MAC_REC_STS0, REC_LINK_STS, 6, 4)               \
+	X(MAC_CORE, MAC_FEC91_CFG, FEC91_ENA_IN, 0, 4)              \
+	X(MAC_GLOB_STAT_CONTROL, DATA_HI, DATAHI, 0, 32)            \
+	X(MAC_GLOB_STAT_CONTROL, STATN_CONFIG, F_RESET, 31, 1)      \
+	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, PORTMASK, 0, 8)     \
+	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, CMDCLEARRX, 30, 1)  \
+	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, CMDCLEARTX, 31, 1)  \
+	X(MAC_PCS, CONTROL1, LOOPBACK, 14, 1)                       \
+	X(MAC_PCS, CONTROL1, FLD_RESET, 15, 1)                      \
+	X(MAC_PCS, STATUS1, PCS_RECEIVE_LINK, 2, 1)                 \
+	X(MAC_128, COMMAND_CONFIG, TX_ENA, 0, 1)                    \
+	X(MAC_128, COMMAND_CONFIG, RX_ENA, 1, 1)                    \
+	X(MAC_128, COMMAND_CONFIG, PROMIS_EN, 4, 1)                 \
+	X(MAC_128, COMMAND_CONFIG, PAUSE_FWD, 7, 1)                 \
+	X(MAC_128, COMMAND_CONFIG, PAUSE_IGNORE, 8, 1)              \
+	X(MAC_128, COMMAND_CONFIG, TX_PAD_EN, 11, 1)                \
+	X(MAC_128, COMMAND_CONFIG, CNTL_FRAME_ENA, 13, 1)           \
+	X(MAC_128, COMMAND_CONFIG, PFC_MODE, 19, 1)                 \
 	X(MAC_128, RX_PAUSE_STATUS, PAUSESTATUS, 0, 16)
 
 /* ---- Named constants ---- */
-#define GAUDI_DEF_BLOCK(b, addr) inline constexpr uint32_t b##_BASE = (addr) - kNic0CfgBase;
+#define GAUDI_DEF_BLOCK(b, addr) inline constexpr uint32_t b##_BASE = (addr)-kNic0CfgBase;
 #define GAUDI_DEF_REG(b, r, off) inline constexpr uint32_t b##_##r = (off);
 GAUDI_BLOCKS(GAUDI_DEF_BLOCK)
 GAUDI_REGS(GAUDI_DEF_REG)
@@ -283,27 +283,57 @@ inline constexpr FieldRow kFieldRows[] = {GAUDI_FIELDS(GAUDI_ROW_FIELD)};
 
 /* ---- Instances: per-port and per-lane copies ---- */
 /* Macro m at m x 0x80000 [gaudi2_regs.h NIC_MACRO offset]. */
-constexpr uint32_t macro_base(unsigned port) { return (port / kPortsPerMacro) * kMacroStride; }
+constexpr uint32_t macro_base(unsigned port)
+{
+	return (port / kPortsPerMacro) * kMacroStride;
+}
 /* NIC_CFG_BASE [gaudi2_cn.h]: odd port's QPC/UMR at +0x20000 (QPC1 - QPC0), RXE/TXS/TXE at
  * +0x1000 (RXE1 - RXE0). */
 inline constexpr uint32_t kOddPortLowStride = 0x20000;
 inline constexpr uint32_t kOddPortHighStride = 0x1000;
-constexpr uint32_t qpc(unsigned port) { return macro_base(port) + QPC_BASE + (port & 1) * kOddPortLowStride; }
+constexpr uint32_t qpc(unsigned port)
+{
+	return macro_base(port) + QPC_BASE + (port & 1) * kOddPortLowStride;
+}
 constexpr uint32_t qpc_dbfifosecur(unsigned port)
 {
 	return macro_base(port) + QPC_DBFIFOSECUR_CI_UPD_ADDR_BASE + (port & 1) * kOddPortLowStride;
 }
-constexpr uint32_t rxe(unsigned port) { return macro_base(port) + RXE_BASE + (port & 1) * kOddPortHighStride; }
-constexpr uint32_t txe(unsigned port) { return macro_base(port) + TXE_BASE + (port & 1) * kOddPortHighStride; }
-constexpr uint32_t rxb(unsigned port) { return macro_base(port) + RXB_CORE_BASE; }
-constexpr uint32_t txb(unsigned port) { return macro_base(port) + TXB_BASE; }
-constexpr uint32_t mac_core(unsigned port) { return macro_base(port) + MAC_CORE_BASE; }
-constexpr uint32_t mac_rs_fec(unsigned port) { return macro_base(port) + MAC_RS_FEC_BASE; }
-constexpr uint32_t mac_stat(unsigned port) { return macro_base(port) + MAC_GLOB_STAT_CONTROL_BASE; }
+constexpr uint32_t rxe(unsigned port)
+{
+	return macro_base(port) + RXE_BASE + (port & 1) * kOddPortHighStride;
+}
+constexpr uint32_t txe(unsigned port)
+{
+	return macro_base(port) + TXE_BASE + (port & 1) * kOddPortHighStride;
+}
+constexpr uint32_t rxb(unsigned port)
+{
+	return macro_base(port) + RXB_CORE_BASE;
+}
+constexpr uint32_t txb(unsigned port)
+{
+	return macro_base(port) + TXB_BASE;
+}
+constexpr uint32_t mac_core(unsigned port)
+{
+	return macro_base(port) + MAC_CORE_BASE;
+}
+constexpr uint32_t mac_rs_fec(unsigned port)
+{
+	return macro_base(port) + MAC_RS_FEC_BASE;
+}
+constexpr uint32_t mac_stat(unsigned port)
+{
+	return macro_base(port) + MAC_GLOB_STAT_CONTROL_BASE;
+}
 /* MAC channels (lanes) of a macro: ch n at + n x MAC_CH_OFFSET [gaudi2_cn.h]. The even port owns
  * lanes 0-1, the odd port lanes 2-3 [gaudi2_cn.c gaudi2_nic_hw_mac_loopback_cfg]. */
 inline constexpr uint32_t kMacChStride = 0x1000;
-constexpr unsigned mac_lane(unsigned port, unsigned lane_of_port) { return (port & 1) * 2 + lane_of_port; }
+constexpr unsigned mac_lane(unsigned port, unsigned lane_of_port)
+{
+	return (port & 1) * 2 + lane_of_port;
+}
 constexpr uint32_t mac_pcs(unsigned port, unsigned lane_of_port)
 {
 	return macro_base(port) + MAC_PCS_BASE + mac_lane(port, lane_of_port) * kMacChStride;
@@ -327,46 +357,116 @@ constexpr uint32_t stat_tx(unsigned port)
 /* STATN_CONTROL.PORTMASK bit of a port's counter set (set 0 = lane 0, set 2 = lane 2).
  * [choice] which bit clears which set: the field is published, its per-set meaning is the
  * MoreThanIP statistics block's (one bit per MAC channel); see gaudi_hw_model.rst. */
-constexpr uint32_t stat_portmask(unsigned port) { return 1u << ((port & 1) * 2); }
+constexpr uint32_t stat_portmask(unsigned port)
+{
+	return 1u << ((port & 1) * 2);
+}
 /* RS-FEC counters of a port: RSFEC (lane 0) or RSFEC2 (lane 2), 16-bit LO/HI halves. */
 constexpr uint32_t rsfec_ccw_lo(unsigned port)
 {
-	return MAC_RS_FEC_RSFEC_CCW_LO + (port & 1) * (MAC_RS_FEC_RSFEC2_CCW_LO - MAC_RS_FEC_RSFEC_CCW_LO);
+	return MAC_RS_FEC_RSFEC_CCW_LO +
+	       (port & 1) * (MAC_RS_FEC_RSFEC2_CCW_LO - MAC_RS_FEC_RSFEC_CCW_LO);
 }
-constexpr uint32_t rsfec_ccw_hi(unsigned port) { return rsfec_ccw_lo(port) + (MAC_RS_FEC_RSFEC_CCW_HI - MAC_RS_FEC_RSFEC_CCW_LO); }
-constexpr uint32_t rsfec_nccw_lo(unsigned port) { return rsfec_ccw_lo(port) + (MAC_RS_FEC_RSFEC_NCCW_LO - MAC_RS_FEC_RSFEC_CCW_LO); }
-constexpr uint32_t rsfec_nccw_hi(unsigned port) { return rsfec_ccw_lo(port) + (MAC_RS_FEC_RSFEC_NCCW_HI - MAC_RS_FEC_RSFEC_CCW_LO); }
+constexpr uint32_t rsfec_ccw_hi(unsigned port)
+{
+	return rsfec_ccw_lo(port) + (MAC_RS_FEC_RSFEC_CCW_HI - MAC_RS_FEC_RSFEC_CCW_LO);
+}
+constexpr uint32_t rsfec_nccw_lo(unsigned port)
+{
+	return rsfec_ccw_lo(port) + (MAC_RS_FEC_RSFEC_NCCW_LO - MAC_RS_FEC_RSFEC_CCW_LO);
+}
+constexpr uint32_t rsfec_nccw_hi(unsigned port)
+{
+	return rsfec_ccw_lo(port) + (MAC_RS_FEC_RSFEC_NCCW_HI - MAC_RS_FEC_RSFEC_CCW_LO);
+}
 /* MAC_FEC91_CFG.FEC91_ENA_IN and MAC_REC_STS0.REC_LINK_STS: one bit per lane of the macro. */
-constexpr uint32_t lane_bits(unsigned port) { return 0x3u << ((port & 1) * 2); }
+constexpr uint32_t lane_bits(unsigned port)
+{
+	return 0x3u << ((port & 1) * 2);
+}
 
 /* RXB filters: index 0 serves the even port, 2 the odd port [gaudi2_cn.c config_hw_mac_filter]. */
-constexpr uint32_t rxb_index(unsigned port) { return (port & 1) * 2; }
-constexpr uint32_t rxb_raw_mac_31_0(unsigned port) { return RXB_CORE_TS_RAW0_MAC_31_0_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_raw_mac_47_32(unsigned port) { return RXB_CORE_TS_RAW0_MAC_47_32_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_raw_mac_mask_31_0(unsigned port) { return RXB_CORE_TS_RAW0_MAC_31_0_MASK_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_raw_mac_mask_47_32(unsigned port) { return RXB_CORE_TS_RAW0_MAC_47_32_MASK_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_rc_mac_31_0(unsigned port) { return RXB_CORE_TS_RC_MAC_31_0_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_rc_mac_47_32(unsigned port) { return RXB_CORE_TS_RC_MAC_47_32_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_rc_mac_mask_31_0(unsigned port) { return RXB_CORE_TS_RC_MAC_31_0_MASK_0 + 4 * rxb_index(port); }
-constexpr uint32_t rxb_rc_mac_mask_47_32(unsigned port) { return RXB_CORE_TS_RC_MAC_47_32_MASK_0 + 4 * rxb_index(port); }
+constexpr uint32_t rxb_index(unsigned port)
+{
+	return (port & 1) * 2;
+}
+constexpr uint32_t rxb_raw_mac_31_0(unsigned port)
+{
+	return RXB_CORE_TS_RAW0_MAC_31_0_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_raw_mac_47_32(unsigned port)
+{
+	return RXB_CORE_TS_RAW0_MAC_47_32_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_raw_mac_mask_31_0(unsigned port)
+{
+	return RXB_CORE_TS_RAW0_MAC_31_0_MASK_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_raw_mac_mask_47_32(unsigned port)
+{
+	return RXB_CORE_TS_RAW0_MAC_47_32_MASK_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_rc_mac_31_0(unsigned port)
+{
+	return RXB_CORE_TS_RC_MAC_31_0_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_rc_mac_47_32(unsigned port)
+{
+	return RXB_CORE_TS_RC_MAC_47_32_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_rc_mac_mask_31_0(unsigned port)
+{
+	return RXB_CORE_TS_RC_MAC_31_0_MASK_0 + 4 * rxb_index(port);
+}
+constexpr uint32_t rxb_rc_mac_mask_47_32(unsigned port)
+{
+	return RXB_CORE_TS_RC_MAC_47_32_MASK_0 + 4 * rxb_index(port);
+}
 /* XOFF/XON thresholds of PFC priority p (FLOW0/FLOW1 fields written alike, as gaudi2_cn.c does). */
-constexpr uint32_t rxb_xoff_threshold(unsigned prio) { return RXB_CORE_XOFF_THRESHOLD_0 + 4 * prio; }
-constexpr uint32_t rxb_xon_threshold(unsigned prio) { return RXB_CORE_XON_THRESHOLD_0 + 4 * prio; }
+constexpr uint32_t rxb_xoff_threshold(unsigned prio)
+{
+	return RXB_CORE_XOFF_THRESHOLD_0 + 4 * prio;
+}
+constexpr uint32_t rxb_xon_threshold(unsigned prio)
+{
+	return RXB_CORE_XON_THRESHOLD_0 + 4 * prio;
+}
 /* 128-byte RXB buffers of a macro [gaudi2_cn.h RXB_NUM_BUFFS]. */
 inline constexpr uint32_t kRxbBuffers = 2880;
 /* MAC_128 pause quanta / thresholds of classes 2k, 2k+1 (CL01..CL67). */
-constexpr uint32_t mac_pause_quanta(unsigned cls) { return MAC_128_CL01_PAUSE_QUANTA + (cls / 2) * 4; }
-constexpr uint32_t mac_quanta_thresh(unsigned cls) { return MAC_128_CL01_QUANTA_THRESH + (cls / 2) * 4; }
+constexpr uint32_t mac_pause_quanta(unsigned cls)
+{
+	return MAC_128_CL01_PAUSE_QUANTA + (cls / 2) * 4;
+}
+constexpr uint32_t mac_quanta_thresh(unsigned cls)
+{
+	return MAC_128_CL01_QUANTA_THRESH + (cls / 2) * 4;
+}
 /* RXE raw ring registers of priority p (copy 0; copy 1 is at +4) [nic0_rxe0_regs.h]. */
 inline constexpr uint32_t kRawPrioStride = RXE_RAW_BASE_LO_P1_0 - RXE_RAW_BASE_LO_P0_0;
 inline constexpr uint32_t kRawCopyStride = RXE_RAW_BASE_LO_P0_1 - RXE_RAW_BASE_LO_P0_0;
-constexpr uint32_t rxe_raw_qpn(unsigned prio) { return RXE_RAW_QPN_P0_0 + prio * (RXE_RAW_QPN_P1_0 - RXE_RAW_QPN_P0_0); }
-constexpr uint32_t rxe_raw_base_lo(unsigned prio) { return RXE_RAW_BASE_LO_P0_0 + prio * kRawPrioStride; }
-constexpr uint32_t rxe_raw_base_hi(unsigned prio) { return RXE_RAW_BASE_HI_P0_0 + prio * kRawPrioStride; }
-constexpr uint32_t rxe_raw_misc(unsigned prio) { return RXE_RAW_MISC_P0_0 + prio * kRawPrioStride; }
+constexpr uint32_t rxe_raw_qpn(unsigned prio)
+{
+	return RXE_RAW_QPN_P0_0 + prio * (RXE_RAW_QPN_P1_0 - RXE_RAW_QPN_P0_0);
+}
+constexpr uint32_t rxe_raw_base_lo(unsigned prio)
+{
+	return RXE_RAW_BASE_LO_P0_0 + prio * kRawPrioStride;
+}
+constexpr uint32_t rxe_raw_base_hi(unsigned prio)
+{
+	return RXE_RAW_BASE_HI_P0_0 + prio * kRawPrioStride;
+}
+constexpr uint32_t rxe_raw_misc(unsigned prio)
+{
+	return RXE_RAW_MISC_P0_0 + prio * kRawPrioStride;
+}
 inline constexpr unsigned kRawPriorities = 4;
 /* CQ n registers of RXE (CQ_CFG_n, CQ_PI_ADDR_LO_n, ...): 4-byte stride. */
-constexpr uint32_t rxe_cq(uint32_t reg0, unsigned cq) { return reg0 + 4 * cq; }
+constexpr uint32_t rxe_cq(uint32_t reg0, unsigned cq)
+{
+	return reg0 + 4 * cq;
+}
 /* QPC interrupt sources [gaudi2_cn_eq.c]: 9 is the event queue; INTERRUPT_EN holds a WIRE/MSI
  * enable pair per source (WIRE_EN bit 2i, MSI_EN bit 2i+1). */
 inline constexpr uint32_t INTR_EQ = 9;
@@ -375,9 +475,18 @@ inline constexpr uint32_t INTR_EQ = 9;
  * completions from the COMP EQE on source 9 instead. See gaudi_hw_model.rst. */
 inline constexpr uint32_t INTR_RX_RING0 = 4;
 inline constexpr uint32_t kIntrSources = 11;
-constexpr uint32_t intr_bit(uint32_t index) { return 1u << index; }
-constexpr uint32_t intr_msi_en(uint32_t index) { return 1u << (2 * index + 1); }
-constexpr uint32_t intr_wire_en(uint32_t index) { return 1u << (2 * index); }
+constexpr uint32_t intr_bit(uint32_t index)
+{
+	return 1u << index;
+}
+constexpr uint32_t intr_msi_en(uint32_t index)
+{
+	return 1u << (2 * index + 1);
+}
+constexpr uint32_t intr_wire_en(uint32_t index)
+{
+	return 1u << (2 * index);
+}
 /* COMMAND_CONFIG the public driver writes: TX_ENA | RX_ENA | PROMIS_EN | PAUSE_IGNORE |
  * TX_PAD_EN | CNTL_FRAME_ENA = 0x2913 [gaudi2_cn.c hw_mac_port_config]. */
 inline constexpr uint32_t CMD_TX_ENA = MAC_128_COMMAND_CONFIG_TX_ENA.mask();

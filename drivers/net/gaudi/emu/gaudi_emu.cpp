@@ -86,7 +86,8 @@ bool Device::Impl::init(std::string *err)
 	for (unsigned p = 0; p < kMaxPorts; p++) {
 		bool any = !cfg_.rx_pcap[p].empty() || !cfg_.tx_pcap[p].empty();
 		if (any && cfg_.wire != Wire::pcap) {
-			*err = "pcap file given for port " + std::to_string(p) + " but the wire is not pcap";
+			*err = "pcap file given for port " + std::to_string(p) +
+			       " but the wire is not pcap";
 			return false;
 		}
 		if (any && p >= cfg_.nports) {
@@ -178,17 +179,19 @@ Device::Impl::~Impl()
 void Device::Impl::power_up(unsigned p)
 {
 	uint32_t q = reg::qpc(p), t = reg::txe(p), r = reg::rxe(p);
-	wr(q + reg::QPC_REQ_STATIC_CONFIG, reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERR_FIFO_NON_V.mask() |
-						    reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_ERR_PI_EX_LAST.mask());
+	wr(q + reg::QPC_REQ_STATIC_CONFIG,
+	   reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERR_FIFO_NON_V.mask() |
+		   reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_ERR_PI_EX_LAST.mask());
 	uint32_t all_en = 0;
 	for (uint32_t i = 0; i < reg::kIntrSources; i++)
 		all_en |= reg::intr_msi_en(i) | reg::intr_wire_en(i);
 	wr(q + reg::QPC_INTERRUPT_EN, all_en);
 	wr(q + reg::QPC_INTERRUPT_MASK, 0);
-	wr(q + reg::QPC_EVENT_QUE_CFG, reg::QPC_EVENT_QUE_CFG_ENABLE.mask() |
-					       reg::QPC_EVENT_QUE_CFG_INTERRUPT_PER_EQE.mask());
-	wr(t + reg::TXE_WQE_CHECK_EN2, reg::TXE_WQE_CHECK_EN2_RAW_ABOVE_MIN_RAW_UNSUPPO.mask() |
-					       reg::TXE_WQE_CHECK_EN2_RAW_BELOW_MAX_RAW_UNSUPPO.mask());
+	wr(q + reg::QPC_EVENT_QUE_CFG,
+	   reg::QPC_EVENT_QUE_CFG_ENABLE.mask() | reg::QPC_EVENT_QUE_CFG_INTERRUPT_PER_EQE.mask());
+	wr(t + reg::TXE_WQE_CHECK_EN2,
+	   reg::TXE_WQE_CHECK_EN2_RAW_ABOVE_MIN_RAW_UNSUPPO.mask() |
+		   reg::TXE_WQE_CHECK_EN2_RAW_BELOW_MAX_RAW_UNSUPPO.mask());
 	wr(t + reg::TXE_WQE_CHECK_CFG4, kMaxFrameLen);
 	wr(t + reg::TXE_WQE_CHECK_CFG5, kTxPadSize);
 	wr(r + reg::RXE_PKT_SIZE_CHECK_RAW, reg::RXE_PKT_SIZE_CHECK_RAW_MIN.put(kMinFrameNoFcs));
@@ -264,9 +267,11 @@ std::vector<uint32_t> instances(const char *block)
 	if (b == "TXE")
 		return {reg::txe(0), reg::txe(1)};
 	if (b == "MAC_PCS")
-		return {reg::mac_pcs(0, 0), reg::mac_pcs(0, 1), reg::mac_pcs(1, 0), reg::mac_pcs(1, 1)};
+		return {reg::mac_pcs(0, 0), reg::mac_pcs(0, 1), reg::mac_pcs(1, 0),
+			reg::mac_pcs(1, 1)};
 	if (b == "MAC_128")
-		return {reg::mac_128(0, 0), reg::mac_128(0, 1), reg::mac_128(1, 0), reg::mac_128(1, 1)};
+		return {reg::mac_128(0, 0), reg::mac_128(0, 1), reg::mac_128(1, 0),
+			reg::mac_128(1, 1)};
 	for (const reg::BlockRow &r : reg::kBlockRows)
 		if (b == r.block)
 			return {r.cfg_addr - reg::kNic0CfgBase};
@@ -311,8 +316,10 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
 	/* Named by block: decode tells which copy; the offset is from the NIC region. */
 	RegAddr a = decode(off);
+	/* clang-format off */
 	static const char *const names[] = {"none", "QPC", "RXE", "TXE", "RXB_CORE", "TXB",
 					    "MAC_CORE", "MAC_RS_FEC", "MAC_GLOB_STAT", "MAC_CH"};
+	/* clang-format on */
 	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
 		"gaudi_emu: %s at NIC offset 0x%x (%s +0x%x, port %u) value 0x%x [%llu so far]\n",
 		what, off, names[unsigned(a.block)], a.r, a.port, val, (unsigned long long)n);
@@ -341,7 +348,10 @@ void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
 	static_cast<Impl *>(ctx)->on_write(off, val);
 }
-uint32_t Device::Impl::hook_read(void *ctx, uint32_t off) { return static_cast<Impl *>(ctx)->on_read(off); }
+uint32_t Device::Impl::hook_read(void *ctx, uint32_t off)
+{
+	return static_cast<Impl *>(ctx)->on_read(off);
+}
 void Device::Impl::hook_service(void *ctx)
 {
 	auto *m = static_cast<Impl *>(ctx);
@@ -460,7 +470,10 @@ std::unique_ptr<Device> Device::create(const Config &cfg, std::string *err)
 	return std::unique_ptr<Device>(new Device(std::move(impl)));
 }
 
-hw::Bar &Device::bar() { return impl_->bar_; }
+hw::Bar &Device::bar()
+{
+	return impl_->bar_;
+}
 
 bool Device::inject_fault(const FaultSpec &f, std::string *err)
 {
@@ -495,7 +508,10 @@ uint64_t Device::faults_injected(unsigned port, FaultKind k) const
 		return 0;
 	return impl_->ports_[port].fault.injected[unsigned(k)].load(std::memory_order_relaxed);
 }
-unsigned Device::nports() const { return impl_->cfg_.nports; }
+unsigned Device::nports() const
+{
+	return impl_->cfg_.nports;
+}
 
 void Device::fw_mac_addr(unsigned port, uint8_t out[6]) const
 {
@@ -548,11 +564,11 @@ void Device::module_eeprom(unsigned port, uint8_t out[kModuleEepromLen])
 		std::memset(e + off, ' ', len);
 		std::memcpy(e + off, s, std::min<size_t>(len, std::strlen(s)));
 	};
-	e[0] = 0x11;          /* identifier: QSFP28 (SFF-8024) */
-	e[1] = 0x08;          /* revision compliance: SFF-8636 rev 2.8 */
-	e[2] = 0x04;          /* status: flat memory, data ready */
-	e[22] = 0x19;         /* temperature 25.0 C (1/256 C) */
-	e[26] = 0x80;         /* Vcc 3.3 V (100 uV units) = 0x80E8 */
+	e[0] = 0x11;  /* identifier: QSFP28 (SFF-8024) */
+	e[1] = 0x08;  /* revision compliance: SFF-8636 rev 2.8 */
+	e[2] = 0x04;  /* status: flat memory, data ready */
+	e[22] = 0x19; /* temperature 25.0 C (1/256 C) */
+	e[26] = 0x80; /* Vcc 3.3 V (100 uV units) = 0x80E8 */
 	e[27] = 0xE8;
 	for (unsigned ch = 0; ch < 4; ch++) {
 		e[34 + 2 * ch] = 0x1F; /* rx power 0.8 mW (0.1 uW units) */
@@ -562,38 +578,38 @@ void Device::module_eeprom(unsigned port, uint8_t out[kModuleEepromLen])
 		e[50 + 2 * ch] = 0x1F; /* tx power 0.8 mW */
 		e[51 + 2 * ch] = 0x40;
 	}
-	e[128] = 0x11;        /* identifier (upper page 00h) */
-	e[129] = 0x00;        /* power class 1 */
-	e[130] = 0x0C;        /* connector: MPO 1x12 */
-	e[131] = 0x80;        /* compliance: extended, see byte 192 */
-	e[139] = 0x05;        /* encoding: 64B/66B */
-	e[140] = 0xFF;        /* nominal rate: see byte 222 */
-	e[143] = 35;          /* OM3 length, 2 m units: 70 m */
-	e[146] = 50;          /* OM4 length, 2 m units: 100 m */
+	e[128] = 0x11; /* identifier (upper page 00h) */
+	e[129] = 0x00; /* power class 1 */
+	e[130] = 0x0C; /* connector: MPO 1x12 */
+	e[131] = 0x80; /* compliance: extended, see byte 192 */
+	e[139] = 0x05; /* encoding: 64B/66B */
+	e[140] = 0xFF; /* nominal rate: see byte 222 */
+	e[143] = 35;   /* OM3 length, 2 m units: 70 m */
+	e[146] = 50;   /* OM4 length, 2 m units: 100 m */
 	ascii(148, 16, "GAUDI2-EMU");
-	e[165] = 0x02;        /* vendor OUI 02:1d:a3 (locally administered, model) */
+	e[165] = 0x02; /* vendor OUI 02:1d:a3 (locally administered, model) */
 	e[166] = 0x1D;
 	e[167] = 0xA3;
 	ascii(168, 16, "QSFP28-SR4-EMU");
 	ascii(184, 2, "01");
-	e[186] = 0x42;        /* wavelength 850 nm (0.05 nm units) = 0x4268 */
+	e[186] = 0x42; /* wavelength 850 nm (0.05 nm units) = 0x4268 */
 	e[187] = 0x68;
-	e[190] = 70;          /* max case temperature */
+	e[190] = 70; /* max case temperature */
 	uint8_t cc = 0;
 	for (unsigned i = 128; i < 191; i++)
 		cc += e[i];
-	e[191] = cc;          /* CC_BASE */
-	e[192] = 0x02;        /* extended compliance: 100GBASE-SR4 (SFF-8024 table 4-4) */
+	e[191] = cc;   /* CC_BASE */
+	e[192] = 0x02; /* extended compliance: 100GBASE-SR4 (SFF-8024 table 4-4) */
 	char sn[17];
 	snprintf(sn, sizeof(sn), "EMU%013u", port);
 	ascii(196, 16, sn);
 	ascii(212, 8, "240101");
-	e[220] = 0x0C;        /* diagnostics: rx power average, tx power supported */
-	e[222] = 103;         /* 25.78 Gb/s per lane (250 Mb/s units) */
+	e[220] = 0x0C; /* diagnostics: rx power average, tx power supported */
+	e[222] = 103;  /* 25.78 Gb/s per lane (250 Mb/s units) */
 	cc = 0;
 	for (unsigned i = 192; i < 223; i++)
 		cc += e[i];
-	e[223] = cc;          /* CC_EXT */
+	e[223] = cc; /* CC_EXT */
 }
 
 void Device::hold_engine(bool hold)
@@ -630,7 +646,8 @@ struct SharedView::Impl {
 		}
 		if (off % kMacroStride == reg::mac_stat(0) + reg::MAC_GLOB_STAT_CONTROL_DATA_HI)
 			return latch;
-		return std::atomic_ref<const uint32_t>(*reinterpret_cast<const uint32_t *>(&s.region[off]))
+		return std::atomic_ref<const uint32_t>(
+			       *reinterpret_cast<const uint32_t *>(&s.region[off]))
 			.load(std::memory_order_relaxed);
 	}
 	static void write(void *, uint32_t, uint32_t) {} /* read-only: the bus drops it */
@@ -650,9 +667,9 @@ std::unique_ptr<SharedView> SharedView::attach(const std::string &shm_name, std:
 		return nullptr;
 	}
 	auto *s = static_cast<const SharedNic *>(mz->addr);
-	if (mz->len < sizeof(SharedNic) || __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) !=
-	    SharedNic::kMagic || s->size != sizeof(SharedNic) || s->nports == 0 ||
-	    s->nports > kMaxPorts) {
+	if (mz->len < sizeof(SharedNic) ||
+	    __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != SharedNic::kMagic ||
+	    s->size != sizeof(SharedNic) || s->nports == 0 || s->nports > kMaxPorts) {
 		*err = "memzone " + shm_name + " does not hold a device model of this build";
 		return nullptr;
 	}
@@ -664,7 +681,13 @@ std::unique_ptr<SharedView> SharedView::attach(const std::string &shm_name, std:
 	return std::unique_ptr<SharedView>(new SharedView(std::move(impl)));
 }
 
-hw::Bar &SharedView::bar() { return impl_->bar; }
-unsigned SharedView::nports() const { return impl_->shm->nports; }
+hw::Bar &SharedView::bar()
+{
+	return impl_->bar;
+}
+unsigned SharedView::nports() const
+{
+	return impl_->shm->nports;
+}
 
 } // namespace gaudi::emu

@@ -38,15 +38,16 @@ bool Device::Impl::post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
 		return false;
 	uint32_t log2 = reg::QPC_EVENT_QUE_LOG_SIZE_R.get(rd(q + reg::QPC_EVENT_QUE_LOG_SIZE));
 	uint32_t size = 1u << std::min<uint32_t>(log2, 24);
-	uint32_t ci = reg::QPC_EVENT_QUE_CONSUMER_INDEX_CI.get(rd(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX));
+	uint32_t ci =
+		reg::QPC_EVENT_QUE_CONSUMER_INDEX_CI.get(rd(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX));
 	if (((e.pi - ci) & EQ_IDX_MASK) >= size) {
 		bump(e.lost); /* [model] a full EQ drops the event */
 		return false;
 	}
 	uint64_t base = rd_addr_shift7(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
 				       q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7);
-	auto *eqe = reinterpret_cast<Eqe *>(
-		iommu_.translate(base + uint64_t(e.pi & (size - 1)) * sizeof(Eqe), sizeof(Eqe), e.cache));
+	auto *eqe = reinterpret_cast<Eqe *>(iommu_.translate(
+		base + uint64_t(e.pi & (size - 1)) * sizeof(Eqe), sizeof(Eqe), e.cache));
 	if (eqe == nullptr) {
 		bump(e.lost); /* [model] an EQ outside mapped memory loses the event */
 		return false;

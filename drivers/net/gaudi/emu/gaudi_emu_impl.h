@@ -77,9 +77,13 @@ inline uint64_t peek64(const uint64_t &c)
 	return std::atomic_ref<const uint64_t>(c).load(std::memory_order_relaxed);
 }
 /* Device writes that publish descriptors: body first, then this release store. */
-inline void store_release(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+inline void store_release(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
 
-inline constexpr uint32_t kBlockSize = 0x1000; /* every per-port/per-macro block spans 4 KB */
+/* Every per-port and per-macro block spans 4 KB. */
+inline constexpr uint32_t kBlockSize = 0x1000;
 inline constexpr uint32_t kSecuredDbFifoId = 30; /* GAUDI2_DB_FIFO_SECURE_HW_ID [gaudi2_cn.h] */
 inline constexpr uint32_t kRxDmaFaultSyndrome = 0x01; /* class 0 (rx packet) [model] */
 inline constexpr uint64_t kEtherBroadcast = 0xFFFFFFFFFFFFull;
@@ -139,14 +143,15 @@ struct RegAddr {
 	Block block = Block::none;
 	unsigned port = 0; /* per-macro blocks: the even port of the macro */
 	unsigned lane = 0; /* mac_ch: lane of the port */
-	uint32_t r = 0;    /* offset inside the block (mac_ch: inside the channel, MAC_PCS first) */
+	/* Offset inside the block (mac_ch: inside the channel, MAC_PCS first). */
+	uint32_t r = 0;
 };
 RegAddr decode(uint32_t off);
 /* MAC_128 registers seen from the channel base (MAC_PCS at +0, MAC_128 at +0x400). */
 inline constexpr uint32_t kMac128InCh = reg::MAC_128_BASE - reg::MAC_PCS_BASE;
 
 struct Doorbell {
-	uint32_t first;  /* WQ producer index (ring index) */
+	uint32_t first;	 /* WQ producer index (ring index) */
 	uint32_t second; /* QPN */
 };
 
@@ -155,9 +160,9 @@ struct Doorbell {
  * memzone per model (Config::shm_name), or process heap without a name. */
 struct SharedNic {
 	static constexpr uint64_t kMagic = 0x474155444932454dull; /* "GAUDI2EM" */
-	uint64_t magic;   /* written last: the model is ready */
+	uint64_t magic; /* written last: the model is ready */
 	uint32_t nports;
-	uint32_t size;    /* sizeof(SharedNic): layout check between builds */
+	uint32_t size; /* sizeof(SharedNic): layout check between builds */
 	alignas(64) uint64_t rx_stats[kMaxPorts][size_t(RxStat::count)];
 	uint64_t tx_stats[kMaxPorts][size_t(TxStat::count)];
 	alignas(4096) uint8_t region[kNicRegionSize];
@@ -198,8 +203,8 @@ struct Device::Impl {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		std::array<uint32_t, qpc::kResDwords> res{};
 		bool valid = false;
-		uint32_t pi = 0; /* free-running CQ producer index */
-		uint32_t ci = 0; /* free-running CQ consumer index, written by the driver */
+		uint32_t pi = 0;      /* free-running CQ producer index */
+		uint32_t ci = 0;      /* free-running CQ consumer index, written by the driver */
 		bool overrun = false; /* inside a CQ overrun episode */
 		bool armed = false;
 		uint32_t arm_index = 0;
@@ -210,7 +215,7 @@ struct Device::Impl {
 	};
 	struct alignas(64) EqState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		uint32_t pi = 0; /* 24-bit producer index */
+		uint32_t pi = 0;   /* 24-bit producer index */
 		uint64_t lost = 0; /* events the full (or unmapped) EQ could not take */
 		IommuCache cache;
 	};
@@ -240,10 +245,10 @@ struct Device::Impl {
 	struct RxView {
 		uint32_t cmd = 0;
 		uint32_t frm_len = 0;
-		uint32_t min_len = 0;             /* RXE PKT_SIZE_CHECK_RAW.MIN */
-		uint64_t mac = 0, mac_mask = 0;   /* RXB TS_RAW0 (mac48 order) */
-		uint64_t station = 0;             /* MAC_128 MAC_ADDR (mac48 order) */
-		bool enabled = false; /* responder QPC valid and CQ enabled */
+		uint32_t min_len = 0;		/* RXE PKT_SIZE_CHECK_RAW.MIN */
+		uint64_t mac = 0, mac_mask = 0; /* RXB TS_RAW0 (mac48 order) */
+		uint64_t station = 0;		/* MAC_128 MAC_ADDR (mac48 order) */
+		bool enabled = false;		/* responder QPC valid and CQ enabled */
 		uint8_t *slots = nullptr;
 		uint32_t slot_log2 = 0, slot_mask = 0;
 		Cqe *cq = nullptr;
@@ -356,7 +361,7 @@ struct Device::Impl {
 	void cq_reset(unsigned p);
 	bool pump_pcap(unsigned q);
 	bool open_net_wires(std::string *err); /* [wires tap/udp] */
-	bool pump_net(unsigned q);              /* [wires tap/udp] */
+	bool pump_net(unsigned q);	       /* [wires tap/udp] */
 
 	/* ---- RXB (gaudi_emu_rxb.cpp) ---- */
 	void rxb_view(unsigned q, RxView &v) const;

@@ -122,7 +122,8 @@ bool Device::Impl::mac_enabled(unsigned p) const
 
 bool Device::Impl::pcs_loopback(unsigned p) const
 {
-	return rd(reg::mac_pcs(p, 0) + reg::MAC_PCS_CONTROL1) & reg::MAC_PCS_CONTROL1_LOOPBACK.mask();
+	return rd(reg::mac_pcs(p, 0) + reg::MAC_PCS_CONTROL1) &
+	       reg::MAC_PCS_CONTROL1_LOOPBACK.mask();
 }
 
 /* MAC_FEC91_CFG.FEC91_ENA_IN: one bit per lane of the macro, both of the port's for RS-FEC. */

@@ -27,7 +27,8 @@ void Device::Impl::on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t o
 		doorbell(p, rd(q + reg::QPC_SECURED_DB_FIRST32), val);
 		break;
 	case reg::QPC_SECURED_CQ_CONSUMER_INDEX:
-		if (reg::QPC_SECURED_CQ_NUMBER_CQ_NUM.get(rd(q + reg::QPC_SECURED_CQ_NUMBER)) == kRawCq)
+		if (reg::QPC_SECURED_CQ_NUMBER_CQ_NUM.get(rd(q + reg::QPC_SECURED_CQ_NUMBER)) ==
+		    kRawCq)
 			cq_write_ci(p, val);
 		break;
 	case reg::QPC_ARM_CQ_INDEX:

@@ -41,10 +41,13 @@ Device::Impl::RxView Device::Impl::rx_view(unsigned q)
 			 (uint64_t(rd(rxe + reg::RXE_RAW_BASE_HI_P0_0)) << 32);
 	v.slots = iommu_.translate(slots, (uint64_t(v.slot_mask) + 1) << v.slot_log2, r.cache);
 	v.cq_size = 1u << std::min<uint32_t>(rd(rxe + reg::RXE_CQ_LOG_SIZE_0), 24);
-	uint64_t cq = rd_addr_inplace(rxe + reg::RXE_CQ_BASE_ADDR_63_32, rxe + reg::RXE_CQ_BASE_ADDR_31_7);
-	v.cq = reinterpret_cast<Cqe *>(iommu_.translate(cq, uint64_t(v.cq_size) * sizeof(Cqe), r.cache));
+	uint64_t cq = rd_addr_inplace(rxe + reg::RXE_CQ_BASE_ADDR_63_32,
+				      rxe + reg::RXE_CQ_BASE_ADDR_31_7);
+	v.cq = reinterpret_cast<Cqe *>(
+		iommu_.translate(cq, uint64_t(v.cq_size) * sizeof(Cqe), r.cache));
 	v.write_pi = cq_cfg & reg::RXE_CQ_CFG_0_WRITE_PI_EN.mask();
-	uint64_t pia = rd_addr_inplace(rxe + reg::RXE_CQ_PI_ADDR_HI_0, rxe + reg::RXE_CQ_PI_ADDR_LO_0);
+	uint64_t pia =
+		rd_addr_inplace(rxe + reg::RXE_CQ_PI_ADDR_HI_0, rxe + reg::RXE_CQ_PI_ADDR_LO_0);
 	if (v.write_pi)
 		v.pi_shadow = reinterpret_cast<uint32_t *>(iommu_.translate(pia, 4, r.cache));
 	return v;
@@ -78,8 +81,9 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	bump(st[size_t(RxStat::octets_received_ok)], len); /* [model] no FCS */
 	bump(st[size_t(RxStat::frames_received_ok)]);
 	bump(st[size_t(RxStat::ether_stats_pkts)]);
-	bump(st[size_t(bcast ? RxStat::if_in_broadcast_pkts
-			     : mcast ? RxStat::if_in_multicast_pkts : RxStat::if_in_ucast_pkts)]);
+	bump(st[size_t(bcast   ? RxStat::if_in_broadcast_pkts
+		       : mcast ? RxStat::if_in_multicast_pkts
+			       : RxStat::if_in_ucast_pkts)]);
 	if (data[12] == 0x81 && data[13] == 0x00)
 		bump(st[size_t(RxStat::vlan_received_ok)]);
 	count_size_bucket(st, fl, RxStat::ether_stats_pkts_64);
@@ -94,7 +98,9 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 			uint8_t cev = data[17]; /* class-enable vector, low byte */
 			for (unsigned c = 0; c < 8; c++)
 				if (cev & (1u << c))
-					bump_shared(st[size_t(RxStat::cbfc_pause_frames_received_0) + c]);
+					bump_shared(
+						st[size_t(RxStat::cbfc_pause_frames_received_0) +
+						   c]);
 		}
 		if ((op == 0x0001 || op == 0x0101) && !(v.cmd & reg::CMD_PAUSE_FWD))
 			return;
@@ -205,7 +211,8 @@ void Device::Impl::on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t o
 {
 	RxState &rx = ports_[p].rx;
 	if (r == reg::RXE_CQ_CFG_0) {
-		if (!(old & reg::RXE_CQ_CFG_0_ENABLE.mask()) && (val & reg::RXE_CQ_CFG_0_ENABLE.mask()))
+		if (!(old & reg::RXE_CQ_CFG_0_ENABLE.mask()) &&
+		    (val & reg::RXE_CQ_CFG_0_ENABLE.mask()))
 			cq_reset(p);
 	} else if (r == reg::RXE_CQ_PRODUCER_INDEX_0) {
 		SpinGuard g(rx.lock);
@@ -255,7 +262,8 @@ bool Device::Impl::open_net_wires(std::string *err)
 					   : nullptr;
 		if (what != nullptr) {
 			*err = std::string(what) + " for port " + std::to_string(p) +
-			       (p >= cfg_.nports ? " beyond nports" : " but the wire is not tap/udp");
+			       (p >= cfg_.nports ? " beyond nports"
+						 : " but the wire is not tap/udp");
 			return false;
 		}
 	}
@@ -264,28 +272,31 @@ bool Device::Impl::open_net_wires(std::string *err)
 		if (tap) {
 			bool dflt = cfg_.tap_name[p].empty();
 			std::string name = dflt ? "gaudi" + std::to_string(cfg_.instance) + "p" +
-							  std::to_string(p)
+							   std::to_string(p)
 						: cfg_.tap_name[p];
 			/* The port's station address is fw_mac_addr()'s; the TAP's differs in byte 3
 			 * [model]: 02:1d:a3:fe:<instance>:<port>. */
 			const uint8_t port_mac[6] = {0x02, 0x1d, 0xa3, 0x00, 0x00, uint8_t(p)};
-			const uint8_t tap_mac[6] = {0x02, 0x1d, 0xa3, 0xfe, uint8_t(cfg_.instance),
-						    uint8_t(p)};
+			const uint8_t tap_mac[6] = {
+				0x02, 0x1d, 0xa3, 0xfe, uint8_t(cfg_.instance), uint8_t(p)};
 			ports_[p].net = TapWire::open(name, tap_mac, port_mac, &e);
-			arg = "tap_name=" + std::to_string(p) + ":" + name + (dflt ? " (default)" : "");
+			arg = "tap_name=" + std::to_string(p) + ":" + name +
+			      (dflt ? " (default)" : "");
 		} else {
 			bool l = !cfg_.udp_local[p].empty(), r = !cfg_.udp_remote[p].empty();
 			if (!l && !r)
 				continue; /* not cabled */
 			if (l != r) {
 				*err = "devarg " + std::string(l ? "udp_local=" : "udp_remote=") +
-				       std::to_string(p) + ":" + (l ? cfg_.udp_local[p] : cfg_.udp_remote[p]) +
-				       ": port " + std::to_string(p) + " also needs " +
+				       std::to_string(p) + ":" +
+				       (l ? cfg_.udp_local[p] : cfg_.udp_remote[p]) + ": port " +
+				       std::to_string(p) + " also needs " +
 				       (l ? "udp_remote" : "udp_local");
 				return false;
 			}
 			bool remote = false;
-			ports_[p].net = UdpWire::open(cfg_.udp_local[p], cfg_.udp_remote[p], &e, &remote);
+			ports_[p].net =
+				UdpWire::open(cfg_.udp_local[p], cfg_.udp_remote[p], &e, &remote);
 			arg = (remote ? "udp_remote=" : "udp_local=") + std::to_string(p) + ":" +
 			      (remote ? cfg_.udp_remote[p] : cfg_.udp_local[p]);
 		}
@@ -319,7 +330,8 @@ bool Device::Impl::pump_net(unsigned q)
 		uint32_t want = std::min({v.cq_size - used, budget, uint32_t(NetWire::kBatch)});
 		unsigned n = w.recv(want);
 		for (unsigned i = 0; i < n; i++)
-			rx_frame(q, v, w.rx_data(i), w.rx_len(i)); /* MAC checks: too long = dropped */
+			rx_frame(q, v, w.rx_data(i),
+				 w.rx_len(i)); /* MAC checks: too long = dropped */
 		if (n == 0)
 			break;
 		moved = true;

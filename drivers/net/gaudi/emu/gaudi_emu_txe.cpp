@@ -24,8 +24,9 @@ bool Device::Impl::drain_tx(unsigned p)
 	SpinGuard g(pm.tx.lock);
 	Delivery dlv(*this);
 	uint32_t d = reg::qpc_dbfifosecur(p);
-	uint64_t ci_addr = rd_addr_shift7(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
-					  d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7);
+	uint64_t ci_addr =
+		rd_addr_shift7(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
+			       d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7);
 	auto *ci_ptr = reinterpret_cast<uint32_t *>(iommu_.translate(ci_addr, 4, pm.tx.cache));
 	uint32_t popped0 = pm.fifo.popped.load(std::memory_order_relaxed), exec0 = pm.tx.exec;
 	pm.tx.hold = false;
@@ -115,8 +116,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		return;
 
 	uint32_t txe = reg::txe(p);
-	uint32_t log2 = std::min<uint32_t>(reg::TXE_LOG_MAX_WQ_SIZE_0_R.get(
-						   rd(txe + reg::TXE_LOG_MAX_WQ_SIZE_0)) + 2, 20);
+	uint32_t log2 = std::min<uint32_t>(
+		reg::TXE_LOG_MAX_WQ_SIZE_0_R.get(rd(txe + reg::TXE_LOG_MAX_WQ_SIZE_0)) + 2, 20);
 	uint32_t entries = 1u << log2;
 	uint64_t wq_iova = (uint64_t(rd(txe + reg::TXE_SQ_BASE_ADDRESS_63_32_0)) << 32) |
 			   rd(txe + reg::TXE_SQ_BASE_ADDRESS_31_0_0);
@@ -128,9 +129,11 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	 * size, CFG5 (named MAX) the smallest, NIC_SKB_PAD_SIZE, because of H6-3399. */
 	uint32_t en2 = rd(txe + reg::TXE_WQE_CHECK_EN2);
 	uint32_t raw_max = (en2 & reg::TXE_WQE_CHECK_EN2_RAW_ABOVE_MIN_RAW_UNSUPPO.mask())
-				   ? rd(txe + reg::TXE_WQE_CHECK_CFG4) : UINT32_MAX;
+				   ? rd(txe + reg::TXE_WQE_CHECK_CFG4)
+				   : UINT32_MAX;
 	uint32_t raw_min = (en2 & reg::TXE_WQE_CHECK_EN2_RAW_BELOW_MAX_RAW_UNSUPPO.mask())
-				   ? rd(txe + reg::TXE_WQE_CHECK_CFG5) : 1;
+				   ? rd(txe + reg::TXE_WQE_CHECK_CFG5)
+				   : 1;
 	uint32_t ch = reg::mac_128(p, 0);
 	uint32_t cmd = rd(ch + reg::MAC_128_COMMAND_CONFIG);
 	uint32_t frm_len = rd(ch + reg::MAC_128_FRM_LENGTH);
@@ -143,8 +146,11 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	else if (cfg_.wire == Wire::pair)
 		dest = (p ^ 1) < cfg_.nports ? Dest::peer : Dest::none;
 	else
-		dest = t.sink ? Dest::sink : ports_[p].net ? Dest::net : Dest::none; /* [wires tap/udp] */
+		dest = t.sink	       ? Dest::sink
+		       : ports_[p].net ? Dest::net
+				       : Dest::none; /* [wires tap/udp] */
 	uint64_t *st = t.stats.data();
+	constexpr size_t kCbfcTx0 = size_t(TxStat::cbfc_pause_frames_transmitted_0);
 	/* Flow control on the cable [model]: when the receiving MAC sends XOFF (its CQ is full
 	 * and it may send PAUSE/PFC), a MAC that honours PAUSE (PAUSE_IGNORE clear, or PFC_MODE)
 	 * stops before this WQE; it stays pending until the CQ has room (XON). */
@@ -199,7 +205,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		} else {
 			uint32_t fl = w.size + kFcsLen;
 			bump(st[size_t(TxStat::ether_stats_octets)], fl);
-			bump(st[size_t(TxStat::octets_transmitted_ok)], w.size); /* [model] no FCS */
+			bump(st[size_t(TxStat::octets_transmitted_ok)],
+			     w.size); /* [model] no FCS */
 			bump(st[size_t(TxStat::frames_transmitted_ok)]);
 			bump(st[size_t(TxStat::ether_stats_pkts)]);
 			uint64_t dst = w.size >= 6 ? mac48(data) : 0;
@@ -214,11 +221,12 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			if (w.size >= 18 && data[12] == 0x88 && data[13] == 0x08) {
 				/* MAC control frames software sends: PAUSE / PFC counted. */
 				if (data[14] == 0x00 && data[15] == 0x01)
-					bump_shared(st[size_t(TxStat::pause_mac_ctrl_frames_transmitted)]);
+					bump_shared(st[size_t(
+						TxStat::pause_mac_ctrl_frames_transmitted)]);
 				else if (data[14] == 0x01 && data[15] == 0x01)
 					for (unsigned c = 0; c < 8; c++)
 						if (data[17] & (1u << c))
-							bump_shared(st[size_t(TxStat::cbfc_pause_frames_transmitted_0) + c]);
+							bump_shared(st[kCbfcTx0 + c]);
 			}
 			count_size_bucket(st, fl, TxStat::ether_stats_pkts_64);
 			if (!pcs_loop)
@@ -243,7 +251,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		uint32_t idx = t.exec;
 		t.exec = (t.exec + 1) % ring;
 		if (w.ctrl & WQE_SE) {
-			if (ports_[p].net) /* [wires tap/udp] sent before the driver may free them */
+			if (ports_[p]
+				    .net) /* [wires tap/udp] sent before the driver may free them */
 				ports_[p].net->flush();
 			post_eq(p, EqeType::raw_tx_comp, qpn, idx); /* ring index [gaudi2_en.c] */
 		}
