@@ -547,12 +547,25 @@ TEST_F(Transport, UdSendAndQkeyMismatchDropped)
     EXPECT_EQ(r[0].imm_data, 77u);
     EXPECT_EQ(memcmp(rbuf.data() + 40, src.data(), 1000), 0);
     EXPECT_EQ(rbuf[20], 0x45); // IPv4 header in the last 20 B of the GRH area
-    // A message above the path MTU is refused at post time.
+    // A message above the path MTU is silently dropped and completes successfully (IBA
+    // C10-93.1.1, rxe fake_udp_send): nothing leaves, B sees nothing.
     std::vector<uint8_t> big(5000);
     MemoryRegion *mbig = reg(*A, big, 0);
     Sge sb{uintptr_t(big.data()), 5000, mbig->lkey()};
     w.sg_list = {&sb, 1};
-    EXPECT_EQ(qa->post_send(w), -EINVAL);
+    w.wr_id = 3;
+    uint64_t tx_before = A->ctx->counters().tx_frames;
+    ASSERT_EQ(qa->post_send(w), 0);
+    auto big_wc = wait(*A->scq, 2);
+    ASSERT_EQ(big_wc.size(), 2u);
+    EXPECT_EQ(big_wc[1].wr_id, 3u);
+    EXPECT_EQ(big_wc[1].status, IBV_WC_SUCCESS);
+    EXPECT_EQ(big_wc[1].byte_len, 5000u);
+    run_for(0.01);
+    EXPECT_EQ(A->ctx->counters().tx_frames, tx_before);
+    EXPECT_EQ(A->ctx->counters().ud_oversize, 1u);
+    EXPECT_EQ(B->rcq->poll_cq(rw), 0);
+    EXPECT_EQ(qb->rq_posted(), 1u);
 }
 
 TEST_F(Transport, UcWriteAndWriteWithImm)

@@ -113,6 +113,16 @@ uint32_t mtu_bytes(ibv_mtu mtu)
     }
 }
 
+// Largest IB MTU whose RoCE v2 frame (headers without Ethernet, as ethdev counts its MTU) fits
+// `port_mtu`.
+static ibv_mtu ib_mtu_for_port(uint16_t port_mtu)
+{
+    for (int m = IBV_MTU_4096; m > IBV_MTU_256; m--)
+        if (mtu_bytes(ibv_mtu(m)) + kMaxHdr - kEthHdrLen <= port_mtu)
+            return ibv_mtu(m);
+    return IBV_MTU_256;
+}
+
 uint32_t calc_flow_label(uint32_t lqpn, uint32_t rqpn)
 {
     uint64_t v = uint64_t(lqpn) * rqpn;
@@ -250,6 +260,13 @@ Context::~Context()
         rte_pktmbuf_free(tx_buf_[i]);
     for (uint32_t i = 0; i < held_count_; i++)
         rte_pktmbuf_free(held_[i].m);
+}
+
+ibv_mtu Context::active_mtu() const
+{
+    uint16_t port_mtu = RTE_ETHER_MTU;
+    rte_eth_dev_get_mtu(cfg_.port_id, &port_mtu);
+    return ib_mtu_for_port(port_mtu);
 }
 
 std::unique_ptr<ProtectionDomain> Context::alloc_pd()
@@ -698,6 +715,7 @@ QueuePair::QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint
     rq_.assign(rqn, RecvWqe{});
     rq_mask_ = rqn - 1;
     resp_.assign(kRespQueueLen, RespItem{});
+    rd_res_.assign(kMaxRdAtomic, RdResource{});
     tuning_.dcqcn = c.cfg_.dcqcn;
     rate_.rc = rate_.rt = c.cfg_.dcqcn_params.line_rate_gbps * 1e9;
 }
@@ -771,18 +789,19 @@ int QueuePair::modify(const QpAttr &a, int mask)
     if (((mask & IBV_QP_RETRY_CNT) && a.retry_cnt > 7) || ((mask & IBV_QP_RNR_RETRY) && a.rnr_retry > 7) ||
         ((mask & IBV_QP_TIMEOUT) && a.timeout > 31) || ((mask & IBV_QP_MIN_RNR_TIMER) && a.min_rnr_timer > 31))
         return -EINVAL;
+    if (((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a.max_dest_rd_atomic > kMaxRdAtomic) ||
+        ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a.max_rd_atomic > kMaxRdAtomic))
+        return -EINVAL; // rxe_qp_chk_attr: above the device's max_qp_rd_atom
     ibv_mtu mtu = (mask & IBV_QP_PATH_MTU) ? a.path_mtu : attr_.path_mtu;
-    if (next == IBV_QPS_RTR && type_ == IBV_QPT_UD && !(mask & IBV_QP_PATH_MTU)) {
-        // UD messages are limited by the port MTU (IBA 9.8.2 / ibv_ud_pingpong): the largest
-        // IB MTU whose frame fits the ethdev MTU.
-        uint16_t port_mtu = RTE_ETHER_MTU;
-        rte_eth_dev_get_mtu(ctx_.cfg_.port_id, &port_mtu);
-        mtu = IBV_MTU_256;
-        for (int m = IBV_MTU_4096; m >= IBV_MTU_256; m--)
-            if (mtu_bytes(ibv_mtu(m)) + kMaxHdr - kEthHdrLen <= port_mtu) {
-                mtu = ibv_mtu(m);
-                break;
-            }
+    if (next == IBV_QPS_RTR) {
+        // The path MTU is min(local, peer): the application passes the peer's (or its own
+        // choice) and the port bounds it. UD messages are limited by the port MTU alone
+        // (IBA 9.8.2 / ibv_ud_pingpong).
+        ibv_mtu port = ctx_.active_mtu();
+        if (type_ == IBV_QPT_UD && !(mask & IBV_QP_PATH_MTU))
+            mtu = port;
+        else
+            mtu = std::min(mtu, port);
     }
     uint32_t room = rte_pktmbuf_data_room_size(ctx_.cfg_.tx_pool) - RTE_PKTMBUF_HEADROOM;
     if (next == IBV_QPS_RTR && mtu_bytes(mtu) + kMaxHdr > room)
@@ -806,9 +825,12 @@ int QueuePair::modify(const QpAttr &a, int mask)
         msn_ = 0;
         in_msg_ = InMsg::none;
         nak_sent_ = false;
+        std::fill(rd_res_.begin(), rd_res_.end(), RdResource{});
+        rd_res_next_ = 0;
     }
     if (next == IBV_QPS_RTS && cur == IBV_QPS_RTR) {
         next_psn_ = una_ = sent_end_ = attr_.sq_psn;
+        noack_pkts_ = 0;
         retry_left_ = attr_.retry_cnt;
         rnr_left_ = attr_.rnr_retry;
         rate_ = Rate{};
@@ -989,13 +1011,17 @@ int QueuePair::post_send(const SendWr &wr)
         break;
     }
     if (type_ == IBV_QPT_UD) {
-        if (wr.ud.ah == nullptr || &wr.ud.ah->pd_ != &pd_ || w.len > mtu || wr.ud.remote_qpn > kPsnMask)
+        if (wr.ud.ah == nullptr || &wr.ud.ah->pd_ != &pd_ || wr.ud.remote_qpn > kPsnMask)
             return -EINVAL;
+        // IBA C10-93.1.1: a UD message above the port MTU emits nothing and is not an error
+        // (rxe_req.c fake_udp_send() completes it successfully).
+        w.oversize = w.len > mtu;
         w.ah = wr.ud.ah;
         w.remote_qpn = wr.ud.remote_qpn;
         w.remote_qkey = (wr.ud.remote_qkey & 0x80000000u) ? attr_.qkey : wr.ud.remote_qkey;
     }
-    w.npkts = is_read_or_atomic(op) && op != IBV_WR_RDMA_READ ? 1 : std::max<uint32_t>(1, (w.len + mtu - 1) / mtu);
+    w.npkts = (is_read_or_atomic(op) && op != IBV_WR_RDMA_READ) || type_ == IBV_QPT_UD
+                  ? 1 : std::max<uint32_t>(1, (w.len + mtu - 1) / mtu);
     w.first_psn = next_psn_;
     next_psn_ = psn_add(next_psn_, w.npkts);
     sq_head_++;
@@ -1060,10 +1086,11 @@ void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest
     pkt.eth.src = ctx_.mac_;
     uint8_t ecn = tuning_.ecn ? kEcnEct0 : 0; // A17.9: senders mark ECT
     uint32_t fl = av.flow_label ? (av.flow_label & 0xFFFFF) : calc_flow_label(qpn_, dest_qpn);
+    uint8_t hop = av.hop_limit > 1 ? av.hop_limit : ctx_.cfg_.hop_limit;
     if (ctx_.v4_) {
         pkt.ip_version = IpVersion::v4;
         pkt.ip4.tos = static_cast<uint8_t>((av.traffic_class & 0xFC) | ecn);
-        pkt.ip4.ttl = av.hop_limit;
+        pkt.ip4.ttl = hop;
         pkt.ip4.id = ctx_.ip_id_++;
         pkt.ip4.src = ctx_.gid_.ipv4();
         pkt.ip4.dst = av.gid.ipv4();
@@ -1071,7 +1098,7 @@ void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest
         pkt.ip_version = IpVersion::v6;
         pkt.ip6.traffic_class = static_cast<uint8_t>((av.traffic_class & 0xFC) | ecn);
         pkt.ip6.flow_label = fl;
-        pkt.ip6.hop_limit = av.hop_limit;
+        pkt.ip6.hop_limit = hop;
         pkt.ip6.src = ctx_.gid_.raw;
         pkt.ip6.dst = av.gid.raw;
     }
@@ -1148,7 +1175,12 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
     } else {
         fill_headers(pkt, attr_.ah_attr, attr_.dest_qp_num, psn_add(w.first_psn, k));
     }
-    pkt.bth.ack_req = last && type_ == IBV_QPT_RC; // IBA 9.7.2: request an ACK per message
+    // IBA 9.7.2: an ACK per message, and one at least every ack_req_every packets so that a
+    // long message never fills the PSN window without one asked for (an rxe responder ACKs
+    // only packets with AckReq).
+    uint32_t every = std::max<uint32_t>(1, std::min(tuning_.ack_req_every, tuning_.max_inflight_pkts / 2));
+    bool ack_req = type_ == IBV_QPT_RC && (last || !data || noack_pkts_ + 1 >= every);
+    pkt.bth.ack_req = ack_req;
     pkt.bth.se = last && w.solicited;
     pkt.imm = w.imm;
     pkt.ieth_rkey = w.inv_rkey;
@@ -1179,7 +1211,10 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
         }
         pkt.payload = {p, n};
     }
-    return ctx_.emit(this, pkt);
+    if (!ctx_.emit(this, pkt))
+        return false;
+    noack_pkts_ = ack_req ? 0 : noack_pkts_ + 1;
+    return true;
 }
 
 unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
@@ -1189,6 +1224,13 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
     unsigned sent = 0;
     while (sent < budget && cur_ != sq_head_) {
         SendWqe &w = sq_[cur_ & sq_mask_];
+        if (w.oversize) {
+            ctx_.counters_.ud_oversize++;
+            complete_send(w, IBV_WC_SUCCESS);
+            cur_++;
+            sq_tail_++;
+            continue;
+        }
         bool ra = is_read_or_atomic(w.opcode);
         if (is_rc() && ra && w.done) { // already answered: never ask twice
             cur_++;
@@ -1366,7 +1408,16 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
             if (!nak_target(psn, now, &idx))
                 return;
             switch (pkt.aeth.syndrome) {
-            case kNakSeq: go_back(psn, now); return; // IBA 9.7.5.2.1
+            case kNakSeq:
+                // IBA 9.7.5.2.1: retransmit; each NAK that made no progress spends one retry
+                // (nak_target reset the counter if it did), as rxe_comp.c COMPST_ERROR_RETRY.
+                if (retry_left_ == 0) {
+                    fail_send(idx, IBV_WC_RETRY_EXC_ERR);
+                    return;
+                }
+                retry_left_--;
+                go_back(psn, now);
+                return;
             case kNakInvReq: fail_send(idx, IBV_WC_REM_INV_REQ_ERR); return;
             case kNakRemAccess: fail_send(idx, IBV_WC_REM_ACCESS_ERR); return;
             case kNakRemOp: fail_send(idx, IBV_WC_REM_OP_ERR); return;
@@ -1395,8 +1446,11 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
         }
         if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), now))
             return;
+        // Host order into the local 8 bytes, which may span SGEs (post_send checked len 8).
         uint64_t orig = pkt.atomic_ack_eth.orig;
-        std::memcpy(w->seg[0].addr, &orig, 8); // host order into the local 8-byte buffer
+        uint8_t bytes[8];
+        std::memcpy(bytes, &orig, 8);
+        scatter(w->seg, w->nseg, 0, bytes);
         w->done = true;
         process_ack(psn, now);
         return;
@@ -1572,8 +1626,9 @@ void QueuePair::queue_ack(uint32_t psn, bool ready, uint64_t now)
 {
     if (resp_tail_ != resp_head_) {
         RespItem &last = resp_[(resp_tail_ - 1) % resp_.size()];
-        if (last.kind == RespKind::ack) { // coalesce: one cumulative ACK
-            last.psn = psn;
+        if (last.kind == RespKind::ack) { // coalesce: one cumulative ACK, for the newest PSN
+            if (psn_diff(psn, last.psn) > 0)
+                last.psn = psn;
             last.msn = msn_;
             last.ready |= ready;
             return;
@@ -1721,6 +1776,13 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
     }
     if (uc)
         return false;
+    if ((op == 0x0C || op == 0x13 || op == 0x14) &&
+        (attr_.max_dest_rd_atomic == 0 || rd_atomic_in_flight() >= attr_.max_dest_rd_atomic)) {
+        // rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ (IBA class C): more READ/atomic requests
+        // outstanding than the responder resources -> Invalid Request NAK (class C).
+        ctx_.counters_.rd_atomic_overflow++;
+        return false;
+    }
     if (op == 0x0C) { // RDMA READ request
         if (pkt.reth.dma_len != 0 &&
             check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len, IBV_ACCESS_REMOTE_READ) == nullptr) {
@@ -1738,6 +1800,8 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
         it->va = pkt.reth.va;
         it->len = pkt.reth.dma_len;
         it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
+        save_resource({true, true, pkt.bth.psn, psn_add(pkt.bth.psn, it->total_pkts - 1), pkt.reth.va,
+                       pkt.reth.dma_len, pkt.reth.rkey, 0});
         return true;
     }
     if (op == 0x13 || op == 0x14) { // atomics, IBA 9.4.5
@@ -1761,7 +1825,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
             *p = orig + pkt.atomic_eth.swap_add;
         }
         // Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3).
-        atomics_[atomic_next_++ % atomics_.size()] = {pkt.bth.psn, orig, true};
+        save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig});
         msn_ = psn_add(msn_, 1);
         it->msn = msn_;
         it->psn = pkt.bth.psn;
@@ -1769,6 +1833,94 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
         return true;
     }
     return false; // FLUSH, ATOMIC_WRITE, ...: not supported -> invalid request
+}
+
+QueuePair::RdResource *QueuePair::find_resource(uint32_t psn)
+{
+    for (uint32_t i = 0; i < attr_.max_dest_rd_atomic; i++) {
+        RdResource &r = rd_res_[i];
+        if (r.valid && psn_diff(psn, r.first_psn) >= 0 && psn_diff(psn, r.last_psn) <= 0)
+            return &r;
+    }
+    return nullptr;
+}
+
+void QueuePair::save_resource(const RdResource &r)
+{
+    // Ring of max_dest_rd_atomic entries, oldest overwritten (rxe_prepare_res).
+    if (attr_.max_dest_rd_atomic == 0)
+        return;
+    rd_res_[rd_res_next_ % attr_.max_dest_rd_atomic] = r;
+    rd_res_next_ = (rd_res_next_ + 1) % attr_.max_dest_rd_atomic;
+}
+
+uint32_t QueuePair::rd_atomic_in_flight() const
+{
+    // READ responses not fully sent and atomic ACKs not sent: the resources still busy. A
+    // requester within its max_rd_atomic (<= our max_dest_rd_atomic) never exceeds them, as
+    // it sends a new one only after a response completed.
+    uint32_t n = 0;
+    for (uint32_t i = resp_head_; i != resp_tail_; i++) {
+        const RespItem &o = resp_[i % resp_.size()];
+        n += (o.kind == RespKind::read && o.sent_pkts < o.total_pkts) || o.kind == RespKind::atomic_ack;
+    }
+    return n;
+}
+
+void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
+{
+    // IBA 9.7.5.2.2 duplicates: SEND/WRITE re-acknowledged; READ replayed and atomic answered
+    // from the saved result, both only from the responder resources (else dropped: class D).
+    ctx_.counters_.rx_duplicates++;
+    uint32_t psn = pkt.bth.psn;
+    uint8_t op = pkt.bth.opcode;
+    if (op == 0x0C) {
+        RdResource *res = find_resource(psn);
+        // The re-request asks for a residual of the original READ (rxe duplicate_request()).
+        if (res == nullptr || !res->read || pkt.reth.rkey != res->rkey || pkt.reth.va < res->va ||
+            pkt.reth.dma_len > res->len || pkt.reth.va - res->va > res->len - pkt.reth.dma_len) {
+            ctx_.counters_.dup_no_resource++;
+            return;
+        }
+        if (pkt.reth.dma_len != 0 &&
+            check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len, IBV_ACCESS_REMOTE_READ) == nullptr)
+            return;
+        // Stop an older generation of the same READ still being sent.
+        for (uint32_t i = resp_head_; i != resp_tail_; i++) {
+            RespItem &o = resp_[i % resp_.size()];
+            if (o.kind == RespKind::read && psn_diff(psn, o.psn) >= 0 &&
+                psn_diff(psn, psn_add(o.psn, o.total_pkts)) < 0)
+                o.total_pkts = o.sent_pkts;
+        }
+        RespItem *it = push_resp(RespKind::read);
+        if (it == nullptr)
+            return;
+        uint32_t mtu = pmtu();
+        it->psn = psn;
+        it->va = pkt.reth.va;
+        it->len = pkt.reth.dma_len;
+        it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
+        ctx_.counters_.read_replays++;
+        return;
+    }
+    if (op == 0x13 || op == 0x14) {
+        RdResource *res = find_resource(psn);
+        if (res == nullptr || res->read || res->first_psn != psn) {
+            ctx_.counters_.dup_no_resource++;
+            return;
+        }
+        RespItem *it = push_resp(RespKind::atomic_ack);
+        if (it != nullptr) {
+            it->psn = psn;
+            it->orig = res->orig;
+            ctx_.counters_.atomic_replays++;
+        }
+        return;
+    }
+    // SEND/WRITE: ACK the duplicate's own PSN. epsn - 1 may be a READ's or an atomic's PSN,
+    // and an ACK carrying that PSN completes the READ/atomic at an rxe requester with no data
+    // (rxe_comp.c: an ACK for a pending WQE's last PSN -> COMPST_COMP_ACK).
+    queue_ack(psn, true, now);
 }
 
 void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
@@ -1786,46 +1938,7 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
         return;
     }
     if (d < 0) {
-        // IBA 9.7.5.2.2 duplicates: re-ACK; READ re-executed; atomic answered from the saved
-        // result (never re-executed).
-        ctx_.counters_.rx_duplicates++;
-        if (op == 0x0C) {
-            if (pkt.reth.dma_len != 0 &&
-                check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len, IBV_ACCESS_REMOTE_READ) == nullptr)
-                return;
-            // Stop an older generation of the same READ still being sent.
-            for (uint32_t i = resp_head_; i != resp_tail_; i++) {
-                RespItem &o = resp_[i % resp_.size()];
-                if (o.kind == RespKind::read && psn_diff(psn, o.psn) >= 0 &&
-                    psn_diff(psn, psn_add(o.psn, o.total_pkts)) < 0)
-                    o.total_pkts = o.sent_pkts;
-            }
-            RespItem *it = push_resp(RespKind::read);
-            if (it == nullptr)
-                return;
-            uint32_t mtu = pmtu();
-            it->psn = psn;
-            it->va = pkt.reth.va;
-            it->len = pkt.reth.dma_len;
-            it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
-            ctx_.counters_.read_replays++;
-            return;
-        }
-        if (op == 0x13 || op == 0x14) {
-            for (const AtomicSaved &s : atomics_) {
-                if (s.valid && s.psn == psn) {
-                    RespItem *it = push_resp(RespKind::atomic_ack);
-                    if (it != nullptr) {
-                        it->psn = psn;
-                        it->orig = s.orig;
-                        ctx_.counters_.atomic_replays++;
-                    }
-                    return;
-                }
-            }
-            return;
-        }
-        queue_ack(psn_add(epsn_, -1), true, now);
+        rx_rc_duplicate(pkt, now);
         return;
     }
     uint8_t nak = 0;

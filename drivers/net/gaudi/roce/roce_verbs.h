@@ -104,7 +104,11 @@ struct AddressVector {
     Gid gid{};                 // destination GID = IP address
     uint32_t flow_label = 0;   // 20 bits; 0 = derive from the QPNs (Annex A17.5.1 entropy)
     uint8_t traffic_class = 0; // DSCP in bits 7:2; ECN bits are set by the transport
-    uint8_t hop_limit = 64;    // IPv4 TTL / IPv6 hop limit
+    // IPv4 TTL / IPv6 hop limit. 0 or 1 (rdma-core's examples put 1 in grh.hop_limit) mean
+    // ContextConfig::hop_limit: for RoCE v2 Linux replaces the AV's value by the route's hop
+    // limit (ib_resolve_eth_dmac -> rdma_addr_find_l2_eth_by_grh), 64 by default, so rxe
+    // never sends TTL 1 on a routed or direct link.
+    uint8_t hop_limit = 64;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -192,14 +196,24 @@ struct QpAttr {
     uint8_t rnr_retry = 7;             // IBV_QP_RNR_RETRY 0..7, 7 = infinite
     uint8_t min_rnr_timer = 12;        // IBV_QP_MIN_RNR_TIMER: code sent in RNR NAKs
     uint8_t max_rd_atomic = 1;         // IBV_QP_MAX_QP_RD_ATOMIC: outstanding READ/atomic as requester
-    uint8_t max_dest_rd_atomic = 1;    // IBV_QP_MAX_DEST_RD_ATOMIC (kept; responder queues 16)
+    // IBV_QP_MAX_DEST_RD_ATOMIC: responder resources (<= kMaxRdAtomic). More READ/atomic
+    // requests in flight than this get an Invalid Request NAK (0 refuses them all, as rxe);
+    // duplicates are replayed only from these resources (older ones are dropped, IBA class D).
+    uint8_t max_dest_rd_atomic = 1;
 };
+
+// Largest max_rd_atomic / max_dest_rd_atomic accepted (rxe's RXE_MAX_QP_RD_ATOM).
+inline constexpr uint8_t kMaxRdAtomic = 128;
 
 // Transport knobs beyond ibverbs (set any time with QueuePair::set_tuning).
 struct QpTuning {
     uint32_t ack_every = 16;         // responder: ACK at least every N packets (coalescing)
     uint32_t ack_delay_us = 10;      // responder: coalesced ACK sent at the latest after this
     uint32_t max_inflight_pkts = 256;// requester: unacknowledged PSN window (IBA has credits)
+    // Requester: AckReq on a message's last packet and at least every N packets (clamped to
+    // max_inflight_pkts / 2). rxe's responder ACKs only packets that ask (rxe_resp.c
+    // acknowledge()); rxe's requester asks every RXE_MAX_UNACKED_PSNS (128) packets.
+    uint32_t ack_req_every = 64;
     bool dcqcn = true;               // requester rate reaction to CNPs (if the Context allows)
     bool ecn = true;                 // mark ECT(0) on sent packets
 };
@@ -263,6 +277,7 @@ struct ContextConfig {
     uint32_t cnp_interval_us = 50;  // notification point: at most one CNP per QP per interval
     uint32_t max_qps = 256;
     uint32_t max_mrs = 1024;
+    uint8_t hop_limit = 64;         // IPv4 TTL / IPv6 hop limit (see AddressVector::hop_limit)
     std::array<uint16_t, 4> pkey_table{0xFFFF, 0x7FFF, 0xFFFF, 0xFFFF};
     uint16_t rx_burst = 32;
 };
@@ -296,6 +311,9 @@ struct Counters {
     uint64_t timeouts = 0;            // local ACK timeouts
     uint64_t read_replays = 0;        // duplicate READ requests re-executed
     uint64_t atomic_replays = 0;      // duplicate atomics answered from the saved result
+    uint64_t dup_no_resource = 0;     // duplicate READ/atomic older than the responder resources
+    uint64_t rd_atomic_overflow = 0;  // READ/atomic beyond max_dest_rd_atomic (Invalid Request NAK)
+    uint64_t ud_oversize = 0;         // UD sends above the PMTU completed unsent (C10-93.1.1)
     uint64_t cnps_sent = 0, cnps_rcvd = 0;
     uint64_t remote_access_errors = 0;// requests refused by rkey/bounds/access checks
     uint64_t cq_overflows = 0;
@@ -330,6 +348,9 @@ public:
     const Gid &gid() const { return gid_; }
     uint16_t port_id() const { return cfg_.port_id; }
     const ContextConfig &config() const { return cfg_; }
+    // Largest IB MTU whose RoCE v2 frame fits the port's MTU (ibv_port_attr.active_mtu): what
+    // an application reports to its peer, which then takes min(local, peer) as path MTU.
+    ibv_mtu active_mtu() const;
 
     // Packet log: one line per packet sent/received to `f`, or a callback; nullptr/{} = off.
     // Line: "<tx|rx> <OPCODE_NAME> qpn=0x%06x psn=0x%06x len=<payload> frame=<bytes> [fate]".
@@ -460,9 +481,12 @@ public:
 
     // ibv_modify_qp (IBA 11.2.1.2 / 10.3): RESET->INIT->RTR->RTS, any->RESET, any->ERR.
     // Required mask bits per transition as in ibv_modify_qp(3); -EINVAL otherwise.
+    // IBV_QP_PATH_MTU (the peer's, as exchanged) is limited to Context::active_mtu(): the path
+    // MTU is min(local, peer); attr().path_mtu reports the one in use.
     int modify(const QpAttr &attr, int mask);
     // 0, or -EINVAL (state not RTS, bad opcode for the QP type, too many SGEs, bad lkey or
-    // range, unaligned/short atomic, UD message > PMTU, inline too long), -ENOMEM (SQ full).
+    // range, unaligned/short atomic, inline too long), -ENOMEM (SQ full). A UD message above
+    // the PMTU is not sent and completes successfully (IBA C10-93.1.1, rxe fake_udp_send).
     int post_send(const SendWr &wr);
     // 0, or -EINVAL (state RESET, too many SGEs, bad lkey/range/no LOCAL_WRITE), -ENOMEM.
     int post_recv(const RecvWr &wr);
@@ -497,6 +521,7 @@ private:
         uint32_t resp_pkts; // READ response packets placed
         uint32_t rereq_from;// READ: resp_pkts when the request was last sent
         bool done;          // READ/atomic: response complete
+        bool oversize;      // UD message above the PMTU: completes without being sent
     };
     struct RecvWqe {
         uint64_t wr_id;
@@ -517,7 +542,15 @@ private:
         uint64_t orig;       // atomic ACK
         uint64_t deadline;   // ACK: latest send time
     };
-    struct AtomicSaved { uint32_t psn; uint64_t orig; bool valid; };
+    // Responder resource of one READ or atomic (rxe struct resp_res): what a duplicate of it
+    // may replay. max_dest_rd_atomic of them, oldest overwritten.
+    struct RdResource {
+        bool valid, read;
+        uint32_t first_psn, last_psn;
+        uint64_t va;        // READ: first byte
+        uint32_t len, rkey; // READ
+        uint64_t orig;      // atomic: original value returned
+    };
 
     bool is_rc() const { return type_ == IBV_QPT_RC; }
     uint32_t pmtu() const { return mtu_bytes(attr_.path_mtu); }
@@ -555,6 +588,10 @@ private:
     void queue_nak(uint32_t psn, uint8_t syndrome);
     unsigned tx_responses(uint64_t now, unsigned budget);
     MemoryRegion *check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const;
+    RdResource *find_resource(uint32_t psn);
+    void save_resource(const RdResource &r);
+    uint32_t rd_atomic_in_flight() const;
+    void rx_rc_duplicate(const Packet &pkt, uint64_t now);
     void complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
                        unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp);
     void to_error();
@@ -583,6 +620,7 @@ private:
     uint32_t una_ = 0;             // oldest unacknowledged PSN
     uint32_t sent_end_ = 0;        // highest PSN sent + 1
     uint32_t rd_outstanding_ = 0;  // READ/atomic WQEs sent and not done
+    uint32_t noack_pkts_ = 0;      // packets sent since the last one with AckReq
     uint64_t last_progress_ = 0;   // retransmit timer base (cycles)
     uint8_t retry_left_ = 7, rnr_left_ = 7;
     bool rnr_wait_ = false;
@@ -603,8 +641,8 @@ private:
     uint32_t pkts_since_ack_ = 0;
     std::vector<RespItem> resp_;
     uint32_t resp_head_ = 0, resp_tail_ = 0;
-    std::array<AtomicSaved, 16> atomics_{};
-    uint32_t atomic_next_ = 0;
+    std::vector<RdResource> rd_res_; // kMaxRdAtomic slots; max_dest_rd_atomic in use
+    uint32_t rd_res_next_ = 0;
     bool error_after_resp_ = false;
     uint64_t last_cnp_ = 0;
 
