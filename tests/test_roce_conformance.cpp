@@ -585,4 +585,71 @@ TEST_F(Conformance, PathMtuLimitedByThePort)
     EXPECT_EQ(qp->attr().path_mtu, IBV_MTU_512);
 }
 
+// The Context answers ARP for its GID over the ethdev and resolves a peer's MAC by ARP.
+TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
+{
+    // The peer asks who has 10.0.0.1.
+    std::vector<uint8_t> req(60, 0);
+    const MacAddr bcast{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    std::copy(bcast.begin(), bcast.end(), req.begin());
+    std::copy(peer_mac.begin(), peer_mac.end(), req.begin() + 6);
+    const uint8_t arp_hdr[10] = {0x08, 0x06, 0, 1, 0x08, 0x00, 6, 4, 0, 1};
+    std::copy(arp_hdr, arp_hdr + 10, req.begin() + 12);
+    std::copy(peer_mac.begin(), peer_mac.end(), req.begin() + 22);
+    const uint8_t spa[4] = {10, 0, 0, 2}, tpa[4] = {10, 0, 0, 1};
+    std::copy(spa, spa + 4, req.begin() + 28);
+    std::copy(tpa, tpa + 4, req.begin() + 38);
+    rte_mbuf *m = rte_pktmbuf_alloc(g_wire.pool);
+    ASSERT_NE(m, nullptr);
+    std::memcpy(rte_pktmbuf_mtod(m, uint8_t *), req.data(), req.size());
+    m->data_len = m->pkt_len = 60;
+    ASSERT_EQ(rte_eth_tx_burst(g_wire.port[1], 0, &m, 1), 1);
+    auto f = collect(0.5, 1);
+    ASSERT_EQ(f.size(), 1u);
+    const std::vector<uint8_t> &r = f[0]->bytes;
+    ASSERT_GE(r.size(), 42u);
+    EXPECT_EQ(r[12], 0x08);
+    EXPECT_EQ(r[13], 0x06);
+    EXPECT_EQ(r[21], 2); // ARP reply
+    EXPECT_TRUE(std::equal(r.begin() + 22, r.begin() + 28, ctx->mac().begin()));
+    EXPECT_TRUE(std::equal(r.begin() + 28, r.begin() + 32, tpa));
+    EXPECT_EQ(ctx->counters().rx_neighbour, 1u);
+    EXPECT_EQ(ctx->counters().tx_neighbour, 1u);
+    EXPECT_EQ(ctx->counters().rx_not_roce, 0u);
+    // The asker was learned from its request: resolved without asking.
+    MacAddr got{};
+    EXPECT_EQ(ctx->resolve(peer_gid, got), 0);
+    EXPECT_EQ(got, peer_mac);
+
+    // 10.0.0.3 is unknown: resolve() broadcasts a request; the peer answers for it.
+    Gid third = Gid::from_ipv4({10, 0, 0, 3});
+    EXPECT_EQ(ctx->resolve(third, got), -EAGAIN);
+    auto q = collect(0.5, 1);
+    ASSERT_EQ(q.size(), 1u);
+    const std::vector<uint8_t> &a = q[0]->bytes;
+    ASSERT_GE(a.size(), 42u);
+    EXPECT_TRUE(std::equal(bcast.begin(), bcast.end(), a.begin()));
+    EXPECT_EQ(a[21], 1); // request
+    EXPECT_EQ(a[41], 3); // for 10.0.0.3
+    std::vector<uint8_t> rep(a.begin(), a.begin() + 60);
+    std::copy(ctx->mac().begin(), ctx->mac().end(), rep.begin());
+    const MacAddr third_mac{0x02, 0x33, 0x33, 0x33, 0x33, 0x33};
+    std::copy(third_mac.begin(), third_mac.end(), rep.begin() + 6);
+    rep[21] = 2;
+    std::copy(third_mac.begin(), third_mac.end(), rep.begin() + 22);
+    const uint8_t ip3[4] = {10, 0, 0, 3};
+    std::copy(ip3, ip3 + 4, rep.begin() + 28);
+    std::copy(ctx->mac().begin(), ctx->mac().end(), rep.begin() + 32);
+    std::copy(tpa, tpa + 4, rep.begin() + 38);
+    m = rte_pktmbuf_alloc(g_wire.pool);
+    ASSERT_NE(m, nullptr);
+    std::memcpy(rte_pktmbuf_mtod(m, uint8_t *), rep.data(), rep.size());
+    m->data_len = m->pkt_len = 60;
+    ASSERT_EQ(rte_eth_tx_burst(g_wire.port[1], 0, &m, 1), 1);
+    collect(0.05);
+    EXPECT_EQ(ctx->resolve(third, got), 0);
+    EXPECT_EQ(got, third_mac);
+    EXPECT_EQ(ctx->resolve(Gid{}, got), -EINVAL); // :: is not IPv4 like our GID
+}
+
 } // namespace

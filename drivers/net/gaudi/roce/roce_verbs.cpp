@@ -131,51 +131,6 @@ uint32_t calc_flow_label(uint32_t lqpn, uint32_t rqpn)
     return static_cast<uint32_t>(v & 0xFFFFF);
 }
 
-Gid Gid::from_ipv4(std::array<uint8_t, 4> a)
-{
-    Gid g;
-    g.raw[10] = g.raw[11] = 0xFF;
-    std::copy(a.begin(), a.end(), g.raw.begin() + 12);
-    return g;
-}
-
-bool Gid::is_ipv4() const
-{
-    for (int i = 0; i < 10; i++)
-        if (raw[i] != 0)
-            return false;
-    return raw[10] == 0xFF && raw[11] == 0xFF;
-}
-
-void Gid::to_wire(char out[33]) const
-{
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (int i = 0; i < 16; i++) {
-        out[2 * i] = kHex[raw[i] >> 4];
-        out[2 * i + 1] = kHex[raw[i] & 15];
-    }
-    out[32] = 0;
-}
-
-bool Gid::from_wire(std::string_view hex, Gid &out)
-{
-    if (hex.size() < 32)
-        return false;
-    auto nib = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    };
-    for (int i = 0; i < 16; i++) {
-        int h = nib(hex[2 * i]), l = nib(hex[2 * i + 1]);
-        if (h < 0 || l < 0)
-            return false;
-        out.raw[i] = static_cast<uint8_t>(h << 4 | l);
-    }
-    return true;
-}
-
 bool FaultConfig::enabled() const
 {
     auto any = [](const FaultDir &d) {
@@ -246,6 +201,10 @@ std::unique_ptr<Context> Context::create(const ContextConfig &cfg, int *err)
     c->held_.assign(kHeldLen, Held{});
     c->scratch_.assign(4096 + 64, 0);
     c->rx_linear_.assign(kIcrcScratchLen, 0);
+    if (cfg.neighbour) {
+        c->neigh_ = std::make_unique<Neighbour>(c->mac_);
+        c->neigh_->add_address(c->gid_);
+    }
     icrc_init();
     if (err)
         *err = 0;
@@ -571,6 +530,48 @@ void Context::send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp)
         counters_.cnps_sent++;
 }
 
+bool Context::send_raw(std::span<const uint8_t> frame)
+{
+    if (!tx_reserve())
+        return false;
+    rte_mbuf *m = alloc_frame();
+    if (m == nullptr)
+        return false;
+    if (rte_pktmbuf_tailroom(m) < frame.size()) {
+        rte_pktmbuf_free(m);
+        return false;
+    }
+    std::memcpy(rte_pktmbuf_mtod(m, uint8_t *), frame.data(), frame.size());
+    m->data_len = static_cast<uint16_t>(frame.size());
+    m->pkt_len = static_cast<uint32_t>(frame.size());
+    tx_buf_[tx_count_++] = m;
+    counters_.tx_frames++;
+    counters_.tx_bytes += frame.size();
+    counters_.tx_neighbour++;
+    return true;
+}
+
+int Context::resolve(const Gid &peer, MacAddr &mac)
+{
+    if (neigh_ == nullptr)
+        return -ENOTSUP;
+    if (peer.is_ipv4() != v4_)
+        return -EINVAL;
+    if (neigh_->lookup(peer, mac))
+        return 0;
+    uint64_t now = rte_get_timer_cycles();
+    if (last_solicit_ == 0 || !(last_solicit_gid_ == peer) || now - last_solicit_ >= hz_ / 10) {
+        std::array<uint8_t, Neighbour::kMaxFrameLen> req;
+        size_t n = neigh_->build_request(peer, req);
+        if (n != 0 && send_raw({req.data(), n})) {
+            tx_flush();
+            last_solicit_ = now;
+            last_solicit_gid_ = peer;
+        }
+    }
+    return -EAGAIN;
+}
+
 // --- RX ---------------------------------------------------------------------------------
 void Context::rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp)
 {
@@ -592,6 +593,18 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp)
     Packet pkt;
     ParseError e = parse({data, len}, pkt, parse_stats_);
     if (e != ParseError::ok) {
+        if (is_not_roce(e) && neigh_ != nullptr) {
+            std::array<uint8_t, Neighbour::kMaxFrameLen> reply;
+            size_t rlen = 0;
+            Neighbour::Result r = neigh_->input({data, len}, reply, rlen);
+            if (r != Neighbour::Result::not_neighbour) {
+                counters_.rx_neighbour++;
+                if (r == Neighbour::Result::reply)
+                    send_raw({reply.data(), rlen});
+                rte_pktmbuf_free(m);
+                return;
+            }
+        }
         if (is_not_roce(e))
             counters_.rx_not_roce++;
         else if (e == ParseError::icrc_mismatch)

@@ -49,7 +49,9 @@
 
 #include <infiniband/verbs.h>
 
+#include "roce_addr.h"
 #include "roce_framing.h"
+#include "roce_neigh.h"
 
 struct rte_mempool;
 struct rte_mbuf;
@@ -86,17 +88,7 @@ uint32_t calc_flow_label(uint32_t lqpn, uint32_t rqpn);
 // ---------------------------------------------------------------------------------------
 // Addresses
 // ---------------------------------------------------------------------------------------
-// A RoCE v2 GID is the IP address: IPv6 as is, IPv4 as IPv4-mapped ::ffff:a.b.c.d.
-struct Gid {
-    std::array<uint8_t, 16> raw{};
-    static Gid from_ipv4(std::array<uint8_t, 4> a);
-    bool is_ipv4() const; // IPv4-mapped
-    std::array<uint8_t, 4> ipv4() const { return {raw[12], raw[13], raw[14], raw[15]}; }
-    // ibv_rc_pingpong wire form: 32 lowercase hex digits + NUL.
-    void to_wire(char out[33]) const;
-    static bool from_wire(std::string_view hex, Gid &out);
-    bool operator==(const Gid &) const = default;
-};
+// Gid (RoCE v2 GID = IP address, IPv4-mapped or IPv6): roce_addr.h.
 
 // ibv_ah_attr reduced to what RoCE v2 needs (IBA A17.4: the GRH fields map onto IP).
 struct AddressVector {
@@ -278,6 +270,9 @@ struct ContextConfig {
     uint32_t max_qps = 256;
     uint32_t max_mrs = 1024;
     uint8_t hop_limit = 64;         // IPv4 TTL / IPv6 hop limit (see AddressVector::hop_limit)
+    // Answer ARP / IPv6 neighbour solicitations for `gid` and learn peers' MACs from the
+    // replies (roce_neigh.h); Context::resolve() asks for a peer's MAC.
+    bool neighbour = true;
     std::array<uint16_t, 4> pkey_table{0xFFFF, 0x7FFF, 0xFFFF, 0xFFFF};
     uint16_t rx_burst = 32;
 };
@@ -285,7 +280,9 @@ struct ContextConfig {
 // Per-Context counters (named fields; all monotonic).
 struct Counters {
     uint64_t rx_frames = 0;
-    uint64_t rx_not_roce = 0;         // not IPv4/IPv6 UDP 4791
+    uint64_t rx_not_roce = 0;         // not IPv4/IPv6 UDP 4791, nor ARP/NDP for the neighbour code
+    uint64_t rx_neighbour = 0;        // ARP / NS / NA frames handled (Neighbour::stats() has more)
+    uint64_t tx_neighbour = 0;        // ARP replies/requests, NA/NS sent
     uint64_t rx_malformed = 0;        // RoCE frames the parser rejected (other than ICRC)
     uint64_t rx_icrc_errors = 0;
     uint64_t rx_not_for_us = 0;       // destination IP is not our GID
@@ -352,6 +349,13 @@ public:
     // an application reports to its peer, which then takes min(local, peer) as path MTU.
     ibv_mtu active_mtu() const;
 
+    // Peer MAC from neighbour resolution: 0 and `mac` when known; else sends an ARP request
+    // or NS (at most one per 100 ms per call site) and returns -EAGAIN -- keep calling poll()
+    // and resolve() until it answers. -ENOTSUP without ContextConfig::neighbour, -EINVAL when
+    // the GID's family differs from ours.
+    int resolve(const Gid &peer, MacAddr &mac);
+    Neighbour *neighbour() { return neigh_.get(); }
+
     // Packet log: one line per packet sent/received to `f`, or a callback; nullptr/{} = off.
     // Line: "<tx|rx> <OPCODE_NAME> qpn=0x%06x psn=0x%06x len=<payload> frame=<bytes> [fate]".
     void set_packet_log(FILE *f) { log_file_ = f; }
@@ -377,6 +381,7 @@ private:
     void rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp);
     void log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len, std::string_view fate);
     void send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp);
+    bool send_raw(std::span<const uint8_t> frame);
     MemoryRegion *lookup_mr(uint32_t key) const;
     uint32_t register_mr(MemoryRegion *mr);
     void unregister_mr(uint32_t key);
@@ -403,6 +408,9 @@ private:
     std::vector<uint8_t> rx_linear_;      // multi-segment RX frames are linearised here
     uint32_t live_objects_ = 0;
     uint16_t ip_id_ = 0;
+    std::unique_ptr<Neighbour> neigh_;
+    uint64_t last_solicit_ = 0;
+    Gid last_solicit_gid_{};
 };
 
 class ProtectionDomain {
