@@ -205,7 +205,6 @@ std::unique_ptr<Context> Context::create(const ContextConfig &cfg, int *err)
         c->neigh_ = std::make_unique<Neighbour>(c->mac_);
         c->neigh_->add_address(c->gid_);
     }
-    icrc_init();
     if (err)
         *err = 0;
     return c;
