@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -28,8 +29,24 @@ constexpr uint32_t kRespQueueLen = 256;
 constexpr size_t kGrhLen = 40;
 // Largest header stack we emit: Eth + IPv6 + UDP + BTH + AtomicETH + ICRC + pad.
 constexpr uint32_t kMaxHdr = kEthHdrLen + kIpv6HdrLen + kUdpHdrLen + kBthLen + kAtomicEthLen + kIcrcLen + 4;
+// AETH syndromes (IBA 9.7.5.2.8 Table 44 / rxe_hdr.h AETH_*).
 constexpr uint8_t kSynAck = 0x1F;   // ACK, credit field "invalid" (no credit flow control)
+constexpr uint8_t kSynRnrNak = 0x20; // RNR NAK: bits 4:0 = timer code
+constexpr uint8_t kSynTypeMask = 0x60;
 constexpr uint8_t kNakSeq = 0x60, kNakInvReq = 0x61, kNakRemAccess = 0x62, kNakRemOp = 0x63;
+constexpr uint8_t kNakDrop = 0xFF;  // internal: no response, the requester retries
+
+// BTH opcode = transport (bits 7:5) | operation (bits 4:0); RC and UC share the operations.
+constexpr uint8_t kOpOperationMask = 0x1F;
+constexpr uint8_t operation(Opcode o) { return static_cast<uint8_t>(o) & kOpOperationMask; }
+constexpr uint8_t u8(Opcode o) { return static_cast<uint8_t>(o); }
+// The UC opcode of an RC operation (same operation, transport 001).
+constexpr Opcode uc_opcode(Opcode rc) { return static_cast<Opcode>(u8(Opcode::UC_SEND_FIRST) | operation(rc)); }
+constexpr bool is_response(uint8_t op)
+{
+    return op >= u8(Opcode::RC_RDMA_READ_RESPONSE_FIRST) && op <= u8(Opcode::RC_ATOMIC_ACKNOWLEDGE);
+}
+constexpr bool is_rnr(uint8_t syndrome) { return (syndrome & kSynTypeMask) == kSynRnrNak; }
 constexpr uint8_t kEcnMask = 0x03, kEcnEct0 = 0x02, kEcnCe = 0x03;
 
 uint32_t pow2_at_least(uint32_t v)
@@ -666,7 +683,7 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp)
     uint64_t now = rte_get_timer_cycles();
     uint8_t op = pkt.bth.opcode;
     for (unsigned c = 0; c < copies; c++) {
-        if (op == static_cast<uint8_t>(Opcode::CNP)) {
+        if (op == u8(Opcode::CNP)) {
             counters_.cnps_rcvd++;
             qp->rate_on_cnp(now);
             continue;
@@ -681,8 +698,7 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp)
                 send_cnp(pkt, src, qp);
             }
         }
-        bool response = (op >= 0x0D && op <= 0x12);
-        if (response)
+        if (is_response(op))
             qp->rx_response(pkt, now);
         else
             qp->rx_request(pkt, now, ecn == kEcnCe);
@@ -1124,10 +1140,10 @@ void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest
 bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 {
     uint32_t mtu = pmtu();
-    uint8_t base = type_ == IBV_QPT_UC ? 0x20 : 0x00;
+    bool uc = type_ == IBV_QPT_UC;
     bool first = k == 0, last = k + 1 == w.npkts;
     uint32_t off = 0, n = 0;
-    uint8_t op = 0;
+    Opcode op;
     bool data = false;
     switch (w.opcode) {
     case IBV_WR_SEND:
@@ -1136,15 +1152,17 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
         data = true;
         bool imm = w.opcode == IBV_WR_SEND_WITH_IMM, inv = w.opcode == IBV_WR_SEND_WITH_INV;
         if (type_ == IBV_QPT_UD)
-            op = imm ? 0x65 : 0x64;
+            op = imm ? Opcode::UD_SEND_ONLY_WITH_IMMEDIATE : Opcode::UD_SEND_ONLY;
         else if (first && last)
-            op = base + (imm ? 0x05 : inv ? 0x17 : 0x04);
+            op = imm ? Opcode::RC_SEND_ONLY_WITH_IMMEDIATE
+                 : inv ? Opcode::RC_SEND_ONLY_WITH_INVALIDATE : Opcode::RC_SEND_ONLY;
         else if (first)
-            op = base + 0x00;
+            op = Opcode::RC_SEND_FIRST;
         else if (!last)
-            op = base + 0x01;
+            op = Opcode::RC_SEND_MIDDLE;
         else
-            op = base + (imm ? 0x03 : inv ? 0x16 : 0x02);
+            op = imm ? Opcode::RC_SEND_LAST_WITH_IMMEDIATE
+                 : inv ? Opcode::RC_SEND_LAST_WITH_INVALIDATE : Opcode::RC_SEND_LAST;
         break;
     }
     case IBV_WR_RDMA_WRITE:
@@ -1152,34 +1170,36 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
         data = true;
         bool imm = w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
         if (first && last)
-            op = base + (imm ? 0x0B : 0x0A);
+            op = imm ? Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : Opcode::RC_RDMA_WRITE_ONLY;
         else if (first)
-            op = base + 0x06;
+            op = Opcode::RC_RDMA_WRITE_FIRST;
         else if (!last)
-            op = base + 0x07;
+            op = Opcode::RC_RDMA_WRITE_MIDDLE;
         else
-            op = base + (imm ? 0x09 : 0x08);
+            op = imm ? Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : Opcode::RC_RDMA_WRITE_LAST;
         break;
     }
     case IBV_WR_RDMA_READ:
-        op = 0x0C;
+        op = Opcode::RC_RDMA_READ_REQUEST;
         break;
     case IBV_WR_ATOMIC_CMP_AND_SWP:
-        op = 0x13;
+        op = Opcode::RC_COMPARE_SWAP;
         break;
     case IBV_WR_ATOMIC_FETCH_AND_ADD:
-        op = 0x14;
+        op = Opcode::RC_FETCH_ADD;
         break;
     default:
         return false;
     }
+    if (uc)
+        op = uc_opcode(op);
     if (data) {
         off = k * mtu;
         n = std::min(mtu, w.len - off);
     }
     if (!rate_allows(n + kMaxHdr, now))
         return false;
-    Packet pkt = make_packet(static_cast<Opcode>(op));
+    Packet pkt = make_packet(op);
     if (type_ == IBV_QPT_UD) {
         fill_headers(pkt, w.ah->attr(), w.remote_qpn, w.first_psn);
         pkt.deth.qkey = w.remote_qkey;
@@ -1490,7 +1510,9 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
     uint32_t mtu = pmtu();
     bool lastp = k + 1 == w->npkts;
     uint32_t expect = lastp ? w->len - k * mtu : mtu;
-    bool op_ok = lastp ? (op == 0x0F || op == 0x10) : (op == 0x0D || op == 0x0E);
+    bool op_ok = lastp ? (op == u8(Opcode::RC_RDMA_READ_RESPONSE_LAST) || op == u8(Opcode::RC_RDMA_READ_RESPONSE_ONLY))
+                       : (op == u8(Opcode::RC_RDMA_READ_RESPONSE_FIRST) ||
+                          op == u8(Opcode::RC_RDMA_READ_RESPONSE_MIDDLE));
     if (!op_ok || pkt.payload.size() != expect) {
         ctx_.counters_.rx_malformed++;
         return;
@@ -1698,16 +1720,31 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 {
     (void)oi;
     (void)now;
-    uint8_t op = pkt.bth.opcode & 0x1F;
+    // RC or UC: compare operations (bits 4:0), named after the RC opcodes.
+    const uint8_t op = pkt.bth.opcode & kOpOperationMask;
+    auto is = [op](std::initializer_list<Opcode> l) {
+        return std::any_of(l.begin(), l.end(), [op](Opcode o) { return operation(o) == op; });
+    };
     uint32_t mtu = pmtu();
     auto payload = pkt.payload;
     uint32_t n = static_cast<uint32_t>(payload.size());
-    bool send = op <= 0x05 || op == 0x16 || op == 0x17;
-    bool write = op >= 0x06 && op <= 0x0B;
-    bool first = op == 0x00 || op == 0x06, middle = op == 0x01 || op == 0x07;
-    bool last = op == 0x02 || op == 0x03 || op == 0x16 || op == 0x08 || op == 0x09;
-    bool only = op == 0x04 || op == 0x05 || op == 0x17 || op == 0x0A || op == 0x0B;
-    bool imm = op == 0x03 || op == 0x05 || op == 0x09 || op == 0x0B;
+    bool send = is({Opcode::RC_SEND_FIRST, Opcode::RC_SEND_MIDDLE, Opcode::RC_SEND_LAST,
+                    Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_SEND_ONLY, Opcode::RC_SEND_ONLY_WITH_IMMEDIATE,
+                    Opcode::RC_SEND_LAST_WITH_INVALIDATE, Opcode::RC_SEND_ONLY_WITH_INVALIDATE});
+    bool write = is({Opcode::RC_RDMA_WRITE_FIRST, Opcode::RC_RDMA_WRITE_MIDDLE, Opcode::RC_RDMA_WRITE_LAST,
+                     Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, Opcode::RC_RDMA_WRITE_ONLY,
+                     Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE});
+    bool first = is({Opcode::RC_SEND_FIRST, Opcode::RC_RDMA_WRITE_FIRST});
+    bool middle = is({Opcode::RC_SEND_MIDDLE, Opcode::RC_RDMA_WRITE_MIDDLE});
+    bool last = is({Opcode::RC_SEND_LAST, Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_SEND_LAST_WITH_INVALIDATE,
+                    Opcode::RC_RDMA_WRITE_LAST, Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE});
+    bool only = is({Opcode::RC_SEND_ONLY, Opcode::RC_SEND_ONLY_WITH_IMMEDIATE, Opcode::RC_SEND_ONLY_WITH_INVALIDATE,
+                    Opcode::RC_RDMA_WRITE_ONLY, Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE});
+    bool imm = is({Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_SEND_ONLY_WITH_IMMEDIATE,
+                   Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE});
+    bool inv = is({Opcode::RC_SEND_LAST_WITH_INVALIDATE, Opcode::RC_SEND_ONLY_WITH_INVALIDATE});
+    bool read = op == operation(Opcode::RC_RDMA_READ_REQUEST);
+    bool cas = op == operation(Opcode::RC_COMPARE_SWAP), faa = op == operation(Opcode::RC_FETCH_ADD);
     nak = kNakInvReq;
     // Opcode sequence (IBA 9.7.5.2.2 / 9.8.3.2.2): MIDDLE/LAST continue a FIRST of the same kind.
     if (middle || last) {
@@ -1721,7 +1758,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
         return false;
     if (send) {
         if ((first || only) && rq_tail_ == rq_head_) {
-            nak = 0x20 | (attr_.min_rnr_timer & 0x1F);
+            nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
             return false;
         }
         RecvWqe &r = rq_[rq_tail_ & rq_mask_];
@@ -1740,17 +1777,17 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
             return true;
         }
         unsigned flags = imm ? IBV_WC_WITH_IMM : 0;
-        uint32_t inv = 0;
-        if (op == 0x16 || op == 0x17) {
+        uint32_t inv_rkey = 0;
+        if (inv) {
             // IBA 10.6.5: Send with Invalidate invalidates the named R_Key of this PD.
             MemoryRegion *mr = ctx_.lookup_mr(pkt.ieth_rkey);
             if (mr == nullptr || &mr->pd_ != &pd_)
                 return false;
             mr->valid_ = false;
             flags |= IBV_WC_WITH_INV;
-            inv = pkt.ieth_rkey;
+            inv_rkey = pkt.ieth_rkey;
         }
-        complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV, msg_off_, flags, pkt.imm, inv, 0);
+        complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV, msg_off_, flags, pkt.imm, inv_rkey, 0);
         rq_tail_++;
         in_msg_ = InMsg::none;
         msn_ = psn_add(msn_, 1);
@@ -1770,7 +1807,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
         if (uint64_t(msg_off_) + n > wr_len_ || ((last || only) && msg_off_ + n != wr_len_))
             return false; // length disagrees with the RETH
         if (imm && rq_tail_ == rq_head_) {
-            nak = 0x20 | (attr_.min_rnr_timer & 0x1F);
+            nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
             return false;
         }
         if (n)
@@ -1788,14 +1825,14 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
     }
     if (uc)
         return false;
-    if ((op == 0x0C || op == 0x13 || op == 0x14) &&
+    if ((read || cas || faa) &&
         (attr_.max_dest_rd_atomic == 0 || rd_atomic_in_flight() >= attr_.max_dest_rd_atomic)) {
         // rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ (IBA class C): more READ/atomic requests
         // outstanding than the responder resources -> Invalid Request NAK (class C).
         ctx_.counters_.rd_atomic_overflow++;
         return false;
     }
-    if (op == 0x0C) { // RDMA READ request
+    if (read) { // RDMA READ request
         if (pkt.reth.dma_len != 0 &&
             check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len, IBV_ACCESS_REMOTE_READ) == nullptr) {
             nak = kNakRemAccess;
@@ -1803,7 +1840,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
         }
         RespItem *it = push_resp(RespKind::read);
         if (it == nullptr) {
-            nak = 0xFF; // no room: drop silently, the requester retries
+            nak = kNakDrop; // no room: drop silently, the requester retries
             return false;
         }
         msn_ = psn_add(msn_, 1);
@@ -1816,7 +1853,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
                        pkt.reth.dma_len, pkt.reth.rkey, 0});
         return true;
     }
-    if (op == 0x13 || op == 0x14) { // atomics, IBA 9.4.5
+    if (cas || faa) { // atomics, IBA 9.4.5
         if (pkt.atomic_eth.va & 7)
             return false; // misaligned: invalid request
         if (check_remote(pkt.atomic_eth.rkey, pkt.atomic_eth.va, 8, IBV_ACCESS_REMOTE_ATOMIC) == nullptr) {
@@ -1825,12 +1862,12 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
         }
         RespItem *it = push_resp(RespKind::atomic_ack);
         if (it == nullptr) {
-            nak = 0xFF;
+            nak = kNakDrop;
             return false;
         }
         auto *p = reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(pkt.atomic_eth.va));
         uint64_t orig = *p;
-        if (op == 0x13) {
+        if (cas) {
             if (orig == pkt.atomic_eth.compare)
                 *p = pkt.atomic_eth.swap_add;
         } else {
@@ -1886,7 +1923,7 @@ void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
     ctx_.counters_.rx_duplicates++;
     uint32_t psn = pkt.bth.psn;
     uint8_t op = pkt.bth.opcode;
-    if (op == 0x0C) {
+    if (op == u8(Opcode::RC_RDMA_READ_REQUEST)) {
         RdResource *res = find_resource(psn);
         // The re-request asks for a residual of the original READ (rxe duplicate_request()).
         if (res == nullptr || !res->read || pkt.reth.rkey != res->rkey || pkt.reth.va < res->va ||
@@ -1915,7 +1952,7 @@ void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
         ctx_.counters_.read_replays++;
         return;
     }
-    if (op == 0x13 || op == 0x14) {
+    if (op == u8(Opcode::RC_COMPARE_SWAP) || op == u8(Opcode::RC_FETCH_ADD)) {
         RdResource *res = find_resource(psn);
         if (res == nullptr || res->read || res->first_psn != psn) {
             ctx_.counters_.dup_no_resource++;
@@ -1955,9 +1992,9 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
     }
     uint8_t nak = 0;
     if (!execute(pkt, opcode_info(op), now, false, nak)) {
-        if (nak == 0xFF)
+        if (nak == kNakDrop)
             return;
-        if ((nak & 0x60) == 0x20) {
+        if (is_rnr(nak)) {
             // RNR NAK: nothing consumed; later packets of this message are dropped silently.
             ctx_.counters_.rnr_naks_sent++;
             queue_nak(psn, nak);
@@ -1972,13 +2009,13 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
         return;
     }
     nak_sent_ = false;
-    if (op == 0x0C) {
+    if (op == u8(Opcode::RC_RDMA_READ_REQUEST)) {
         RespItem &it = resp_[(resp_tail_ - 1) % resp_.size()];
         epsn_ = psn_add(epsn_, it.total_pkts);
         return;
     }
     epsn_ = psn_add(epsn_, 1);
-    if (op == 0x13 || op == 0x14)
+    if (op == u8(Opcode::RC_COMPARE_SWAP) || op == u8(Opcode::RC_FETCH_ADD))
         return;
     pkts_since_ack_++;
     queue_ack(psn, pkt.bth.ack_req || pkts_since_ack_ >= tuning_.ack_every, now);
@@ -1987,13 +2024,18 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
 void QueuePair::rx_uc_request(const Packet &pkt)
 {
     uint32_t psn = pkt.bth.psn;
-    uint8_t op = pkt.bth.opcode & 0x1F;
+    const uint8_t op = pkt.bth.opcode & kOpOperationMask;
     if (psn != epsn_) {
         // IBA 9.8.3.2.1: lost packets abort the current message; resynchronise on the PSN.
         ctx_.counters_.rx_out_of_sequence++;
         in_msg_ = InMsg::none;
         epsn_ = psn;
-        if (op == 0x01 || op == 0x02 || op == 0x03 || op == 0x07 || op == 0x08 || op == 0x09) {
+        bool continues = false; // MIDDLE or LAST of a message whose start was lost
+        for (Opcode o : {Opcode::RC_SEND_MIDDLE, Opcode::RC_SEND_LAST, Opcode::RC_SEND_LAST_WITH_IMMEDIATE,
+                         Opcode::RC_RDMA_WRITE_MIDDLE, Opcode::RC_RDMA_WRITE_LAST,
+                         Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE})
+            continues |= op == operation(o);
+        if (continues) {
             epsn_ = psn_add(psn, 1);
             return;
         }
@@ -2001,7 +2043,7 @@ void QueuePair::rx_uc_request(const Packet &pkt)
     epsn_ = psn_add(psn, 1);
     uint8_t nak = 0;
     if (!execute(pkt, opcode_info(pkt.bth.opcode), 0, true, nak)) {
-        if ((nak & 0x60) == 0x20)
+        if (is_rnr(nak))
             ctx_.counters_.rx_no_recv_wqe++;
         else
             ctx_.counters_.rx_bad_opcode++;
@@ -2082,7 +2124,7 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
             if (it.kind == RespKind::ack) {
                 ctx_.counters_.acks_sent++;
                 pkts_since_ack_ = 0;
-            } else if ((it.syndrome & 0x60) == 0x20) {
+            } else if (is_rnr(it.syndrome)) {
                 // counted when queued
             } else {
                 ctx_.counters_.naks_sent++;
