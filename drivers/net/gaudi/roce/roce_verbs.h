@@ -367,7 +367,8 @@ private:
     friend class ProtectionDomain;
     explicit Context(const ContextConfig &cfg);
 
-    struct Held { rte_mbuf *m; uint64_t release; QueuePair *qp; bool rx; };
+    struct Held; // roce_internal.h
+
 
     // TX staging
     bool tx_reserve();                         // room for one more frame (flushes if needed)
@@ -379,6 +380,7 @@ private:
     void hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx);
     void release_held(uint64_t now);
     void rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp);
+    bool rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt, unsigned &copies);
     void log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len, std::string_view fate);
     void send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp);
     bool send_raw(std::span<const uint8_t> frame);
@@ -504,8 +506,8 @@ public:
     // Fault injection and the PRNG are (re)seeded by this call.
     void set_faults(const FaultConfig &f);
     // DCQCN state (requester): current rate and the number of CNPs reacted to.
-    double current_rate_gbps() const { return rate_.rc / 1e9; }
-    uint64_t cnps_received() const { return rate_.cnps; }
+    double current_rate_gbps() const;
+    uint64_t cnps_received() const;
     uint32_t sq_outstanding() const { return sq_head_ - sq_tail_; }
     uint32_t rq_posted() const { return rq_head_ - rq_tail_; }
 
@@ -513,52 +515,16 @@ private:
     friend class Context;
     QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint32_t qpn);
 
-    struct Seg { uint8_t *addr; uint32_t len; };
-    struct SendWqe {
-        uint64_t wr_id;
-        ibv_wr_opcode opcode;
-        bool signaled, solicited;
-        uint32_t len, imm, inv_rkey;
-        uint64_t raddr, cmp, swap;
-        uint32_t rkey;
-        const AddressHandle *ah;
-        uint32_t remote_qpn, remote_qkey;
-        uint32_t nseg;
-        std::array<Seg, kMaxSge> seg;
-        uint32_t first_psn, npkts;
-        uint32_t resp_pkts; // READ response packets placed
-        uint32_t rereq_from;// READ: resp_pkts when the request was last sent
-        bool done;          // READ/atomic: response complete
-        bool oversize;      // UD message above the PMTU: completes without being sent
-    };
-    struct RecvWqe {
-        uint64_t wr_id;
-        uint32_t nseg;
-        uint32_t len;
-        std::array<Seg, kMaxSge> seg;
-    };
-    // Responder output queue entries, sent in order (IBA 9.7.5.1: responses in PSN order).
-    enum class RespKind : uint8_t { ack, nak, read, atomic_ack };
-    struct RespItem {
-        RespKind kind;
-        uint8_t syndrome;
-        bool ready;          // ACK: coalescing finished
-        uint32_t psn, msn;
-        uint64_t va;         // READ: next byte to send
-        uint32_t len;        // READ: bytes left
-        uint32_t total_pkts, sent_pkts;
-        uint64_t orig;       // atomic ACK
-        uint64_t deadline;   // ACK: latest send time
-    };
-    // Responder resource of one READ or atomic (rxe struct resp_res): what a duplicate of it
-    // may replay. max_dest_rd_atomic of them, oldest overwritten.
-    struct RdResource {
-        bool valid, read;
-        uint32_t first_psn, last_psn;
-        uint64_t va;        // READ: first byte
-        uint32_t len, rkey; // READ
-        uint64_t orig;      // atomic: original value returned
-    };
+    // Private types, defined in roce_internal.h.
+    struct Seg;
+    struct SendWqe;
+    struct RecvWqe;
+    enum class RespKind : uint8_t;
+    struct RespItem;
+    struct RdResource;
+    struct Rate;
+    enum class InMsg : uint8_t;
+
 
     bool is_rc() const { return type_ == IBV_QPT_RC; }
     uint32_t pmtu() const { return mtu_bytes(attr_.path_mtu); }
@@ -641,7 +607,7 @@ private:
 
     // responder
     uint32_t epsn_ = 0, msn_ = 0;
-    enum class InMsg : uint8_t { none, send, write } in_msg_ = InMsg::none;
+    InMsg in_msg_{};               // InMsg::none
     uint32_t msg_off_ = 0;         // bytes placed of the current message
     uint64_t wr_va_ = 0;           // current WRITE
     uint32_t wr_len_ = 0;
@@ -655,13 +621,7 @@ private:
     uint64_t last_cnp_ = 0;
 
     // DCQCN reaction point
-    struct Rate {
-        bool limited = false;
-        double rc = 0, rt = 0, alpha = 1, tokens = 0;
-        uint64_t last_token = 0, last_alpha = 0, last_inc = 0, last_cnp = 0;
-        uint32_t stage = 0;
-        uint64_t cnps = 0;
-    } rate_;
+    std::unique_ptr<Rate> rate_;
 
     // fault injection
     FaultConfig faults_;
