@@ -2,6 +2,9 @@
  * RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) between two Contexts on the two
  * ports of a net_gaudi_emu `pair` (inline engine): RC/UC/UD semantics, loss recovery,
  * access checks, RNR, retry exhaustion, ECN/CNP/DCQCN and the packet log.
+ *
+ * ROCE_WIRE=ring runs the same tests over two DPDK net_ring ports crossed by two rte_rings
+ * (rte_eth_from_rings): the transport needs nothing of the Gaudi PMD, any ethdev will do.
  */
 #include <chrono>
 #include <cstdio>
@@ -19,8 +22,10 @@
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "roce_verbs.h"
 
@@ -34,6 +39,8 @@ struct Wire {
     uint16_t port[2]{};
     rte_mempool *pool = nullptr;
     bool ok = false;
+    bool ring = false;          // net_ring instead of net_gaudi_emu
+    rte_ring *rings[2]{};       // ring[i]: port i -> port 1-i
 };
 Wire g_wire;
 
@@ -48,17 +55,41 @@ public:
 protected:
     void after_init() override
     {
-        if (rte_vdev_init("net_gaudi_emu0", "ports=2,wire=pair") != 0) {
+        const char *wire = getenv("ROCE_WIRE");
+        g_wire.ring = wire != nullptr && std::string(wire) == "ring";
+        printf("wire: %s\n", g_wire.ring ? "net_ring (rte_eth_from_rings)" : "net_gaudi_emu pair");
+        if (!g_wire.ring && rte_vdev_init("net_gaudi_emu0", "ports=2,wire=pair") != 0) {
             fprintf(stderr, "vdev init failed\n");
             std::exit(1);
         }
         g_wire.pool = rte_pktmbuf_pool_create("rt_pool", 8191, 256, 0, 4480 + RTE_PKTMBUF_HEADROOM, SOCKET_ID_ANY);
         if (g_wire.pool == nullptr)
             std::exit(1);
-        for (int p = 0; p < 2; p++) {
-            std::string pn = "net_gaudi_emu0_p" + std::to_string(p);
-            if (rte_eth_dev_get_port_by_name(pn.c_str(), &g_wire.port[p]) != 0)
+        for (int p = 0; p < 2 && g_wire.ring; p++) {
+            g_wire.rings[p] = rte_ring_create(("rt_ring" + std::to_string(p)).c_str(), 4096, SOCKET_ID_ANY,
+                                              RING_F_SP_ENQ | RING_F_SC_DEQ);
+            if (g_wire.rings[p] == nullptr)
                 std::exit(1);
+        }
+        for (int p = 0; p < 2; p++) {
+            if (g_wire.ring) {
+                rte_ring *rx = g_wire.rings[1 - p], *tx = g_wire.rings[p];
+                int id = rte_eth_from_rings(("net_ring_rt" + std::to_string(p)).c_str(), &rx, 1, &tx, 1,
+                                            SOCKET_ID_ANY);
+                if (id < 0)
+                    std::exit(1);
+                g_wire.port[p] = uint16_t(id);
+                rte_eth_dev_info info;
+                if (rte_eth_dev_info_get(g_wire.port[p], &info) != 0 ||
+                    std::string(info.driver_name) != "net_ring") {
+                    fprintf(stderr, "port %d is not a net_ring port\n", id);
+                    std::exit(1);
+                }
+            } else {
+                std::string pn = "net_gaudi_emu0_p" + std::to_string(p);
+                if (rte_eth_dev_get_port_by_name(pn.c_str(), &g_wire.port[p]) != 0)
+                    std::exit(1);
+            }
             rte_eth_conf conf{};
             conf.rxmode.mtu = kPortMtu;
             uint16_t id = g_wire.port[p];
@@ -76,7 +107,14 @@ protected:
     {
         for (uint16_t p : g_wire.port)
             rte_eth_dev_stop(p);
-        rte_vdev_uninit("net_gaudi_emu0");
+        if (g_wire.ring) {
+            for (uint16_t p : g_wire.port)
+                rte_eth_dev_close(p);
+            for (rte_ring *r : g_wire.rings)
+                rte_ring_free(r);
+        } else {
+            rte_vdev_uninit("net_gaudi_emu0");
+        }
         rte_mempool_free(g_wire.pool);
     }
 };
