@@ -2,11 +2,17 @@
  * ARP / IPv6 neighbour discovery (drivers/net/gaudi/roce/roce_neigh.h) and GID text forms
  * (roce_addr.h), with hand-crafted frames. Checksums are verified with a one's-complement
  * sum written here, independent of the DPDK helper the code under test uses.
+ *
+ * With ROCE_NEIGH_IN / ROCE_NEIGH_OUT set (tests/roce_neigh_scapy.py), NeighbourPcap feeds
+ * the frames of a pcap that scapy wrote to a responder for 10.0.0.1 and fd00::1 and writes
+ * its replies and its own requests to another pcap, for scapy to check.
  */
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <pcap/pcap.h>
 
 #include "roce_addr.h"
 #include "roce_neigh.h"
@@ -326,6 +332,53 @@ TEST(Neighbour, TableKeepsTheNewestEntries)
     EXPECT_FALSE(n.add_address(gid("10.0.0.1")) && n.add_address(gid("10.0.0.2")) &&
                  n.add_address(gid("10.0.0.3")) && n.add_address(gid("10.0.0.4")) &&
                  n.add_address(gid("10.0.0.5")));
+}
+
+// Frames from ROCE_NEIGH_IN through a responder; replies and requests to ROCE_NEIGH_OUT.
+TEST(NeighbourPcap, RepliesForScapy)
+{
+    const char *in = getenv("ROCE_NEIGH_IN"), *out = getenv("ROCE_NEIGH_OUT");
+    if (in == nullptr || out == nullptr)
+        GTEST_SKIP() << "run by tests/roce_neigh_scapy.py";
+    char err[PCAP_ERRBUF_SIZE];
+    pcap_t *r = pcap_open_offline(in, err);
+    ASSERT_NE(r, nullptr) << err;
+    pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
+    pcap_dumper_t *w = pcap_dump_open(dead, out);
+    ASSERT_NE(w, nullptr) << pcap_geterr(dead);
+    Neighbour n(kOurMac);
+    n.add_address(gid("10.0.0.1"));
+    n.add_address(gid("fd00::1"));
+    auto put = [w](const uint8_t *d, size_t len) {
+        pcap_pkthdr h{};
+        h.caplen = h.len = uint32_t(len);
+        pcap_dump(reinterpret_cast<u_char *>(w), &h, d);
+    };
+    pcap_pkthdr *h;
+    const u_char *d;
+    unsigned replies = 0;
+    while (pcap_next_ex(r, &h, &d) == 1) {
+        uint8_t rep[Neighbour::kMaxFrameLen];
+        size_t len = 0;
+        if (n.input({d, h->caplen}, rep, len) == Neighbour::Result::reply) {
+            put(rep, len);
+            replies++;
+        }
+    }
+    // Then our own requests, for the peers scapy's frames announced.
+    for (const char *t : {"10.0.0.2", "fd00::2"}) {
+        uint8_t req[Neighbour::kMaxFrameLen];
+        size_t len = n.build_request(gid(t), req);
+        ASSERT_GT(len, 0u);
+        put(req, len);
+    }
+    pcap_dump_close(w);
+    pcap_close(dead);
+    pcap_close(r);
+    printf("replies %u, learned %lu\n", replies, (unsigned long)n.stats().learned);
+    MacAddr m{};
+    EXPECT_TRUE(n.lookup(gid("10.0.0.2"), m));
+    EXPECT_TRUE(n.lookup(gid("fd00::2"), m));
 }
 
 } // namespace
