@@ -133,12 +133,17 @@ struct Side {
     std::unique_ptr<Context> ctx;
     std::unique_ptr<ProtectionDomain> pd;
     std::unique_ptr<CompletionQueue> scq, rcq;
-    Side(uint16_t port, uint8_t ip_last)
+    Side(uint16_t port, uint8_t ip_last) : Side(port, Gid::from_ipv4({10, 0, 0, ip_last})) {}
+    Side(uint16_t port, const Gid &gid)
     {
         ContextConfig c;
         c.port_id = port;
         c.tx_pool = g_wire.pool;
-        c.gid = Gid::from_ipv4({10, 0, 0, ip_last});
+        c.gid = gid;
+        if (g_wire.ring) { // net_ring ports have no MAC: a locally administered one each
+            c.mac_from_port = false;
+            c.mac = {0x02, 0, 0, 0, 0x52, uint8_t(port + 1)};
+        }
         int err = 0;
         ctx = Context::create(c, &err);
         EXPECT_NE(ctx, nullptr) << err;
@@ -604,6 +609,71 @@ TEST_F(Transport, UdSendAndQkeyMismatchDropped)
     EXPECT_EQ(A->ctx->counters().ud_oversize, 1u);
     EXPECT_EQ(B->rcq->poll_cq(rw), 0);
     EXPECT_EQ(qb->rq_posted(), 1u);
+}
+
+// RoCE v2 over IPv6: GIDs are IPv6 addresses; the peer's MAC comes from neighbour discovery
+// (NS/NA between the two Contexts); RC data and a UD GRH carry the IPv6 addresses.
+TEST_F(Transport, Ipv6GidsNeighbourDiscoveryRcAndUd)
+{
+    Gid ga, gb;
+    ASSERT_TRUE(Gid::parse("fd00::1", ga));
+    ASSERT_TRUE(Gid::parse("fd00::2", gb));
+    A = std::make_unique<Side>(g_wire.port[0], ga); // replaces the IPv4 sides on the ports
+    B = std::make_unique<Side>(g_wire.port[1], gb);
+    ASSERT_FALSE(A->ctx->gid().is_ipv4());
+    MacAddr mac{};
+    {
+        int rc = -EAGAIN;
+        auto end = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (rc == -EAGAIN && std::chrono::steady_clock::now() < end) {
+            rc = A->ctx->resolve(gb, mac);
+            poll();
+        }
+        ASSERT_EQ(rc, 0);
+        EXPECT_EQ(mac, B->ctx->mac());
+        EXPECT_GE(B->ctx->counters().rx_neighbour, 1u); // the NS
+        EXPECT_GE(A->ctx->counters().rx_neighbour, 1u); // the NA
+        EXPECT_EQ(A->ctx->resolve(Gid::from_ipv4({10, 0, 0, 2}), mac), -EINVAL); // family
+    }
+    connect(IBV_QPT_RC);
+    std::vector<uint8_t> src = pattern(10000, 61), dst(10000, 0);
+    MemoryRegion *ms = reg(*A, src, 0);
+    MemoryRegion *md = reg(*B, dst, kAllRemote);
+    Sge s{uintptr_t(src.data()), 10000, ms->lkey()};
+    SendWr w;
+    w.sg_list = {&s, 1};
+    w.opcode = IBV_WR_RDMA_WRITE;
+    w.send_flags = IBV_SEND_SIGNALED;
+    w.rdma = {uintptr_t(dst.data()), md->rkey()};
+    ASSERT_EQ(qa->post_send(w), 0);
+    auto wc = wait(*A->scq, 1);
+    ASSERT_EQ(wc.size(), 1u);
+    EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS);
+    EXPECT_TRUE(dst == src);
+    EXPECT_EQ(B->ctx->counters().rx_not_for_us, 0u);
+
+    qa.reset();
+    qb.reset();
+    connect(IBV_QPT_UD);
+    auto ah = A->ctx->create_ah(*A->pd, B->av());
+    ASSERT_NE(ah, nullptr);
+    std::vector<uint8_t> rbuf(200, 0);
+    MemoryRegion *mr = reg(*B, rbuf, IBV_ACCESS_LOCAL_WRITE);
+    Sge r{uintptr_t(rbuf.data()), 200, mr->lkey()};
+    ASSERT_EQ(qb->post_recv({7, {&r, 1}}), 0);
+    Sge s2{uintptr_t(src.data()), 100, ms->lkey()};
+    SendWr u;
+    u.sg_list = {&s2, 1};
+    u.ud = {ah.get(), qb->qp_num(), 0x1234};
+    ASSERT_EQ(qa->post_send(u), 0);
+    auto rw = wait(*B->rcq, 1);
+    ASSERT_EQ(rw.size(), 1u);
+    EXPECT_EQ(rw[0].status, IBV_WC_SUCCESS);
+    EXPECT_EQ(rw[0].byte_len, 140u);
+    EXPECT_EQ(rbuf[0] >> 4, 6);                               // GRH = the IPv6 header
+    EXPECT_EQ(0, memcmp(rbuf.data() + 8, ga.raw.data(), 16)); // source GID
+    EXPECT_EQ(0, memcmp(rbuf.data() + 24, gb.raw.data(), 16));
+    EXPECT_EQ(0, memcmp(rbuf.data() + 40, src.data(), 100));
 }
 
 TEST_F(Transport, UcWriteAndWriteWithImm)
