@@ -204,7 +204,8 @@ struct QpTuning {
     uint32_t max_inflight_pkts = 256;// requester: unacknowledged PSN window (IBA has credits)
     // Requester: AckReq on a message's last packet and at least every N packets (clamped to
     // max_inflight_pkts / 2). rxe's responder ACKs only packets that ask (rxe_resp.c
-    // acknowledge()); rxe's requester asks every RXE_MAX_UNACKED_PSNS (128) packets.
+    // acknowledge()); rxe's requester asks every RXE_MAX_PKT_PER_ACK (64) packets and keeps
+    // at most RXE_MAX_UNACKED_PSNS (128) unacknowledged.
     uint32_t ack_req_every = 64;
     bool dcqcn = true;               // requester rate reaction to CNPs (if the Context allows)
     bool ecn = true;                 // mark ECT(0) on sent packets
