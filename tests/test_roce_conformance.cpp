@@ -317,7 +317,7 @@ TEST_F(Conformance, DuplicateSendAckedWithItsOwnPsnNotAReadPsn)
     Packet rd = peer_packet(Opcode::RC_RDMA_READ_REQUEST, psn_add(kPsnPeer, 1), true);
     rd.reth = {uintptr_t(mem.data()), mm->rkey(), 32};
     send(rd);
-    auto f1 = collect(0.5, 2);
+    auto f1 = collect(2, 2);
     ASSERT_EQ(f1.size(), 2u);
     EXPECT_EQ(op(*f1[0]), kAck);
     EXPECT_EQ(f1[0]->pkt.bth.psn, kPsnPeer);
@@ -325,7 +325,7 @@ TEST_F(Conformance, DuplicateSendAckedWithItsOwnPsnNotAReadPsn)
     EXPECT_EQ(f1[1]->pkt.bth.psn, psn_add(kPsnPeer, 1));
     // The SEND again (its ACK was "lost").
     send(snd);
-    auto f2 = collect(0.5, 1);
+    auto f2 = collect(2, 1);
     ASSERT_EQ(f2.size(), 1u);
     EXPECT_EQ(op(*f2[0]), kAck);
     EXPECT_EQ(f2[0]->pkt.aeth.kind(), Aeth::Kind::ack);
@@ -387,7 +387,7 @@ TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
         rd.reth = {uintptr_t(mem.data()), mm->rkey(), 16};
         send(rd);
     }
-    auto f = collect(0.5, 3);
+    auto f = collect(2, 3);
     ASSERT_EQ(f.size(), 3u);
     EXPECT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
     EXPECT_EQ(op(*f[1]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
@@ -406,7 +406,7 @@ TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
     Packet rd = peer_packet(Opcode::RC_RDMA_READ_REQUEST, kPsnPeer, true);
     rd.reth = {uintptr_t(mem.data()), mm->rkey(), 16};
     send(rd);
-    auto g = collect(0.5, 1);
+    auto g = collect(2, 1);
     ASSERT_EQ(g.size(), 1u);
     EXPECT_EQ(op(*g[0]), kAck);
     EXPECT_EQ(g[0]->pkt.aeth.syndrome, 0x61);
@@ -429,12 +429,12 @@ TEST_F(Conformance, ReadReplayOnlyWithinResources)
         send(rd);
     };
     read(kPsnPeer, 0);
-    ASSERT_EQ(collect(0.5, 1).size(), 1u);
+    ASSERT_EQ(collect(2, 1).size(), 1u);
     read(psn_add(kPsnPeer, 1), 100);
-    ASSERT_EQ(collect(0.5, 1).size(), 1u);
+    ASSERT_EQ(collect(2, 1).size(), 1u);
     // The newest READ is replayed, with its data.
     read(psn_add(kPsnPeer, 1), 100);
-    auto f = collect(0.5, 1);
+    auto f = collect(2, 1);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
     EXPECT_EQ(f[0]->pkt.bth.psn, psn_add(kPsnPeer, 1));
@@ -470,13 +470,13 @@ TEST_F(Conformance, AtomicReplayKeepsMaxDestRdAtomicResults)
     };
     for (uint32_t i = 0; i < 32; i++) {
         faa(i);
-        auto f = collect(0.5, 1);
+        auto f = collect(2, 1);
         ASSERT_EQ(f.size(), 1u);
         EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, i);
     }
     for (uint32_t i = 0; i < 32; i++) {
         faa(i);
-        auto f = collect(0.5, 1);
+        auto f = collect(2, 1);
         ASSERT_EQ(f.size(), 1u) << i;
         EXPECT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_ATOMIC_ACKNOWLEDGE));
         EXPECT_EQ(f[0]->pkt.bth.psn, psn_add(kPsnPeer, i));
@@ -502,7 +502,7 @@ TEST_F(Conformance, AtomicResultScatteredAcrossSges)
     w.send_flags = IBV_SEND_SIGNALED;
     w.atomic = {0x10000, 1, 0, 0x4321};
     ASSERT_EQ(qp->post_send(w), 0);
-    auto f = collect(0.5, 1);
+    auto f = collect(2, 1);
     ASSERT_EQ(f.size(), 1u);
     ASSERT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_FETCH_ADD));
     Packet ack = peer_packet(Opcode::RC_ATOMIC_ACKNOWLEDGE, f[0]->pkt.bth.psn);
@@ -539,14 +539,14 @@ TEST_F(Conformance, IpTtlIsSaneWhenTheAvSaysOne)
     w.opcode = IBV_WR_RDMA_WRITE;
     w.rdma = {0x1000, 1};
     ASSERT_EQ(qp->post_send(w), 0);
-    auto f = collect(0.5, 1);
+    auto f = collect(2, 1);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0]->pkt.ip4.ttl, 64);
     qp.reset();
     o.hop_limit = 17;
     connect(o);
     ASSERT_EQ(qp->post_send(w), 0);
-    f = collect(0.5, 1);
+    f = collect(2, 1);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0]->pkt.ip4.ttl, 17);
 }
@@ -571,7 +571,7 @@ TEST_F(Conformance, PathMtuLimitedByThePort)
     w.opcode = IBV_WR_RDMA_WRITE;
     w.rdma = {0x1000, 1};
     ASSERT_EQ(qp->post_send(w), 0);
-    auto f = collect(0.5, 3);
+    auto f = collect(2, 3);
     ASSERT_EQ(rte_eth_dev_stop(g_wire.port[0]), 0);
     ASSERT_EQ(rte_eth_dev_set_mtu(g_wire.port[0], kPortMtu), 0);
     ASSERT_EQ(rte_eth_dev_start(g_wire.port[0]), 0);
@@ -604,7 +604,7 @@ TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
     std::memcpy(rte_pktmbuf_mtod(m, uint8_t *), req.data(), req.size());
     m->data_len = m->pkt_len = 60;
     ASSERT_EQ(rte_eth_tx_burst(g_wire.port[1], 0, &m, 1), 1);
-    auto f = collect(0.5, 1);
+    auto f = collect(2, 1);
     ASSERT_EQ(f.size(), 1u);
     const std::vector<uint8_t> &r = f[0]->bytes;
     ASSERT_GE(r.size(), 42u);
@@ -624,7 +624,7 @@ TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
     // 10.0.0.3 is unknown: resolve() broadcasts a request; the peer answers for it.
     Gid third = Gid::from_ipv4({10, 0, 0, 3});
     EXPECT_EQ(ctx->resolve(third, got), -EAGAIN);
-    auto q = collect(0.5, 1);
+    auto q = collect(2, 1);
     ASSERT_EQ(q.size(), 1u);
     const std::vector<uint8_t> &a = q[0]->bytes;
     ASSERT_GE(a.size(), 42u);
