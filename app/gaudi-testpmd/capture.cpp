@@ -85,7 +85,7 @@ std::unique_ptr<Capture> Capture::open(uint16_t port, const std::string &file, b
 		return nullptr;
 	}
 	std::string name = "gtp_cap" + std::to_string(port);
-	c->ring_ = rte_ring_create(name.c_str(), 16384, SOCKET_ID_ANY, RING_F_SC_DEQ);
+	c->ring_ = rte_ring_create(name.c_str(), kCaptureRing, SOCKET_ID_ANY, RING_F_SC_DEQ);
 	if (!c->ring_) {
 		err = std::string("capture ring: ") + rte_strerror(rte_errno);
 		return nullptr;

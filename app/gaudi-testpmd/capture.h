@@ -23,6 +23,9 @@
 
 namespace gtp {
 
+/* Copies waiting for the main lcore, per capture: 0.16 s at 200k frames/s. */
+constexpr unsigned kCaptureRing = 32768;
+
 /* A compiled capture filter. match() is thread-safe (read-only program). */
 class BpfFilter {
 public:

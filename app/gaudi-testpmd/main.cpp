@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <pcap/pcap.h>
 #include <rte_arp.h>
 #include <rte_cycles.h>
@@ -323,10 +325,11 @@ void run_generator(Stream &s, const Run &r)
 		s.npending = generate(s, r, s.pending, want, now);
 		s.pending_off = 0;
 		if (s.tsc_per_pkt > 0 && s.npending) {
-			/* Paced per burst. A lag of more than 4 bursts (the lcore was preempted)
-			 * is forgiven rather than sent back to back. */
+			/* Paced per burst. After a stall (the lcore was preempted, the ring was
+			 * full) up to 50 ms of schedule is caught up, so the average holds; a
+			 * longer lag is forgiven rather than sent back to back. */
 			s.next_tsc += s.npending * s.tsc_per_pkt;
-			double lag = 4.0 * c.burst * s.tsc_per_pkt;
+			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.05 * double(r.hz));
 			if (s.next_tsc + lag < double(now))
 				s.next_tsc = double(now) - lag;
 		}
@@ -478,10 +481,11 @@ bool eal_args(const std::vector<std::string> &user, std::vector<std::string> &ou
 		if (!has_opt(user, "--iova-mode"))
 			out.push_back("--iova-mode=va");
 	}
-	/* Quiet start and exit (EAL banner, telemetry, "already stopped" at cleanup). */
+	/* Quiet start and exit: EAL banner, telemetry's warning that no legacy client callbacks
+	 * exist, "already stopped" from the vdev bus at cleanup. */
 	if (!has_opt(user, "--log-level"))
 		for (const char *a : {"--log-level=lib.eal:warning", "--log-level=lib.ethdev:notice",
-				      "--log-level=lib.telemetry:warning"})
+				      "--log-level=lib.telemetry:error"})
 			out.push_back(a);
 	return true;
 }
@@ -702,7 +706,7 @@ bool create_pools(Run &r)
 	rte_mempool_obj_iter(r.gen_mp, zero_mbuf, nullptr);
 	if (!c.captures.empty()) {
 		uint32_t snap = std::min<uint32_t>(c.snaplen, max_frame);
-		r.cap_mp = rte_pktmbuf_pool_create("gtp_capture", 16383 * unsigned(c.captures.size()) +
+		r.cap_mp = rte_pktmbuf_pool_create("gtp_capture", kCaptureRing * unsigned(c.captures.size()) +
 						   lcores * cache, cache, 0,
 						   uint16_t(rte_pcapng_mbuf_size(snap)),
 						   rte_socket_id());
@@ -895,6 +899,12 @@ int main_impl(int argc, char **argv)
 	if (prc != 0)
 		return prc < 0 ? 0 : 1;
 	Config &c = r.cfg;
+	/* From now on Ctrl-C ends the run cleanly (at once when it comes during set-up). */
+	struct sigaction sa{};
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills, should a stop ever hang */
+	sigaction(SIGINT, &sa, nullptr);
+	sigaction(SIGTERM, &sa, nullptr);
 	if (c.mode == FwdMode::template_ && !load_template(c.template_file, r.tmpl))
 		return 1;
 	std::vector<std::string> eal;
@@ -932,13 +942,15 @@ int main_impl(int argc, char **argv)
 			}
 		}
 		if (!c.json_file.empty()) {
-			FILE *f = fopen(c.json_file.c_str(), "w");
-			if (!f) {
+			/* Writable (the file, or its directory when it does not exist yet)? */
+			std::string dir = c.json_file.substr(0, c.json_file.find_last_of('/') + 1);
+			const char *what = access(c.json_file.c_str(), F_OK) == 0 ? c.json_file.c_str() :
+					   dir.empty() ? "." : dir.c_str();
+			if (access(what, W_OK) != 0) {
 				fprintf(stderr, "%s: --json=%s: %s\n", kProg, c.json_file.c_str(),
 					strerror(errno));
 				break;
 			}
-			fclose(f);
 		}
 		if (!create_pools(r))
 			break;
@@ -972,11 +984,6 @@ int main_impl(int argc, char **argv)
 		setup_streams(r, pps);
 		rte_telemetry_register_cmd("/gaudi_testpmd/stats", telemetry_stats,
 					   "Per-port counters of gaudi-testpmd. Parameter: port id");
-		struct sigaction sa{};
-		sa.sa_handler = on_signal;
-		sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills, should a stop ever hang */
-		sigaction(SIGINT, &sa, nullptr);
-		sigaction(SIGTERM, &sa, nullptr);
 
 		for (Port &p : r.ports) {
 			rte_eth_link link;

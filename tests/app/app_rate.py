@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""gaudi-testpmd --rate/--rate-gbps: the frames sent over a few seconds match the target
+within 5% (a functional check of the pacing over the whole run, not a speed test), and
+--packets with a rate sends exactly that many.
+"""
+import os
+import sys
+
+from app_common import check, check_report_matches, main, run_ok, workdir
+
+W = workdir()
+
+
+def within(achieved, target, what):
+    check(abs(achieved - target) <= 0.05 * target,
+          f"{what}: {achieved:.0f} frames/s achieved for a target of {target:.0f}")
+
+
+def test_rate_pps():
+    r = run_ok(["--forward-mode=txonly", "--rate=200000", "--duration=3", "--stats-period=0.5"],
+               json_path=os.path.join(W, "pps.json"))
+    check_report_matches(r)
+    d = r.report["duration_s"]
+    for p in r.report["ports"]:
+        within(p["tx_packets"] / d, 200000, f"port {p['port']} --rate=200000")
+        check(p["rx_packets"] > 0, "nothing received")
+    check(len(r.report["series"]) >= 5, f"{len(r.report['series'])} samples in 3 s at 0.5 s")
+    check(r.report["target_pps"] == 200000, "target_pps in the report")
+
+
+def test_rate_gbps():
+    # 0.2 Gbit/s of 250-byte frames = 100000 frames/s
+    r = run_ok(["--forward-mode=flowgen", "--rate-gbps=0.2", "--txpkts=250", "--duration=3",
+                "--stats-period=0"], json_path=os.path.join(W, "gbps.json"))
+    d = r.report["duration_s"]
+    for p in r.report["ports"]:
+        within(p["tx_packets"] / d, 100000, f"port {p['port']} --rate-gbps=0.2")
+        within(p["tx_bytes"] * 8 / d / 1e9 * 1e5 / 0.2, 100000, "Gbit/s")
+
+
+def test_rate_with_packets():
+    r = run_ok(["--forward-mode=txonly", "--rate=50000", "--packets=40000", "--stats-period=0"],
+               json_path=os.path.join(W, "n.json"))
+    for p in r.report["ports"]:
+        check(p["tx_packets"] == 40000 and p["rx_packets"] == 40000,
+              f"port {p['port']}: {p['tx_packets']} sent, {p['rx_packets']} received")
+    # 40000 frames at 50000/s take 0.8 s: the run cannot have ended much sooner.
+    check(r.report["duration_s"] >= 0.76, f"paced run took {r.report['duration_s']} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main("app_rate", [test_rate_pps, test_rate_gbps, test_rate_with_packets]))
