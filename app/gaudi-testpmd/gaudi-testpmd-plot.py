@@ -40,7 +40,9 @@ def main():
             ax.plot(t[:len(y)], y, style, marker=".", label=f"port {p['port']} {key[:2]}")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("Mpps")
-    ax.set_ylim(bottom=0)
+    top = max([s["ports"][i][k] / 1e6 for s in series for i in range(len(s["ports"]))
+               for k in ("rx_pps", "tx_pps")] or [1])
+    ax.set_ylim(0, top * 1.15)
     ax.set_title(f"gaudi-testpmd {rep['forward_mode']}: rate per port "
                  f"({rep['duration_s']:.1f} s, {rep.get('txpkts', '?')}-byte frames)")
     ax.grid(True, alpha=0.3)
@@ -48,11 +50,14 @@ def main():
     if lat_ports:
         ax = axes[1][0]
         for p in lat_ports:
+            # Buckets as gaudi-testpmd makes them: 1 ns wide below 64 ns, then 32 per
+            # power of two; [lower bound, frames] for the non-empty ones.
             h = p["latency_ns"]["histogram"]
-            xs = [b[0] / 1e3 for b in h]
-            ys = [b[1] for b in h]
-            ax.step(xs, ys, where="post",
-                    label=f"port {p['port']}: p50 {p['latency_ns']['p50'] / 1e3:.2f} us, "
+            xs = [lo / 1e3 for lo, _ in h]
+            ws = [(1 if lo < 64 else (1 << (lo.bit_length() - 1)) >> 5) / 1e3 for lo, _ in h]
+            ys = [n for _, n in h]
+            ax.bar(xs, ys, width=ws, align="edge", alpha=0.6,
+                   label=f"port {p['port']}: p50 {p['latency_ns']['p50'] / 1e3:.2f} us, "
                           f"p99 {p['latency_ns']['p99'] / 1e3:.2f} us")
         ax.set_xscale("log")
         ax.set_yscale("log")

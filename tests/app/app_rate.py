@@ -5,6 +5,7 @@ within 5% (a functional check of the pacing over the whole run, not a speed test
 --packets with a rate sends exactly that many.
 """
 import os
+import subprocess
 import sys
 
 from app_common import check, check_report_matches, main, run_ok, workdir
@@ -27,6 +28,13 @@ def test_rate_pps():
         check(p["rx_packets"] > 0, "nothing received")
     check(len(r.report["series"]) >= 5, f"{len(r.report['series'])} samples in 3 s at 0.5 s")
     check(r.report["target_pps"] == 200000, "target_pps in the report")
+    # The plot of the report (matplotlib): a PNG image.
+    png = os.path.join(W, "pps.png")
+    p = subprocess.run([sys.executable, os.environ["GAUDI_TESTPMD_PLOT"],
+                        os.path.join(W, "pps.json"), "-o", png], capture_output=True, text=True)
+    check(p.returncode == 0, f"gaudi-testpmd-plot: {p.stderr}")
+    with open(png, "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "the plot is not a PNG")
 
 
 def test_rate_gbps():

@@ -40,7 +40,7 @@ def test_sigterm_io_loop():
 
 def test_sigint_capturing():
     cap = os.path.join(W, "int.pcapng")
-    r = stopped(["--forward-mode=flowgen", "--rate=100000", f"--capture=1:{cap}"],
+    r = stopped(["--forward-mode=flowgen", "--rate=20000", f"--capture=1:{cap}"],
                 signal.SIGINT, "int-cap")
     rows = tshark_fields(cap, ["frame.len"])
     p1 = r.port(1)
