@@ -22,6 +22,13 @@
 
 #include <unistd.h>
 
+#include <dlfcn.h>
+#include <poll.h>
+
+#include <cmdline.h>
+#include <cmdline_parse.h>
+#include <cmdline_parse_string.h>
+#include <cmdline_socket.h>
 #include <pcap/pcap.h>
 #include <rte_arp.h>
 #include <rte_cycles.h>
@@ -40,6 +47,7 @@
 #include "capture.h"
 #include "gtp.h"
 #include "latency.h"
+#include "rte_pmd_gaudi.h"
 
 #ifndef GAUDI_PMD_PATH
 #error "GAUDI_PMD_PATH must be defined (app/gaudi-testpmd/meson.build)"
@@ -78,6 +86,8 @@ struct Port {
 	rte_eth_stats final{};
 	bool started = false;
 	bool configured = false;
+	uint32_t lpbk = 0;        /* rte_eth_conf.lpbk_mode (interactive: port config loopback) */
+	bool reconfigure = false; /* lpbk changed: configure again at the next port start */
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) Stream {
@@ -121,6 +131,7 @@ struct Run {
 	Port *by_id[RTE_MAX_ETHPORTS] = {};
 	rte_mempool *rx_mp = nullptr, *gen_mp = nullptr, *cap_mp = nullptr;
 	Template tmpl;
+	uint32_t max_frame = 0;   /* the largest frame the mempools and MTU were set up for */
 	double ns_per_tsc = 1;
 	uint64_t hz = 1;
 };
@@ -692,6 +703,8 @@ bool create_pools(Run &r)
 				     std::max<uint32_t>(c.pkt_len, RTE_ETHER_MAX_LEN);
 	uint16_t room = uint16_t(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE,
 						    RTE_PKTMBUF_HEADROOM + max_frame));
+	r.max_frame = c.mode == FwdMode::template_ ? std::max<uint32_t>(max_frame, c.pkt_len) :
+						      max_frame;
 	const unsigned cache = 256;
 	unsigned lcores = c.nb_cores + 1;
 	unsigned n_rx = nports * c.rxq * (c.rxd + c.txd + 2 * kMaxBurst) + lcores * cache + 1024;
@@ -724,6 +737,7 @@ bool setup_port(Run &r, Port &p)
 	rte_eth_conf conf{};
 	rte_eth_dev_info info;
 	rte_eth_dev_info_get(p.id, &info);
+	conf.lpbk_mode = p.lpbk;
 	if (c.rxq > 1) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &
@@ -808,6 +822,73 @@ void tx_first(Run &r)
 	}
 }
 
+/* ---- start and stop ------------------------------------------------------------------ */
+
+/* Starts the forwarding lcores; returns the start time (TSC). */
+uint64_t launch(Run &r, bool first)
+{
+	const Config &c = r.cfg;
+	g_stop.store(false, std::memory_order_relaxed);
+	g_gen_stop.store(false, std::memory_order_relaxed);
+	for (auto &s : r.streams) {
+		s->done.store(false, std::memory_order_relaxed);
+		s->sent.store(0, std::memory_order_relaxed);
+	}
+	if (first)
+		tx_first(r);
+	uint64_t start = rte_rdtsc();
+	for (auto &s : r.streams)
+		s->next_tsc = double(start);
+	unsigned i = 0, lcore;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		if (i == c.nb_cores)
+			break;
+		rte_eal_remote_launch(lcore_main, &r.lcore_streams[i++], lcore);
+	}
+	return start;
+}
+
+/* Stops generating, lets the frames in flight arrive, stops the forwarding lcores and empties
+ * the rx rings. t_end: when the run was asked to stop. */
+void halt(Run &r, std::vector<std::unique_ptr<Capture>> &captures, uint64_t t_end)
+{
+	const Config &c = r.cfg;
+	g_gen_stop.store(true, std::memory_order_relaxed);
+	if (is_generator(c.mode)) {
+		/* Let the frames in flight arrive: wait (up to 1 s) until every generator
+		 * has stopped and the receive counters are still for 50 ms. */
+		uint64_t deadline = t_end + r.hz, quiet_since = rte_rdtsc(), last_rx = UINT64_MAX;
+		while (rte_rdtsc() < deadline) {
+			for (auto &cap : captures)
+				cap->drain();
+			bool all = true;
+			uint64_t rx = 0;
+			for (auto &s : r.streams) {
+				all = all && s->done.load(std::memory_order_acquire);
+				rx += s->rx.load(std::memory_order_relaxed);
+			}
+			if (rx != last_rx || !all) {
+				last_rx = rx;
+				quiet_since = rte_rdtsc();
+			} else if (rte_rdtsc() - quiet_since > r.hz / 20) {
+				break;
+			}
+			rte_delay_us_sleep(1000);
+		}
+	}
+	g_stop.store(true, std::memory_order_relaxed);
+	rte_eal_mp_wait_lcore();
+	/* Free what is still queued in the rx rings (counted by the ports already). */
+	for (const Port &p : r.ports)
+		for (uint16_t q = 0; p.started && q < c.rxq; q++) {
+			rte_mbuf *pkts[kMaxBurst];
+			uint16_t n;
+			int rounds = 0;
+			while ((n = rte_eth_rx_burst(p.id, q, pkts, kMaxBurst)) && rounds++ < 1000)
+				rte_pktmbuf_free_bulk(pkts, n);
+		}
+}
+
 /* ---- report ---------------------------------------------------------------------------- */
 
 struct PortSample {
@@ -876,6 +957,458 @@ int telemetry_stats(const char *, const char *params, rte_tel_data *d)
 					  port_tx_dropped(*r, p.id));
 	}
 	return 0;
+}
+
+/* ---- interactive prompt (-i) ----------------------------------------------------------- */
+
+/* The prompt runs on DPDK's cmdline library (line editing, history). One token takes the
+ * whole line and the words are parsed here, which keeps every command in one table. */
+struct Cli {
+	Run *r = nullptr;
+	std::vector<std::unique_ptr<Capture>> *captures = nullptr;
+	bool running = false;
+	uint64_t start = 0, run_tsc = 0; /* run_tsc: forwarding time of the stopped runs */
+	std::vector<rte_eth_stats> at_start;
+	std::vector<rte_eth_stats> last_show;
+	std::vector<uint64_t> last_show_tsc;
+	cmdline *cl = nullptr;
+};
+Cli g_cli;
+
+using InjectFn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint32_t);
+using RecoveryFn = int (*)(uint16_t, struct rte_pmd_gaudi_recovery_stats *);
+
+/* rte_pmd_gaudi.h's functions: the PMD is a plugin that EAL loaded (-d), so they are found
+ * in the loaded library, not linked. */
+void *gaudi_sym(const char *name)
+{
+	void *h = dlopen(pmd_path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+	void *f = h ? dlsym(h, name) : nullptr;
+	if (h)
+		dlclose(h);
+	if (!f)
+		printf("the Gaudi PMD (%s) is not loaded: %s needs it\n", pmd_path().c_str(), name);
+	return f;
+}
+
+/* "all" or a port in use -> ports (indexes into r.ports); false after a message. */
+bool cli_ports(const Run &r, const std::string &w, std::vector<size_t> &out)
+{
+	out.clear();
+	for (size_t k = 0; k < r.ports.size(); k++)
+		if (w == "all" || w == std::to_string(r.ports[k].id))
+			out.push_back(k);
+	if (out.empty())
+		printf("no port '%s' in use (ports:%s)\n", w.c_str(), [&] {
+			std::string l;
+			for (const Port &p : r.ports)
+				l += " " + std::to_string(p.id);
+			return l;
+		}().c_str());
+	return !out.empty();
+}
+
+bool cli_u64(const std::string &w, uint64_t lo, uint64_t hi, uint64_t &v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(w.c_str(), &end, 0);
+	if (w.empty() || w[0] == '-' || errno || *end || x < lo || x > hi) {
+		printf("'%s': expected a number in %" PRIu64 "..%" PRIu64 "\n", w.c_str(), lo, hi);
+		return false;
+	}
+	v = x;
+	return true;
+}
+
+void cli_help()
+{
+	printf(
+"start [tx_first]                     start forwarding (io/mac/macswap: one burst first)\n"
+"stop                                 stop forwarding, show what it moved\n"
+"show port stats|xstats|info|regs all|N\n"
+"clear port stats all|N\n"
+"set fwd MODE                         io mac macswap txonly rxonly flowgen icmpecho template\n"
+"set burst N                          1..512\n"
+"set txpkts LEN                       42..max frame of this run\n"
+"port start|stop all|N\n"
+"port config N loopback 0|1           MAC loopback (the port must be stopped)\n"
+"set link-up|link-down port N\n"
+"gaudi fault N KIND [ARG]             inject: db_fifo_overrun cq_overrun qp_err link_flap\n"
+"                                     dma_fault stuck_engine (rte_pmd_gaudi_inject_fault)\n"
+"gaudi recovery N                     recovery counters (rte_pmd_gaudi_get_recovery_stats)\n"
+"help, quit\n");
+}
+
+void cli_start(Cli &ui, bool first)
+{
+	Run &r = *ui.r;
+	if (ui.running) {
+		printf("already forwarding (stop first)\n");
+		return;
+	}
+	for (const Port &p : r.ports)
+		if (!p.started) {
+			printf("port %u is stopped: 'port start %u' first\n", p.id, p.id);
+			return;
+		}
+	if (first && is_generator(r.cfg.mode)) {
+		printf("tx_first is for io, mac and macswap\n");
+		return;
+	}
+	ui.at_start.resize(r.ports.size());
+	for (size_t k = 0; k < r.ports.size(); k++)
+		rte_eth_stats_get(r.ports[k].id, &ui.at_start[k]);
+	ui.start = launch(r, first);
+	ui.running = true;
+	printf("%s forwarding started on %zu port(s)\n", mode_name(r.cfg.mode), r.ports.size());
+}
+
+void cli_stop(Cli &ui)
+{
+	Run &r = *ui.r;
+	if (!ui.running) {
+		printf("not forwarding\n");
+		return;
+	}
+	uint64_t t_end = rte_rdtsc();
+	halt(r, *ui.captures, t_end);
+	ui.running = false;
+	double dt = double(t_end - ui.start) / double(r.hz);
+	ui.run_tsc += t_end - ui.start;
+	printf("forwarding stopped after %.3f s\n", dt);
+	for (size_t k = 0; k < r.ports.size(); k++) {
+		rte_eth_stats st;
+		rte_eth_stats_get(r.ports[k].id, &st);
+		const rte_eth_stats &a = ui.at_start[k];
+		printf("  port %u: rx %" PRIu64 " tx %" PRIu64 " frames (%.4f / %.4f Mpps), rx errors %"
+		       PRIu64 ", rx missed %" PRIu64 ", tx errors %" PRIu64 "\n", r.ports[k].id,
+		       st.ipackets - a.ipackets, st.opackets - a.opackets,
+		       double(st.ipackets - a.ipackets) / dt / 1e6,
+		       double(st.opackets - a.opackets) / dt / 1e6, st.ierrors - a.ierrors,
+		       st.imissed - a.imissed, st.oerrors - a.oerrors);
+	}
+}
+
+void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
+{
+	Run &r = *ui.r;
+	ui.last_show.resize(r.ports.size());
+	ui.last_show_tsc.resize(r.ports.size());
+	for (size_t k : ks) {
+		const Port &p = r.ports[k];
+		if (what == "stats") {
+			rte_eth_stats st;
+			rte_eth_stats_get(p.id, &st);
+			uint64_t now = rte_rdtsc();
+			double dt = ui.last_show_tsc[k] ? double(now - ui.last_show_tsc[k]) / double(r.hz) : 0;
+			const rte_eth_stats &l = ui.last_show[k];
+			printf("port %u: RX-packets %" PRIu64 " RX-missed %" PRIu64 " RX-bytes %" PRIu64
+			       " RX-errors %" PRIu64 " RX-nombuf %" PRIu64 "\n        TX-packets %" PRIu64
+			       " TX-errors %" PRIu64 " TX-bytes %" PRIu64 " TX-dropped %" PRIu64 "\n",
+			       p.id, st.ipackets, st.imissed, st.ibytes, st.ierrors, st.rx_nombuf,
+			       st.opackets, st.oerrors, st.obytes, port_tx_dropped(r, p.id));
+			if (dt > 0)
+				printf("        since the last show (%.2f s): rx %.4f Mpps %.3f Gbit/s, tx %.4f "
+				       "Mpps %.3f Gbit/s\n", dt, double(st.ipackets - l.ipackets) / dt / 1e6,
+				       double(st.ibytes - l.ibytes) * 8 / dt / 1e9,
+				       double(st.opackets - l.opackets) / dt / 1e6,
+				       double(st.obytes - l.obytes) * 8 / dt / 1e9);
+			ui.last_show[k] = st;
+			ui.last_show_tsc[k] = now;
+		} else if (what == "xstats") {
+			int n = rte_eth_xstats_get(p.id, nullptr, 0);
+			if (n < 0) {
+				printf("port %u: xstats: %s\n", p.id, rte_strerror(-n));
+				continue;
+			}
+			std::vector<rte_eth_xstat> xs(n);
+			std::vector<rte_eth_xstat_name> names(n);
+			if (rte_eth_xstats_get(p.id, xs.data(), n) != n ||
+			    rte_eth_xstats_get_names(p.id, names.data(), n) != n) {
+				printf("port %u: xstats changed while reading\n", p.id);
+				continue;
+			}
+			printf("port %u: %d xstats\n", p.id, n);
+			for (int i = 0; i < n; i++)
+				printf("  %-40s %" PRIu64 "\n", names[xs[i].id].name, xs[i].value);
+		} else if (what == "info") {
+			rte_eth_dev_info info;
+			rte_eth_link link;
+			uint16_t mtu = 0;
+			rte_eth_dev_info_get(p.id, &info);
+			rte_eth_link_get_nowait(p.id, &link);
+			rte_eth_dev_get_mtu(p.id, &mtu);
+			printf("port %u: %s, driver %s, MAC " RTE_ETHER_ADDR_PRT_FMT ", %s\n"
+			       "  link %s %s %s-duplex, MTU %u, max rx frame %u, socket %d\n"
+			       "  queues rx %u/%u tx %u/%u, descriptors rx %u..%u tx %u..%u, "
+			       "sends to port %u (dst " RTE_ETHER_ADDR_PRT_FMT ")\n", p.id,
+			       p.name.c_str(), info.driver_name, RTE_ETHER_ADDR_BYTES(&p.mac),
+			       p.started ? "started" : "stopped", link.link_status ? "up" : "down",
+			       rte_eth_link_speed_to_str(link.link_speed),
+			       link.link_duplex ? "full" : "half", mtu, info.max_rx_pktlen,
+			       rte_eth_dev_socket_id(p.id), r.cfg.rxq, info.max_rx_queues, r.cfg.txq,
+			       info.max_tx_queues, info.rx_desc_lim.nb_min, info.rx_desc_lim.nb_max,
+			       info.tx_desc_lim.nb_min, info.tx_desc_lim.nb_max, p.peer,
+			       RTE_ETHER_ADDR_BYTES(&p.dst));
+		} else if (what == "regs") {
+			rte_dev_reg_info ri{};
+			int rc = rte_eth_dev_get_reg_info(p.id, &ri);
+			if (rc != 0) {
+				printf("port %u: register dump: %s\n", p.id, rte_strerror(-rc));
+				continue;
+			}
+			std::vector<uint8_t> buf(size_t(ri.length) * ri.width);
+			ri.data = buf.data();
+			rc = rte_eth_dev_get_reg_info(p.id, &ri);
+			if (rc != 0 || ri.width != 4) {
+				printf("port %u: register dump: %s\n", p.id,
+				       rc ? rte_strerror(-rc) : "not 32-bit registers");
+				continue;
+			}
+			/* Most of the space reads zero: only the other registers are listed. */
+			unsigned shown = 0;
+			for (uint32_t i = 0; i < ri.length; i++) {
+				uint32_t v;
+				memcpy(&v, buf.data() + 4 * i, 4);
+				if (!v)
+					continue;
+				printf("%s%06x: %08x", shown % 4 ? "  " : "  ", ri.offset + 4 * i, v);
+				if (++shown % 4 == 0)
+					printf("\n");
+			}
+			printf("%sport %u: %u registers from offset 0x%x (version 0x%x), %u not zero "
+			       "(listed)\n", shown % 4 ? "\n" : "", p.id, ri.length, ri.offset, ri.version,
+			       shown);
+		} else {
+			printf("show port stats|xstats|info|regs all|N\n");
+			return;
+		}
+	}
+}
+
+void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
+{
+	Run &r = *ui.r;
+	if (ui.running) {
+		printf("stop forwarding first\n");
+		return;
+	}
+	for (size_t k : ks) {
+		Port &p = r.ports[k];
+		if (op == "stop") {
+			if (p.started)
+				rte_eth_dev_stop(p.id);
+			p.started = false;
+			printf("port %u stopped\n", p.id);
+		} else if (p.started) {
+			printf("port %u is started already\n", p.id);
+		} else {
+			/* A new loopback mode needs a new configuration; the queues are set up
+			 * again from the same mempool. */
+			bool ok = p.reconfigure ? setup_port(r, p) : rte_eth_dev_start(p.id) == 0;
+			p.reconfigure = !ok && p.reconfigure;
+			p.started = ok;
+			printf("port %u %s\n", p.id, ok ? "started" : "did not start");
+		}
+	}
+}
+
+/* Rebuilds the streams after set fwd / set txpkts (their tx port and frame header). */
+void cli_rebuild(Run &r)
+{
+	r.streams.clear();
+	setup_streams(r, is_generator(r.cfg.mode) ? target_pps(r) : 0);
+}
+
+void cli_exec(Cli &ui, const std::string &line)
+{
+	Run &r = *ui.r;
+	Config &c = r.cfg;
+	std::vector<std::string> w;
+	size_t pos = 0;
+	while ((pos = line.find_first_not_of(" \t\r\n", pos)) != std::string::npos) {
+		size_t e = line.find_first_of(" \t\r\n", pos);
+		w.push_back(line.substr(pos, e == std::string::npos ? std::string::npos : e - pos));
+		pos = e;
+	}
+	std::vector<size_t> ks;
+	uint64_t v;
+	auto is = [&](std::initializer_list<const char *> words) {
+		if (w.size() < words.size())
+			return false;
+		size_t i = 0;
+		for (const char *x : words)
+			if (w[i++] != x)
+				return false;
+		return true;
+	};
+	if (w.empty())
+		return;
+	if (is({"help"})) {
+		cli_help();
+	} else if (is({"quit"}) || is({"exit"})) {
+		cmdline_quit(ui.cl);
+	} else if (is({"start"}) && w.size() <= 2 && (w.size() == 1 || w[1] == "tx_first")) {
+		cli_start(ui, w.size() == 2);
+	} else if (is({"stop"}) && w.size() == 1) {
+		cli_stop(ui);
+	} else if (is({"show", "port"}) && w.size() == 4) {
+		if (cli_ports(r, w[3], ks))
+			cli_show(ui, w[2], ks);
+	} else if (is({"clear", "port", "stats"}) && w.size() == 4) {
+		if (cli_ports(r, w[3], ks))
+			for (size_t k : ks) {
+				rte_eth_stats_reset(r.ports[k].id);
+				rte_eth_xstats_reset(r.ports[k].id);
+				ui.last_show_tsc.assign(r.ports.size(), 0);
+				printf("port %u: statistics cleared\n", r.ports[k].id);
+			}
+	} else if (is({"set", "fwd"}) && w.size() == 3) {
+		static const FwdMode modes[] = {FwdMode::io, FwdMode::mac, FwdMode::macswap,
+			FwdMode::txonly, FwdMode::rxonly, FwdMode::flowgen, FwdMode::icmpecho,
+			FwdMode::template_};
+		const FwdMode *m = std::find_if(std::begin(modes), std::end(modes),
+						[&](FwdMode x) { return w[2] == mode_name(x); });
+		if (ui.running)
+			printf("stop forwarding first\n");
+		else if (m == std::end(modes))
+			printf("'%s': not a mode\n", w[2].c_str());
+		else if (*m == FwdMode::template_ && r.tmpl.frames.empty())
+			printf("template needs --template=FILE on the command line\n");
+		else {
+			c.mode = *m;
+			cli_rebuild(r);
+			printf("forwarding mode: %s\n", mode_name(c.mode));
+		}
+	} else if (is({"set", "burst"}) && w.size() == 3) {
+		if (ui.running)
+			printf("stop forwarding first\n");
+		else if (cli_u64(w[2], 1, kMaxBurst, v))
+			c.burst = uint16_t(v);
+	} else if (is({"set", "txpkts"}) && w.size() == 3) {
+		if (ui.running)
+			printf("stop forwarding first\n");
+		else if (cli_u64(w[2], 42, r.max_frame, v)) {
+			c.pkt_len = uint32_t(v);
+			cli_rebuild(r);
+		}
+	} else if (is({"port", "config"}) && w.size() == 5 && w[3] == "loopback") {
+		if (cli_ports(r, w[2], ks) && cli_u64(w[4], 0, 1, v))
+			for (size_t k : ks) {
+				Port &p = r.ports[k];
+				if (p.started) {
+					printf("port %u: 'port stop %u' first\n", p.id, p.id);
+					continue;
+				}
+				p.lpbk = uint32_t(v);
+				p.reconfigure = true;
+				printf("port %u: loopback %u at the next 'port start'\n", p.id, p.lpbk);
+			}
+	} else if ((is({"port", "start"}) || is({"port", "stop"})) && w.size() == 3) {
+		if (cli_ports(r, w[2], ks))
+			cli_port(ui, w[1], ks);
+	} else if ((is({"set", "link-up", "port"}) || is({"set", "link-down", "port"})) &&
+		   w.size() == 4) {
+		if (cli_ports(r, w[3], ks))
+			for (size_t k : ks) {
+				uint16_t id = r.ports[k].id;
+				int rc = w[1] == "link-up" ? rte_eth_dev_set_link_up(id) :
+							     rte_eth_dev_set_link_down(id);
+				printf("port %u: %s: %s\n", id, w[1].c_str(), rc ? rte_strerror(-rc) : "done");
+			}
+	} else if (is({"gaudi", "fault"}) && (w.size() == 4 || w.size() == 5)) {
+		static const char *kinds[] = {"db_fifo_overrun", "cq_overrun", "qp_err", "link_flap",
+					      "dma_fault", "stuck_engine"};
+		int kind = -1;
+		for (int i = 0; i < 6; i++)
+			if (w[3] == kinds[i])
+				kind = i;
+		uint64_t arg = 0;
+		if (kind < 0)
+			printf("'%s': not a fault kind (see help)\n", w[3].c_str());
+		else if (cli_ports(r, w[2], ks) && (w.size() == 4 || cli_u64(w[4], 0, UINT32_MAX, arg)))
+			if (auto fn = reinterpret_cast<InjectFn>(gaudi_sym("rte_pmd_gaudi_inject_fault")))
+				for (size_t k : ks) {
+					int rc = fn(r.ports[k].id, rte_pmd_gaudi_fault(kind), uint32_t(arg));
+					printf("port %u: %s: %s\n", r.ports[k].id, kinds[kind],
+					       rc ? rte_strerror(-rc) : "injected");
+				}
+	} else if (is({"gaudi", "recovery"}) && w.size() == 3) {
+		if (cli_ports(r, w[2], ks))
+			if (auto fn = reinterpret_cast<RecoveryFn>(
+				    gaudi_sym("rte_pmd_gaudi_get_recovery_stats")))
+				for (size_t k : ks) {
+					rte_pmd_gaudi_recovery_stats st{};
+					int rc = fn(r.ports[k].id, &st);
+					if (rc) {
+						printf("port %u: %s\n", r.ports[k].id, rte_strerror(-rc));
+						continue;
+					}
+					printf("port %u: faults injected %" PRIu64 ", doorbell overruns %" PRIu64
+					       " (re-rung %" PRIu64 "), CQ overruns %" PRIu64 ", QP errors %"
+					       PRIu64 " (recovered %" PRIu64 ", last syndrome 0x%x), TX fault "
+					       "drops %" PRIu64 ", link down/up %" PRIu64 "/%" PRIu64
+					       ", TX watchdog %" PRIu64 ", resets %" PRIu64 "\n",
+					       r.ports[k].id, st.faults_injected, st.db_fifo_overruns,
+					       st.db_rerings, st.cq_overrun_events, st.qp_errors,
+					       st.qp_recoveries, st.last_qp_syndrome, st.tx_fault_drops,
+					       st.link_down_events, st.link_up_events, st.tx_watchdog,
+					       st.reset_events);
+				}
+	} else {
+		printf("unknown command '%s' (help lists them)\n", line.c_str());
+	}
+	fflush(stdout);
+}
+
+struct CliLine {
+	cmdline_multi_string_t line;
+};
+
+void cli_parsed(void *parsed, struct cmdline *, void *)
+{
+	cli_exec(g_cli, static_cast<CliLine *>(parsed)->line);
+}
+
+cmdline_parse_token_string_t cli_tok = TOKEN_STRING_INITIALIZER(CliLine, line,
+								  TOKEN_STRING_MULTI);
+cmdline_parse_inst_t cli_inst = {
+	.f = cli_parsed,
+	.data = nullptr,
+	.help_str = "a gaudi-testpmd command (help lists them)",
+	.tokens = {&cli_tok.hdr, nullptr},
+};
+cmdline_parse_ctx_t cli_ctx[] = {&cli_inst, nullptr};
+
+/* Runs the prompt until quit, end of input or Ctrl-C; returns the forwarding time. */
+double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures)
+{
+	Cli &ui = g_cli;
+	ui.r = &r;
+	ui.captures = &captures;
+	ui.cl = cmdline_stdin_new(cli_ctx, "gaudi-testpmd> ");
+	if (!ui.cl) {
+		fprintf(stderr, "%s: cannot start the prompt\n", kProg);
+		return 0;
+	}
+	/* The main lcore also writes the captures: poll the prompt instead of blocking in it. */
+	for (;;) {
+		int st = RDLINE_RUNNING;
+		pollfd pfd{STDIN_FILENO, POLLIN, 0};
+		while (st == RDLINE_RUNNING && poll(&pfd, 1, 0) > 0)
+			st = cmdline_poll(ui.cl); /* one character each */
+		if (st != RDLINE_RUNNING || g_signal.load(std::memory_order_relaxed))
+			break;
+		for (auto &cap : captures)
+			cap->drain();
+		rte_delay_us_sleep(1000);
+	}
+	if (ui.running)
+		cli_stop(ui);
+	cmdline_stdin_exit(ui.cl);
+	printf("\n");
+	return double(ui.run_tsc) / double(r.hz);
 }
 
 } // namespace
@@ -1012,124 +1545,86 @@ int main_impl(int argc, char **argv)
 			rte_eth_stats_reset(p.id);
 			rte_eth_xstats_reset(p.id);
 		}
-		if (c.tx_first)
-			tx_first(r);
-		uint64_t start = rte_rdtsc();
-		for (auto &s : r.streams)
-			s->next_tsc = double(start);
-		unsigned i = 0, lcore;
-		RTE_LCORE_FOREACH_WORKER(lcore) {
-			if (i == c.nb_cores)
-				break;
-			rte_eal_remote_launch(lcore_main, &r.lcore_streams[i++], lcore);
-		}
+		if (c.interactive) {
+			stopped_by = "quit";
+			elapsed = interactive(r, captures);
+		} else {
+			uint64_t start = launch(r, c.tx_first);
 
-		/* Main lcore: live lines, captures, stop conditions. */
-		uint64_t period = c.stats_period > 0 ? uint64_t(c.stats_period * double(r.hz)) : 0;
-		uint64_t next_period = start + period, last_t = start;
-		std::vector<rte_eth_stats> last(r.ports.size());
-		std::vector<uint64_t> last_drop(r.ports.size());
-		series.reserve(1024);
-		for (;;) {
-			for (auto &cap : captures)
-				cap->drain();
-			uint64_t now = rte_rdtsc();
-			if (g_signal.load(std::memory_order_relaxed)) {
-				stopped_by = "signal";
-				break;
-			}
-			if (c.duration > 0 && double(now - start) >= c.duration * double(r.hz)) {
-				stopped_by = "duration";
-				break;
-			}
-			if (c.packets && is_generator(c.mode)) {
-				bool all = true;
-				for (auto &s : r.streams)
-					all = all && s->done.load(std::memory_order_acquire);
-				if (all) {
-					stopped_by = "packets";
-					break;
-				}
-			} else if (c.packets) {
-				uint64_t rx = 0;
-				for (auto &s : r.streams)
-					rx += s->rx.load(std::memory_order_relaxed);
-				if (rx >= c.packets) {
-					stopped_by = "packets";
-					break;
-				}
-			}
-			if (period && now >= next_period) {
-				double dt = double(now - last_t) / double(r.hz);
-				Sample smp{double(now - start) / double(r.hz), {}};
-				for (size_t k = 0; k < r.ports.size(); k++) {
-					const Port &p = r.ports[k];
-					rte_eth_stats st;
-					rte_eth_stats_get(p.id, &st);
-					uint64_t txd = port_tx_dropped(r, p.id);
-					PortSample ps;
-					ps.rx_pps = double(st.ipackets - last[k].ipackets) / dt;
-					ps.tx_pps = double(st.opackets - last[k].opackets) / dt;
-					ps.rx_bps = double(st.ibytes - last[k].ibytes) * 8 / dt;
-					ps.tx_bps = double(st.obytes - last[k].obytes) * 8 / dt;
-					ps.drops = (st.imissed - last[k].imissed) +
-						   (st.rx_nombuf - last[k].rx_nombuf) + (txd - last_drop[k]);
-					ps.errors = (st.ierrors - last[k].ierrors) +
-						    (st.oerrors - last[k].oerrors);
-					if (!c.quiet)
-						printf("[%7.1fs] port %u  rx %9.4f Mpps %8.3f Gbit/s  tx %9.4f "
-						       "Mpps %8.3f Gbit/s  drops %" PRIu64 "  errors %" PRIu64
-						       "\n", smp.t, p.id, ps.rx_pps / 1e6, ps.rx_bps / 1e9,
-						       ps.tx_pps / 1e6, ps.tx_bps / 1e9, ps.drops, ps.errors);
-					smp.ports.push_back(ps);
-					last[k] = st;
-					last_drop[k] = txd;
-				}
-				fflush(stdout);
-				series.push_back(std::move(smp));
-				last_t = now;
-				next_period += period;
-				if (next_period < now)
-					next_period = now + period;
-			}
-			rte_delay_us_sleep(1000);
-		}
-		uint64_t t_end = rte_rdtsc();
-		elapsed = double(t_end - start) / double(r.hz);
-		g_gen_stop.store(true, std::memory_order_relaxed);
-		if (is_generator(c.mode)) {
-			/* Let the frames in flight arrive: wait (up to 1 s) until every generator
-			 * has stopped and the receive counters are still for 50 ms. */
-			uint64_t deadline = t_end + r.hz, quiet_since = rte_rdtsc(), last_rx = UINT64_MAX;
-			while (rte_rdtsc() < deadline) {
+			/* Main lcore: live lines, captures, stop conditions. */
+			uint64_t period = c.stats_period > 0 ? uint64_t(c.stats_period * double(r.hz)) : 0;
+			uint64_t next_period = start + period, last_t = start;
+			std::vector<rte_eth_stats> last(r.ports.size());
+			std::vector<uint64_t> last_drop(r.ports.size());
+			series.reserve(1024);
+			for (;;) {
 				for (auto &cap : captures)
 					cap->drain();
-				bool all = true;
-				uint64_t rx = 0;
-				for (auto &s : r.streams) {
-					all = all && s->done.load(std::memory_order_acquire);
-					rx += s->rx.load(std::memory_order_relaxed);
-				}
-				if (rx != last_rx || !all) {
-					last_rx = rx;
-					quiet_since = rte_rdtsc();
-				} else if (rte_rdtsc() - quiet_since > r.hz / 20) {
+				uint64_t now = rte_rdtsc();
+				if (g_signal.load(std::memory_order_relaxed)) {
+					stopped_by = "signal";
 					break;
+				}
+				if (c.duration > 0 && double(now - start) >= c.duration * double(r.hz)) {
+					stopped_by = "duration";
+					break;
+				}
+				if (c.packets && is_generator(c.mode)) {
+					bool all = true;
+					for (auto &s : r.streams)
+						all = all && s->done.load(std::memory_order_acquire);
+					if (all) {
+						stopped_by = "packets";
+						break;
+					}
+				} else if (c.packets) {
+					uint64_t rx = 0;
+					for (auto &s : r.streams)
+						rx += s->rx.load(std::memory_order_relaxed);
+					if (rx >= c.packets) {
+						stopped_by = "packets";
+						break;
+					}
+				}
+				if (period && now >= next_period) {
+					double dt = double(now - last_t) / double(r.hz);
+					Sample smp{double(now - start) / double(r.hz), {}};
+					for (size_t k = 0; k < r.ports.size(); k++) {
+						const Port &p = r.ports[k];
+						rte_eth_stats st;
+						rte_eth_stats_get(p.id, &st);
+						uint64_t txd = port_tx_dropped(r, p.id);
+						PortSample ps;
+						ps.rx_pps = double(st.ipackets - last[k].ipackets) / dt;
+						ps.tx_pps = double(st.opackets - last[k].opackets) / dt;
+						ps.rx_bps = double(st.ibytes - last[k].ibytes) * 8 / dt;
+						ps.tx_bps = double(st.obytes - last[k].obytes) * 8 / dt;
+						ps.drops = (st.imissed - last[k].imissed) +
+							   (st.rx_nombuf - last[k].rx_nombuf) + (txd - last_drop[k]);
+						ps.errors = (st.ierrors - last[k].ierrors) +
+							    (st.oerrors - last[k].oerrors);
+						if (!c.quiet)
+							printf("[%7.1fs] port %u  rx %9.4f Mpps %8.3f Gbit/s  tx %9.4f "
+							       "Mpps %8.3f Gbit/s  drops %" PRIu64 "  errors %" PRIu64
+							       "\n", smp.t, p.id, ps.rx_pps / 1e6, ps.rx_bps / 1e9,
+							       ps.tx_pps / 1e6, ps.tx_bps / 1e9, ps.drops, ps.errors);
+						smp.ports.push_back(ps);
+						last[k] = st;
+						last_drop[k] = txd;
+					}
+					fflush(stdout);
+					series.push_back(std::move(smp));
+					last_t = now;
+					next_period += period;
+					if (next_period < now)
+						next_period = now + period;
 				}
 				rte_delay_us_sleep(1000);
 			}
+			uint64_t t_end = rte_rdtsc();
+			elapsed = double(t_end - start) / double(r.hz);
+			halt(r, captures, t_end);
 		}
-		g_stop.store(true, std::memory_order_relaxed);
-		rte_eal_mp_wait_lcore();
-		/* Free what is still queued in the rx rings (counted by the ports already). */
-		for (const Port &p : r.ports)
-			for (uint16_t q = 0; q < c.rxq; q++) {
-				rte_mbuf *pkts[kMaxBurst];
-				uint16_t n;
-				int rounds = 0;
-				while ((n = rte_eth_rx_burst(p.id, q, pkts, kMaxBurst)) && rounds++ < 1000)
-					rte_pktmbuf_free_bulk(pkts, n);
-			}
 		for (Port &p : r.ports)
 			rte_eth_stats_get(p.id, &p.final);
 		for (auto &cap : captures) {

@@ -73,6 +73,7 @@ void usage(const char *prog)
 "  --capture-filter=BPF  only frames this pcap-filter(7) expression passes\n"
 "  --capture-max=N       at most N frames per file (no limit)\n"
 "  --snaplen=N           bytes kept per frame (all)\n"
+"  -i, --interactive     prompt (start, stop, show port stats, set fwd, ...; 'help')\n"
 "  -h, --help            this text\n"
 "\n"
 "Examples:\n"
@@ -427,11 +428,6 @@ int parse_args(int argc, char **argv, Config &cfg)
 	}
 	if (!cfg.capture_filter.empty() && cfg.captures.empty()) {
 		fprintf(stderr, "%s: --capture-filter without --capture\n", prog);
-		return 1;
-	}
-	if (cfg.interactive) {
-		fprintf(stderr, "%s: -i (interactive prompt) is not available yet; use "
-			"--duration/--packets or Ctrl-C\n", prog);
 		return 1;
 	}
 	return 0;
