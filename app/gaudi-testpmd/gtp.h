@@ -41,7 +41,7 @@ struct Config {
 	uint16_t burst = 32;
 	uint32_t pkt_len = 64;          /* --txpkts: frame length without FCS */
 	uint16_t rxq = 1, txq = 1;
-	uint16_t rxd = 1024, txd = 1024;
+	uint16_t rxd = 0, txd = 0;      /* 0: the port's default ring size, as testpmd */
 	unsigned nb_cores = 1;
 	double stats_period = 1.0;       /* seconds; 0 = no live line */
 	std::vector<EthPeer> eth_peers;

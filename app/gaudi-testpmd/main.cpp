@@ -86,6 +86,7 @@ struct Port {
 	rte_eth_stats final{};
 	bool started = false;
 	bool configured = false;
+	uint16_t rxd = 0, txd = 0; /* ring sizes */
 	uint32_t lpbk = 0;        /* rte_eth_conf.lpbk_mode (interactive: port config loopback) */
 	bool reconfigure = false; /* lpbk changed: configure again at the next port start */
 };
@@ -131,6 +132,7 @@ struct Run {
 	Port *by_id[RTE_MAX_ETHPORTS] = {};
 	rte_mempool *rx_mp = nullptr, *gen_mp = nullptr, *cap_mp = nullptr;
 	Template tmpl;
+	uint16_t max_rxd = 0, max_txd = 0;
 	uint32_t max_frame = 0;   /* the largest frame the mempools and MTU were set up for */
 	double ns_per_tsc = 1;
 	uint64_t hz = 1;
@@ -337,10 +339,10 @@ void run_generator(Stream &s, const Run &r)
 		s.pending_off = 0;
 		if (s.tsc_per_pkt > 0 && s.npending) {
 			/* Paced per burst. After a stall (the lcore was preempted, the ring was
-			 * full) up to 50 ms of schedule is caught up, so the average holds; a
+			 * full) up to 250 ms of schedule is caught up, so the average holds; a
 			 * longer lag is forgiven rather than sent back to back. */
 			s.next_tsc += s.npending * s.tsc_per_pkt;
-			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.05 * double(r.hz));
+			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.25 * double(r.hz));
 			if (s.next_tsc + lag < double(now))
 				s.next_tsc = double(now) - lag;
 		}
@@ -628,10 +630,17 @@ bool validate(Run &r)
 		auto desc_ok = [](uint16_t n, const rte_eth_desc_lim &l) {
 			return n >= l.nb_min && n <= l.nb_max && (l.nb_align <= 1 || n % l.nb_align == 0);
 		};
-		if (!desc_ok(c.rxd, info.rx_desc_lim) || !desc_ok(c.txd, info.tx_desc_lim)) {
+		/* 0 = the port's default (ethdev falls back to 512 when it has none). */
+		p.rxd = c.rxd ? c.rxd : info.default_rxportconf.ring_size ?
+			info.default_rxportconf.ring_size : RTE_ETH_DEV_FALLBACK_RX_RINGSIZE;
+		p.txd = c.txd ? c.txd : info.default_txportconf.ring_size ?
+			info.default_txportconf.ring_size : RTE_ETH_DEV_FALLBACK_TX_RINGSIZE;
+		r.max_rxd = std::max(r.max_rxd, p.rxd);
+		r.max_txd = std::max(r.max_txd, p.txd);
+		if (!desc_ok(p.rxd, info.rx_desc_lim) || !desc_ok(p.txd, info.tx_desc_lim)) {
 			fprintf(stderr, "%s: port %u (%s): --rxd %u / --txd %u out of its limits (rx "
 				"%u..%u align %u, tx %u..%u align %u)\n", kProg, p.id, p.name.c_str(),
-				c.rxd, c.txd, info.rx_desc_lim.nb_min, info.rx_desc_lim.nb_max,
+				p.rxd, p.txd, info.rx_desc_lim.nb_min, info.rx_desc_lim.nb_max,
 				info.rx_desc_lim.nb_align, info.tx_desc_lim.nb_min,
 				info.tx_desc_lim.nb_max, info.tx_desc_lim.nb_align);
 			return false;
@@ -707,9 +716,10 @@ bool create_pools(Run &r)
 						      max_frame;
 	const unsigned cache = 256;
 	unsigned lcores = c.nb_cores + 1;
-	unsigned n_rx = nports * c.rxq * (c.rxd + c.txd + 2 * kMaxBurst) + lcores * cache + 1024;
+	unsigned n_rx = nports * c.rxq * (r.max_rxd + r.max_txd + 2 * kMaxBurst) + lcores * cache +
+			1024;
 	r.rx_mp = rte_pktmbuf_pool_create("gtp_rx", n_rx, cache, 0, room, rte_socket_id());
-	unsigned n_gen = nports * c.txq * (c.txd + 2 * kMaxBurst) + lcores * cache + 1024;
+	unsigned n_gen = nports * c.txq * (r.max_txd + 2 * kMaxBurst) + lcores * cache + 1024;
 	r.gen_mp = rte_pktmbuf_pool_create("gtp_gen", n_gen, cache, 0, room, rte_socket_id());
 	if (!r.rx_mp || !r.gen_mp) {
 		fprintf(stderr, "%s: mempool of %u + %u mbufs: %s (more memory: -m)\n", kProg, n_rx,
@@ -743,8 +753,8 @@ bool setup_port(Run &r, Port &p)
 		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &
 						   (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
 	}
-	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	/* No MBUF_FAST_FREE: a txq sends mbufs of two pools (forwarded ones, and generated
+	 * ones after tx_first or set fwd), which that offload does not allow. */
 	int rc = rte_eth_dev_configure(p.id, c.rxq, c.txq, &conf);
 	if (rc != 0) {
 		fprintf(stderr, "%s: port %u: configure: %s\n", kProg, p.id, rte_strerror(-rc));
@@ -764,9 +774,9 @@ bool setup_port(Run &r, Port &p)
 	if (socket < 0)
 		socket = int(rte_socket_id());
 	for (uint16_t q = 0; q < c.rxq; q++) {
-		rc = rte_eth_rx_queue_setup(p.id, q, c.rxd, unsigned(socket), nullptr, r.rx_mp);
+		rc = rte_eth_rx_queue_setup(p.id, q, p.rxd, unsigned(socket), nullptr, r.rx_mp);
 		if (rc == 0)
-			rc = rte_eth_tx_queue_setup(p.id, q, c.txd, unsigned(socket), nullptr);
+			rc = rte_eth_tx_queue_setup(p.id, q, p.txd, unsigned(socket), nullptr);
 		if (rc != 0) {
 			fprintf(stderr, "%s: port %u queue %u: %s\n", kProg, p.id, q,
 				rte_strerror(-rc));

@@ -45,7 +45,7 @@ void usage(const char *prog)
 "  --portlist=LIST       ports to use, e.g. 0,1 or 0-3 (all); paired 0<->1, 2<->3\n"
 "  --nb-cores=N          forwarding lcores (1)\n"
 "  --rxq=N --txq=N       queues per port (1); must be equal\n"
-"  --rxd=N --txd=N       descriptors per queue (1024)\n"
+"  --rxd=N --txd=N       descriptors per queue (the port's default)\n"
 "  --burst=N             frames per burst, 1..512 (32)\n"
 "  --tx-first            io/mac/macswap: send one burst per port at start\n"
 "  --eth-peer=N,MAC      destination MAC of frames sent on port N (mac, generators);\n"
