@@ -729,8 +729,8 @@ bool create_pools(Run &r)
 	rte_mempool_obj_iter(r.gen_mp, zero_mbuf, nullptr);
 	if (!c.captures.empty()) {
 		uint32_t snap = std::min<uint32_t>(c.snaplen, max_frame);
-		r.cap_mp = rte_pktmbuf_pool_create("gtp_capture", kCaptureRing * unsigned(c.captures.size()) +
-						   lcores * cache, cache, 0,
+		unsigned n_cap = kCaptureRing * unsigned(c.captures.size()) + lcores * cache;
+		r.cap_mp = rte_pktmbuf_pool_create("gtp_capture", n_cap, cache, 0,
 						   uint16_t(rte_pcapng_mbuf_size(snap)),
 						   rte_socket_id());
 		if (!r.cap_mp) {
@@ -967,6 +967,157 @@ int telemetry_stats(const char *, const char *params, rte_tel_data *d)
 					  port_tx_dropped(*r, p.id));
 	}
 	return 0;
+}
+
+/* Prints the final report and writes --json; returns 1 when the JSON file could not be
+ * written. */
+int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
+	   const std::vector<Sample> &series, double elapsed, const char *stopped_by, double pps,
+	   unsigned in_use)
+{
+	const Config &c = r.cfg;
+	int status = 0;
+	/* Per-port results. */
+	std::vector<PortResult> res;
+	for (const Port &p : r.ports) {
+		PortResult pr{};
+		pr.p = &p;
+		pr.tx_dropped = port_tx_dropped(r, p.id);
+		double e = elapsed > 0 ? elapsed : 1;
+		pr.rx_mpps = double(p.final.ipackets) / e / 1e6;
+		pr.tx_mpps = double(p.final.opackets) / e / 1e6;
+		pr.rx_gbps = double(p.final.ibytes) * 8 / e / 1e9;
+		pr.tx_gbps = double(p.final.obytes) * 8 / e / 1e9;
+		for (auto &s : r.streams) {
+			if (s->port == p.id) {
+				pr.lat.merge(s->lat);
+				pr.seqs.merge(s->seqs);
+			}
+			if (s->tx_port == p.peer)
+				pr.peer_sent_stamped += s->sent_stamped.load();
+		}
+		pr.measured = pr.lat.count() > 0;
+		res.push_back(std::move(pr));
+	}
+	printf("\n== %s: %s, %zu port(s), %.3f s, stopped by %s\n", kProg, mode_name(c.mode),
+	       r.ports.size(), elapsed, stopped_by);
+	for (const PortResult &pr : res) {
+		const Port &p = *pr.p;
+		const rte_eth_stats &st = p.final;
+		printf("port %u (%s)\n", p.id, p.name.c_str());
+		printf("  rx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
+		       st.ipackets, st.ibytes, pr.rx_mpps, pr.rx_gbps);
+		printf("  tx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
+		       st.opackets, st.obytes, pr.tx_mpps, pr.tx_gbps);
+		printf("  rx errors %" PRIu64 ", rx missed %" PRIu64 ", rx nombuf %" PRIu64
+		       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n", st.ierrors,
+		       st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
+		if (pps > 0)
+			printf("  rate: target %.0f frames/s, achieved %.0f frames/s (%.2f%%)\n",
+			       pps, pr.tx_mpps * 1e6, pr.tx_mpps * 1e6 / pps * 100);
+		if (pr.measured) {
+			uint64_t lost = pr.peer_sent_stamped > pr.seqs.received() ?
+					pr.peer_sent_stamped - pr.seqs.received() : 0;
+			printf("  latency over %" PRIu64 " frames: p50 %.3f us, p99 %.3f us, "
+			       "p99.9 %.3f us, max %.3f us; lost %" PRIu64 ", reordered %" PRIu64
+			       "\n", pr.lat.count(), pr.lat.quantile(0.5) / 1e3,
+			       pr.lat.quantile(0.99) / 1e3, pr.lat.quantile(0.999) / 1e3,
+			       double(pr.lat.max()) / 1e3, lost, pr.seqs.reordered());
+		}
+	}
+	for (auto &cap : captures)
+		printf("capture of port %u (%s%s): %s, %" PRIu64 " frames written, %" PRIu64
+		       " filtered out, %" PRIu64 " not captured (capture ring or pool full)\n",
+		       cap->port(), cap->rx() ? "rx" : "", cap->tx() ? (cap->rx() ? "+tx" : "tx") :
+		       "", cap->file().c_str(), cap->written(), cap->filtered_out(),
+		       cap->dropped());
+	printf("mbufs in use at exit: %u%s\n", in_use,
+	       in_use ? " -- LEAK: some mbufs were not returned to their pool" :
+		        " (every mbuf returned to its pool)");
+	if (!c.json_file.empty()) {
+		FILE *f = fopen(c.json_file.c_str(), "w");
+		if (!f) {
+			fprintf(stderr, "%s: --json=%s: %s\n", kProg, c.json_file.c_str(),
+				strerror(errno));
+			status = 1;
+		} else {
+			fprintf(f, "{\n \"app\": \"gaudi-testpmd\",\n \"forward_mode\": \"%s\",\n"
+				" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
+				" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
+				" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
+				mode_name(c.mode), c.burst, c.pkt_len, c.nb_cores, elapsed,
+				stopped_by, pps, in_use);
+			for (size_t k = 0; k < res.size(); k++) {
+				const PortResult &pr = res[k];
+				const rte_eth_stats &st = pr.p->final;
+				fprintf(f, "%s\n  {\"port\": %u, \"name\": %s, \"rx_packets\": %" PRIu64
+					", \"tx_packets\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
+					", \"tx_bytes\": %" PRIu64 ", \"rx_errors\": %" PRIu64
+					", \"tx_errors\": %" PRIu64 ", \"rx_missed\": %" PRIu64
+					", \"rx_nombuf\": %" PRIu64 ", \"tx_dropped\": %" PRIu64
+					", \"rx_mpps\": %.6f, \"tx_mpps\": %.6f, \"rx_gbps\": %.6f"
+					", \"tx_gbps\": %.6f", k ? "," : "", pr.p->id,
+					json_str(pr.p->name).c_str(), st.ipackets, st.opackets,
+					st.ibytes, st.obytes, st.ierrors, st.oerrors, st.imissed,
+					st.rx_nombuf, pr.tx_dropped, pr.rx_mpps, pr.tx_mpps,
+					pr.rx_gbps, pr.tx_gbps);
+				if (pr.measured) {
+					const Histogram &h = pr.lat;
+					uint64_t lost = pr.peer_sent_stamped > pr.seqs.received() ?
+							pr.peer_sent_stamped - pr.seqs.received() : 0;
+					fprintf(f, ",\n   \"latency_ns\": {\"count\": %" PRIu64
+						", \"min\": %" PRIu64 ", \"mean\": %.1f, \"p50\": %" PRIu64
+						", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64 ", \"max\": %"
+						PRIu64 ", \"histogram\": [", h.count(), h.min(), h.mean(),
+						h.quantile(0.5), h.quantile(0.99), h.quantile(0.999),
+						h.max());
+					bool first = true;
+					for (unsigned b = 0; b < Histogram::kBuckets; b++)
+						if (h.at(b)) {
+							fprintf(f, "%s[%" PRIu64 ", %" PRIu64 "]",
+								first ? "" : ", ", Histogram::lower(b), h.at(b));
+							first = false;
+						}
+					fprintf(f, "]},\n   \"sequence\": {\"received\": %" PRIu64
+						", \"sent_by_peer\": %" PRIu64 ", \"lost\": %" PRIu64
+						", \"reordered\": %" PRIu64 "}", pr.seqs.received(),
+						pr.peer_sent_stamped, lost, pr.seqs.reordered());
+				}
+				fprintf(f, "}");
+			}
+			fprintf(f, "\n ],\n \"captures\": [");
+			for (size_t k = 0; k < captures.size(); k++) {
+				const Capture &cap = *captures[k];
+				fprintf(f, "%s\n  {\"port\": %u, \"file\": %s, \"written\": %" PRIu64
+					", \"filtered_out\": %" PRIu64 ", \"dropped\": %" PRIu64 "}",
+					k ? "," : "", cap.port(), json_str(cap.file()).c_str(),
+					cap.written(), cap.filtered_out(), cap.dropped());
+			}
+			fprintf(f, "%s],\n \"series\": [", captures.empty() ? "" : "\n ");
+			for (size_t k = 0; k < series.size(); k++) {
+				fprintf(f, "%s\n  {\"t\": %.4f, \"ports\": [", k ? "," : "",
+					series[k].t);
+				for (size_t j = 0; j < series[k].ports.size(); j++) {
+					const PortSample &ps = series[k].ports[j];
+					fprintf(f, "%s{\"port\": %u, \"rx_pps\": %.1f, \"tx_pps\": %.1f, "
+						"\"rx_gbps\": %.6f, \"tx_gbps\": %.6f, \"drops\": %" PRIu64
+						", \"errors\": %" PRIu64 "}", j ? ", " : "", r.ports[j].id,
+						ps.rx_pps, ps.tx_pps, ps.rx_bps / 1e9, ps.tx_bps / 1e9,
+						ps.drops, ps.errors);
+				}
+				fprintf(f, "]}");
+			}
+			fprintf(f, "%s]\n}\n", series.empty() ? "" : "\n ");
+			if (fclose(f) != 0) {
+				fprintf(stderr, "%s: --json=%s: %s\n", kProg, c.json_file.c_str(),
+					strerror(errno));
+				status = 1;
+			} else {
+				printf("report: %s\n", c.json_file.c_str());
+			}
+		}
+	}
+	return status;
 }
 
 /* ---- interactive prompt (-i) ----------------------------------------------------------- */
@@ -1656,146 +1807,7 @@ int main_impl(int argc, char **argv)
 		if (mp)
 			in_use += rte_mempool_in_use_count(mp);
 	if (status == 0) {
-		/* Per-port results. */
-		std::vector<PortResult> res;
-		for (const Port &p : r.ports) {
-			PortResult pr{};
-			pr.p = &p;
-			pr.tx_dropped = port_tx_dropped(r, p.id);
-			double e = elapsed > 0 ? elapsed : 1;
-			pr.rx_mpps = double(p.final.ipackets) / e / 1e6;
-			pr.tx_mpps = double(p.final.opackets) / e / 1e6;
-			pr.rx_gbps = double(p.final.ibytes) * 8 / e / 1e9;
-			pr.tx_gbps = double(p.final.obytes) * 8 / e / 1e9;
-			for (auto &s : r.streams) {
-				if (s->port == p.id) {
-					pr.lat.merge(s->lat);
-					pr.seqs.merge(s->seqs);
-				}
-				if (s->tx_port == p.peer)
-					pr.peer_sent_stamped += s->sent_stamped.load();
-			}
-			pr.measured = pr.lat.count() > 0;
-			res.push_back(std::move(pr));
-		}
-		printf("\n== %s: %s, %zu port(s), %.3f s, stopped by %s\n", kProg, mode_name(c.mode),
-		       r.ports.size(), elapsed, stopped_by);
-		for (const PortResult &pr : res) {
-			const Port &p = *pr.p;
-			const rte_eth_stats &st = p.final;
-			printf("port %u (%s)\n", p.id, p.name.c_str());
-			printf("  rx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
-			       st.ipackets, st.ibytes, pr.rx_mpps, pr.rx_gbps);
-			printf("  tx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
-			       st.opackets, st.obytes, pr.tx_mpps, pr.tx_gbps);
-			printf("  rx errors %" PRIu64 ", rx missed %" PRIu64 ", rx nombuf %" PRIu64
-			       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n", st.ierrors,
-			       st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
-			if (pps > 0)
-				printf("  rate: target %.0f frames/s, achieved %.0f frames/s (%.2f%%)\n",
-				       pps, pr.tx_mpps * 1e6, pr.tx_mpps * 1e6 / pps * 100);
-			if (pr.measured) {
-				uint64_t lost = pr.peer_sent_stamped > pr.seqs.received() ?
-						pr.peer_sent_stamped - pr.seqs.received() : 0;
-				printf("  latency over %" PRIu64 " frames: p50 %.3f us, p99 %.3f us, "
-				       "p99.9 %.3f us, max %.3f us; lost %" PRIu64 ", reordered %" PRIu64
-				       "\n", pr.lat.count(), pr.lat.quantile(0.5) / 1e3,
-				       pr.lat.quantile(0.99) / 1e3, pr.lat.quantile(0.999) / 1e3,
-				       double(pr.lat.max()) / 1e3, lost, pr.seqs.reordered());
-			}
-		}
-		for (auto &cap : captures)
-			printf("capture of port %u (%s%s): %s, %" PRIu64 " frames written, %" PRIu64
-			       " filtered out, %" PRIu64 " not captured (capture ring or pool full)\n",
-			       cap->port(), cap->rx() ? "rx" : "", cap->tx() ? (cap->rx() ? "+tx" : "tx") :
-			       "", cap->file().c_str(), cap->written(), cap->filtered_out(),
-			       cap->dropped());
-		printf("mbufs in use at exit: %u%s\n", in_use,
-		       in_use ? " -- LEAK: some mbufs were not returned to their pool" :
-			        " (every mbuf returned to its pool)");
-		if (!c.json_file.empty()) {
-			FILE *f = fopen(c.json_file.c_str(), "w");
-			if (!f) {
-				fprintf(stderr, "%s: --json=%s: %s\n", kProg, c.json_file.c_str(),
-					strerror(errno));
-				status = 1;
-			} else {
-				fprintf(f, "{\n \"app\": \"gaudi-testpmd\",\n \"forward_mode\": \"%s\",\n"
-					" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
-					" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
-					" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
-					mode_name(c.mode), c.burst, c.pkt_len, c.nb_cores, elapsed,
-					stopped_by, pps, in_use);
-				for (size_t k = 0; k < res.size(); k++) {
-					const PortResult &pr = res[k];
-					const rte_eth_stats &st = pr.p->final;
-					fprintf(f, "%s\n  {\"port\": %u, \"name\": %s, \"rx_packets\": %" PRIu64
-						", \"tx_packets\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
-						", \"tx_bytes\": %" PRIu64 ", \"rx_errors\": %" PRIu64
-						", \"tx_errors\": %" PRIu64 ", \"rx_missed\": %" PRIu64
-						", \"rx_nombuf\": %" PRIu64 ", \"tx_dropped\": %" PRIu64
-						", \"rx_mpps\": %.6f, \"tx_mpps\": %.6f, \"rx_gbps\": %.6f"
-						", \"tx_gbps\": %.6f", k ? "," : "", pr.p->id,
-						json_str(pr.p->name).c_str(), st.ipackets, st.opackets,
-						st.ibytes, st.obytes, st.ierrors, st.oerrors, st.imissed,
-						st.rx_nombuf, pr.tx_dropped, pr.rx_mpps, pr.tx_mpps,
-						pr.rx_gbps, pr.tx_gbps);
-					if (pr.measured) {
-						const Histogram &h = pr.lat;
-						uint64_t lost = pr.peer_sent_stamped > pr.seqs.received() ?
-								pr.peer_sent_stamped - pr.seqs.received() : 0;
-						fprintf(f, ",\n   \"latency_ns\": {\"count\": %" PRIu64
-							", \"min\": %" PRIu64 ", \"mean\": %.1f, \"p50\": %" PRIu64
-							", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64 ", \"max\": %"
-							PRIu64 ", \"histogram\": [", h.count(), h.min(), h.mean(),
-							h.quantile(0.5), h.quantile(0.99), h.quantile(0.999),
-							h.max());
-						bool first = true;
-						for (unsigned b = 0; b < Histogram::kBuckets; b++)
-							if (h.at(b)) {
-								fprintf(f, "%s[%" PRIu64 ", %" PRIu64 "]",
-									first ? "" : ", ", Histogram::lower(b), h.at(b));
-								first = false;
-							}
-						fprintf(f, "]},\n   \"sequence\": {\"received\": %" PRIu64
-							", \"sent_by_peer\": %" PRIu64 ", \"lost\": %" PRIu64
-							", \"reordered\": %" PRIu64 "}", pr.seqs.received(),
-							pr.peer_sent_stamped, lost, pr.seqs.reordered());
-					}
-					fprintf(f, "}");
-				}
-				fprintf(f, "\n ],\n \"captures\": [");
-				for (size_t k = 0; k < captures.size(); k++) {
-					const Capture &cap = *captures[k];
-					fprintf(f, "%s\n  {\"port\": %u, \"file\": %s, \"written\": %" PRIu64
-						", \"filtered_out\": %" PRIu64 ", \"dropped\": %" PRIu64 "}",
-						k ? "," : "", cap.port(), json_str(cap.file()).c_str(),
-						cap.written(), cap.filtered_out(), cap.dropped());
-				}
-				fprintf(f, "%s],\n \"series\": [", captures.empty() ? "" : "\n ");
-				for (size_t k = 0; k < series.size(); k++) {
-					fprintf(f, "%s\n  {\"t\": %.4f, \"ports\": [", k ? "," : "",
-						series[k].t);
-					for (size_t j = 0; j < series[k].ports.size(); j++) {
-						const PortSample &ps = series[k].ports[j];
-						fprintf(f, "%s{\"port\": %u, \"rx_pps\": %.1f, \"tx_pps\": %.1f, "
-							"\"rx_gbps\": %.6f, \"tx_gbps\": %.6f, \"drops\": %" PRIu64
-							", \"errors\": %" PRIu64 "}", j ? ", " : "", r.ports[j].id,
-							ps.rx_pps, ps.tx_pps, ps.rx_bps / 1e9, ps.tx_bps / 1e9,
-							ps.drops, ps.errors);
-					}
-					fprintf(f, "]}");
-				}
-				fprintf(f, "%s]\n}\n", series.empty() ? "" : "\n ");
-				if (fclose(f) != 0) {
-					fprintf(stderr, "%s: --json=%s: %s\n", kProg, c.json_file.c_str(),
-						strerror(errno));
-					status = 1;
-				} else {
-					printf("report: %s\n", c.json_file.c_str());
-				}
-			}
-		}
+		status = report(r, captures, series, elapsed, stopped_by, pps, in_use);
 		if (in_use)
 			status = 1;
 	}
