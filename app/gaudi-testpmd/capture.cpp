@@ -188,6 +188,7 @@ void Capture::finish(uint64_t ifrecv, uint64_t ifdrop)
 	rte_pcapng_write_stats(pcapng_, port_, "gaudi-testpmd", 0, 0, ifrecv, ifdrop);
 	rte_pcapng_close(pcapng_);
 	pcapng_ = nullptr;
+	roce_ = summarize_roce(file_);
 }
 
 } // namespace gtp

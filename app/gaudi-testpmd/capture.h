@@ -21,6 +21,8 @@
 #include <rte_pcapng.h>
 #include <rte_ring.h>
 
+#include "roce_summary.h"
+
 namespace gtp {
 
 /* Copies waiting for the main lcore, per capture: 0.16 s at 200k frames/s. */
@@ -80,6 +82,8 @@ public:
 	uint64_t written() const { return written_; }
 	uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 	uint64_t filtered_out() const { return filtered_.load(std::memory_order_relaxed); }
+	/* RoCE v2 summary of the file, made by finish(). */
+	const RoceSummary &roce() const { return roce_; }
 
 private:
 	Capture() = default;
@@ -94,6 +98,7 @@ private:
 	rte_pcapng_t *pcapng_ = nullptr;
 	int fd_ = -1;
 	uint64_t written_ = 0;
+	RoceSummary roce_;
 	std::atomic<uint64_t> queued_{0}, dropped_{0}, filtered_{0};
 };
 

@@ -1031,6 +1031,23 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		       cap->port(), cap->rx() ? "rx" : "", cap->tx() ? (cap->rx() ? "+tx" : "tx") :
 		       "", cap->file().c_str(), cap->written(), cap->filtered_out(),
 		       cap->dropped());
+	for (auto &cap : captures) {
+		const RoceSummary &rs = cap->roce();
+		if (!rs.roce)
+			continue;
+		printf("RoCE v2 in %s: %" PRIu64 " of %" PRIu64 " frames, %" PRIu64 " destination "
+		       "QP(s), ICRC errors %" PRIu64 ", PSN gaps %" PRIu64 "\n  opcodes:",
+		       cap->file().c_str(), rs.roce, rs.frames, rs.qps, rs.icrc_errors, rs.psn_gaps);
+		for (auto &[name, n] : rs.opcodes)
+			printf(" %s %" PRIu64, name.c_str(), n);
+		printf("\n");
+		if (!rs.errors.empty()) {
+			printf("  broken:");
+			for (auto &[name, n] : rs.errors)
+				printf(" %s %" PRIu64, name.c_str(), n);
+			printf("\n");
+		}
+	}
 	printf("mbufs in use at exit: %u%s\n", in_use,
 	       in_use ? " -- LEAK: some mbufs were not returned to their pool" :
 		        " (every mbuf returned to its pool)");
@@ -1088,10 +1105,26 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			fprintf(f, "\n ],\n \"captures\": [");
 			for (size_t k = 0; k < captures.size(); k++) {
 				const Capture &cap = *captures[k];
+				const RoceSummary &rs = cap.roce();
 				fprintf(f, "%s\n  {\"port\": %u, \"file\": %s, \"written\": %" PRIu64
-					", \"filtered_out\": %" PRIu64 ", \"dropped\": %" PRIu64 "}",
-					k ? "," : "", cap.port(), json_str(cap.file()).c_str(),
-					cap.written(), cap.filtered_out(), cap.dropped());
+					", \"filtered_out\": %" PRIu64 ", \"dropped\": %" PRIu64
+					", \"roce\": {\"frames\": %" PRIu64 ", \"qps\": %" PRIu64
+					", \"icrc_errors\": %" PRIu64 ", \"psn_gaps\": %" PRIu64
+					", \"opcodes\": {", k ? "," : "", cap.port(),
+					json_str(cap.file()).c_str(), cap.written(), cap.filtered_out(),
+					cap.dropped(), rs.roce, rs.qps, rs.icrc_errors, rs.psn_gaps);
+				const char *sep = "";
+				for (auto &[name, n] : rs.opcodes) {
+					fprintf(f, "%s%s: %" PRIu64, sep, json_str(name).c_str(), n);
+					sep = ", ";
+				}
+				fprintf(f, "}, \"errors\": {");
+				sep = "";
+				for (auto &[name, n] : rs.errors) {
+					fprintf(f, "%s%s: %" PRIu64, sep, json_str(name).c_str(), n);
+					sep = ", ";
+				}
+				fprintf(f, "}}}");
 			}
 			fprintf(f, "%s],\n \"series\": [", captures.empty() ? "" : "\n ");
 			for (size_t k = 0; k < series.size(); k++) {
