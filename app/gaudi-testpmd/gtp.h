@@ -14,7 +14,7 @@
 namespace gtp {
 
 /* testpmd's forwarding modes (same names), plus template: frames replayed from a capture. */
-enum class FwdMode { io, mac, macswap, txonly, rxonly, flowgen, icmpecho, template_ };
+enum class FwdMode { io, mac, macswap, txonly, rxonly, flowgen, icmpecho, template_, roce };
 
 const char *mode_name(FwdMode m);
 
@@ -65,6 +65,11 @@ struct Config {
 	uint32_t snaplen = UINT32_MAX;
 	bool interactive = false;
 	bool quiet = false;
+	/* roce mode: requester on the first port, responder on the second. */
+	std::string roce_op = "rc-write";  /* ud-send, rc-send, rc-write, rc-read */
+	uint32_t roce_msg = 4096;          /* message size, bytes */
+	uint32_t roce_depth = 64;          /* messages outstanding */
+	uint32_t roce_mtu = 1024;          /* RoCE path MTU: 256, 512, 1024, 2048, 4096 */
 };
 
 /* Parses the application's arguments (those after "--"). Returns 0, 1 after printing the

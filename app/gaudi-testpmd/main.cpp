@@ -47,6 +47,7 @@
 #include "capture.h"
 #include "gtp.h"
 #include "latency.h"
+#include "roce_mode.h"
 #include "rte_pmd_gaudi.h"
 
 #ifndef GAUDI_PMD_PATH
@@ -132,6 +133,7 @@ struct Run {
 	Port *by_id[RTE_MAX_ETHPORTS] = {};
 	rte_mempool *rx_mp = nullptr, *gen_mp = nullptr, *cap_mp = nullptr;
 	Template tmpl;
+	RoceJob roce;
 	uint16_t max_rxd = 0, max_txd = 0;
 	uint32_t max_frame = 0;   /* the largest frame the mempools and MTU were set up for */
 	double ns_per_tsc = 1;
@@ -553,6 +555,19 @@ bool load_template(const std::string &file, Template &t)
 	return true;
 }
 
+/* The longest frame the run sends (without FCS): the template's, a RoCE packet of the path
+ * MTU with the largest headers the transport allows for (Ethernet, IPv6, UDP, BTH, AtomicETH,
+ * ICRC and a tag: 110 bytes, roce_verbs.cpp kMaxHdr) or --txpkts. */
+uint32_t frame_max(const Run &r)
+{
+	const Config &c = r.cfg;
+	if (c.mode == FwdMode::template_)
+		return uint32_t(r.tmpl.max_len);
+	if (c.mode == FwdMode::roce)
+		return c.roce_mtu + 112;
+	return c.pkt_len;
+}
+
 /* Frames per second each port is to send; 0 = as fast as it goes. */
 double target_pps(const Run &r)
 {
@@ -590,6 +605,10 @@ bool validate(Run &r)
 				p, rte_eth_dev_count_avail());
 			return false;
 		}
+	if (c.mode == FwdMode::roce && c.portlist.size() < 2) {
+		fprintf(stderr, "%s: roce mode needs two ports (requester and responder)\n", kProg);
+		return false;
+	}
 	unsigned workers = rte_lcore_count() - 1;
 	if (c.nb_cores > workers) {
 		fprintf(stderr, "%s: --nb-cores=%u needs %u lcores (the main one + %u); EAL has %u "
@@ -603,8 +622,7 @@ bool validate(Run &r)
 			kMaxStreams);
 		return false;
 	}
-	uint32_t max_frame = c.mode == FwdMode::template_ ? uint32_t(r.tmpl.max_len) :
-				     std::max<uint32_t>(c.pkt_len, RTE_ETHER_MAX_LEN - 4);
+	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN - 4);
 	double pps = target_pps(r);
 	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : double(c.pkt_len);
 	r.ports.resize(c.portlist.size());
@@ -708,10 +726,10 @@ bool create_pools(Run &r)
 {
 	const Config &c = r.cfg;
 	unsigned nports = unsigned(r.ports.size());
-	uint32_t max_frame = c.mode == FwdMode::template_ ? uint32_t(r.tmpl.max_len) :
-				     std::max<uint32_t>(c.pkt_len, RTE_ETHER_MAX_LEN);
+	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN);
+	/* Ports accept MTU + 18 bytes (VLAN tag, FCS) into one mbuf. */
 	uint16_t room = uint16_t(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE,
-						    RTE_PKTMBUF_HEADROOM + max_frame));
+						    RTE_PKTMBUF_HEADROOM + max_frame + 8));
 	r.max_frame = c.mode == FwdMode::template_ ? std::max<uint32_t>(max_frame, c.pkt_len) :
 						      max_frame;
 	const unsigned cache = 256;
@@ -761,7 +779,7 @@ bool setup_port(Run &r, Port &p)
 		return false;
 	}
 	p.configured = true;
-	uint32_t max_frame = c.mode == FwdMode::template_ ? uint32_t(r.tmpl.max_len) : c.pkt_len;
+	uint32_t max_frame = frame_max(r);
 	if (max_frame > RTE_ETHER_MAX_LEN - 4) {
 		rc = rte_eth_dev_set_mtu(p.id, uint16_t(max_frame - RTE_ETHER_HDR_LEN));
 		if (rc != 0) {
@@ -797,6 +815,21 @@ void setup_streams(Run &r, double pps)
 {
 	const Config &c = r.cfg;
 	r.lcore_streams.assign(c.nb_cores, {});
+	if (c.mode == FwdMode::roce) {
+		RoceJob &j = r.roce;
+		j.req_port = r.ports[0].id;
+		j.resp_port = r.ports[0].peer;
+		j.tx_pool = r.gen_mp;
+		j.op = c.roce_op == "ud-send" ? RoceOp::ud_send : c.roce_op == "rc-send" ?
+		       RoceOp::rc_send : c.roce_op == "rc-read" ? RoceOp::rc_read : RoceOp::rc_write;
+		j.msg = c.roce_msg;
+		j.depth = c.roce_depth;
+		j.mtu = c.roce_mtu;
+		j.limit = c.packets;
+		j.gen_stop = &g_gen_stop;
+		j.stop = &g_stop;
+		return;
+	}
 	for (const Port &p : r.ports)
 		for (uint16_t q = 0; q < c.rxq; q++) {
 			auto s = std::make_unique<Stream>();
@@ -853,7 +886,10 @@ uint64_t launch(Run &r, bool first)
 	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (i == c.nb_cores)
 			break;
-		rte_eal_remote_launch(lcore_main, &r.lcore_streams[i++], lcore);
+		if (c.mode == FwdMode::roce && i++ == 0)
+			rte_eal_remote_launch(roce_lcore, &r.roce, lcore);
+		else if (c.mode != FwdMode::roce)
+			rte_eal_remote_launch(lcore_main, &r.lcore_streams[i++], lcore);
 	}
 	return start;
 }
@@ -885,6 +921,11 @@ void halt(Run &r, std::vector<std::unique_ptr<Capture>> &captures, uint64_t t_en
 			}
 			rte_delay_us_sleep(1000);
 		}
+	}
+	if (c.mode == FwdMode::roce) {
+		/* The messages outstanding complete (up to 1 s). */
+		while (!r.roce.done.load(std::memory_order_acquire) && rte_rdtsc() < t_end + r.hz)
+			rte_delay_us_sleep(1000);
 	}
 	g_stop.store(true, std::memory_order_relaxed);
 	rte_eal_mp_wait_lcore();
@@ -1031,6 +1072,23 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		       cap->port(), cap->rx() ? "rx" : "", cap->tx() ? (cap->rx() ? "+tx" : "tx") :
 		       "", cap->file().c_str(), cap->written(), cap->filtered_out(),
 		       cap->dropped());
+	if (c.mode == FwdMode::roce) {
+		const RoceJob &j = r.roce;
+		double e = elapsed > 0 ? elapsed : 1;
+		uint64_t done = j.completed.load();
+		if (!j.error.empty()) {
+			printf("roce: %s\n", j.error.c_str());
+			status = 1;
+		}
+		printf("roce %s, %u-byte messages, depth %u, MTU %u, port %u -> port %u: %" PRIu64
+		       " completed (%.0f msg/s, %.3f Gbit/s goodput), responder receives %" PRIu64
+		       ", errors %" PRIu64 ", retransmits %" PRIu64 ", data %s\n",
+		       roce_op_name(j.op), j.msg, j.depth, j.mtu, j.req_port, j.resp_port, done,
+		       double(done) / e, double(done) * j.msg * 8 / e / 1e9, j.received.load(),
+		       j.errors.load(), j.retransmits, j.data_ok ? "as sent" : "NOT as sent");
+		if (!j.data_ok)
+			status = 1;
+	}
 	for (auto &cap : captures) {
 		const RoceSummary &rs = cap->roce();
 		if (!rs.roce)
@@ -1102,7 +1160,22 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				}
 				fprintf(f, "}");
 			}
-			fprintf(f, "\n ],\n \"captures\": [");
+			fprintf(f, "\n ],\n");
+			if (c.mode == FwdMode::roce) {
+				const RoceJob &j = r.roce;
+				double e = elapsed > 0 ? elapsed : 1;
+				fprintf(f, " \"roce\": {\"op\": \"%s\", \"msg_size\": %u, \"depth\": %u"
+					", \"mtu\": %u, \"requester_port\": %u, \"responder_port\": %u"
+					", \"completed\": %" PRIu64 ", \"responder_receives\": %" PRIu64
+					", \"errors\": %" PRIu64 ", \"retransmits\": %" PRIu64
+					", \"msg_per_s\": %.1f, \"goodput_gbps\": %.6f, \"data_ok\": %s"
+					", \"error\": %s},\n", roce_op_name(j.op), j.msg, j.depth, j.mtu,
+					j.req_port, j.resp_port, j.completed.load(), j.received.load(),
+					j.errors.load(), j.retransmits, double(j.completed.load()) / e,
+					double(j.completed.load()) * j.msg * 8 / e / 1e9,
+					j.data_ok ? "true" : "false", json_str(j.error).c_str());
+			}
+			fprintf(f, " \"captures\": [");
 			for (size_t k = 0; k < captures.size(); k++) {
 				const Capture &cap = *captures[k];
 				const RoceSummary &rs = cap.roce();
@@ -1763,7 +1836,12 @@ int main_impl(int argc, char **argv)
 					stopped_by = "duration";
 					break;
 				}
-				if (c.packets && is_generator(c.mode)) {
+				if (c.mode == FwdMode::roce) {
+					if (r.roce.done.load(std::memory_order_acquire)) {
+						stopped_by = r.roce.error.empty() ? "packets" : "error";
+						break;
+					}
+				} else if (c.packets && is_generator(c.mode)) {
 					bool all = true;
 					for (auto &s : r.streams)
 						all = all && s->done.load(std::memory_order_acquire);

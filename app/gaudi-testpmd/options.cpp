@@ -28,6 +28,7 @@ const char *mode_name(FwdMode m)
 	case FwdMode::flowgen: return "flowgen";
 	case FwdMode::icmpecho: return "icmpecho";
 	case FwdMode::template_: return "template";
+	case FwdMode::roce: return "roce";
 	}
 	return "?";
 }
@@ -41,7 +42,7 @@ void usage(const char *prog)
 "(--vdev net_gaudi_emu0,ports=2,wire=pair, the build's PMD loaded with -d).\n"
 "\n"
 "Forwarding:\n"
-"  --forward-mode=MODE   io|mac|macswap|txonly|rxonly|flowgen|icmpecho|template (io)\n"
+"  --forward-mode=MODE   io|mac|macswap|txonly|rxonly|flowgen|icmpecho|template|roce (io)\n"
 "  --portlist=LIST       ports to use, e.g. 0,1 or 0-3 (all); paired 0<->1, 2<->3\n"
 "  --nb-cores=N          forwarding lcores (1)\n"
 "  --rxq=N --txq=N       queues per port (1); must be equal\n"
@@ -59,6 +60,10 @@ void usage(const char *prog)
 "  --rate=PPS            per-port target rate, frames per second (line rate)\n"
 "  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
 "  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
+"RoCE v2 (roce mode: requester on the first port, responder on its peer):\n"
+"  --roce-op=OP          ud-send|rc-send|rc-write|rc-read (rc-write)\n"
+"  --roce-msg=BYTES      message size (4096); --roce-depth=N outstanding (64)\n"
+"  --roce-mtu=N          RoCE path MTU 256|512|1024|2048|4096 (1024)\n"
 "Run and report:\n"
 "  --duration=SECONDS    stop after this time\n"
 "  --packets=N           generators: each port sends exactly N frames, then stop;\n"
@@ -91,7 +96,7 @@ enum Opt {
 	OPT_TX_FIRST, OPT_ETH_PEER, OPT_TXPKTS, OPT_TX_IP, OPT_TX_UDP, OPT_FLOWS, OPT_TEMPLATE,
 	OPT_RATE, OPT_RATE_GBPS, OPT_NO_LAT, OPT_DURATION, OPT_PACKETS, OPT_STATS_PERIOD,
 	OPT_JSON, OPT_QUIET, OPT_CAPTURE, OPT_CAPTURE_DIR, OPT_CAPTURE_FILTER, OPT_CAPTURE_MAX,
-	OPT_SNAPLEN,
+	OPT_SNAPLEN, OPT_ROCE_OP, OPT_ROCE_MSG, OPT_ROCE_DEPTH, OPT_ROCE_MTU,
 };
 
 const struct option long_opts[] = {
@@ -123,6 +128,10 @@ const struct option long_opts[] = {
 	{"capture-filter", required_argument, nullptr, OPT_CAPTURE_FILTER},
 	{"capture-max", required_argument, nullptr, OPT_CAPTURE_MAX},
 	{"snaplen", required_argument, nullptr, OPT_SNAPLEN},
+	{"roce-op", required_argument, nullptr, OPT_ROCE_OP},
+	{"roce-msg", required_argument, nullptr, OPT_ROCE_MSG},
+	{"roce-depth", required_argument, nullptr, OPT_ROCE_DEPTH},
+	{"roce-mtu", required_argument, nullptr, OPT_ROCE_MTU},
 	{"interactive", no_argument, nullptr, 'i'},
 	{"help", no_argument, nullptr, 'h'},
 	{nullptr, 0, nullptr, 0},
@@ -233,7 +242,7 @@ int parse_args(int argc, char **argv, Config &cfg)
 		case OPT_FWD: {
 			static const FwdMode modes[] = {FwdMode::io, FwdMode::mac, FwdMode::macswap,
 				FwdMode::txonly, FwdMode::rxonly, FwdMode::flowgen, FwdMode::icmpecho,
-				FwdMode::template_};
+				FwdMode::template_, FwdMode::roce};
 			bool found = false;
 			for (FwdMode m : modes)
 				if (strcmp(arg, mode_name(m)) == 0) {
@@ -242,7 +251,7 @@ int parse_args(int argc, char **argv, Config &cfg)
 				}
 			if (!found)
 				return bad("not a mode (io, mac, macswap, txonly, rxonly, flowgen, "
-					   "icmpecho, template)");
+					   "icmpecho, template, roce)");
 			break;
 		}
 		case OPT_PORTLIST:
@@ -390,6 +399,27 @@ int parse_args(int argc, char **argv, Config &cfg)
 				return bad("not a snap length (16 or more bytes)");
 			cfg.snaplen = uint32_t(u);
 			break;
+		case OPT_ROCE_OP:
+			if (strcmp(arg, "ud-send") && strcmp(arg, "rc-send") && strcmp(arg, "rc-write") &&
+			    strcmp(arg, "rc-read"))
+				return bad("expected ud-send, rc-send, rc-write or rc-read");
+			cfg.roce_op = arg;
+			break;
+		case OPT_ROCE_MSG:
+			if (!parse_u64(arg, 1, 1 << 24, u))
+				return bad("not a message size (1..16 MiB)");
+			cfg.roce_msg = uint32_t(u);
+			break;
+		case OPT_ROCE_DEPTH:
+			if (!parse_u64(arg, 1, 4096, u))
+				return bad("not a queue depth (1..4096)");
+			cfg.roce_depth = uint32_t(u);
+			break;
+		case OPT_ROCE_MTU:
+			if (!parse_u64(arg, 256, 4096, u) || (u & (u - 1)))
+				return bad("not a RoCE MTU (256, 512, 1024, 2048 or 4096)");
+			cfg.roce_mtu = uint32_t(u);
+			break;
 		default:
 			fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[prev]);
 			return 1;
@@ -424,6 +454,20 @@ int parse_args(int argc, char **argv, Config &cfg)
 	if (cfg.tx_first && is_generator(cfg.mode)) {
 		fprintf(stderr, "%s: --tx-first is for forwarding modes; %s generates anyway\n",
 			prog, mode_name(cfg.mode));
+		return 1;
+	}
+	if (cfg.mode == FwdMode::roce && (!cfg.captures.empty() || cfg.interactive)) {
+		fprintf(stderr, "%s: roce mode has no %s (the RoCE transport polls the ports "
+			"itself)\n", prog, cfg.interactive ? "prompt" : "capture");
+		return 1;
+	}
+	if (cfg.mode == FwdMode::roce && cfg.roce_op == "ud-send" && cfg.roce_msg > cfg.roce_mtu) {
+		fprintf(stderr, "%s: --roce-op=ud-send: a message of %u bytes does not fit the RoCE "
+			"MTU of %u (a UD message is one packet)\n", prog, cfg.roce_msg, cfg.roce_mtu);
+		return 1;
+	}
+	if (cfg.tx_first && cfg.mode == FwdMode::roce) {
+		fprintf(stderr, "%s: --tx-first is for io, mac and macswap\n", prog);
 		return 1;
 	}
 	if (!cfg.capture_filter.empty() && cfg.captures.empty()) {

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""gaudi-testpmd's RoCE-aware capture summary: RoCE v2 frames (built with scapy, ICRC by
-scapy) replayed in template mode and captured on the receiving port; the summary at exit
-(and in the JSON report) counts them per opcode, finds the one missing PSN and the one bad
-ICRC, and leaves out the frames that are not RoCE.
+"""gaudi-testpmd and RoCE v2.
+
+- roce mode: UD SEND, RC SEND, RC RDMA WRITE and RC RDMA READ streams through the project's
+  RoCE transport between the two emulated ports: every message completes, the data arrives
+  as sent, and the frames counted at both ends are the packets the messages need.
+- The RoCE-aware capture summary: RoCE v2 frames (built with scapy, ICRC by scapy) replayed
+  in template mode and captured on the receiving port; the summary at exit (and in the JSON
+  report) counts them per opcode, finds the one missing PSN and the one bad ICRC, and leaves
+  out the frames that are not RoCE.
 """
 import os
 import sys
@@ -52,5 +57,30 @@ def test_roce_summary():
           "no RoCE summary in the printed report")
 
 
+def test_roce_modes():
+    n, mtu = 500, 1024
+    for op, msg in (("rc-write", 3000), ("rc-send", 3000), ("rc-read", 3000), ("ud-send", 1000)):
+        r = run_ok(["--forward-mode=roce", f"--roce-op={op}", f"--roce-msg={msg}",
+                    f"--roce-mtu={mtu}", "--roce-depth=16", f"--packets={n}",
+                    "--stats-period=0"], json_path=os.path.join(W, f"{op}.json"))
+        check_report_matches(r)
+        j = r.report["roce"]
+        check(j["completed"] == n and j["errors"] == 0 and j["data_ok"] and j["error"] == "",
+              f"{op}: {j}")
+        if op.endswith("send"):
+            check(j["responder_receives"] == n, f"{op}: responder got {j['responder_receives']}")
+        pkts = n * -(-msg // mtu)   # packets per message: ceil(msg / MTU)
+        req, resp = r.port(0), r.port(1)
+        data_from, data_to = (resp, req) if op == "rc-read" else (req, resp)
+        check(data_from["tx_packets"] == pkts and data_to["rx_packets"] == pkts,
+              f"{op}: {pkts} data packets expected, sent {data_from['tx_packets']}, "
+              f"received {data_to['rx_packets']}")
+        check(req["tx_bytes"] == resp["rx_bytes"] and resp["tx_bytes"] == req["rx_bytes"],
+              f"{op}: bytes differ between the ends")
+        if op == "rc-read":
+            check(req["tx_packets"] == n,
+                  f"rc-read: {req['tx_packets']} READ requests for {n} messages")
+
+
 if __name__ == "__main__":
-    sys.exit(main("app_roce", [test_roce_summary]))
+    sys.exit(main("app_roce", [test_roce_summary, test_roce_modes]))
