@@ -471,18 +471,25 @@ bool eal_args(const std::vector<std::string> &user, std::vector<std::string> &ou
 				"(build it, or set GAUDI_PMD)\n", kProg, pmd.c_str());
 			return false;
 		}
+		bool autoloaded = false;
 #ifdef DPDK_PLUGIN_DIR
 		/* EAL also autoloads DPDK's plugin directory: a different installed copy of
-		 * this PMD would register the same drivers twice. */
+		 * this PMD would register the same drivers twice, and the same copy needs no -d. */
 		std::string inst = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-		if (access(inst.c_str(), F_OK) == 0 && !same_file_content(inst, pmd)) {
-			fprintf(stderr, "%s: %s is installed and differs from %s: remove it or run "
-				"'meson install'\n", kProg, inst.c_str(), pmd.c_str());
-			return false;
+		if (access(inst.c_str(), F_OK) == 0) {
+			if (!same_file_content(inst, pmd)) {
+				fprintf(stderr, "%s: %s is installed and differs from %s: remove it or "
+					"run 'meson install'\n", kProg, inst.c_str(), pmd.c_str());
+				return false;
+			}
+			autoloaded = true;
 		}
 #endif
-		for (const char *a : {"-d", pmd.c_str(), "--vdev", "net_gaudi_emu0,ports=2,wire=pair",
-				      "--no-pci"})
+		if (!autoloaded) {
+			out.push_back("-d");
+			out.push_back(pmd);
+		}
+		for (const char *a : {"--vdev", "net_gaudi_emu0,ports=2,wire=pair", "--no-pci"})
 			out.push_back(a);
 		/* Runs on any machine: no hugepages, no shared files, unless asked for. */
 		if (!has_opt(user, "--no-huge") && !has_opt(user, "--socket-mem") &&
@@ -1249,7 +1256,10 @@ using RecoveryFn = int (*)(uint16_t, struct rte_pmd_gaudi_recovery_stats *);
  * in the loaded library, not linked. */
 void *gaudi_sym(const char *name)
 {
-	void *h = dlopen(pmd_path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+	/* By soname (whichever copy EAL loaded, -d or autoloaded), else by the build's path. */
+	void *h = dlopen("librte_net_gaudi.so", RTLD_NOW | RTLD_NOLOAD);
+	if (!h)
+		h = dlopen(pmd_path().c_str(), RTLD_NOW | RTLD_NOLOAD);
 	void *f = h ? dlsym(h, name) : nullptr;
 	if (h)
 		dlclose(h);
