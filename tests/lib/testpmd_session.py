@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Drive stock dpdk-testpmd in interactive mode (-i) through a pipe.
 
-Used by the end-to-end tests (tests/*.py), the benchmark (buildtools/bench.py) and the main
-job (app/gaudi-testpmd). Python 3 standard library only.
+Used by the end-to-end tests (tests/*.py, tests/app/) and the benchmarks (tests/lib/bench.py,
+tests/app/bench_app.py). Python 3 standard library only.
 
 testpmd's printf output is block-buffered on a pipe, so it runs under `stdbuf -oL`; each
 command is then answered by its output followed by the next "testpmd> " prompt.
