@@ -733,8 +733,9 @@ bool create_pools(Run &r)
 {
 	const Config &c = r.cfg;
 	unsigned nports = unsigned(r.ports.size());
-	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN);
-	/* Frames up to the standard maximum fit one mbuf (the Gaudi PMD takes MTU + 22). */
+	/* A standard frame with two VLAN tags, without FCS (1522, MTU + 22 as the Gaudi PMD
+	 * takes at MTU 1500), fits one mbuf and a capture record. */
+	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN + 4);
 	uint16_t room = uint16_t(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE,
 						    RTE_PKTMBUF_HEADROOM + max_frame + 8));
 	r.max_frame = c.mode == FwdMode::template_ ? std::max<uint32_t>(max_frame, c.pkt_len) :
