@@ -21,4 +21,7 @@ out="$b/gaudi-testpmd-out"
 mkdir -p "$out"
 "$app" --forward-mode=txonly --txpkts=128 --rate=1000000 --duration=5 \
     --json="$out/report.json" --capture=1:"$out/port1.pcapng" --capture-max=10000
-python3 app/gaudi-testpmd/gaudi-testpmd-plot.py "$out/report.json" -o "$out/report.png"
+# Debian's python3 has the matplotlib setup-debian.sh installs; a pyenv/venv one may not.
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+"$py" app/gaudi-testpmd/gaudi-testpmd-plot.py "$out/report.json" -o "$out/report.png"
