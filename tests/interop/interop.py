@@ -11,7 +11,8 @@ log and decoded with examples/roce_decode.
 
 Environment: GAUDI_PMD, ROCE_PINGPONG, ROCE_PERFTEST, ROCE_DECODE (set by meson);
 INTEROP_CACHE (guest cache; default INTEROP_DEFAULT_CACHE, under the build dir);
-INTEROP_OUT (logs and captures); INTEROP_ONLY (regex on run names).
+INTEROP_OUT (logs and captures); INTEROP_ONLY (regex on run names); INTEROP_KEEP_PCAP=1 keeps
+the captures of passed runs too.
 Exit status 77 (skip) only when qemu or Debian's kernel package cannot be had.
 
 The guest: a small Linux with Soft-RoCE under QEMU TCG, built from Debian packages.
@@ -30,8 +31,10 @@ import gzip
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -330,7 +333,6 @@ class Guest:
 # ---------------------------------------------------------------------------------------------
 # Our side and the runs
 # ---------------------------------------------------------------------------------------------
-import sys  # noqa: E402
 
 SKIP = 77
 OUR_MAC = '02:1d:a3:00:00:00'   # net_gaudi_emu port 0 (gaudi_emu.cpp: 02:1d:a3 + port)
@@ -407,7 +409,7 @@ class Runner:
     def record(self, name, ok, detail, pcap):
         self.results.append((name, ok, detail))
         print(f'{"PASS" if ok else "FAIL"} {name}: {detail}', flush=True)
-        if ok:
+        if ok and not os.environ.get('INTEROP_KEEP_PCAP'):
             pcap.unlink(missing_ok=True)
         else:
             print(f'    capture {pcap}, decoded:\n' + self.decode(pcap, name), flush=True)
@@ -458,7 +460,11 @@ class Runner:
                 if tcp_listening(port) or ours.proc.poll() is not None:
                     break
                 time.sleep(0.05)
-            job = self.g.start(guest_cmd.replace('@PORT@', str(port)))
+            try:
+                job = self.g.start(guest_cmd.replace('@PORT@', str(port)))
+            except GuestError:
+                ours.wait(0)  # kills it
+                raise
         rc, our_out = ours.wait(timeout)
         gst, guest_out = self.g.wait(job, 30 if rc != 'timeout' else 5)
         (self.out / (name + '.guest.log')).write_text(f'# {guest_cmd}\n{guest_out}')
@@ -519,7 +525,13 @@ def pingpong_runs(r: Runner, exe):
                    args, False, expect, check_pingpong)
 
 
+def on_sigterm(signum, frame):
+    # meson's timeout: unwind so that `finally` powers the guest off and no QEMU is left.
+    raise SystemExit(f'killed by signal {signum}')
+
+
 def main():
+    signal.signal(signal.SIGTERM, on_sigterm)
     t_start = time.monotonic()
     if shutil.which('qemu-system-x86_64') is None:
         print('SKIP: qemu-system-x86_64 not installed (buildtools/setup-debian.sh installs '
@@ -528,7 +540,9 @@ def main():
     cache = Path(os.environ.get('INTEROP_CACHE') or os.environ.get('INTEROP_DEFAULT_CACHE')
                  or Path.cwd() / 'interop-cache')
     cache.mkdir(parents=True, exist_ok=True)
-    out = Path(os.environ.get('INTEROP_OUT') or cache.parent / 'interop-runs')
+    default_cache = os.environ.get('INTEROP_DEFAULT_CACHE')
+    out = Path(os.environ.get('INTEROP_OUT') or
+               (Path(default_cache).parent if default_cache else Path.cwd()) / 'interop-runs')
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     try:
