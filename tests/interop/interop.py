@@ -71,7 +71,7 @@ ip addr add @GUEST_IP@/24 dev $roce
 ip link set $mgmt up
 ip addr add 10.0.2.15/24 dev $mgmt
 ip route add default via 10.0.2.2
-# Soft-RoCE on the RoCE NIC (the brief's `rdma link add rxe0 type rxe netdev eth0`).
+# Soft-RoCE on the RoCE NIC.
 rdma link add rxe0 type rxe netdev $roce || echo "@@INIT-ERROR rdma link"
 echo "@@ROCE-NETDEV $roce"
 stty -echo
@@ -277,9 +277,11 @@ class Guest:
                 self.cv.wait(min(left, 1.0))
 
     def boot(self, timeout=180):
-        m = self.expect(r'@@(READY|INIT-ERROR[^\n]*)', timeout)
-        if m.group(1) != 'READY':
+        m = self.expect(r'@@(ROCE-NETDEV \w+|INIT-ERROR[^\n]*)', timeout)
+        if not m.group(1).startswith('ROCE-NETDEV'):
             raise GuestError('guest init failed: ' + m.group(1))
+        self.roce_dev = m.group(1).split()[1]
+        self.expect(r'@@READY', timeout)
 
     def sh(self, command, timeout=60):
         """Runs one shell line in the guest; returns (status, output)."""
@@ -513,7 +515,7 @@ def pingpong_runs(r: Runner, exe):
     # UD: messages go at the port's active MTU (ibv_ud_pingpong has no -m); the guest's
     # netdev MTU sets rxe's (1500: 1024, 4200: 4096), ours is given with -m.
     for mtu, netdev_mtu, sizes in ((1024, 1500, (1, 1021, 1024)), (4096, GUEST_NETDEV_MTU, (2049, 4093))):
-        r.g.sh(f'ip link set eth0 mtu {netdev_mtu}')
+        r.g.sh(f'ip link set {r.g.roce_dev} mtu {netdev_mtu}')
         for size in sizes:
             args = ['-T', 'ud', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '1', '-c',
                     f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
@@ -561,7 +563,7 @@ def main():
         g.wait_active()
         print(f'guest booted ({time.monotonic() - t_start:.1f} s)', flush=True)
         # Until our side answers ARP/ND itself: a static neighbour entry for our address.
-        st, o = g.sh(f'ip neigh replace {HOST_IP} lladdr {OUR_MAC} dev eth0 nud permanent')
+        st, o = g.sh(f'ip neigh replace {HOST_IP} lladdr {OUR_MAC} dev {g.roce_dev} nud permanent')
         if st != 0:
             raise GuestError('ip neigh: ' + o)
         r = Runner(g, out, udp_ours, udp_guest, host_fwd)
