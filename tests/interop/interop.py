@@ -277,7 +277,7 @@ class Guest:
                 self.cv.wait(min(left, 1.0))
 
     def boot(self, timeout=180):
-        m = self.expect(r'@@(ROCE-NETDEV \w+|INIT-ERROR[^\n]*)', timeout)
+        m = self.expect(r'@@(ROCE-NETDEV \w+|INIT-ERROR[^\n]*)\n', timeout)  # whole lines
         if not m.group(1).startswith('ROCE-NETDEV'):
             raise GuestError('guest init failed: ' + m.group(1))
         self.roce_dev = m.group(1).split()[1]
@@ -366,6 +366,13 @@ class Ours:
             rc = 'timeout'
         self.out.close()
         return rc, Path(self.log_path).read_text()
+
+
+def link_local(mac):
+    """fe80::/64 with the modified EUI-64 of mac (RFC 4291 2.5.1), as rxe's GID index 0."""
+    b = [int(x, 16) for x in mac.split(':')]
+    eui = [b[0] ^ 2, b[1], b[2], 0xff, 0xfe, b[3], b[4], b[5]]
+    return 'fe80::' + ':'.join(f'{eui[i] << 8 | eui[i + 1]:x}' for i in range(0, 8, 2))
 
 
 def tcp_listening(port):
@@ -512,6 +519,15 @@ def pingpong_runs(r: Runner, exe):
                    check_pingpong)
             r.pair(f'rc_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
                    args, False, expect, check_pingpong)
+    # RoCE v2 over IPv6: GID index 0, the link-local addresses from the MACs, on both sides.
+    size, mtu = 4093, 1024
+    args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '0', '-c',
+            f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+    gcmd = f'ibv_rc_pingpong -d rxe0 -g 0 -s {size} -m {mtu} -n {iters} -c'
+    r.pair(f'rc_pingpong_ipv6-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True,
+           size * iters * 2, check_pingpong)
+    r.pair(f'rc_pingpong_ipv6-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
+           args, False, size * iters * 2, check_pingpong)
     # UD: messages go at the port's active MTU (ibv_ud_pingpong has no -m); the guest's
     # netdev MTU sets rxe's (1500: 1024, 4200: 4096), ours is given with -m.
     for mtu, netdev_mtu, sizes in ((1024, 1500, (1, 1021, 1024)), (4096, GUEST_NETDEV_MTU, (2049, 4093))):
@@ -563,9 +579,10 @@ def main():
         g.wait_active()
         print(f'guest booted ({time.monotonic() - t_start:.1f} s)', flush=True)
         # Until our side answers ARP/ND itself: a static neighbour entry for our address.
-        st, o = g.sh(f'ip neigh replace {HOST_IP} lladdr {OUR_MAC} dev {g.roce_dev} nud permanent')
-        if st != 0:
-            raise GuestError('ip neigh: ' + o)
+        for addr in (HOST_IP, link_local(OUR_MAC)):
+            st, o = g.sh(f'ip neigh replace {addr} lladdr {OUR_MAC} dev {g.roce_dev} nud permanent')
+            if st != 0:
+                raise GuestError('ip neigh: ' + o)
         r = Runner(g, out, udp_ours, udp_guest, host_fwd)
         pingpong_runs(r, os.environ['ROCE_PINGPONG'])
         if os.environ.get('ROCE_PERFTEST'):
