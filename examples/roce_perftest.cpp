@@ -308,7 +308,7 @@ bool xchg_reports(Channel &ch, const Report &mine, Report &theirs)
 
 class Peer {
 public:
-    Peer(const Opts &o, rte_mempool *mp) : o_(o), ch_(nullptr) { (void)mp; }
+    explicit Peer(const Opts &o) : o_(o), ch_(nullptr) {}
 
     int run(rte_mempool *mp)
     {
@@ -724,10 +724,9 @@ int main(int argc, char **argv)
         std::unique_ptr<gaudi::examples::PortCapture> cap;
         if (o.pcap != nullptr && !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
             return 1;
-        Peer p(o, mp);
+        Peer p(o);
         rc = p.run(mp);
     }
-    rte_eth_dev_stop(o.dpdk_port);
     rte_eal_cleanup();
     return rc;
 }
