@@ -18,7 +18,7 @@
 // for every rte_net_crc algorithm the CPU and EAL allow (scalar, SSE4.2, AVX512; the width
 // is raised to 512 bit for this mode unless --force-max-simd-bitwidth was given). GB/s counts
 // the ICRC input bytes (8 + IP header .. pad). The algorithm rte_net_crc really installed
-// is printed (icrc_set_alg reads DPDK's fallback log).
+// is printed (icrc_set_alg applies DPDK's fallback rule).
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -307,7 +307,7 @@ int bench_icrc(double secs)
     }
     // What the transport gets in a normal process (first selection after rte_eal_init()).
     printf("\nICRC ours/zlib: both include the copy+mask; raw: CRC only. The transport itself uses "
-           "icrc_init(): AVX512 only if EAL allows 512-bit SIMD at its first call.\n");
+           "rte_net_crc's own first-use choice: AVX512 only if EAL allows 512-bit SIMD.\n");
     return 0;
 }
 
@@ -356,7 +356,7 @@ int main(int argc, char **argv)
         rte_eth_promiscuous_enable(p);
     }
     printf("path MTU %u, %.2f s per point, one thread polling both ends, ICRC by %s\n", mtu_bytes(mtu), secs,
-           std::string(crc_alg_name(icrc_init())).c_str());
+           std::string(crc_alg_name(icrc_alg())).c_str());
     for (uint32_t size = 64; size <= 65536; size *= 4)
         bench_write(mp, size, secs, mtu);
     for (uint32_t size = 64; size <= 4096; size *= 4)

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "gaudi_test_eal.h"
+#include "base/gaudi_regs.h"
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -139,7 +140,7 @@ TEST(Features, InfoVersionBurstMode)
 	EXPECT_TRUE(*info.dev_flags & RTE_ETH_DEV_INTR_LSC);
 	char fw[32];
 	ASSERT_EQ(rte_eth_dev_fw_version_get(nic.port(0), fw, sizeof(fw)), 0);
-	EXPECT_STREQ(fw, "emu-0.1.0");
+	EXPECT_STREQ(fw, "emu-0.2.0");
 	char small[4];
 	EXPECT_EQ(rte_eth_dev_fw_version_get(nic.port(0), small, sizeof(small)), 10);
 	ASSERT_EQ(nic.setup(0), 0);
@@ -168,11 +169,12 @@ TEST(Features, XstatsMatchFramesBySize)
 	EXPECT_TRUE(uniq.count("rx_good_packets")); /* ethdev's own */
 	EXPECT_TRUE(uniq.count("rx_q0_packets"));  /* autofilled per queue */
 
-	/* Frame lengths without FCS: 60 -> 64 bucket, 100 -> 65..127, 300, 1000, 1400. */
+	/* Frame lengths without FCS: 60 leaves padded to 187 (NIC_SKB_PAD_SIZE) -> 128..255,
+	 * 300, 1000, 1400, 1520 (MTU 1500 + 20: VLAN headers fit). */
 	const std::map<uint16_t, const char *> sizes = {
-		{60, "size_64_packets"}, {100, "size_65_to_127_packets"},
-		{300, "size_256_to_511_packets"}, {1000, "size_512_to_1023_packets"},
-		{1400, "size_1024_to_1518_packets"}};
+		{60, "size_128_to_255_packets"}, {300, "size_256_to_511_packets"},
+		{1000, "size_512_to_1023_packets"}, {1400, "size_1024_to_1518_packets"},
+		{1520, "size_1519_to_max_packets"}};
 	std::vector<rte_mbuf *> tx;
 	unsigned k = 1;
 	for (auto &[len, name] : sizes) {
@@ -197,8 +199,8 @@ TEST(Features, XstatsMatchFramesBySize)
 	EXPECT_EQ(r["rx_fec_corrected_codewords"], 0u);
 	EXPECT_EQ(r["rx_fec_uncorrected_codewords"], 0u);
 	EXPECT_EQ(t["tx_doorbell_fifo_overruns"], 0u);
-	/* 60 + 2*100 + 3*300 + 4*1000 + 5*1400 bytes + FCS each */
-	EXPECT_EQ(r["mac_rx_octets"], 60u + 200 + 900 + 4000 + 7000 + 15 * 4);
+	/* 187 (60 padded) + 2*300 + 3*1000 + 4*1400 + 5*1520 bytes + FCS each */
+	EXPECT_EQ(r["mac_rx_octets"], 187u + 600 + 3000 + 5600 + 7600 + 15 * 4);
 	ASSERT_EQ(rte_eth_xstats_reset(nic.port(1)), 0);
 	r = xstats(nic.port(1));
 	EXPECT_EQ(r["mac_rx_good_frames"], 0u);
@@ -354,18 +356,40 @@ TEST(Features, RegisterDump)
 	ASSERT_EQ(nic.probe_rc(), 0);
 	rte_eth_conf conf{};
 	conf.rxmode.mtu = 1800;
+	ASSERT_EQ(nic.setup(0, conf), 0);
 	ASSERT_EQ(nic.setup(1, conf), 0);
 	rte_dev_reg_info ri{};
 	ASSERT_EQ(rte_eth_dev_get_reg_info(nic.port(1), &ri), 0);
 	EXPECT_EQ(ri.width, 4u);
-	ASSERT_EQ(ri.length, 9u * 1024);
+	/* One word per register row of base/gaudi_regs.h, two (the port's lanes) for MAC_PCS and
+	 * MAC_128 rows, in table order. */
+	namespace reg = gaudi::hw::reg;
+	unsigned words = 0, cmd_at = ~0u, frm_at = ~0u, raw_at = ~0u;
+	for (const reg::RegRow &row : reg::kRegRows) {
+		std::string b = row.block, r = row.reg;
+		if (b == "MAC_128" && r == "COMMAND_CONFIG")
+			cmd_at = words;
+		if (b == "MAC_128" && r == "FRM_LENGTH")
+			frm_at = words;
+		if (b == "RXB_CORE" && r == "TS_RAW0_MAC_31_0_0")
+			raw_at = words;
+		words += (b == "MAC_PCS" || b == "MAC_128") ? 2 : 1;
+	}
+	ASSERT_EQ(ri.length, words);
 	std::vector<uint32_t> regs(ri.length);
 	ri.data = regs.data();
 	ASSERT_EQ(rte_eth_dev_get_reg_info(nic.port(1), &ri), 0);
-	EXPECT_EQ(ri.version, (0x1020u << 16) | 1);
-	/* Block 0 = QPC: FW version at 0xD00. Block 7 = MAC lane 0: FRM_LENGTH at 0x414. */
-	EXPECT_EQ(regs[0xD00 / 4], 0x000100u);
-	EXPECT_EQ(regs[7 * 1024 + 0x414 / 4], 1800u + 22);
+	EXPECT_EQ(ri.version, (0x1020u << 16) | 2);
+	/* Both lanes of the started port: COMMAND_CONFIG 0x2913, FRM_LENGTH 8386 (the MAC
+	 * always takes NIC_MAC_MAX_FRM_LEN; the MTU is the driver's to enforce). */
+	EXPECT_EQ(regs[cmd_at], 0x2913u);
+	EXPECT_EQ(regs[cmd_at + 1], 0x2913u);
+	EXPECT_EQ(regs[frm_at], 8386u);
+	/* The row holds copy 0 of TS_RAW0: the even port's filter (the odd one is copy 2). */
+	rte_ether_addr mac;
+	ASSERT_EQ(rte_eth_macaddr_get(nic.port(0), &mac), 0);
+	const uint8_t *m = mac.addr_bytes;
+	EXPECT_EQ(regs[raw_at], (uint32_t(m[2]) << 24) | (m[3] << 16) | (m[4] << 8) | m[5]);
 	/* Only full dumps. */
 	ri.length = 5;
 	EXPECT_EQ(rte_eth_dev_get_reg_info(nic.port(1), &ri), -ENOTSUP);
@@ -532,7 +556,7 @@ TEST(Features, MtuUpdate)
 	EXPECT_EQ(nic.count_rx(1, 1), 1u);
 	EXPECT_EQ(rte_eth_dev_set_mtu(nic.port(1), 4000), -EBUSY); /* slots too small */
 	EXPECT_EQ(rte_eth_dev_set_mtu(nic.port(1), 9000), -EINVAL);
-	EXPECT_EQ(rte_eth_dev_set_mtu(nic.port(1), 1000), -EINVAL);
+	EXPECT_EQ(rte_eth_dev_set_mtu(nic.port(1), 997), -EINVAL); /* NIC_RAW_MIN_MTU 998 */
 	uint16_t mtu = 0;
 	ASSERT_EQ(rte_eth_dev_get_mtu(nic.port(1), &mtu), 0);
 	EXPECT_EQ(mtu, 2000);

@@ -14,7 +14,11 @@
 #include <vector>
 
 #include <pcap/pcap.h>
+#include <rte_log.h>
 #include <rte_net_crc.h>
+extern "C" {
+#include <rte_vect.h> // its generic/ declarations lack extern "C"
+}
 
 #include "roce_framing.h"
 
@@ -181,9 +185,41 @@ const uint8_t kPayload[300] = {'h', 'e', 'l', 'l', 'o', ',', ' ', 'R', 'o', 'C',
 } // namespace
 
 // ---------------------------------------------------------------------------------------
+// First test on purpose: the first ICRC of the process is when a library used to select the
+// algorithm (and raise EAL's SIMD width, and capture the log). It must change nothing global.
+TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
+{
+    char text[256] = {};
+    FILE *mine = fmemopen(text, sizeof(text) - 1, "w");
+    ASSERT_NE(mine, nullptr);
+    ASSERT_EQ(rte_openlog_stream(mine), 0);
+    const uint16_t width = rte_vect_get_max_simd_bitwidth();
+    const uint32_t global = rte_log_get_global_level();
+    r::Packet p = r::make_packet(r::Opcode::RC_SEND_ONLY);
+    std::vector<uint8_t> f(256);
+    ASSERT_TRUE(r::build(p, f));
+    r::Packet q;
+    r::ParseStats st;
+    EXPECT_EQ(r::parse({f.data(), r::build(p, f).len}, q, st), r::ParseError::ok); // ICRC computed
+    int alg = r::icrc_alg();
+    EXPECT_TRUE(alg == RTE_NET_CRC_SCALAR || alg == RTE_NET_CRC_SSE42 || alg == RTE_NET_CRC_AVX512) << alg;
+    EXPECT_EQ(rte_vect_get_max_simd_bitwidth(), width);
+    EXPECT_EQ(rte_log_get_stream(), mine);
+    EXPECT_EQ(rte_log_get_global_level(), global);
+    rte_openlog_stream(nullptr);
+    fclose(mine);
+    // What rte_net_crc said when it chose (its own INFO lines, into the application's stream)
+    // agrees with icrc_alg(): without EAL the SIMD width is 0, so scalar.
+    std::string said(text);
+    if (said.find("can't use SSE") != std::string::npos) {
+        EXPECT_EQ(alg, RTE_NET_CRC_SCALAR) << said;
+    } else if (said.find("can't use AVX512") != std::string::npos) {
+        EXPECT_EQ(alg, RTE_NET_CRC_SSE42) << said;
+    }
+}
+
 TEST(RoceCrc, DpdkCrcIsZlibCrc32)
 {
-    r::icrc_init();
     const char s[] = "123456789";
     EXPECT_EQ(rte_net_crc_calc(s, 9, RTE_NET_CRC32_ETH), 0xCBF43926u);
 }

@@ -51,8 +51,8 @@ def run(pmd):
             check(re.search(r"Maximum number of MAC addresses:\s+16", info),
                   "16 MAC addresses not offered")
             check(re.search(r"Maximum configurable length of RX packet:\s+8192", info),
-                  "max rx packet length (MTU 8170 + 22) not shown")
-            check(re.search(r"Firmware-version:\s+emu-0\.1\.0", info), "firmware version")
+                  "max rx packet length (MTU 8166 + 26) not shown")
+            check(re.search(r"Firmware-version:\s+emu-0\.2\.0", info), "firmware version")
 
             # Traffic: rxonly + tx_first 1 sends one burst of 32 64-byte frames per port.
             tp.cmd("start tx_first 1")
@@ -60,10 +60,11 @@ def run(pmd):
             fwd = parse_fwd_stats(tp.cmd("stop"))
             check(fwd.get(1, {}).get("RX-packets") == 32, f"port 1 forward stats: {fwd}")
             x0, x1 = xstats(tp, 0), xstats(tp, 1)
-            # testpmd's 64-byte frames are 68 bytes with FCS: RMON bucket 65..127.
-            check(x0.get("mac_tx_size_65_to_127_packets") == 32, f"port 0 tx bucket: {x0}")
-            check(x1.get("mac_rx_size_65_to_127_packets") == 32, f"port 1 rx bucket: {x1}")
-            check(x1.get("mac_rx_octets") == 32 * 68, "mac_rx_octets counts FCS")
+            # testpmd's 64-byte frames leave padded to 187 bytes (TX_PAD), 191 with FCS:
+            # RMON bucket 128..255.
+            check(x0.get("mac_tx_size_128_to_255_packets") == 32, f"port 0 tx bucket: {x0}")
+            check(x1.get("mac_rx_size_128_to_255_packets") == 32, f"port 1 rx bucket: {x1}")
+            check(x1.get("mac_rx_octets") == 32 * (187 + 4), "mac_rx_octets counts FCS")
             check(x1.get("rx_good_packets") == 32, "rx_good_packets")
             check(x1.get("rx_fec_uncorrected_codewords") == 0, "FEC counter")
             names = re.findall(r"^(\w+):", tp.cmd("show port xstats 0"), re.M)

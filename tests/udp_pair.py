@@ -15,7 +15,7 @@ import socket
 import sys
 import time
 
-from e2e_common import Fail, check, engines, finish, gaudi_pmd
+from e2e_common import TX_PAD, Fail, check, engines, finish, gaudi_pmd
 from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats
 
 RUN_SECONDS = 1.5
@@ -90,8 +90,8 @@ def tx_to_rx(engine, pmd):
     check(sb["TX-errors"] == 0, f"B TX-errors = {sb['TX-errors']}")
     check(sa["RX-packets"] + drops <= sb["TX-packets"],
           f"A RX {sa['RX-packets']} + socket drops {drops} > B TX {sb['TX-packets']}")
-    check(sa["RX-bytes"] == 64 * sa["RX-packets"],
-          f"A RX-bytes {sa['RX-bytes']} != 64 x {sa['RX-packets']} (txonly frames)")
+    check(sa["RX-bytes"] == TX_PAD * sa["RX-packets"],
+          f"A RX-bytes {sa['RX-bytes']} != {TX_PAD} x {sa['RX-packets']} (txonly frames, padded)")
     return (f"B tx={sb['TX-packets']} A rx={sa['RX-packets']} socket drops={drops} "
             f"lost elsewhere={sb['TX-packets'] - sa['RX-packets'] - drops}")
 

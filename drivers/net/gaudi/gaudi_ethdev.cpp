@@ -144,8 +144,8 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 			break;
 		switch (EqeType(d0 & EQE_TYPE_MASK)) {
 		case EqeType::raw_tx_comp:
-			if (txq != nullptr)
-				gaudi_tx_complete(txq, e->d2 & WQ_IDX_MASK);
+			if (txq != nullptr) /* d2: the ring index of the solicited WQE */
+				gaudi_tx_complete(txq, gaudi_txq_unring(txq, e->d2));
 			break;
 		case EqeType::link_status:
 			port->ev_link++;
@@ -168,7 +168,7 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 			break;
 		}
 		e->d0 = 0; /* software clears the valid bit [regs gaudi2_cn_eq.c] */
-		ci++;
+		ci = (ci + 1) & EQ_IDX_MASK; /* the EQ indexes are 24 bits */
 		/* The CI register is written every quarter ring, as the Linux driver does. */
 		if ((ci & (quarter - 1)) == 0)
 			port->hw.eq_write_ci(ci);
@@ -471,6 +471,14 @@ int txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
 	txq->pi = txq->ci = 0;
 	if (!port->hw.tx_init(tcfg))
 		return -EIO;
+	/* Software cannot reset the doorbell FIFO's CI: push dummies until it wraps to 63, as
+	 * gaudi2_cn.c db_fifo_reset does, then count doorbells from there. */
+	if (!port->hw.db_fifo_align(port->mem.db_ci)) {
+		GAUDI_LOG(ERR, "port %u: doorbell FIFO CI did not reach 63 (reads %u)",
+			  dev->data->port_id, *port->mem.db_ci);
+		return -EIO;
+	}
+	port->db_pushed = 0;
 	txq->started = true;
 	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;
@@ -483,8 +491,7 @@ void txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
 	gaudi_port *port = priv(dev);
 	txq->started = false;
 	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 10; /* 100 ms */
-	while (__atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE) != port->db_pushed &&
-	       rte_get_timer_cycles() < end) {
+	while (gaudi_db_outstanding(port) != 0 && rte_get_timer_cycles() < end) {
 		port->hw.bar()->service();
 		rte_pause();
 	}
@@ -576,14 +583,13 @@ int dev_start(rte_eth_dev *dev)
 	}
 	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
 	gaudi_mac_filters_restore(dev);
-	port->hw.set_allmulti(port->allmulti);
 	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 	gaudi_intr_start(dev);
 	rte_spinlock_lock(&port->eq_lock);
 	port->started = true;
 	rte_spinlock_unlock(&port->eq_lock);
 	gaudi_rec_start(dev); /* [faults] TX watchdog */
-	port->hw.mac_config(true, port->promisc, dev->data->mtu + kFrameOverhead);
+	port->hw.mac_config(true);
 	link_update(dev, 0);
 	return 0;
 }
@@ -594,7 +600,7 @@ int dev_stop(rte_eth_dev *dev)
 	if (!port->started)
 		return 0;
 	gaudi_rec_stop(dev); /* [faults] */
-	port->hw.mac_config(false, port->promisc, dev->data->mtu + kFrameOverhead);
+	port->hw.mac_config(false);
 	gaudi_intr_stop(dev);
 	if (auto *rxq = rxq_of(dev))
 		rxq_hw_stop(dev, rxq);
@@ -637,6 +643,7 @@ int dev_close(rte_eth_dev *dev)
 	gaudi_port *port = priv(dev);
 	dev_stop(dev);
 	gaudi_intr_uninit(dev);
+	port->adapter->eth_port[port->hw.id()] = UINT16_MAX;
 	rxq_release(dev, 0);
 	txq_release(dev, 0);
 	rte_memzone_free(port->mem.mz);
@@ -651,28 +658,28 @@ int dev_close(rte_eth_dev *dev)
 int promisc_enable(rte_eth_dev *dev)
 {
 	priv(dev)->promisc = true;
-	priv(dev)->hw.set_promisc(true);
+	gaudi_rx_filter_apply(priv(dev));
 	return 0;
 }
 
 int promisc_disable(rte_eth_dev *dev)
 {
 	priv(dev)->promisc = false;
-	priv(dev)->hw.set_promisc(false);
+	gaudi_rx_filter_apply(priv(dev));
 	return 0;
 }
 
 int allmulti_enable(rte_eth_dev *dev)
 {
 	priv(dev)->allmulti = true;
-	priv(dev)->hw.set_allmulti(true);
+	gaudi_rx_filter_apply(priv(dev));
 	return 0;
 }
 
 int allmulti_disable(rte_eth_dev *dev)
 {
 	priv(dev)->allmulti = false;
-	priv(dev)->hw.set_allmulti(false);
+	gaudi_rx_filter_apply(priv(dev));
 	return 0;
 }
 
@@ -704,7 +711,8 @@ int mtu_set(rte_eth_dev *dev, uint16_t mtu)
 		    gaudi_max_frame(mtu) >
 			    uint32_t(rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM))
 			return -EINVAL;
-		port->hw.set_frm_length(mtu + kFrameOverhead);
+		/* The MAC takes NIC_MAC_MAX_FRM_LEN always; the MTU is enforced by rx_burst, as
+		 * hbl_en does (max_frm_len). */
 		if (rxq != nullptr)
 			rxq->max_frame = gaudi_max_frame(mtu);
 		auto *txq = txq_of(dev);
@@ -749,7 +757,7 @@ int stats_reset(rte_eth_dev *dev)
 {
 	gaudi_port *port = priv(dev);
 	if (auto *rxq = rxq_of(dev)) {
-		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = 0;
+		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = rxq->filtered = 0;
 	}
 	if (auto *txq = txq_of(dev)) {
 		txq->packets = txq->bytes = txq->errors = txq->db_busy = 0;
@@ -951,16 +959,18 @@ int attach_ports(rte_device *device, gaudi_adapter *ad)
 int port_hw_init(rte_eth_dev *dev)
 {
 	gaudi_port *port = priv(dev);
-	port->hw.mac_config(false, true, RTE_ETHER_MTU + kFrameOverhead);
+	/* Power-up (and a hard reset) leave interrupts and RX enabled: quiesce first, as
+	 * habanalabs does [gaudi2_cn.c gaudi2_nic_quiescence]. */
+	port->hw.quiesce();
+	port->hw.mac_config(false);
 	port->hw.set_loopback(false);
 	port->hw.set_rs_fec(true); /* 100G default: RS-FEC (clause 91) */
 	gaudi_flow_defaults(port);
-	for (unsigned i = 0; i < reg::kRxbUcFilters; i++)
-		port->hw.set_uc_filter(i, nullptr);
-	port->hw.set_mc_filters(nullptr, 0);
 	port->hw.stats_reset();
 	port->promisc = false;
 	port->allmulti = false;
+	port->n_uc = port->n_mc = 0;
+	gaudi_rx_filter_apply(port);
 	dev->data->promiscuous = 0;
 	dev->data->all_multicast = 0;
 	return 0;
@@ -1015,6 +1025,7 @@ int port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const u
 	port->adapter = ad;
 	port->hw = Port(&ad->bar, hw_port);
 	port->port_id = dev->data->port_id;
+	ad->eth_port[hw_port] = dev->data->port_id;
 	rte_spinlock_init(&port->eq_lock);
 	int rc = port_mem_alloc(dev);
 	if (rc != 0) {
@@ -1063,8 +1074,10 @@ constexpr const char *kArgEngine = "engine";
 constexpr const char *kArgTapName = "tap_name";     /* [wires tap/udp] */
 constexpr const char *kArgUdpLocal = "udp_local";   /* [wires tap/udp] */
 constexpr const char *kArgUdpRemote = "udp_remote"; /* [wires tap/udp] */
-constexpr const char *kValidArgs[] = {kArgPorts,  kArgWire,    kArgRxPcap,   kArgTxPcap,
-				      kArgEngine, kArgTapName, kArgUdpLocal, kArgUdpRemote};
+constexpr const char *kArgStrict = "strict"; /* the model's published-map check */
+constexpr const char *kValidArgs[] = {kArgPorts,   kArgWire,     kArgRxPcap,
+				      kArgTxPcap,  kArgEngine,   kArgTapName,
+				      kArgUdpLocal, kArgUdpRemote, kArgStrict};
 
 struct ArgCtx {
 	emu::Config cfg;
@@ -1181,7 +1194,7 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	}
 	/* A single-valued devarg given twice is a mistake, not a silent override. */
 	for (unsigned i = 0; ok && i < kv->count; i++)
-		for (const char *single : {kArgPorts, kArgWire, kArgEngine})
+		for (const char *single : {kArgPorts, kArgWire, kArgEngine, kArgStrict})
 			if (strcmp(kv->pairs[i].key, single) == 0 &&
 			    rte_kvargs_count(kv, single) > 1) {
 				*err = std::string("devarg ") + single + " given more than once";
@@ -1198,7 +1211,8 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 		    }) == std::end(kValidArgs)) {
 			*err = std::string("unknown devarg '") + k +
 			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, udp_local, "
-			       "udp_remote, fault, fault_seed, fault_rate, fault_kinds, tx_watchdog_ms)";
+			       "udp_remote, strict, fault, fault_seed, fault_rate, fault_kinds, "
+			       "tx_watchdog_ms)";
 			ok = false;
 		} else if (strcmp(k, kArgWire) == 0) {
 			if (strcmp(v, "loopback") == 0)
@@ -1213,6 +1227,13 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 				cfg->wire = emu::Wire::udp;
 			else {
 				*err = "devarg " + kvs + ": must be loopback, pair, pcap, tap or udp";
+				ok = false;
+			}
+		} else if (strcmp(k, kArgStrict) == 0) {
+			if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+				cfg->strict = v[0] == '1';
+			} else {
+				*err = "devarg " + kvs + ": must be 0 or 1";
 				ok = false;
 			}
 		} else if (strcmp(k, kArgEngine) == 0) {
@@ -1437,7 +1458,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
 			      "tap_name=<port>:<ifname> udp_local=[<port>:]<ip>:<udp port> "
 			      "udp_remote=[<port>:]<ip>:<udp port> "
 			      "fault=<kind>:<port>[:<after frames>[:<arg>]] fault_seed=<n> "
-			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms>");
+			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms> "
+			      "strict=<0|1>");
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");

@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -40,13 +41,23 @@ struct gaudi_adapter {
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {}; /* device name; ports are "<name>_p<N>" */
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (net_gaudi_emu) */
+	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
+	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
+	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
+
+	static constexpr std::array<uint16_t, gaudi::hw::kMaxPorts> no_ports()
+	{
+		std::array<uint16_t, gaudi::hw::kMaxPorts> a{};
+		a.fill(UINT16_MAX);
+		return a;
+	}
 };
 
 /* Event-queue and doorbell-FIFO shadow memory of a port (one IOVA-contiguous memzone). */
 struct gaudi_port_mem {
 	gaudi::hw::Eqe *eq;              /* 2^kEqLog2 entries */
-	volatile uint32_t *eq_pi;        /* HW-written EQ PI (free-running) */
-	volatile uint32_t *db_ci;        /* HW-written count of doorbells consumed */
+	volatile uint32_t *eq_pi;        /* HW-written EQ PI (24 bits) */
+	volatile uint32_t *db_ci;        /* HW-written doorbell FIFO position, 6 bits (gaudi_db_*) */
 	const rte_memzone *mz;
 };
 
@@ -59,7 +70,7 @@ struct gaudi_port {
 	/* Event queue consumer (datapath and control path share it under eq_lock). */
 	rte_spinlock_t eq_lock;
 	uint32_t eq_ci;
-	uint32_t db_pushed; /* doorbells pushed, free-running; the HW CI counts the same way */
+	uint32_t db_pushed; /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
 
 	/* What the event queue told us. */
 	uint64_t ev_link;
@@ -72,6 +83,12 @@ struct gaudi_port {
 	bool started; /* written under eq_lock: the EQ consumer depends on it */
 	bool promisc;
 	bool allmulti;
+	/* Address filters beyond the one RXB TS_RAW0 filter the hardware has: while any is in
+	 * use (or allmulti), RXB takes every address and rx_burst filters (sw_filter). */
+	bool sw_filter;
+	uint8_t n_uc, n_mc;
+	rte_ether_addr uc[15];
+	rte_ether_addr mc[32];
 
 	/* Interrupts (net_gaudi_emu only; null/-1 otherwise). The interrupt thread owns
 	 * lsc_reported and rearm_pending. */
@@ -116,6 +133,16 @@ inline bool gaudi_is_emulated(const rte_eth_dev *dev)
 static inline uint32_t gaudi_max_frame(uint16_t mtu)
 {
 	return mtu + gaudi::hw::kFrameOverhead - gaudi::hw::kFcsLen;
+}
+
+/* Doorbells pushed and not yet consumed. mem.db_ci holds the FIFO position of the last
+ * doorbell the hardware consumed, one less than the count (mod 64), and it cannot be reset
+ * [gaudi2_cn.c __db_fifo_reset]; db_pushed counts from the point gaudi_db_align left it at
+ * position 63. At most kDbFifoEntries - 1 may be outstanding (64 would read as 0). */
+static inline uint32_t gaudi_db_outstanding(const gaudi_port *port)
+{
+	uint32_t ci = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
+	return (port->db_pushed - (ci + 1)) & (gaudi::hw::kDbFifoEntries - 1);
 }
 
 /* Drain the port's event queue: TX completions go to txq; other events are counted. Returns

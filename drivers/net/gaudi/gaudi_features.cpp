@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <string_view>
 
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -62,9 +63,12 @@ int gaudi_burst_mode_get(rte_eth_dev *dev, uint16_t qid, rte_eth_burst_mode *mod
 
 int gaudi_fw_version_get(rte_eth_dev *dev, char *fw, size_t len)
 {
-	uint32_t v = gaudi_hw(dev).fw_version();
-	int n = snprintf(fw, len, "%s%u.%u.%u", gaudi_is_emulated(dev) ? "emu-" : "", (v >> 16) & 0xFF,
-			 (v >> 8) & 0xFF, v & 0xFF);
+	/* On silicon the version comes from the device CPU (cpucp INFO_GET), not a NIC register:
+	 * not read by this driver yet. The model reports its own version. */
+	if (!gaudi_is_emulated(dev))
+		return -ENOTSUP;
+	uint32_t v = emu::Device::kFwVersion;
+	int n = snprintf(fw, len, "emu-%u.%u.%u", (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF);
 	if (n < 0)
 		return -EINVAL;
 	size_t need = static_cast<size_t>(n) + 1;
@@ -96,14 +100,14 @@ constexpr const char *kRxNames[] = {
 	"mac_rx_pfc_prio2_pause_frames", "mac_rx_pfc_prio3_pause_frames",
 	"mac_rx_pfc_prio4_pause_frames", "mac_rx_pfc_prio5_pause_frames",
 	"mac_rx_pfc_prio6_pause_frames", "mac_rx_pfc_prio7_pause_frames",
+	"mac_rx_control_frames",
 };
 static_assert(std::size(kRxNames) == size_t(RxStat::count));
 
 constexpr const char *kTxNames[] = {
 	"mac_tx_octets", "mac_tx_good_octets", "mac_tx_pause_frames", "mac_tx_good_frames",
 	"mac_tx_vlan_frames", "mac_tx_errors", "mac_tx_unicast_packets",
-	"mac_tx_multicast_packets", "mac_tx_broadcast_packets", "mac_tx_packets",
-	"mac_tx_size_64_packets", "mac_tx_size_65_to_127_packets",
+	"mac_tx_multicast_packets", "mac_tx_broadcast_packets", "mac_tx_size_64_packets", "mac_tx_size_65_to_127_packets",
 	"mac_tx_size_128_to_255_packets", "mac_tx_size_256_to_511_packets",
 	"mac_tx_size_512_to_1023_packets", "mac_tx_size_1024_to_1518_packets",
 	"mac_tx_size_1519_to_max_packets",
@@ -111,12 +115,13 @@ constexpr const char *kTxNames[] = {
 	"mac_tx_pfc_prio2_pause_frames", "mac_tx_pfc_prio3_pause_frames",
 	"mac_tx_pfc_prio4_pause_frames", "mac_tx_pfc_prio5_pause_frames",
 	"mac_tx_pfc_prio6_pause_frames", "mac_tx_pfc_prio7_pause_frames",
+	"mac_tx_control_frames", "mac_tx_packets",
 };
 static_assert(std::size(kTxNames) == size_t(TxStat::count));
 
-/* Port-level counters: RS-FEC, device overrun registers, event-queue events. */
+/* Port-level counters: RS-FEC, doorbells lost to FIFO overruns, event-queue events. */
 enum PortX : unsigned {
-	fec_corrected, fec_uncorrected, db_fifo_overruns, eq_overruns, ev_cq_overrun,
+	fec_corrected, fec_uncorrected, db_fifo_overruns, ev_cq_overrun,
 	ev_db_overrun, ev_qp_err, ev_link,
 	/* [faults] gaudi_recovery.h */
 	rec_db_rerings, rec_qp_recoveries, rec_tx_fault_drops, rec_link_down, rec_link_up,
@@ -124,7 +129,7 @@ enum PortX : unsigned {
 };
 constexpr const char *kPortNames[] = {
 	"rx_fec_corrected_codewords", "rx_fec_uncorrected_codewords", "tx_doorbell_fifo_overruns",
-	"event_queue_overruns", "rx_cq_overrun_events", "tx_doorbell_fifo_overrun_events",
+	"rx_cq_overrun_events", "tx_doorbell_fifo_overrun_events",
 	"qp_error_events", "link_status_events",
 	"recovery_db_rerings", "recovery_qp_resets", "recovery_tx_fault_drops",
 	"recovery_link_down_events", "recovery_link_up_events", "recovery_tx_watchdog",
@@ -134,7 +139,7 @@ static_assert(std::size(kPortNames) == port_x_count);
 
 /* Driver counters of queue 0 the basic per-queue stats do not carry. */
 constexpr const char *kQueueNames[] = {
-	"rx_q0_cqe_not_valid", "tx_q0_errors", "tx_q0_doorbell_busy",
+	"rx_q0_cqe_not_valid", "rx_q0_address_filtered", "tx_q0_errors", "tx_q0_doorbell_busy",
 };
 
 constexpr unsigned kNbMac = unsigned(RxStat::count) + unsigned(TxStat::count);
@@ -145,8 +150,7 @@ uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 	switch (i) {
 	case fec_corrected: return hw.fec_corrected();
 	case fec_uncorrected: return hw.fec_uncorrected();
-	case db_fifo_overruns: return hw.db_fifo_overruns();
-	case eq_overruns: return hw.eq_overruns();
+	case db_fifo_overruns: return port->rec.db_lost;
 	case ev_cq_overrun: return port->ev_cq_overrun;
 	case ev_db_overrun: return port->ev_db_overrun;
 	case ev_qp_err: return port->ev_qp_err;
@@ -197,6 +201,8 @@ int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n)
 	gaudi_rxq *rxq = rxq0(dev);
 	gaudi_txq *txq = txq0(dev);
 	xs[k] = {k, rxq ? rxq->cqe_not_valid : 0};
+	k++;
+	xs[k] = {k, rxq ? rxq->filtered : 0};
 	k++;
 	xs[k] = {k, txq ? txq->errors : 0};
 	k++;
@@ -276,29 +282,63 @@ int gaudi_get_module_eeprom(rte_eth_dev *dev, rte_dev_eeprom_info *info)
 	return 0;
 }
 
-/* ---- register dump: whole 4 KB blocks of the port, in a fixed order ---- */
+/* ---- register dump: the registers of the published map the driver knows (base/gaudi_regs.h
+ * kRegRows), in table order, for this port's copy of each block (MAC_PCS and MAC_128: both
+ * of its lanes). Only mapped registers are read: the rest of a block is not the driver's. ---- */
 
 namespace {
-constexpr uint32_t kRegBlockWords = 0x1000 / 4;
-
-/* Block bases of a port, in dump order (documented in the NIC guide). */
-unsigned reg_blocks(unsigned p, uint32_t *out)
+/* Offsets of row r for port p; returns how many (0, 1 or 2 lanes). */
+unsigned reg_row_offsets(unsigned p, const reg::RegRow &r, uint32_t out[2])
 {
-	const uint32_t b[] = {reg::qpc(p), reg::rxe(p), reg::txe(p), reg::rxb(p),
-			      reg::mac_core(p), reg::mac_stat(p), reg::mac_rs_fec(p),
-			      reg::mac_ch(p, 0), reg::mac_ch(p, 1)};
-	if (out != nullptr)
-		std::copy(std::begin(b), std::end(b), out);
-	return std::size(b);
+	std::string_view b(r.block);
+	if (b == "QPC")
+		out[0] = reg::qpc(p);
+	else if (b == "QPC_DBFIFOSECUR_CI_UPD_ADDR")
+		out[0] = reg::qpc_dbfifosecur(p);
+	else if (b == "RXE")
+		out[0] = reg::rxe(p);
+	else if (b == "TXE")
+		out[0] = reg::txe(p);
+	else if (b == "RXB_CORE")
+		out[0] = reg::rxb(p);
+	else if (b == "TXB")
+		out[0] = reg::txb(p);
+	else if (b == "MAC_CORE")
+		out[0] = reg::mac_core(p);
+	else if (b == "MAC_RS_FEC")
+		out[0] = reg::mac_rs_fec(p);
+	else if (b == "MAC_GLOB_STAT_CONTROL")
+		out[0] = reg::mac_stat(p);
+	else if (b == "MAC_GLOB_STAT_RX0")
+		out[0] = reg::mac_stat(p) + reg::stat_rx(p);
+	else if (b == "MAC_GLOB_STAT_TX0")
+		out[0] = reg::mac_stat(p) + reg::stat_tx(p);
+	else if (b == "MAC_PCS" || b == "MAC_128") {
+		bool pcs = b == "MAC_PCS";
+		for (unsigned l = 0; l < kLanesPerPort; l++)
+			out[l] = pcs ? reg::mac_pcs(p, l) : reg::mac_128(p, l);
+		for (unsigned l = 0; l < kLanesPerPort; l++)
+			out[l] += r.off;
+		return kLanesPerPort;
+	} else
+		return 0;
+	out[0] += r.off;
+	return 1;
+}
+unsigned reg_dump_words(unsigned p)
+{
+	unsigned n = 0;
+	uint32_t o[2];
+	for (const reg::RegRow &r : reg::kRegRows)
+		n += reg_row_offsets(p, r, o);
+	return n;
 }
 } // namespace
 
 int gaudi_get_reg(rte_eth_dev *dev, rte_dev_reg_info *info)
 {
 	const Port &hw = gaudi_hw(dev); /* secondary-safe */
-	uint32_t blocks[16];
-	unsigned nb = reg_blocks(hw.id(), blocks);
-	uint32_t words = nb * kRegBlockWords;
+	uint32_t words = reg_dump_words(hw.id());
 	if (info->data == nullptr) {
 		info->length = words;
 		info->width = sizeof(uint32_t);
@@ -307,14 +347,18 @@ int gaudi_get_reg(rte_eth_dev *dev, rte_dev_reg_info *info)
 	if (info->length != 0 && info->length != words)
 		return -ENOTSUP; /* full dumps only */
 	auto *out = static_cast<uint32_t *>(info->data);
-	for (unsigned b = 0; b < nb; b++)
-		for (uint32_t w = 0; w < kRegBlockWords; w++)
-			out[b * kRegBlockWords + w] = hw.bar()->rd32(blocks[b] + 4 * w);
+	unsigned k = 0;
+	for (const reg::RegRow &r : reg::kRegRows) {
+		uint32_t o[2];
+		unsigned n = reg_row_offsets(hw.id(), r, o);
+		for (unsigned i = 0; i < n; i++)
+			out[k++] = hw.bar()->rd32(o[i]);
+	}
 	info->length = words;
 	info->width = sizeof(uint32_t);
 	info->offset = 0;
-	/* Device id and dump layout version 1. */
-	info->version = (uint32_t(kPciDeviceGaudi2) << 16) | 1;
+	/* Device id and dump layout version 2 (the published map's rows). */
+	info->version = (uint32_t(kPciDeviceGaudi2) << 16) | 2;
 	return 0;
 }
 
@@ -429,7 +473,9 @@ int gaudi_mac_addr_add(rte_eth_dev *dev, rte_ether_addr *addr, uint32_t index, u
 		return -EINVAL;
 	if (rte_is_zero_ether_addr(addr) || rte_is_broadcast_ether_addr(addr))
 		return -EINVAL;
-	priv(dev)->hw.set_uc_filter(index - 1, addr->addr_bytes);
+	/* ethdev stores addr in mac_addrs[index] after this returns: filter from a copy. */
+	dev->data->mac_addrs[index] = *addr;
+	gaudi_mac_filters_restore(dev);
 	return 0;
 }
 
@@ -437,32 +483,49 @@ void gaudi_mac_addr_remove(rte_eth_dev *dev, uint32_t index)
 {
 	if (index == 0 || index >= kGaudiMaxMacAddrs)
 		return;
-	priv(dev)->hw.set_uc_filter(index - 1, nullptr);
+	memset(&dev->data->mac_addrs[index], 0, sizeof(rte_ether_addr));
+	gaudi_mac_filters_restore(dev);
 }
 
 void gaudi_mac_filters_restore(rte_eth_dev *dev)
 {
+	gaudi_port *port = priv(dev);
+	port->n_uc = 0;
 	for (unsigned i = 1; i < kGaudiMaxMacAddrs; i++) {
 		const rte_ether_addr *a = &dev->data->mac_addrs[i];
-		priv(dev)->hw.set_uc_filter(i - 1, rte_is_zero_ether_addr(a) ? nullptr : a->addr_bytes);
+		if (!rte_is_zero_ether_addr(a))
+			port->uc[port->n_uc++] = *a;
 	}
+	gaudi_rx_filter_apply(port);
 }
 
 int gaudi_set_mc_addr_list(rte_eth_dev *dev, rte_ether_addr *list, uint32_t n)
 {
-	if (n > reg::kRxbMcFilters) {
+	if (n > kGaudiMaxMcAddrs) {
 		GAUDI_LOG(ERR, "port %u: %u multicast addresses, the filter holds %u",
-			  dev->data->port_id, n, reg::kRxbMcFilters);
+			  dev->data->port_id, n, kGaudiMaxMcAddrs);
 		return -ENOSPC;
 	}
-	uint8_t macs[reg::kRxbMcFilters][6];
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
 		if (!rte_is_multicast_ether_addr(&list[i]) || rte_is_broadcast_ether_addr(&list[i]))
 			return -EINVAL;
-		memcpy(macs[i], list[i].addr_bytes, 6);
-	}
-	priv(dev)->hw.set_mc_filters(macs, n);
+	gaudi_port *port = priv(dev);
+	for (uint32_t i = 0; i < n; i++)
+		port->mc[i] = list[i];
+	port->n_mc = uint8_t(n);
+	gaudi_rx_filter_apply(port);
 	return 0;
+}
+
+/* The hardware has one raw address filter per port, RXB TS_RAW0 (value and don't-care mask)
+ * [gaudi2_cn.c config_hw_mac_filter]; the MAC stays promiscuous as hbl_cn leaves it. More
+ * addresses, allmulti or multicast lists open the filter (mask all ones) and rx_burst keeps
+ * what the lists allow; promiscuous opens it with no software filter. */
+void gaudi_rx_filter_apply(gaudi_port *port)
+{
+	bool sw = !port->promisc && (port->allmulti || port->n_uc != 0 || port->n_mc != 0);
+	port->hw.set_rxb_accept_all(port->promisc || sw);
+	__atomic_store_n(&port->sw_filter, sw, __ATOMIC_RELEASE);
 }
 
 /* ---- link ---- */
@@ -519,6 +582,22 @@ void lsc_check(rte_eth_dev *dev)
 	}
 }
 
+/* The odd port of a macro also receives its even sibling's link events (hardware bug, hbl_cn
+ * SW-42306): its interrupt looks at the sibling's link as well. */
+void lsc_check_sibling(rte_eth_dev *dev)
+{
+	gaudi_port *port = priv(dev);
+	unsigned hw = port->hw.id();
+	if ((hw & 1) == 0)
+		return;
+	uint16_t pid = port->adapter->eth_port[hw - 1];
+	if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
+		return;
+	rte_eth_dev *sib = &rte_eth_devices[pid];
+	if (priv(sib) != nullptr && priv(sib)->started && priv(sib)->intr != nullptr)
+		lsc_check(sib);
+}
+
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */
 bool drain_if_stopped(gaudi_port *port)
 {
@@ -539,6 +618,7 @@ void rearm_alarm(void *arg)
 	port->rearm_pending = false;
 	port->hw.intr_clear(reg::INTR_EQ);
 	lsc_check(dev); /* a change while the cause was pending raised no new interrupt */
+	lsc_check_sibling(dev);
 }
 
 /* EAL interrupt thread: the event-queue MSI (QPC interrupt 9) fired. */
@@ -553,9 +633,16 @@ void intr_handler(void *arg)
 		port->hw.intr_clear(reg::INTR_EQ);
 		drain_if_stopped(port); /* events between the drain and the re-arm */
 		lsc_check(dev);
+		lsc_check_sibling(dev);
 		return;
 	}
+	/* Started: the TX datapath consumes the EQ, but an odd port's EQ also carries its
+	 * sibling's link events, which must not wait for traffic: consume what is there (the EQ
+	 * lock serialises with tx_burst; a busy lock means the datapath is at it). */
+	if (port->hw.id() & 1)
+		gaudi_eq_poll(port, txq0(dev));
 	lsc_check(dev);
+	lsc_check_sibling(dev);
 	if (!port->rearm_pending) {
 		port->rearm_pending = true;
 		if (rte_eal_alarm_set(kRearmUs, rearm_alarm, dev) != 0) {
@@ -681,9 +768,12 @@ void gaudi_intr_start(rte_eth_dev *dev)
 		m->bind_irq(port->hw.id(), reg::INTR_RX_RING0, port->rxq_fd);
 		port->hw.intr_enable(reg::INTR_RX_RING0, false); /* until rx_queue_intr_enable */
 	}
-	m->bind_irq(port->hw.id(), reg::INTR_EQ, ic.lsc ? port->lsc_fd : -1);
+	/* An odd port takes its EQ interrupt even without LSC of its own: the link events of its
+	 * even sibling arrive there (SW-42306). */
+	bool eq_irq = ic.lsc != 0 || (port->hw.id() & 1) != 0;
+	m->bind_irq(port->hw.id(), reg::INTR_EQ, eq_irq ? port->lsc_fd : -1);
 	port->hw.intr_clear(reg::INTR_EQ);
-	port->hw.intr_enable(reg::INTR_EQ, ic.lsc != 0);
+	port->hw.intr_enable(reg::INTR_EQ, eq_irq);
 }
 
 void gaudi_intr_stop(rte_eth_dev *dev)

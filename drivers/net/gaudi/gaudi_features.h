@@ -10,8 +10,11 @@
 #include "base/gaudi_regs.h"
 #include "gaudi_ethdev.h"
 
-/* Station address + the RXB's extra exact-match filters. */
-inline constexpr unsigned kGaudiMaxMacAddrs = 1 + gaudi::hw::reg::kRxbUcFilters;
+/* Station address (RXB TS_RAW0) + unicast addresses the driver filters in software. */
+inline constexpr unsigned kGaudiMaxMacAddrs = 1 + 15;
+inline constexpr unsigned kGaudiMaxMcAddrs = 32;
+/* Program RXB and the software filter from the port's promisc/allmulti and address lists. */
+void gaudi_rx_filter_apply(gaudi_port *port);
 
 int gaudi_burst_mode_get(rte_eth_dev *dev, uint16_t qid, rte_eth_burst_mode *mode);
 int gaudi_fw_version_get(rte_eth_dev *dev, char *fw, size_t len);

@@ -44,6 +44,8 @@ const char *syndrome_name(uint32_t s)
 	case QpErrSyndrome::raw_wqe_size_unsupported: return "raw WQE size not supported";
 	case QpErrSyndrome::raw_wqe_opcode_unsupported: return "raw WQE opcode not supported";
 	case QpErrSyndrome::wqe_dma_fault: return "WQE local address DMA fault";
+	case QpErrSyndrome::raw_above_max_size: return "raw frame above the TXE maximum size";
+	case QpErrSyndrome::raw_below_min_size: return "raw frame below the TXE minimum size (187)";
 	case QpErrSyndrome::wqe_se_not_raw: return "WQE SE not raw";
 	}
 	switch (s >> 6) {
@@ -59,14 +61,38 @@ void reset_cb(void *arg)
 	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RESET, nullptr);
 }
 
+/* At most kLogPerSec recovery log lines per port and second: under a fault storm (e.g. the
+ * random fault mode) a line per event would flood the application's console. The counters
+ * (xstats) keep the exact numbers; a suppressed count is printed with the next line. */
+constexpr uint32_t kLogPerSec = 10;
+bool rec_log_ok(gaudi_port *port)
+{
+	gaudi_recovery &r = port->rec;
+	uint64_t now = rte_get_timer_cycles();
+	if (now - r.log_tsc >= rte_get_timer_hz()) {
+		if (r.log_suppressed != 0)
+			GAUDI_LOG(WARNING, "port %u: %u recovery log lines suppressed (see xstats)",
+				  port->port_id, r.log_suppressed);
+		r.log_tsc = now;
+		r.log_lines = 0;
+		r.log_suppressed = 0;
+	}
+	if (r.log_lines >= kLogPerSec) {
+		r.log_suppressed++;
+		return false;
+	}
+	r.log_lines++;
+	return true;
+}
+
 /* Ring the doorbell with the queue's current PI, if the FIFO has room (else later). */
 bool rering(gaudi_txq *txq)
 {
 	gaudi_port *port = txq->port;
-	if (port->db_pushed - __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE) >= kDbFifoEntries)
+	if (gaudi_db_outstanding(port) >= kDbFifoEntries - 1)
 		return false;
 	port->db_pushed++;
-	port->hw.ring_doorbell(txq->pi);
+	port->hw.ring_doorbell(txq->pi & txq->mask);
 	return true;
 }
 
@@ -77,7 +103,8 @@ void qp_recover(gaudi_txq *txq)
 	uint32_t syn = port->last_qp_syndrome;
 	if ((syn >> 6) == 0) {
 		/* Responder (RX) class: the frame is lost and counted (ierrors); RX goes on. */
-		GAUDI_LOG(WARNING, "port %u: RX QP error 0x%02x (%s): frame dropped", port->port_id,
+		if (rec_log_ok(port))
+			GAUDI_LOG(WARNING, "port %u: RX QP error 0x%02x (%s): frame dropped", port->port_id,
 			  syn, syndrome_name(syn));
 		return;
 	}
@@ -91,7 +118,8 @@ void qp_recover(gaudi_txq *txq)
 	}
 	if (!img.get(qpc::REQ_ERROR) || !img.get(qpc::REQ_VALID))
 		return; /* already restarted (one event per error) or the queue is stopping */
-	uint32_t exec = img.get(qpc::REQ_EXECUTION_IDX) & WQ_IDX_MASK;
+	/* EXECUTION_IDX is a ring index: back to the queue's free-running numbering. */
+	uint32_t exec = gaudi_txq_unring(txq, img.get(qpc::REQ_EXECUTION_IDX));
 	uint32_t outstanding = (txq->pi - txq->ci) & WQ_IDX_MASK;
 	uint32_t done = (exec - txq->ci) & WQ_IDX_MASK;
 	if (done > outstanding) {
@@ -117,24 +145,25 @@ void qp_recover(gaudi_txq *txq)
 		txq->ci = exec;
 		dropped = true;
 	}
-	if (!port->hw.tx_resume(exec)) {
+	if (!port->hw.tx_resume(exec & txq->mask)) {
 		gaudi_rec_request_reset(port, "QPC gateway did not answer the QP restart");
 		return;
 	}
 	port->rec.qp_recoveries++;
 	if (exec != txq->pi && !rering(txq))
 		port->rec.db_rering = true;
-	GAUDI_LOG(ERR, "port %u: TX QP error 0x%02x (%s): %s, queue restarted at WQE %u "
-		  "(%" PRIu64 " recoveries)", port->port_id, syn, syndrome_name(syn),
-		  dropped ? "faulting frame dropped (oerrors)" : "no frame lost", exec,
-		  port->rec.qp_recoveries);
+	if (rec_log_ok(port))
+		GAUDI_LOG(ERR, "port %u: TX QP error 0x%02x (%s): %s, queue restarted at WQE %u "
+			  "(%" PRIu64 " recoveries)", port->port_id, syn, syndrome_name(syn),
+			  dropped ? "faulting frame dropped (oerrors)" : "no frame lost", exec,
+			  port->rec.qp_recoveries);
 }
 
 /* Events the datapath must act on are waiting in the EQ, unconsumed. Under eq_lock. */
 bool eq_has_recovery_work(gaudi_port *port, uint32_t hw_pi)
 {
 	const uint32_t mask = (1u << kEqLog2) - 1;
-	for (uint32_t ci = port->eq_ci; ci != hw_pi; ci++) {
+	for (uint32_t ci = port->eq_ci; ci != hw_pi; ci = (ci + 1) & EQ_IDX_MASK) {
 		uint32_t d0 = __atomic_load_n(&port->mem.eq[ci & mask].d0, __ATOMIC_ACQUIRE);
 		if (!(d0 & EQE_VALID))
 			break;
@@ -207,7 +236,6 @@ gaudi_port *gaudi_port_of(uint16_t port_id)
 void gaudi_rec_init(gaudi_port *port, uint32_t watchdog_ms)
 {
 	port->rec.watchdog_ms = watchdog_ms;
-	port->rec.db_overruns_seen = port->hw.db_fifo_overruns();
 }
 
 void gaudi_rec_start(rte_eth_dev *dev)
@@ -233,11 +261,9 @@ void gaudi_rec_stop(rte_eth_dev *dev)
 
 void gaudi_rec_db_overrun(gaudi_port *port)
 {
-	/* The device's overrun counter says how many doorbells were lost (EQEs may be fewer if
-	 * the EQ overflowed); they never reach the FIFO CI. */
-	uint32_t now = port->hw.db_fifo_overruns();
-	uint32_t lost = now - port->rec.db_overruns_seen;
-	port->rec.db_overruns_seen = now;
+	/* One DB_FIFO_OVERRUN event per doorbell the FIFO refused [gaudi2_en.c counts them as
+	 * tx_dropped]: it never reaches the CI. */
+	uint32_t lost = 1;
 	port->db_pushed -= lost;
 	port->rec.db_lost += lost;
 	port->rec.db_rering = true;
@@ -254,12 +280,28 @@ void gaudi_rec_cq_overrun(gaudi_port *port)
 		  port->port_id, port->ev_cq_overrun);
 }
 
+/* A LINK_STATUS event of the macro (it arrives on the odd port's EQ for both ports, hbl_cn
+ * SW-42306): its status holds the link bit of each lane of the macro; count the changes of
+ * each port of this NIC that it shows. */
 void gaudi_rec_link_event(gaudi_port *port, uint32_t status)
 {
-	if (status & 1)
-		port->rec.link_up++;
-	else
-		port->rec.link_down++;
+	unsigned even = port->hw.id() & ~1u;
+	for (unsigned hw = even; hw < even + kPortsPerMacro; hw++) {
+		uint16_t pid = port->adapter->eth_port[hw];
+		if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
+			continue;
+		auto *p = static_cast<gaudi_port *>(rte_eth_devices[pid].data->dev_private);
+		if (p == nullptr || p->adapter != port->adapter)
+			continue;
+		bool up = status & (1u << reg::mac_lane(hw, 0));
+		if (up == p->rec.link_seen)
+			continue;
+		p->rec.link_seen = up;
+		if (up)
+			p->rec.link_up++;
+		else
+			p->rec.link_down++;
+	}
 }
 
 void gaudi_rec_tx_slow(gaudi_txq *txq)
@@ -272,9 +314,10 @@ void gaudi_rec_tx_slow(gaudi_txq *txq)
 	if (port->rec.db_rering && rering(txq)) {
 		port->rec.db_rering = false;
 		port->rec.db_rerings++;
-		GAUDI_LOG(WARNING, "port %u: doorbell FIFO overrun: %" PRIu64 " doorbell(s) lost, "
-			  "rang again at PI %u, no frame lost", port->port_id, port->rec.db_lost,
-			  txq->pi);
+		if (rec_log_ok(port))
+			GAUDI_LOG(WARNING, "port %u: doorbell FIFO overrun: %" PRIu64 " doorbell(s) "
+				  "lost, rang again at PI %u, no frame lost", port->port_id,
+				  port->rec.db_lost, txq->pi);
 	}
 }
 

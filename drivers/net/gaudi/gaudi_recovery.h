@@ -30,8 +30,11 @@ struct gaudi_recovery {
 	uint64_t tx_watchdog;
 	uint64_t reset_events;
 	uint64_t cq_log_tsc;       /* last CQ overrun log line (rate limit) */
-	uint32_t db_overruns_seen; /* device overrun counter at the last look */
+	uint64_t log_tsc;          /* start of the current recovery-log second */
+	uint32_t log_lines;        /* recovery log lines in that second */
+	uint32_t log_suppressed;   /* lines not printed over the limit */
 	bool db_rering;            /* a doorbell was lost: ring the current PI again */
+	bool link_seen;            /* link state of the last LINK_STATUS event for this port */
 	bool reset_requested;      /* INTR_RESET raised, until the next start */
 	/* Watchdog (alarm) state. */
 	bool wd_active;

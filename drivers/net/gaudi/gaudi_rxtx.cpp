@@ -175,6 +175,30 @@ int gaudi_tx_descriptor_status(void *queue, uint16_t offset)
 	return offset < txq->nb_desc - used ? RTE_ETH_TX_DESC_DONE : RTE_ETH_TX_DESC_FULL;
 }
 
+namespace {
+/* The address filter the hardware's one RXB filter could not hold (gaudi_rx_filter_apply):
+ * station address, broadcast, the extra unicast list, multicast by list or allmulti. */
+bool sw_filter_pass(const gaudi_port *port, const uint8_t *frame)
+{
+	const auto *dst = reinterpret_cast<const rte_ether_addr *>(frame);
+	const rte_eth_dev_data *data = rte_eth_devices[port->port_id].data;
+	if (rte_is_same_ether_addr(dst, &data->mac_addrs[0]) || rte_is_broadcast_ether_addr(dst))
+		return true;
+	if (rte_is_multicast_ether_addr(dst)) {
+		if (port->allmulti)
+			return true;
+		for (unsigned i = 0; i < port->n_mc; i++)
+			if (rte_is_same_ether_addr(dst, &port->mc[i]))
+				return true;
+		return false;
+	}
+	for (unsigned i = 0; i < port->n_uc; i++)
+		if (rte_is_same_ether_addr(dst, &port->uc[i]))
+			return true;
+	return false;
+}
+} // namespace
+
 uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	auto *rxq = static_cast<gaudi_rxq *>(queue);
@@ -229,6 +253,12 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			/* Without scatter the queue setup guarantees fit; this is allocation
 			 * failure of an extra segment: the frame is lost, and counted. */
 			rte_eth_devices[rxq->port->port_id].data->rx_mbuf_alloc_failed++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (unlikely(__atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED)) &&
+		    !sw_filter_pass(rxq->port, src)) {
+			rxq->filtered++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
@@ -303,13 +333,14 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 	if (unlikely(port->rec.db_rering || port->qp_err_pending))
 		gaudi_rec_tx_slow(txq);
 
+	/* A ring-index doorbell cannot tell a full ring from an empty one: one slot stays free. */
 	uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
-	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(txq->nb_desc - used, nb_pkts));
+	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(txq->nb_desc - 1 - used, nb_pkts));
 	if (unlikely(n == 0))
 		return 0;
 	/* One doorbell per burst; if the FIFO is full the burst waits (FIFO overrun would
-	 * drop the doorbell in HW) [facts §2 "If the FIFO is full, xmit returns BUSY"]. */
-	if (unlikely(port->db_pushed - load_acquire(port->mem.db_ci) >= kDbFifoEntries)) {
+	 * drop the doorbell in HW) [gaudi2_en.c: the queue stops while the FIFO is full]. */
+	if (unlikely(gaudi_db_outstanding(port) >= kDbFifoEntries - 1)) {
 		txq->db_busy++;
 		return 0;
 	}
@@ -329,19 +360,20 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		TxWqe *wqe = &txq->wq[slot];
 		uint64_t addr;
 		uint32_t size = len;
-		if (likely(m->nb_segs == 1 && len >= kMinFrameNoFcs)) {
+		if (likely(m->nb_segs == 1 && len >= kTxPadSize)) {
 			addr = rte_mbuf_data_iova(m);
 			txq->sw_ring[slot] = m;
 		} else {
-			/* Linear copy, zero-padded to the minimum frame: the WQE takes one
-			 * buffer and the NIC does not pad (H6-3399) [facts §2]. */
+			/* Linear copy, zero-padded to NIC_SKB_PAD_SIZE: the WQE takes one buffer
+			 * and TXE rejects raw frames shorter than 187 bytes (H6-3399 work-around,
+			 * gaudi2_cn.c set_txe_checkers / hbl_en). */
 			uint8_t *dst = txq->bounce + static_cast<size_t>(slot) * txq->bounce_stride;
 			const void *p = rte_pktmbuf_read(m, 0, len, dst);
 			if (p != dst)
 				rte_memcpy(dst, p, len);
-			if (len < kMinFrameNoFcs) {
-				memset(dst + len, 0, kMinFrameNoFcs - len);
-				size = kMinFrameNoFcs;
+			if (len < kTxPadSize) {
+				memset(dst + len, 0, kTxPadSize - len);
+				size = kTxPadSize;
 			}
 			addr = txq->bounce_iova[slot];
 			txq->sw_ring[slot] = nullptr;
@@ -352,7 +384,7 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		wqe->remote_addr = 0;
 		wqe->tag = 0;
 		wqe->completion = 0;
-		wqe->ctrl = wqe_ctrl(WqeOpcode::linear, pi, false);
+		wqe->ctrl = wqe_ctrl(WqeOpcode::linear, slot, false); /* index = slot & 0xFF */
 		bytes += len;
 		pi = (pi + 1) & WQ_IDX_MASK;
 		posted++;
@@ -362,7 +394,7 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		txq->wq[(pi - 1) & txq->mask].ctrl |= WQE_SE;
 		txq->pi = pi;
 		port->db_pushed++;
-		port->hw.ring_doorbell(pi); /* Bar::wr32 orders the WQE stores before it */
+		port->hw.ring_doorbell(pi & txq->mask); /* Bar::wr32 orders the WQE stores first */
 		txq->packets += posted;
 		txq->bytes += bytes;
 	}

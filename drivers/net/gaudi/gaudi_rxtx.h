@@ -31,6 +31,7 @@ struct gaudi_rxq {
 	uint64_t bytes;
 	uint64_t errors;          /* oversize or inconsistent CQEs dropped by the driver */
 	uint64_t cqe_not_valid;   /* PI passed a CQE whose valid bit was not yet visible */
+	uint64_t filtered;        /* frames the software address filter dropped */
 	bool started;             /* queue started: rx_burst returns 0 otherwise */
 	bool deferred;            /* rx_deferred_start */
 };
@@ -65,6 +66,12 @@ uint16_t gaudi_rx_burst(void *rxq, rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t gaudi_tx_burst(void *txq, rte_mbuf **pkts, uint16_t nb_pkts);
 /* Complete TX WQEs up to and including free-running WQ index last. */
 void gaudi_tx_complete(gaudi_txq *txq, uint32_t last);
+/* The hardware speaks ring indices (doorbell PI, RAW_TX_COMP, QPC EXECUTION_IDX) [gaudi2_en.c]:
+ * the free-running index in [ci, ci + nb_desc) a ring index stands for. */
+static inline uint32_t gaudi_txq_unring(const gaudi_txq *txq, uint32_t ring_idx)
+{
+	return (txq->ci + ((ring_idx - txq->ci) & txq->mask)) & gaudi::hw::WQ_IDX_MASK;
+}
 /* Free every mbuf still owned by the TX ring (port stop). */
 void gaudi_tx_drain(gaudi_txq *txq);
 /* Fast-path status queries (rte_eth_rx_queue_count, rte_eth_rx/tx_descriptor_status). */

@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 
 namespace gaudi::hw {
@@ -74,7 +76,11 @@ enum class EqeType : uint32_t {
 	comp = 0, comp_err = 1, qp_err = 2, link_status = 3, raw_tx_comp = 4,
 	db_fifo_overrun = 5, cong = 6, cong_err = 7,
 };
-inline constexpr uint32_t EQE_QP_ERR_REQUESTER = 1u << 31;
+/* QP_ERR: d1 bit 31 is the "reset" flag [gaudi2.h EQE_QP_EVENT_RESET]. */
+inline constexpr uint32_t EQE_QP_ERR_RESET = 1u << 31;
+inline constexpr uint32_t EQE_QPN_MASK = 0x00FFFFFF;
+/* EQ indices are 24 bits [gaudi2_cn_eq.c, EVENT_QUE_CONSUMER_INDEX.CI]. */
+inline constexpr uint32_t EQ_IDX_MASK = 0x00FFFFFF;
 
 /* QP error syndromes, 8 bits: [7:6] class (0 rx packet, 1 QPC, 2 tx packet) | 6-bit code
  * [regs "gaudi2_cn.c" RXE SPI causes]. Those marked [choice] have no public number. */
@@ -85,14 +91,101 @@ enum class QpErrSyndrome : uint32_t {
 	raw_wqe_size_unsupported = 0x95,
 	raw_wqe_opcode_unsupported = 0x96, /* [choice] */
 	wqe_dma_fault = 0xA0,              /* [choice] IOMMU fault on WQE local address */
+	raw_above_max_size = 0xB2,         /* "RAW above MIN": size > WQE_CHECK_CFG4 */
+	raw_below_min_size = 0xB3,         /* "RAW below MAX": size < WQE_CHECK_CFG5 (H6-3399) */
 	wqe_se_not_raw = 0xBC,
 };
 
-/* Doorbell, 8 bytes [regs "Doorbell (8B)"]: dword0 WQ PI [21:0]; dword1 QPN [23:0], port [31:24]. */
-inline constexpr uint32_t DB_PI_MASK = 0x3FFFFF;
-constexpr uint32_t db_second32(uint32_t qpn, uint32_t port) { return (qpn & 0xFFFFFF) | (port << 24); }
-
-/* Free-running 22-bit WQ index arithmetic (PI, execution index). */
+/* Doorbell, 8 bytes [gaudi2_cn.c, gaudi2_en.c]: FIRST32 = the new producer index of the QP's WQ as
+ * a ring index ((slot + 1) mod ring size); SECOND32 = QPN. A dummy doorbell (FIFO drain) carries
+ * PI 0 and the unused QPN NIC_MAX_QP_NUM [gaudi2_cn.c db_fifo_push_dummy]. */
+inline constexpr uint32_t DB_PI_MASK = 0x3FFFFF; /* WQ indices are 22 bits (QPC LAST_IDX) */
+inline constexpr uint32_t kMaxQpNum = 8192;      /* NIC_MAX_QP_NUM [gaudi2_cn.h] */
 inline constexpr uint32_t WQ_IDX_MASK = DB_PI_MASK;
+
+/* Conformance rows: what this header uses, in the terms of shared/research/gaudi2-nic-structs.md
+ * section (c), computed from the constants and structs above so they cannot drift from them;
+ * tests/test_regmap_conformance.cpp checks each row against the digest. Bits are absolute
+ * within the entry (dword d, bit b = d * 32 + b). */
+struct DescFieldRow {
+	const char *desc; /* "TxWqe", "Cqe", "Eqe", "EqIdx" */
+	const char *name; /* digest's Field name (WQE) or a unique part of its Meaning (CQE/EQE) */
+	uint32_t bit;
+	uint32_t width;
+};
+inline constexpr DescFieldRow kDescFieldRows[] = {
+	{"TxWqe", "OPCODE", std::countr_zero(WQE_OPCODE_MASK), std::popcount(WQE_OPCODE_MASK)},
+	{"TxWqe", "WQE_INDEX", WQE_INDEX_SHIFT, std::popcount(WQE_INDEX_MASK)},
+	{"TxWqe", "SE", std::countr_zero(WQE_SE), std::popcount(WQE_SE)},
+	{"TxWqe", "INLINE", std::countr_zero(WQE_INLINE), std::popcount(WQE_INLINE)},
+	{"TxWqe", "ACKREQ", std::countr_zero(WQE_ACKREQ), std::popcount(WQE_ACKREQ)},
+	{"TxWqe", "SIZE", offsetof(TxWqe, size) * 8, sizeof(TxWqe::size) * 8},
+	{"TxWqe", "LOCAL_ADDR", offsetof(TxWqe, local_addr) * 8, sizeof(TxWqe::local_addr) * 8},
+	{"TxWqe", "REMOTE_ADDR", offsetof(TxWqe, remote_addr) * 8, sizeof(TxWqe::remote_addr) * 8},
+	{"TxWqe", "TAG", offsetof(TxWqe, tag) * 8, sizeof(TxWqe::tag) * 8},
+	{"Cqe", "valid", offsetof(Cqe, d0) * 8 + std::countr_zero(CQE_VALID),
+	 std::popcount(CQE_VALID)},
+	{"Cqe", "is-requester", offsetof(Cqe, d0) * 8 + std::countr_zero(CQE_IS_REQ),
+	 std::popcount(CQE_IS_REQ)},
+	{"Cqe", "QPN", offsetof(Cqe, d0) * 8 + std::countr_zero(CQE_QPN_MASK),
+	 std::popcount(CQE_QPN_MASK)},
+	{"Cqe", "WQE index", offsetof(Cqe, wqe_index) * 8, sizeof(Cqe::wqe_index) * 8},
+	{"Cqe", "tag", offsetof(Cqe, tag) * 8, sizeof(Cqe::tag) * 8},
+	{"Cqe", "raw packet size", offsetof(Cqe, size) * 8, sizeof(Cqe::size) * 8},
+	{"Eqe", "valid", offsetof(Eqe, d0) * 8 + std::countr_zero(EQE_VALID),
+	 std::popcount(EQE_VALID)},
+	{"Eqe", "event type", offsetof(Eqe, d0) * 8 + std::countr_zero(EQE_TYPE_MASK),
+	 std::popcount(EQE_TYPE_MASK)},
+	{"Eqe", "QP_ERR: \"reset\" flag",
+	 offsetof(Eqe, d1) * 8 + std::countr_zero(EQE_QP_ERR_RESET),
+	 std::popcount(EQE_QP_ERR_RESET)},
+	{"Eqe", "QPN", offsetof(Eqe, d1) * 8 + std::countr_zero(EQE_QPN_MASK),
+	 std::popcount(EQE_QPN_MASK)},
+	{"EqIdx", "EQ index mask", std::countr_zero(EQ_IDX_MASK), std::popcount(EQ_IDX_MASK)},
+};
+
+/* Enumerator values keyed by the digest's names (opcode list, "EQE type | Value" table) or, for
+ * syndromes, by a part of the digest's Meaning text. */
+struct EnumRow {
+	const char *name;
+	uint32_t value;
+};
+inline constexpr EnumRow kWqeOpcodeRows[] = {
+	{"NOP", uint32_t(WqeOpcode::nop)},
+	{"SEND", uint32_t(WqeOpcode::send)},
+	{"LINEAR", uint32_t(WqeOpcode::linear)},
+	{"STRIDE", uint32_t(WqeOpcode::stride)},
+	{"MULTI_STRIDE", uint32_t(WqeOpcode::multi_stride)},
+	{"RENDEZVOUS_WR", uint32_t(WqeOpcode::rendezvous_wr)},
+	{"RENDEZVOUS_RD", uint32_t(WqeOpcode::rendezvous_rd)},
+	{"QOS_UPDATE", uint32_t(WqeOpcode::qos_update)},
+};
+inline constexpr EnumRow kEqeTypeRows[] = {
+	{"COMP", uint32_t(EqeType::comp)},
+	{"COMP_ERR", uint32_t(EqeType::comp_err)},
+	{"QP_ERR", uint32_t(EqeType::qp_err)},
+	{"LINK_STATUS", uint32_t(EqeType::link_status)},
+	{"RAW_TX_COMP", uint32_t(EqeType::raw_tx_comp)},
+	{"DB_FIFO_OVERRUN", uint32_t(EqeType::db_fifo_overrun)},
+	{"CONG", uint32_t(EqeType::cong)},
+	{"CONG_ERR", uint32_t(EqeType::cong_err)},
+};
+/* Syndromes with a public code [CNC qp_syndromes]; the name is a part of the digest's Meaning. */
+inline constexpr EnumRow kQpErrSyndromeRows[] = {
+	{"requester doorbell on a QP that is not valid",
+	 uint32_t(QpErrSyndrome::req_db_qp_not_valid)},
+	{"requester doorbell PI > last index", uint32_t(QpErrSyndrome::pi_exceeds_last_index)},
+	{"wqe_index ≠ execution index bits 7:0", uint32_t(QpErrSyndrome::wqe_index_mismatch)},
+	{"raw packet size not supported", uint32_t(QpErrSyndrome::raw_wqe_size_unsupported)},
+	{"raw above MIN", uint32_t(QpErrSyndrome::raw_above_max_size)},
+	{"raw below MAX", uint32_t(QpErrSyndrome::raw_below_min_size)},
+	{"SE on a non-raw QP", uint32_t(QpErrSyndrome::wqe_se_not_raw)},
+};
+/* Syndromes that are our [choice] (doc/guides/gaudi_hw_model.rst): their codes must NOT be in
+ * the published table, or they would mean something else there. */
+inline constexpr EnumRow kQpErrSyndromeChoiceRows[] = {
+	{"raw_wqe_opcode_unsupported", uint32_t(QpErrSyndrome::raw_wqe_opcode_unsupported)},
+	{"wqe_dma_fault", uint32_t(QpErrSyndrome::wqe_dma_fault)},
+};
 
 } // namespace gaudi::hw

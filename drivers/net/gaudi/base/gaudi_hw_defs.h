@@ -23,10 +23,14 @@ inline constexpr unsigned kMacros = 12;
 inline constexpr unsigned kLanesPerPort = 2;
 inline constexpr uint32_t kPortSpeedMbps = 100000;
 
-/* BAR layout [facts §1, regs "Address maps"]: BAR0 = SRAM+CFG 256 MB; CFG_BASE
- * 0x1000007FF8000000 is BAR0 offset 0; NIC0 block at 0x1000007FFD400000, macro stride 0x80000. */
+/* BAR layout [habanalabs gaudi2.c gaudi2_pci_bars_map, include/gaudi2/gaudi2.h]: BAR0 (256 MB)
+ * starts at STM_FLASH_BASE_ADDR 0x1000007FF4000000; the configuration space CFG_BASE
+ * 0x1000007FF8000000 is at BAR0 + 0x4000000, and the NIC blocks of macro 0 at CFG + 0x5400000
+ * [gaudi2_blocks_linux_driver.h]: BAR0 + 0x9400000. Macro stride 0x80000 [gaudi2_regs.h]. */
 inline constexpr unsigned kCfgBar = 0;
-inline constexpr uint64_t kNicRegionBarOffset = 0x5400000;
+inline constexpr uint64_t kCfgBarOffset = 0x4000000;
+inline constexpr uint64_t kNicRegionBarOffset = kCfgBarOffset + 0x5400000;
+inline constexpr uint64_t kCfgBarSize = 256ull << 20; /* CFG_BAR_SIZE */
 inline constexpr uint32_t kMacroStride = 0x80000;
 inline constexpr uint32_t kNicRegionSize = kMacros * kMacroStride;
 
@@ -34,16 +38,25 @@ inline constexpr uint32_t kNicRegionSize = kMacros * kMacroStride;
 inline constexpr uint32_t kRawQpn = 0;
 inline constexpr uint32_t kRawCq = 0;
 
-/* MTU and frame sizes [facts §2 "MTU", regs gaudi2_cn.h]: raw MTU 1K-hdrs .. 8K-hdrs, where
- * hdrs = Ethernet header + VLAN tag + FCS = 22 (the Gaudi1 driver's NIC_MAX_MTU = 8192-(14+4+4)).
- * The MAC's FRM_LENGTH holds MTU + kFrameOverhead (frame length including FCS). */
-inline constexpr uint32_t kFrameOverhead = 14 + 4 + 4;
+/* MTU and frame sizes. HBL_EN_MAX_HEADERS_SZ = 26 (Ethernet header 14 + two VLAN tags 8 +
+ * FCS 4) [cn_aux.h]; raw MTU NIC_RAW_MIN_MTU 1024 - 26 .. NIC_RAW_MAX_MTU 8192 - 26
+ * [gaudi2_cn.h]. The MAC always takes frames up to NIC_MAC_MAX_FRM_LEN = NIC_MAX_FRM_LEN (8K +
+ * 128) + 26 + NIC_MAX_TNL_HDRS (40) = 8386 in FRM_LENGTH [gaudi2_cn.c hw_mac_port_config]; a
+ * frame longer than MTU + 26 is dropped by the driver, as hbl_en does (max_frm_len). */
+inline constexpr uint32_t kFrameOverhead = 14 + 8 + 4;
 inline constexpr uint32_t kMinMtu = 1024 - kFrameOverhead;
 inline constexpr uint32_t kMaxMtu = 8192 - kFrameOverhead;
 inline constexpr uint32_t kFcsLen = 4;
-/* NIC_MAX_FRM_LEN = 8K + 128 [regs gaudi2_cn.h]: the largest frame the MAC can be told to take. */
-inline constexpr uint32_t kMaxFrameLen = 8192 + 128;
-/* Minimum frame on the wire without FCS; the NIC does not pad (H6-3399) [facts §2]. */
+inline constexpr uint32_t kMaxFrameLen = 8192 + 128;                 /* NIC_MAX_FRM_LEN */
+inline constexpr uint32_t kMacMaxFrameLen = kMaxFrameLen + 26 + 40; /* NIC_MAC_MAX_FRM_LEN */
+/* Shortest frame the raw TX path takes: the TXE raw-size checker rejects WQEs below
+ * WQE_CHECK_CFG5.MAX_RAW_UNSUPPORTED_SIZE = NIC_SKB_PAD_SIZE (187), the work-around for
+ * hardware bug H6-3399 (bigger frames slow the rate at which the peer's MAC pushes them to RX);
+ * the driver pads shorter frames with zeros to this size [gaudi2_cn.c set_txe_checkers,
+ * gaudi2_en.c]. Frames longer than WQE_CHECK_CFG4 (NIC_MAX_FRM_LEN) are rejected too. */
+inline constexpr uint32_t kTxPadSize = 187;
+/* Minimum Ethernet frame without FCS (ETH_ZLEN): the RXE raw minimum size check
+ * (PKT_SIZE_CHECK_RAW.MIN) and the padding of frames a host (pcap, TAP) hands to the model. */
 inline constexpr uint32_t kMinFrameNoFcs = 60;
 
 /* TX work queue [facts §2, regs]: 32-byte WQEs; WQE index field is 8 bits; LOG_MAX_WQ_SIZE holds
@@ -69,5 +82,37 @@ inline constexpr uint32_t kEqLog2 = 12;
 
 /* Ring base registers named _31_7 hold address bits 31:7: 128-byte alignment [regs]. */
 inline constexpr uint32_t kRingAlign = 128;
+
+/* Conformance rows: constants above keyed by the name shared/research/gaudi2-nic-structs.md
+ * prints them with (sections (a) and (g)); tests/test_regmap_conformance.cpp finds each name in
+ * the digest and compares the number given with it. Not in the digest, hence not here: the
+ * [choice]s kTxRingMin/kTxRingMax, kRxRingMin/kRxRingMax, kRxSlotMinLog2, kEqLog2; and
+ * kLanesPerPort, kPortsPerMacro ("two per macro", in words only), kPortSpeedMbps, kRawCq,
+ * kDbFifoCiAlign, kRingAlign, the PCI IDs (in gaudi2-hw-facts.md, not this digest). */
+struct ConstRow {
+	const char *name;
+	uint64_t value;
+};
+inline constexpr ConstRow kConstRows[] = {
+	{"HBL_EN_MAX_HEADERS_SZ", kFrameOverhead},
+	{"FCS", kFcsLen},
+	{"NIC_RAW_MIN_MTU", kMinMtu},
+	{"NIC_RAW_MAX_MTU", kMaxMtu},
+	{"NIC_MAX_FRM_LEN", kMaxFrameLen},
+	{"NIC_MAC_MAX_FRM_LEN", kMacMaxFrameLen},
+	{"NIC_SKB_PAD_SIZE", kTxPadSize},
+	{"ETH_ZLEN", kMinFrameNoFcs},
+	{"NIC_RAW_ELEM_SIZE", uint64_t{1} << kRxSlotMaxLog2},
+	{"NIC_CQ_MAX_ENTRIES", uint64_t{1} << kCqMaxLog2},
+	{"NIC_FIFO_DB_SIZE", kDbFifoEntries},
+	{"RAW_QPN", kRawQpn},
+	{"CFG_BAR_ID", kCfgBar},
+	{"CFG_BAR_SIZE", kCfgBarSize},
+	{"CFG_BASE - STM_FLASH_BASE_ADDR", kCfgBarOffset},
+	{"NIC0 macro start", kNicRegionBarOffset},
+	{"NIC macro stride", kMacroStride},
+	{"NIC macros", kMacros},
+	{"NIC engines", kMaxPorts},
+};
 
 } // namespace gaudi::hw

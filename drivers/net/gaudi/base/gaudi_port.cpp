@@ -1,94 +1,104 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Port programming in the order and with the values of the public drivers: hbl_cn gaudi2_cn.c
+ * (hw_port_config: TXE, QPC, RXE, MAC filter, MAC lanes), gaudi2_cn_eq.c (EQ, interrupts) and
+ * hbl_en gaudi2_en.c (raw QP contexts, doorbell, CQ consumer index).
+ */
 #include "gaudi_port.h"
 
+#include <algorithm>
 #include <bit>
+
+#include <rte_cycles.h>
+#include <rte_pause.h>
 
 namespace gaudi::hw {
 
 void Port::wr_lanes(uint32_t reg_in_ch, uint32_t val)
 {
 	for (unsigned lane = 0; lane < kLanesPerPort; lane++)
-		bar_->wr32(reg::mac_ch(port_, lane) + reg_in_ch, val);
+		bar_->wr32(reg::mac_128(port_, lane) + reg_in_ch, val);
 }
 
 /* COMMAND_CONFIG bits owned by flow control (set_flow), kept by mac_config. */
-constexpr uint32_t kCmdFlowBits = reg::CMD_PAUSE_IGNORE | reg::CMD_PFC_MODE | reg::CMD_PAUSE_FWD;
+constexpr uint32_t kCmdFlowBits =
+	reg::CMD_PAUSE_IGNORE | reg::CMD_PFC_MODE | reg::CMD_PAUSE_FWD | reg::CMD_CNTL_FRAME_ENA;
+constexpr uint32_t kCmdEnable = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
 
-void Port::mac_config(bool enable, bool promisc, uint32_t frm_length)
+void Port::mac_config(bool enable)
 {
-	uint32_t cur = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
-	uint32_t flow = (cur != 0 ? cur : reg::CMD_DEFAULT) & kCmdFlowBits;
-	uint32_t cmd = reg::CMD_DEFAULT & ~(reg::CMD_PROMIS_EN | reg::CMD_TX_ENA | reg::CMD_RX_ENA);
-	cmd = (cmd & ~kCmdFlowBits) | flow;
+	uint32_t cur = bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_COMMAND_CONFIG);
+	uint32_t flow = (cur & reg::CMD_TX_PAD_EN ? cur : reg::CMD_DEFAULT) & kCmdFlowBits;
+	uint32_t cmd = (reg::CMD_DEFAULT & ~(kCmdFlowBits | kCmdEnable)) | flow;
 	if (enable)
-		cmd |= reg::CMD_TX_ENA | reg::CMD_RX_ENA;
-	if (promisc)
-		cmd |= reg::CMD_PROMIS_EN;
-	wr_lanes(reg::MAC_FRM_LENGTH, frm_length);
-	wr_lanes(reg::MAC_COMMAND_CONFIG, cmd);
-}
-
-void Port::set_promisc(bool on)
-{
-	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
-	cmd = on ? (cmd | reg::CMD_PROMIS_EN) : (cmd & ~reg::CMD_PROMIS_EN);
-	wr_lanes(reg::MAC_COMMAND_CONFIG, cmd);
+		cmd |= kCmdEnable;
+	wr_lanes(reg::MAC_128_FRM_LENGTH, kMacMaxFrameLen);
+	wr_lanes(reg::MAC_128_COMMAND_CONFIG, cmd);
 }
 
 void Port::set_mac_enable(bool on)
 {
-	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
-	uint32_t en = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
-	wr_lanes(reg::MAC_COMMAND_CONFIG, on ? (cmd | en) : (cmd & ~en));
+	uint32_t cmd = bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_COMMAND_CONFIG);
+	wr_lanes(reg::MAC_128_COMMAND_CONFIG, on ? (cmd | kCmdEnable) : (cmd & ~kCmdEnable));
 }
 
 namespace {
-inline uint32_t mac_lo(const uint8_t *m)
+/* gaudi2_cn.c builds the 48-bit address with byte 0 most significant: bits 31:0 hold bytes
+ * 2..5, bits 47:32 bytes 0..1. */
+inline uint32_t mac_31_0(const uint8_t *m)
 {
-	return m[0] | (m[1] << 8) | (m[2] << 16) | (uint32_t(m[3]) << 24);
+	return (uint32_t(m[2]) << 24) | (m[3] << 16) | (m[4] << 8) | m[5];
 }
-inline uint32_t mac_hi(const uint8_t *m) { return m[4] | (m[5] << 8); }
+inline uint32_t mac_47_32(const uint8_t *m)
+{
+	return (m[0] << 8) | m[1];
+}
 } // namespace
 
-void Port::set_uc_filter(unsigned i, const uint8_t *mac)
+void Port::set_mac_addr(const uint8_t mac[6])
 {
+	std::copy(mac, mac + 6, mac_);
+	uint32_t lo = mac_31_0(mac), hi = mac_47_32(mac);
+	/* MoreThanIP MAC_ADDR_0/1: first byte in bits 7:0 of ADDR_0. */
+	wr_lanes(reg::MAC_128_MAC_ADDR_0,
+		 mac[0] | (mac[1] << 8) | (mac[2] << 16) | (uint32_t(mac[3]) << 24));
+	wr_lanes(reg::MAC_128_MAC_ADDR_1, mac[4] | (mac[5] << 8));
+	/* Source MAC of RoCE frames: both PORTn_MAC_CFG, as gaudi2_cn.c config_port_hw_txe. */
+	uint32_t t = reg::txe(port_);
+	bar_->wr32(t + reg::TXE_PORT0_MAC_CFG_47_32, hi);
+	bar_->wr32(t + reg::TXE_PORT0_MAC_CFG_31_0, lo);
+	bar_->wr32(t + reg::TXE_PORT1_MAC_CFG_47_32, hi);
+	bar_->wr32(t + reg::TXE_PORT1_MAC_CFG_31_0, lo);
 	uint32_t rxb = reg::rxb(port_);
-	uint32_t valid = bar_->rd32(rxb + reg::rxb_uc_valid(port_));
-	if (mac == nullptr) {
-		bar_->wr32(rxb + reg::rxb_uc_valid(port_), valid & ~(1u << i));
-		return;
-	}
-	/* Disable, write, enable: the filter never matches a half-written address. */
-	bar_->wr32(rxb + reg::rxb_uc_valid(port_), valid & ~(1u << i));
-	bar_->wr32(rxb + reg::rxb_uc_mac_31_0(port_, i), mac_lo(mac));
-	bar_->wr32(rxb + reg::rxb_uc_mac_47_32(port_, i), mac_hi(mac));
-	bar_->wr32(rxb + reg::rxb_uc_valid(port_), valid | (1u << i));
+	bar_->wr32(rxb + reg::rxb_rc_mac_31_0(port_), lo);
+	bar_->wr32(rxb + reg::rxb_rc_mac_47_32(port_), hi);
+	bar_->wr32(rxb + reg::rxb_rc_mac_mask_31_0(port_), 0);
+	bar_->wr32(rxb + reg::rxb_rc_mac_mask_47_32(port_), 0);
+	bar_->wr32(rxb + reg::rxb_raw_mac_31_0(port_), lo);
+	bar_->wr32(rxb + reg::rxb_raw_mac_47_32(port_), hi);
 }
 
-void Port::set_mc_filters(const uint8_t (*macs)[6], unsigned n)
+void Port::set_rxb_accept_all(bool accept_all)
 {
+	/* Mask bits set = don't care: all ones takes every destination (gaudi2_cn.c writes all
+	 * ones to a filter it wants open), zero is the exact station address. */
 	uint32_t rxb = reg::rxb(port_);
-	bar_->wr32(rxb + reg::rxb_mc_valid(port_), 0);
-	uint32_t valid = 0;
-	for (unsigned i = 0; i < n && i < reg::kRxbMcFilters; i++) {
-		bar_->wr32(rxb + reg::rxb_mc_mac_31_0(port_, i), mac_lo(macs[i]));
-		bar_->wr32(rxb + reg::rxb_mc_mac_47_32(port_, i), mac_hi(macs[i]));
-		valid |= 1u << i;
-	}
-	bar_->wr32(rxb + reg::rxb_mc_valid(port_), valid);
+	bar_->wr32(rxb + reg::rxb_raw_mac_mask_31_0(port_), accept_all ? 0xFFFFFFFF : 0);
+	bar_->wr32(rxb + reg::rxb_raw_mac_mask_47_32(port_), accept_all ? 0xFFFF : 0);
 }
 
 void Port::set_rs_fec(bool on)
 {
-	uint32_t off = reg::mac_core(port_) + reg::MAC_CORE_FEC91_CFG;
+	uint32_t off = reg::mac_core(port_) + reg::MAC_CORE_MAC_FEC91_CFG;
 	uint32_t v = bar_->rd32(off);
-	bar_->wr32(off, on ? (v | reg::fec91_lanes(port_)) : (v & ~reg::fec91_lanes(port_)));
+	uint32_t bits = reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(reg::lane_bits(port_));
+	bar_->wr32(off, on ? (v | bits) : (v & ~bits));
 }
 
 bool Port::rs_fec() const
 {
-	uint32_t v = bar_->rd32(reg::mac_core(port_) + reg::MAC_CORE_FEC91_CFG);
-	return (v & reg::fec91_lanes(port_)) == reg::fec91_lanes(port_);
+	uint32_t v = bar_->rd32(reg::mac_core(port_) + reg::MAC_CORE_MAC_FEC91_CFG);
+	uint32_t bits = reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(reg::lane_bits(port_));
+	return (v & bits) == bits;
 }
 
 uint64_t Port::fec_corrected() const
@@ -105,14 +115,25 @@ uint64_t Port::fec_uncorrected() const
 	       ((bar_->rd32(b + reg::rsfec_nccw_hi(port_)) & 0xFFFF) << 16);
 }
 
+namespace {
+constexpr uint32_t flows(uint32_t v)
+{
+	/* FLOW0 and FLOW1 fields carry the same threshold, as gaudi2_cn.c writes them. */
+	return reg::RXB_CORE_XOFF_THRESHOLD_0_XOFF_THRESHOLD_FLOW0.put(v) |
+	       reg::RXB_CORE_XOFF_THRESHOLD_0_XOFF_THRESHOLD_FLOW1.put(v);
+}
+} // namespace
+
 void Port::set_flow(const FlowCfg &f)
 {
-	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
+	uint32_t cmd = bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_COMMAND_CONFIG);
 	cmd &= ~kCmdFlowBits;
-	if (!f.rx_pause)
-		cmd |= reg::CMD_PAUSE_IGNORE;
+	/* gaudi2_nic_set_pfc: PFC_MODE with PFC, else PAUSE_IGNORE | CNTL_FRAME_ENA; link-level
+	 * pause honoured when PAUSE_IGNORE is clear. */
 	if (f.pfc)
 		cmd |= reg::CMD_PFC_MODE;
+	else
+		cmd |= reg::CMD_CNTL_FRAME_ENA | (f.rx_pause ? 0 : reg::CMD_PAUSE_IGNORE);
 	if (f.fwd)
 		cmd |= reg::CMD_PAUSE_FWD;
 	/* PFC: every class gets the quanta; link pause: class 0 only. */
@@ -122,11 +143,14 @@ void Port::set_flow(const FlowCfg &f)
 		wr_lanes(reg::mac_pause_quanta(c), q | (q << 16));
 		wr_lanes(reg::mac_quanta_thresh(c), t | (t << 16));
 	}
-	wr_lanes(reg::MAC_COMMAND_CONFIG, cmd);
+	wr_lanes(reg::MAC_128_COMMAND_CONFIG, cmd);
 	uint32_t rxb = reg::rxb(port_);
-	/* [regs] thresholds are written as val | val << 13. */
-	bar_->wr32(rxb + reg::rxb_xoff_threshold(port_), f.xoff | (f.xoff << 13));
-	bar_->wr32(rxb + reg::rxb_xon_threshold(port_), f.xon | (f.xon << 13));
+	for (unsigned p = 0; p < kPfcPriorities; p++) {
+		bar_->wr32(rxb + reg::rxb_xoff_threshold(p), flows(f.xoff));
+		bar_->wr32(rxb + reg::rxb_xon_threshold(p), flows(f.xon));
+	}
+	/* [choice] TXB GLOBAL_PAUSE has no published fields: bit (port & 1) = this port may send
+	 * PAUSE/PFC frames; see gaudi_hw_model.rst. */
 	uint32_t gp = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE);
 	uint32_t bit = 1u << (port_ & 1);
 	bar_->wr32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE, f.tx_pause ? (gp | bit) : (gp & ~bit));
@@ -135,159 +159,229 @@ void Port::set_flow(const FlowCfg &f)
 FlowCfg Port::flow() const
 {
 	FlowCfg f{};
-	uint32_t cmd = bar_->rd32(reg::mac_ch(port_, 0) + reg::MAC_COMMAND_CONFIG);
-	f.rx_pause = !(cmd & reg::CMD_PAUSE_IGNORE);
+	uint32_t cmd = bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_COMMAND_CONFIG);
 	f.pfc = cmd & reg::CMD_PFC_MODE;
+	f.rx_pause = f.pfc || !(cmd & reg::CMD_PAUSE_IGNORE);
 	f.fwd = cmd & reg::CMD_PAUSE_FWD;
-	f.quanta = bar_->rd32(reg::mac_ch(port_, 0) + reg::mac_pause_quanta(0)) & 0xFFFF;
-	f.thresh = bar_->rd32(reg::mac_ch(port_, 0) + reg::mac_quanta_thresh(0)) & 0xFFFF;
+	f.quanta = bar_->rd32(reg::mac_128(port_, 0) + reg::mac_pause_quanta(0)) & 0xFFFF;
+	f.thresh = bar_->rd32(reg::mac_128(port_, 0) + reg::mac_quanta_thresh(0)) & 0xFFFF;
 	uint32_t rxb = reg::rxb(port_);
-	f.xoff = bar_->rd32(rxb + reg::rxb_xoff_threshold(port_)) & 0x1FFF;
-	f.xon = bar_->rd32(rxb + reg::rxb_xon_threshold(port_)) & 0x1FFF;
+	f.xoff = reg::RXB_CORE_XOFF_THRESHOLD_0_XOFF_THRESHOLD_FLOW0.get(
+		bar_->rd32(rxb + reg::rxb_xoff_threshold(0)));
+	f.xon = reg::RXB_CORE_XON_THRESHOLD_0_XON_THRESHOLD_FLOW0.get(
+		bar_->rd32(rxb + reg::rxb_xon_threshold(0)));
 	f.tx_pause = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE) & (1u << (port_ & 1));
 	return f;
 }
 
 void Port::intr_enable(uint32_t index, bool on)
 {
-	uint32_t q = reg::qpc(port_), bit = reg::intr_bit(index);
+	uint32_t q = reg::qpc(port_), bit = reg::intr_bit(index), msi = reg::intr_msi_en(index);
 	uint32_t en = bar_->rd32(q + reg::QPC_INTERRUPT_EN);
 	uint32_t mask = bar_->rd32(q + reg::QPC_INTERRUPT_MASK);
 	if (on) {
 		bar_->wr32(q + reg::QPC_INTERRUPT_MASK, mask & ~bit);
-		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en | bit);
+		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en | msi);
 	} else {
-		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en & ~bit);
+		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en & ~msi);
 		bar_->wr32(q + reg::QPC_INTERRUPT_MASK, mask | bit);
 	}
 }
 
-void Port::set_allmulti(bool on)
+void Port::quiesce()
 {
-	bar_->wr32(reg::rxb(port_) + reg::rxb_raw_mcast_accept(port_), on ? 1 : 0);
-}
-
-void Port::set_frm_length(uint32_t frm_length) { wr_lanes(reg::MAC_FRM_LENGTH, frm_length); }
-
-void Port::set_mac_addr(const uint8_t mac[6])
-{
-	uint32_t lo = mac[0] | (mac[1] << 8) | (mac[2] << 16) | (uint32_t(mac[3]) << 24);
-	uint32_t hi = mac[4] | (mac[5] << 8);
-	wr_lanes(reg::MAC_ADDR_0, lo);
-	wr_lanes(reg::MAC_ADDR_1, hi);
-	uint32_t rxb = reg::rxb(port_);
-	bar_->wr32(rxb + reg::rxb_raw_mac_31_0(port_), lo);
-	bar_->wr32(rxb + reg::rxb_raw_mac_47_32(port_), hi);
-	bar_->wr32(rxb + reg::rxb_raw_mac_mask_31_0(port_), 0); /* mask 0 = exact match */
-	bar_->wr32(rxb + reg::rxb_raw_mac_mask_47_32(port_), 0);
+	uint32_t q = reg::qpc(port_);
+	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG, 0);
+	bar_->wr32(q + reg::QPC_INTERRUPT_EN, 0);
+	bar_->wr32(q + reg::QPC_INTERRUPT_MASK, 0xFFFFFFFF);
+	bar_->wr32(reg::rxe(port_) + reg::RXE_CQ_CFG_0, 0);
+	mac_config(false);
 }
 
 void Port::set_loopback(bool on)
 {
 	for (unsigned lane = 0; lane < kLanesPerPort; lane++) {
-		uint32_t off = reg::mac_ch(port_, lane) + reg::PCS_CONTROL1;
+		uint32_t off = reg::mac_pcs(port_, lane) + reg::MAC_PCS_CONTROL1;
 		uint32_t v = bar_->rd32(off);
-		v = on ? (v | reg::PCS_CONTROL1_LOOPBACK) : (v & ~reg::PCS_CONTROL1_LOOPBACK);
-		bar_->wr32(off, v);
+		uint32_t lb = reg::MAC_PCS_CONTROL1_LOOPBACK.mask();
+		bar_->wr32(off, on ? (v | lb) : (v & ~lb));
 	}
 }
 
 bool Port::link_up() const
 {
-	uint32_t sts = bar_->rd32(reg::mac_core(port_) + reg::MAC_CORE_REC_STS0);
-	/* 100G: one SerDes link bit per port is enough (mask 0x1) [regs gaudi2_cn_eq.c]. */
-	return ((sts >> reg::rec_link_sts_shift(port_)) & 0x1) != 0;
-}
-
-uint64_t Port::stat(uint32_t off) const
-{
-	uint64_t lo = bar_->rd32(off);
-	uint64_t hi = bar_->rd32(reg::mac_stat(port_) + reg::STAT_CONTROL_REG_DATA_HI);
-	return lo | (hi << 32);
+	uint32_t sts = bar_->rd32(reg::mac_core(port_) + reg::MAC_CORE_MAC_REC_STS0);
+	/* REC_LINK_STS has a bit per lane; the port's first lane tells (100G on 2 lanes). */
+	return reg::MAC_CORE_MAC_REC_STS0_REC_LINK_STS.get(sts) & (1u << reg::mac_lane(port_, 0));
 }
 
 uint64_t Port::rx_stat(RxStat s) const
 {
-	return stat(reg::mac_stat(port_) + reg::stat_rx(port_) + 4 * static_cast<uint32_t>(s));
+	uint32_t b = reg::mac_stat(port_);
+	uint64_t lo = bar_->rd32(b + reg::stat_rx(port_) + 4 * static_cast<uint32_t>(s));
+	uint64_t hi = bar_->rd32(b + reg::MAC_GLOB_STAT_CONTROL_DATA_HI);
+	return lo | (hi << 32);
 }
 
 uint64_t Port::tx_stat(TxStat s) const
 {
-	return stat(reg::mac_stat(port_) + reg::stat_tx(port_) + 4 * static_cast<uint32_t>(s));
+	uint32_t b = reg::mac_stat(port_);
+	uint64_t lo = bar_->rd32(b + reg::stat_tx(port_) + 4 * static_cast<uint32_t>(s));
+	uint64_t hi = bar_->rd32(b + reg::MAC_GLOB_STAT_CONTROL_DATA_HI);
+	return lo | (hi << 32);
 }
 
 void Port::stats_reset()
 {
-	bar_->wr32(reg::mac_stat(port_) + reg::STAT_STATN_CONFIG, reg::statn_f_reset(port_));
+	/* Clear this port's counter sets only (STATN_CONFIG.F_RESET would clear the macro's). */
+	bar_->wr32(
+		reg::mac_stat(port_) + reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL,
+		reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_PORTMASK.put(reg::stat_portmask(port_)) |
+			reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARRX.mask() |
+			reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARTX.mask());
 }
 
 bool Port::gateway(uint32_t ctrl, const uint32_t *data, const uint32_t *mask, uint32_t n)
 {
 	uint32_t q = reg::qpc(port_);
-	for (uint32_t i = 0; i < 32; i++) {
+	/* gaudi2_cn.c qpc_write_masked: never start while the gateway is busy; masks, then data,
+	 * then GW_CTRL and GW_BUSY = 1; poll GW_BUSY. */
+	if (bar_->rd32(q + reg::QPC_GW_BUSY) & reg::QPC_GW_BUSY_R.mask())
+		return false;
+	for (uint32_t i = 0; i < 32; i++)
 		bar_->wr32(q + reg::QPC_GW_MASK_0 + 4 * i, i < n ? mask[i] : 0);
-		if (i < n)
-			bar_->wr32(q + reg::QPC_GW_DATA_0 + 4 * i, data[i]);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		bar_->wr32(q + reg::QPC_GW_DATA_0 + 4 * i, data[i]);
 	bar_->wr32(q + reg::QPC_GW_CTRL, ctrl);
 	bar_->wr32(q + reg::QPC_GW_BUSY, 1);
 	for (unsigned spin = 0; spin < 1000000; spin++)
-		if (bar_->rd32(q + reg::QPC_GW_BUSY) == 0)
+		if (!(bar_->rd32(q + reg::QPC_GW_BUSY) & reg::QPC_GW_BUSY_R.mask()))
 			return true;
 	return false;
 }
 
-bool Port::qpc_write_req(const qpc::ReqImage &img)
+namespace {
+template <uint32_t N>
+qpc::Image<N> whole_image(const qpc::Image<N> &img)
 {
-	return gateway(reg::GW_CTRL_REQUESTER | kRawQpn, img.data.data(), img.mask.data(),
+	qpc::Image<N> w = img;
+	w.mask.fill(0xFFFFFFFF); /* a NULL mask in gaudi2_cn.c: every bit of the context */
+	return w;
+}
+} // namespace
+
+bool Port::qpc_write_req(const qpc::ReqImage &img, bool whole)
+{
+	const qpc::ReqImage w = whole ? whole_image(img) : img;
+	return gateway(reg::QPC_GW_CTRL_REQUESTER.mask() | kRawQpn, w.data.data(), w.mask.data(),
 		       qpc::kReqDwords);
 }
 
-bool Port::qpc_write_res(const qpc::ResImage &img)
+bool Port::qpc_write_res(const qpc::ResImage &img, bool whole)
 {
-	return gateway(kRawQpn, img.data.data(), img.mask.data(), qpc::kResDwords);
+	const qpc::ResImage w = whole ? whole_image(img) : img;
+	return gateway(kRawQpn, w.data.data(), w.mask.data(), qpc::kResDwords);
 }
 
 uint32_t Port::mtu_code(uint32_t mtu)
 {
-	uint32_t l = std::bit_width(std::max<uint32_t>(mtu, 1024) - 1); /* ceil(log2) */
+	/* __fls(mtu + 26) - 10, + 1 unless a power of two [gaudi2_en.c config_qp]. */
+	uint32_t l = std::bit_width(std::max<uint32_t>(mtu + kFrameOverhead, 1024) - 1);
 	return l - 10;
 }
 
 bool Port::tx_init(const TxRingCfg &cfg)
 {
-	uint32_t q = reg::qpc(port_), t = reg::txe(port_);
-	bar_->wr64_split(q + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_63_32,
-			 q + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_31_7, cfg.db_ci_iova);
+	uint32_t t = reg::txe(port_), d = reg::qpc_dbfifosecur(port_);
+	/* TXE as gaudi2_cn.c config_port_hw_txe: raw WQ base and size, DSCP 0, MMU bypass,
+	 * prefetch. */
 	bar_->wr32(t + reg::TXE_SQ_BASE_ADDRESS_63_32_0, static_cast<uint32_t>(cfg.wq_iova >> 32));
 	bar_->wr32(t + reg::TXE_SQ_BASE_ADDRESS_31_0_0, static_cast<uint32_t>(cfg.wq_iova));
 	bar_->wr32(t + reg::TXE_LOG_MAX_WQ_SIZE_0, cfg.wq_log2 - 2);
+	bar_->wr32(t + reg::TXE_PRIO_TO_DSCP_0, 0);
+	bar_->wr32(t + reg::TXE_WQE_USER_CFG, reg::TXE_WQE_USER_CFG_MMU_BYPASS.put(1));
+	bar_->wr32(t + reg::TXE_WQE_PREFETCH_CFG,
+		   reg::TXE_WQE_PREFETCH_CFG_ENABLE.mask() |
+			   reg::TXE_WQE_PREFETCH_CFG_ALWAYS_ENABLE.mask());
+	/* QPC: where the hardware writes the secured doorbell FIFO's CI. */
+	bar_->wr64_split(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
+			 d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7,
+			 cfg.db_ci_iova);
 
-	/* Requester QPC of the raw QP as gaudi2_en.c writes it [regs]. */
+	/* Requester QPC of the raw QP, whole image, as gaudi2_en.c req_qpc_init. */
 	qpc::ReqImage req;
 	req.set(qpc::REQ_TS, qpc::TS_RAW);
-	req.set(qpc::REQ_WQ_TYPE, qpc::WQ_TYPE_WRITE);
 	req.set(qpc::REQ_LAST_IDX, (1u << cfg.wq_log2) - 1);
-	req.set(qpc::REQ_EXECUTION_IDX, 0);
+	req.set(qpc::REQ_WQ_TYPE, qpc::WQ_TYPE_WRITE);
+	req.set(qpc::REQ_WQ_BASE_ADDR, 0);
 	req.set(qpc::REQ_MTU, mtu_code(cfg.mtu));
-	req.set(qpc::REQ_BURST_SIZE, 1);
-	req.set(qpc::REQ_DATA_MMU_BYPASS, 1);
-	req.set(qpc::REQ_WQ_BACK_PRESSURE, 1);
+	req.set(qpc::REQ_REMOTE_WQ_LOG_SZ, qpc::kRawRemoteWqLogSz);
+	req.set(qpc::REQ_VALID, 1);
 	req.set(qpc::REQ_TRUST, qpc::TRUST_SECURED);
 	req.set(qpc::REQ_PORT, 0);
-	req.set(qpc::REQ_ERROR, 0);
-	req.set(qpc::REQ_VALID, 1);
-	return qpc_write_req(req);
+	req.set(qpc::REQ_DATA_MMU_BYPASS, 1);
+	req.set(qpc::REQ_BURST_SIZE, 1);
+	req.set(qpc::REQ_SCHD_Q_NUM, qpc::kRawSchedQ);
+	req.set(qpc::REQ_WQ_BACK_PRESSURE, 1); /* gaudi2_en.c: HW bug work-around */
+	return qpc_write_req(req, true);
+}
+
+namespace {
+/* Wait (bounded) until pred(*ci). No Bar::service(): that is the RX poll hook, and the port
+ * is not receiving yet. */
+template <typename P>
+bool poll_ci(volatile uint32_t *ci, P pred)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz(); /* 1 s */
+	while (!pred(__atomic_load_n(ci, __ATOMIC_ACQUIRE))) {
+		if (rte_get_timer_cycles() > end)
+			return false;
+		rte_pause();
+	}
+	return true;
+}
+} // namespace
+
+bool Port::db_fifo_align(volatile uint32_t *ci)
+{
+	uint32_t q = reg::qpc(port_);
+	uint32_t errs = reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERR_FIFO_NON_V.mask() |
+			reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_ERR_PI_EX_LAST.mask();
+	uint32_t st = bar_->rd32(q + reg::QPC_REQ_STATIC_CONFIG);
+	bar_->wr32(q + reg::QPC_REQ_STATIC_CONFIG, st & ~errs);
+	auto dummy = [this, q](uint32_t n) {
+		for (uint32_t i = 0; i < n; i++) {
+			bar_->wr32(q + reg::QPC_SECURED_DB_FIRST32, 0);
+			bar_->wr32(q + reg::QPC_SECURED_DB_SECOND32, kMaxQpNum);
+		}
+	};
+	bool ok = true;
+	uint32_t c = __atomic_load_n(ci, __ATOMIC_ACQUIRE) % kDbFifoEntries;
+	if (c == 0) {
+		/* 0 is both "never written" and a real position: two dummies make the hardware
+		 * write a position that is not the buffer's initial zero. */
+		dummy(2);
+		ok = poll_ci(ci, [](uint32_t v) { return v != 0; });
+		c = __atomic_load_n(ci, __ATOMIC_ACQUIRE) % kDbFifoEntries;
+	}
+	if (ok && c != kDbFifoEntries - 1) {
+		dummy(kDbFifoEntries - c - 1);
+		ok = poll_ci(ci, [](uint32_t v) { return v == kDbFifoEntries - 1; });
+	}
+	bar_->wr32(q + reg::QPC_REQ_STATIC_CONFIG, st | errs);
+	return ok;
 }
 
 bool Port::qpc_read_req(qpc::ReqImage *img)
 {
 	uint32_t q = reg::qpc(port_);
-	if (!gateway(reg::GW_CTRL_READ | reg::GW_CTRL_REQUESTER | kRawQpn, img->data.data(),
-		     img->mask.data(), qpc::kReqDwords))
+	qpc::ReqImage none; /* zero masks: the gateway reads [gaudi2_cn.c qpc_read] */
+	if (!gateway(reg::QPC_GW_CTRL_REQUESTER.mask() | kRawQpn, none.data.data(),
+		     none.mask.data(), qpc::kReqDwords))
 		return false;
 	for (uint32_t i = 0; i < qpc::kReqDwords; i++)
-		img->data[i] = bar_->rd32(q + reg::QPC_GW_DATA_0 + 4 * i) & img->mask[i];
+		img->data[i] = bar_->rd32(q + reg::QPC_GW_DATA_0 + 4 * i);
+	img->mask.fill(0xFFFFFFFF);
 	return true;
 }
 
@@ -297,40 +391,60 @@ bool Port::tx_resume(uint32_t exec)
 	req.set(qpc::REQ_EXECUTION_IDX, exec & WQ_IDX_MASK);
 	req.set(qpc::REQ_ERROR, 0);
 	req.set(qpc::REQ_VALID, 1);
-	return qpc_write_req(req);
+	return qpc_write_req(req, false);
 }
 
 bool Port::tx_disable()
 {
-	qpc::ReqImage req;
+	qpc::ReqImage req; /* gaudi2_en.c: mask VALID only, value 0 */
 	req.set(qpc::REQ_VALID, 0);
-	return qpc_write_req(req);
+	return qpc_write_req(req, false);
 }
 
 bool Port::rx_init(const RxRingCfg &cfg)
 {
 	uint32_t r = reg::rxe(port_);
-	bar_->wr32(r + reg::RXE_RAW_QPN_P0, kRawQpn);
-	bar_->wr32(r + reg::RXE_RAW_BASE_LO_P0, static_cast<uint32_t>(cfg.slots_iova));
-	bar_->wr32(r + reg::RXE_RAW_BASE_HI_P0, static_cast<uint32_t>(cfg.slots_iova >> 32));
-	bar_->wr32(r + reg::RXE_RAW_MISC_P0,
-		   (cfg.slot_log2 & reg::RAW_MISC_LOG_ELEM_MASK) |
-			   ((cfg.count_log2 & reg::RAW_MISC_LOG_COUNT_MASK)
-			    << reg::RAW_MISC_LOG_COUNT_SHIFT));
-	bar_->wr64_split(r + reg::RXE_CQ_BASE_ADDR_63_32, r + reg::RXE_CQ_BASE_ADDR_31_7, cfg.cq_iova);
+	uint32_t lo = static_cast<uint32_t>(cfg.slots_iova);
+	uint32_t hi = static_cast<uint32_t>(cfg.slots_iova >> 32);
+	uint32_t misc = reg::RXE_RAW_MISC_P0_0_LOG_RAW_ENTRY_SIZE_P0.put(cfg.slot_log2) |
+			reg::RXE_RAW_MISC_P0_0_LOG_BUFFER_SIZE_MASK_P0.put(cfg.count_log2);
+	/* gaudi2_cn.c config_port_hw_rxe: every priority's raw ring (both copies) on QPN 0 and
+	 * the one slot ring. */
+	for (unsigned p = 0; p < reg::kRawPriorities; p++) {
+		for (unsigned c = 0; c < 2; c++) {
+			uint32_t k = c * reg::kRawCopyStride;
+			bar_->wr32(r + reg::rxe_raw_qpn(p) + c * 4, kRawQpn);
+			bar_->wr32(r + reg::rxe_raw_base_lo(p) + k, lo);
+			bar_->wr32(r + reg::rxe_raw_base_hi(p) + k, hi);
+			bar_->wr32(r + reg::rxe_raw_misc(p) + k, misc);
+		}
+	}
+	/* CQ base and PI address hold address bits 31:7 in place (& 0xFFFFFF80, no shift). */
+	bar_->wr32(r + reg::RXE_CQ_BASE_ADDR_63_32, static_cast<uint32_t>(cfg.cq_iova >> 32));
+	bar_->wr32(r + reg::RXE_CQ_BASE_ADDR_31_7,
+		   static_cast<uint32_t>(cfg.cq_iova) & reg::RXE_CQ_BASE_ADDR_31_7_R.mask());
 	bar_->wr32(r + reg::RXE_CQ_PI_ADDR_HI_0, static_cast<uint32_t>(cfg.cq_pi_iova >> 32));
-	bar_->wr32(r + reg::RXE_CQ_PI_ADDR_LO_0, static_cast<uint32_t>(cfg.cq_pi_iova));
+	bar_->wr32(r + reg::RXE_CQ_PI_ADDR_LO_0,
+		   static_cast<uint32_t>(cfg.cq_pi_iova) & 0xFFFFFF80);
+	bar_->wr32(r + reg::RXE_CQ_LOG_MAX_SIZE, kCqMaxLog2);
 	bar_->wr32(r + reg::RXE_CQ_LOG_SIZE_0, cfg.count_log2);
+	bar_->wr32(r + reg::RXE_CQ_WRITE_INDEX_0, 0);
+	bar_->wr32(r + reg::RXE_CQ_PRODUCER_INDEX_0, 0);
+	bar_->wr32(r + reg::RXE_CQ_CONSUMER_INDEX_0, 0);
+	/* enable, PI update; no OVERRUN_EN: a full CQ back-pressures (COMP_ERR) */
 	bar_->wr32(r + reg::RXE_CQ_CFG_0,
-		   reg::CQ_CFG_ENABLE | reg::CQ_CFG_WRITE_PI_EN | reg::CQ_CFG_OVERRUN_EN);
+		   reg::RXE_CQ_CFG_0_ENABLE.mask() | reg::RXE_CQ_CFG_0_WRITE_PI_EN.mask());
 
+	/* Responder QPC of the raw QP, whole image, as gaudi2_en.c res_qpc_init. */
 	qpc::ResImage res;
 	res.set(qpc::RES_TS, qpc::TS_RAW);
+	res.set(qpc::RES_VALID, 1);
+	res.set(qpc::RES_TRUST, qpc::TRUST_SECURED);
+	res.set(qpc::RES_PORT, 0);
 	res.set(qpc::RES_CQ_NUM, kRawCq);
 	res.set(qpc::RES_MMU_BYPASS, 1);
-	res.set(qpc::RES_PORT, 0);
-	res.set(qpc::RES_VALID, 1);
-	return qpc_write_res(res);
+	res.set(qpc::RES_SCHD_Q_NUM, qpc::kRawSchedQ);
+	return qpc_write_res(res, true);
 }
 
 void Port::rx_disable()
@@ -338,23 +452,30 @@ void Port::rx_disable()
 	bar_->wr32(reg::rxe(port_) + reg::RXE_CQ_CFG_0, 0);
 	qpc::ResImage res;
 	res.set(qpc::RES_VALID, 0);
-	qpc_write_res(res);
+	qpc_write_res(res, false);
 }
 
 void Port::eq_init(const EqCfg &cfg)
 {
 	uint32_t q = reg::qpc(port_);
-	bar_->wr64_split(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32, q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7,
-			 cfg.eq_iova);
+	bar_->wr64_split(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
+			 q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7, cfg.eq_iova);
 	bar_->wr64_split(q + reg::QPC_EVENT_QUE_PI_ADDR_63_32, q + reg::QPC_EVENT_QUE_PI_ADDR_31_7,
 			 cfg.pi_iova);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_LOG_SIZE, cfg.log2);
-	bar_->wr32(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX, 0);
+	bar_->wr32(q + reg::QPC_EVENT_QUE_WRITE_INDEX, 0);
+	bar_->wr32(q + reg::QPC_EVENT_QUE_PRODUCER_INDEX, 0);
+	eq_write_ci(0);
+	/* 0x19 = ENABLE | WRITE_PI_EN | INTERRUPT_PER_EQE [gaudi2_cn_eq.c] */
 	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG,
-		   reg::EVENT_QUE_CFG_ENABLE | reg::EVENT_QUE_CFG_WRITE_PI_EN |
-			   reg::EVENT_QUE_CFG_INTERRUPT_PER_EQE);
+		   reg::QPC_EVENT_QUE_CFG_ENABLE.mask() |
+			   reg::QPC_EVENT_QUE_CFG_WRITE_PI_EN.mask() |
+			   reg::QPC_EVENT_QUE_CFG_INTERRUPT_PER_EQE.mask());
 }
 
-void Port::eq_disable() { bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CFG, 0); }
+void Port::eq_disable()
+{
+	bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CFG, 0);
+}
 
 } // namespace gaudi::hw

@@ -47,7 +47,7 @@ struct FlowCfg {
 	bool fwd;           /* pass PAUSE frames up (PAUSE_FWD) */
 	uint16_t quanta;    /* pause time of class 0 (link pause) / every class (PFC) */
 	uint16_t thresh;    /* refresh threshold */
-	uint32_t xoff;      /* RXB thresholds, 128-byte buffers */
+	uint32_t xoff;      /* RXB thresholds of the PFC priorities, 128-byte buffers */
 	uint32_t xon;
 };
 inline constexpr unsigned kPfcPriorities = 4;
@@ -67,22 +67,20 @@ public:
 	unsigned id() const { return port_; }
 	Bar *bar() const { return bar_; }
 
-	/* MAC: COMMAND_CONFIG on both lanes of the port; frm_length includes FCS. */
-	void mac_config(bool enable, bool promisc, uint32_t frm_length);
-	void set_promisc(bool on);
-	void set_allmulti(bool on);
-	void set_frm_length(uint32_t frm_length);
-	/* Station address: MAC_ADDR on both lanes and the RXB exact-match raw filter. */
+	/* MAC lanes as gaudi2_cn.c hw_mac_port_config programs them: FRM_LENGTH =
+	 * NIC_MAC_MAX_FRM_LEN, COMMAND_CONFIG 0x2913 (promiscuous MAC: filtering is RXB's), flow
+	 * control bits kept; TX_ENA | RX_ENA only when enable. */
+	void mac_config(bool enable);
+	/* Station address: MAC_ADDR of both lanes, TXE PORTn_MAC_CFG, RXB TS_RC and TS_RAW0. */
 	void set_mac_addr(const uint8_t mac[6]);
-	/* MAC_PCS CONTROL1.LOOPBACK on both lanes [facts §4]. */
+	/* RXB raw filter: exact station address (accept_all false) or every destination (mask all
+	 * ones: promiscuous, or a filter set the one hardware filter cannot express). */
+	void set_rxb_accept_all(bool accept_all);
+	/* MAC_PCS CONTROL1.LOOPBACK on both lanes [gaudi2_nic_hw_mac_loopback_cfg]. */
 	void set_loopback(bool on);
 	bool link_up() const;
 	/* MAC TX_ENA | RX_ENA on both lanes, the rest of COMMAND_CONFIG kept. */
 	void set_mac_enable(bool on);
-	/* Extra exact-match MAC filters: unicast slot i (< kRxbUcFilters), null mac = clear. */
-	void set_uc_filter(unsigned i, const uint8_t *mac);
-	/* Multicast filter table: n (<= kRxbMcFilters) addresses, replacing the previous list. */
-	void set_mc_filters(const uint8_t (*macs)[6], unsigned n);
 	/* RS-FEC (clause 91) on or off for the port's lanes. */
 	void set_rs_fec(bool on);
 	bool rs_fec() const;
@@ -90,45 +88,50 @@ public:
 	uint64_t fec_uncorrected() const;
 	void set_flow(const FlowCfg &f);
 	FlowCfg flow() const;
-	/* QPC interrupt index: MSI enable + unmask (or disable + mask); clear a pending cause. */
+	/* QPC interrupt source: MSI enable + unmask (or disable + mask); clear a pending cause. */
 	void intr_enable(uint32_t index, bool on);
 	void intr_clear(uint32_t index)
 	{
 		bar_->wr32(reg::qpc(port_) + reg::QPC_INTERRUPT_CLR, reg::intr_bit(index));
 	}
-	uint32_t fw_version() const { return bar_->rd32(reg::qpc(port_) + reg::QPC_FW_VERSION); }
+	/* Quiesce as habanalabs does after power-up (interrupts and RX are enabled there):
+	 * EVENT_QUE_CFG 0, INTERRUPT_EN 0, INTERRUPT_MASK all ones [gaudi2_cn.c
+	 * gaudi2_nic_disable_nics_interrupts]; CQ 0 off, raw QP contexts invalid, MAC off. */
+	void quiesce();
 
-	/* 64-bit MAC counters: LO word then DATA_HI latch [facts §4]. */
+	/* 64-bit MAC counters: LO word then DATA_HI latch. */
 	uint64_t rx_stat(RxStat s) const;
 	uint64_t tx_stat(TxStat s) const;
 	void stats_reset();
 
-	/* Raw QP contexts through the QPC gateway. Return false if the gateway stays busy. */
-	bool qpc_write_req(const qpc::ReqImage &img);
-	bool qpc_write_res(const qpc::ResImage &img);
-
-	/* [faults] Read the raw requester QPC back (GW_CTRL READ): fields in img.mask. */
+	/* Raw QP contexts through the QPC gateway: whole images (every bit written, as
+	 * gaudi2_en.c does) or the masked fields of img. Return false if the gateway stays busy. */
+	bool qpc_write_req(const qpc::ReqImage &img, bool whole);
+	bool qpc_write_res(const qpc::ResImage &img, bool whole);
+	/* Read the raw requester QPC back: all GW_MASK zero makes the gateway op a read. */
 	bool qpc_read_req(qpc::ReqImage *img);
-	/* [faults] Restart the raw QP after a QP error: VALID, ERROR clear, EXECUTION_IDX = exec,
-	 * the rest of the context kept. */
+	/* [faults] Restart the raw QP after a QP error: VALID, ERROR clear, EXECUTION_IDX = exec
+	 * (a ring index), the rest of the context kept. */
 	bool tx_resume(uint32_t exec);
 	bool tx_init(const TxRingCfg &cfg);
 	bool tx_disable();
-	/* Push one 8-byte doorbell: new free-running WQ PI for the raw QP. */
-	void ring_doorbell(uint32_t pi)
+	/* Push one 8-byte doorbell: FIRST32 = new WQ producer index as a ring index, SECOND32 =
+	 * QPN [gaudi2_en.c ring_tx_doorbell]. */
+	void ring_doorbell(uint32_t ring_pi)
 	{
-		bar_->wr32(reg::qpc(port_) + reg::QPC_SECURED_DB_FIRST32, pi & DB_PI_MASK);
-		bar_->wr32(reg::qpc(port_) + reg::QPC_SECURED_DB_SECOND32,
-			   db_second32(kRawQpn, port_));
+		bar_->wr32(reg::qpc(port_) + reg::QPC_SECURED_DB_FIRST32, ring_pi & DB_PI_MASK);
+		bar_->wr32(reg::qpc(port_) + reg::QPC_SECURED_DB_SECOND32, kRawQpn);
 	}
-	uint32_t db_fifo_overruns() const
-	{
-		return bar_->rd32(reg::qpc(port_) + reg::QPC_DB_FIFO_OVERRUN_CNT);
-	}
-	/* TX waits for XON: the peer's PAUSE/PFC is honoured (TXE_FC_STATUS). */
+	/* Doorbell FIFO reset work-around [gaudi2_cn.c __db_fifo_reset]: with the invalid-QP and
+	 * PI > LAST_IDX error events off, push dummy doorbells (PI 0, QPN NIC_MAX_QP_NUM) until the
+	 * CI the hardware writes to *ci reads 63, i.e. the FIFO's next position is 0. False if it
+	 * never does (bounded wait). */
+	bool db_fifo_align(volatile uint32_t *ci);
+	/* TX waits for XON: the MAC has a pause in force from the peer (RX_PAUSE_STATUS). */
 	bool tx_paused() const
 	{
-		return bar_->rd32(reg::txe(port_) + reg::TXE_FC_STATUS) & reg::TXE_FC_STATUS_PAUSED;
+		return bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_RX_PAUSE_STATUS) &
+		       reg::MAC_128_RX_PAUSE_STATUS_PAUSESTATUS.mask();
 	}
 
 	bool rx_init(const RxRingCfg &cfg);
@@ -139,7 +142,7 @@ public:
 		bar_->wr32(reg::qpc(port_) + reg::QPC_SECURED_CQ_NUMBER, kRawCq);
 		bar_->wr32(reg::qpc(port_) + reg::QPC_SECURED_CQ_CONSUMER_INDEX, ci);
 	}
-	/* Arm the raw CQ: an EQ COMP event fires once PI > index [facts §2]. */
+	/* Arm the raw CQ: a COMP event fires once PI > index [gaudi2_en.c arm_cq]. */
 	void arm_cq(uint32_t index)
 	{
 		bar_->wr32(reg::qpc(port_) + reg::QPC_ARM_CQ_NUM, kRawCq);
@@ -148,25 +151,23 @@ public:
 
 	void eq_init(const EqCfg &cfg);
 	void eq_disable();
+	/* EQ consumer index: 24 bits (EVENT_QUE_CONSUMER_INDEX.CI), EQ_NUM 0. */
 	void eq_write_ci(uint32_t ci)
 	{
-		bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CONSUMER_INDEX, ci);
-	}
-	uint32_t eq_overruns() const
-	{
-		return bar_->rd32(reg::qpc(port_) + reg::QPC_EVENT_QUE_OVERRUN_CNT);
+		bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CONSUMER_INDEX,
+			   reg::QPC_EVENT_QUE_CONSUMER_INDEX_CI.put(ci));
 	}
 
-	/* MTU code of the requester QPC: log2(mtu) - 10, rounded up [facts §2]. */
+	/* MTU code of the requester QPC: log2(mtu + 26) - 10, rounded up [gaudi2_en.c]. */
 	static uint32_t mtu_code(uint32_t mtu);
 
 private:
 	bool gateway(uint32_t ctrl, const uint32_t *data, const uint32_t *mask, uint32_t n);
 	void wr_lanes(uint32_t reg_in_ch, uint32_t val);
-	uint64_t stat(uint32_t off) const;
 
 	Bar *bar_ = nullptr;
 	unsigned port_ = 0;
+	uint8_t mac_[6] = {};
 };
 
 } // namespace gaudi::hw

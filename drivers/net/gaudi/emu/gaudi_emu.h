@@ -55,6 +55,10 @@ struct Config {
 	std::vector<FaultSpec> faults;
 	FaultRandom fault_random;
 	unsigned tx_watchdog_ms = 1000; /* [faults] for the PMD's TX watchdog, not the model */
+	/* Strict mode: an access to an offset the published register map does not define, or a
+	 * write to a read-only register, stops the process with a message naming it (rte_panic).
+	 * Off, such accesses are only counted (map_violations) and logged. */
+	bool strict = true;
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -65,6 +69,7 @@ struct PortCounters {
 	uint64_t qp_errors;         /* QP_ERR events raised */
 	uint32_t last_qp_syndrome;
 	uint64_t wire_tx_lost; /* [wires tap/udp] sent frames the TAP/socket did not take */
+	uint64_t eq_lost;      /* events the port's EQ could not take (full or unmapped) */
 };
 
 class Device {
@@ -100,8 +105,10 @@ public:
 	bool inject_fault(const FaultSpec &f, std::string *err);
 	/* [faults] Faults of each kind that fired on a port. */
 	uint64_t faults_injected(unsigned port, FaultKind k) const;
-	/* Version the model reports in QPC_FW_VERSION (major.minor.patch). */
-	static constexpr uint32_t kFwVersion = (0u << 16) | (1u << 8) | 0u;
+	/* Version of the model (major.minor.patch), reported as the firmware version. */
+	static constexpr uint32_t kFwVersion = (0u << 16) | (2u << 8) | 0u;
+	/* Driver accesses outside the published map or to read-only registers (strict off). */
+	uint64_t map_violations() const;
 
 	struct Impl;
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include <rte_log.h>
+#include <rte_cpuflags.h>
 #include <rte_net_crc.h>
 extern "C" {
 #include <rte_vect.h> // its generic/ declarations lack extern "C"
@@ -428,44 +428,38 @@ uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr)
     return csum_fold(s);
 }
 
-int icrc_set_alg(int alg)
+int icrc_alg()
 {
-    // DPDK 22.11 has no getter for the algorithm rte_net_crc installed. rte_net_crc_set_alg()
-    // falls back AVX512 -> SSE4.2 -> scalar and logs each step (lib.net, INFO: "can't use
-    // AVX512", "can't use SSE"), so the log is captured for the duration of the call.
-    char text[512] = {};
-    FILE *mem = fmemopen(text, sizeof(text) - 1, "w");
-    FILE *prev = rte_log_get_stream();
-    int type = rte_log_register("lib.net"); // the id lib/net registered (existing name)
-    int old_level = type >= 0 ? rte_log_get_level(type) : -1;
-    uint32_t old_global = rte_log_get_global_level();
-    if (mem != nullptr) {
-        rte_openlog_stream(mem);
-        if (type >= 0)
-            rte_log_set_level(type, RTE_LOG_INFO);
-        if (old_global < RTE_LOG_INFO)
-            rte_log_set_global_level(RTE_LOG_INFO);
-    }
-    rte_net_crc_set_alg(static_cast<rte_net_crc_alg>(alg));
-    int got = alg;
-    if (mem != nullptr) {
-        fflush(mem);
-        // Before EAL init the stream is stderr: NULL restores "default" rather than pinning it.
-        rte_openlog_stream(prev == stderr ? nullptr : prev);
-        if (type >= 0 && old_level >= 0)
-            rte_log_set_level(type, static_cast<uint32_t>(old_level));
-        rte_log_set_global_level(old_global);
-        fclose(mem);
-        if (got == RTE_NET_CRC_AVX512 && strstr(text, "can't use AVX512") != nullptr)
-            got = RTE_NET_CRC_SSE42;
-        if (got == RTE_NET_CRC_SSE42 && strstr(text, "can't use SSE") != nullptr)
-            got = RTE_NET_CRC_SCALAR;
-    }
-    g_crc_alg = got;
-    return got;
+    // DPDK 22.11 has no getter, so this applies rte_net_crc's own rule (lib/net/rte_net_crc.c)
+    // to read-only inputs -- the CPU flags and EAL's max SIMD width -- instead of capturing its
+    // log: AVX512/VPCLMULQDQ needs the AVX512 F/BW/DQ/VL, PCLMULQDQ and VPCLMULQDQ flags and a
+    // 512-bit width, SSE4.2 needs PCLMULQDQ and 128 bits, else scalar. The width is latched at
+    // rte_net_crc's first selection, so this assumes it did not change since.
+#if defined(RTE_ARCH_X86_64)
+    unsigned width = rte_vect_get_max_simd_bitwidth();
+    auto has = [](rte_cpu_flag_t f) { return rte_cpu_get_flag_enabled(f) > 0; };
+    int want = g_crc_alg < 0 ? RTE_NET_CRC_AVX512 : g_crc_alg; // default handler: the best
+    if (want == RTE_NET_CRC_AVX512 && width >= RTE_VECT_SIMD_512 && has(RTE_CPUFLAG_AVX512F) &&
+        has(RTE_CPUFLAG_AVX512BW) && has(RTE_CPUFLAG_AVX512DQ) && has(RTE_CPUFLAG_AVX512VL) &&
+        has(RTE_CPUFLAG_PCLMULQDQ) && has(RTE_CPUFLAG_VPCLMULQDQ))
+        return RTE_NET_CRC_AVX512;
+    if ((want == RTE_NET_CRC_AVX512 || want == RTE_NET_CRC_SSE42) && width >= RTE_VECT_SIMD_128 &&
+        has(RTE_CPUFLAG_PCLMULQDQ))
+        return RTE_NET_CRC_SSE42;
+    return RTE_NET_CRC_SCALAR;
+#else
+    return g_crc_alg < 0 ? -1 : g_crc_alg;
+#endif
 }
 
-int icrc_alg() { return g_crc_alg; }
+int icrc_set_alg(int alg)
+{
+    // Application-level only: rte_net_crc_set_alg() switches the CRC of every user in the
+    // process. Nothing in this library calls it.
+    rte_net_crc_set_alg(static_cast<rte_net_crc_alg>(alg));
+    g_crc_alg = alg;
+    return icrc_alg();
+}
 
 std::string_view crc_alg_name(int alg)
 {
@@ -478,25 +472,11 @@ std::string_view crc_alg_name(int alg)
     }
 }
 
-int icrc_init()
-{
-    // rte_net_crc picks SIMD only if EAL's max SIMD width allows it, and it reads that width
-    // once, at its first selection, for the life of the process. Before rte_eal_init() the
-    // width reads 0 (no policy yet), which would force the scalar path forever; we then
-    // allow 512 bits. After rte_eal_init() the EAL default is 256 bits on x86, so AVX512 is
-    // used only with --force-max-simd-bitwidth=512 (or a first call before rte_eal_init()).
-    if (rte_vect_get_max_simd_bitwidth() == 0)
-        rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512);
-    // Falls back to SSE4.2 (PCLMULQDQ), then scalar, when the CPU or width forbids AVX512;
-    // the value returned is what rte_net_crc really installed.
-    return icrc_set_alg(RTE_NET_CRC_AVX512);
-}
-
 bool compute_icrc(std::span<const uint8_t> d, IpVersion v, size_t ip_hdr_len, uint32_t &icrc,
                   std::span<uint8_t> scratch)
 {
-    static const int once = icrc_init(); // thread-safe one-time selection
-    (void)once;
+    // rte_net_crc's default handler picks its algorithm at the first call, within EAL's max
+    // SIMD width: the application's choice (--force-max-simd-bitwidth), not ours.
     const size_t n = d.size();
     if (n < ip_hdr_len + kUdpHdrLen + kBthLen || n > kMaxIcrcDatagramLen || scratch.size() < n + 8)
         return false;

@@ -387,19 +387,19 @@ ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &
 // wire least-significant byte first. Computed with DPDK rte_net_crc (CRC32_ETH).
 // ---------------------------------------------------------------------------------------
 
-// Selects the fastest rte_net_crc algorithm (AVX512, else SSE4.2/PCLMULQDQ, else scalar).
-// Called lazily by the first ICRC computation and by Context::create. Returns the algorithm
-// rte_net_crc really installed: 3 AVX512, 1 SSE42, 0 scalar (enum rte_net_crc_alg values).
-// rte_net_crc reads EAL's max SIMD width once per process, at its first selection: after
-// rte_eal_init() the x86 default (256 bits) rules AVX512 out, so a process gets SSE4.2
-// unless EAL ran with --force-max-simd-bitwidth=512 (or icrc_init() ran before EAL init).
-int icrc_init();
-// rte_net_crc_set_alg(alg) (enum rte_net_crc_alg value) and returns the algorithm actually
-// installed after DPDK's fallbacks (read from lib.net's log, captured during the call; do
-// not call while other threads log). Also what icrc_alg() reports afterwards.
-int icrc_set_alg(int alg);
-// Algorithm in use (after icrc_init / icrc_set_alg), -1 before the first selection.
+// No process-wide side effects: computing ICRCs never changes DPDK's CRC algorithm, EAL's SIMD
+// width or the log. rte_net_crc selects its fastest algorithm by itself at its first use,
+// within EAL's max SIMD width: after rte_eal_init() the x86 default (256 bits) rules AVX512
+// out unless the application runs EAL with --force-max-simd-bitwidth=512. A process that
+// computes ICRCs before rte_eal_init() (width 0) gets the scalar path for good.
+//
+// Algorithm rte_net_crc uses (enum rte_net_crc_alg: 3 AVX512, 1 SSE42, 0 scalar), derived
+// from DPDK's selection rule, the CPU flags and EAL's SIMD width (read only).
 int icrc_alg();
+// Explicit application-level call, process-wide: rte_net_crc_set_alg(alg) for every user of
+// rte_net_crc in the process (DPDK falls back AVX512 -> SSE4.2 -> scalar). Returns icrc_alg().
+// Benchmarks use it; the library never calls it.
+int icrc_set_alg(int alg);
 // "AVX512/VPCLMULQDQ", "SSE4.2/PCLMULQDQ", "scalar", ...
 std::string_view crc_alg_name(int alg);
 

@@ -49,7 +49,9 @@
 
 #include <infiniband/verbs.h>
 
+#include "roce_addr.h"
 #include "roce_framing.h"
+#include "roce_neigh.h"
 
 struct rte_mempool;
 struct rte_mbuf;
@@ -86,17 +88,7 @@ uint32_t calc_flow_label(uint32_t lqpn, uint32_t rqpn);
 // ---------------------------------------------------------------------------------------
 // Addresses
 // ---------------------------------------------------------------------------------------
-// A RoCE v2 GID is the IP address: IPv6 as is, IPv4 as IPv4-mapped ::ffff:a.b.c.d.
-struct Gid {
-    std::array<uint8_t, 16> raw{};
-    static Gid from_ipv4(std::array<uint8_t, 4> a);
-    bool is_ipv4() const; // IPv4-mapped
-    std::array<uint8_t, 4> ipv4() const { return {raw[12], raw[13], raw[14], raw[15]}; }
-    // ibv_rc_pingpong wire form: 32 lowercase hex digits + NUL.
-    void to_wire(char out[33]) const;
-    static bool from_wire(std::string_view hex, Gid &out);
-    bool operator==(const Gid &) const = default;
-};
+// Gid (RoCE v2 GID = IP address, IPv4-mapped or IPv6): roce_addr.h.
 
 // ibv_ah_attr reduced to what RoCE v2 needs (IBA A17.4: the GRH fields map onto IP).
 struct AddressVector {
@@ -104,7 +96,11 @@ struct AddressVector {
     Gid gid{};                 // destination GID = IP address
     uint32_t flow_label = 0;   // 20 bits; 0 = derive from the QPNs (Annex A17.5.1 entropy)
     uint8_t traffic_class = 0; // DSCP in bits 7:2; ECN bits are set by the transport
-    uint8_t hop_limit = 64;    // IPv4 TTL / IPv6 hop limit
+    // IPv4 TTL / IPv6 hop limit. 0 or 1 (rdma-core's examples put 1 in grh.hop_limit) mean
+    // ContextConfig::hop_limit: for RoCE v2 Linux replaces the AV's value by the route's hop
+    // limit (ib_resolve_eth_dmac -> rdma_addr_find_l2_eth_by_grh), 64 by default, so rxe
+    // never sends TTL 1 on a routed or direct link.
+    uint8_t hop_limit = 64;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -192,14 +188,25 @@ struct QpAttr {
     uint8_t rnr_retry = 7;             // IBV_QP_RNR_RETRY 0..7, 7 = infinite
     uint8_t min_rnr_timer = 12;        // IBV_QP_MIN_RNR_TIMER: code sent in RNR NAKs
     uint8_t max_rd_atomic = 1;         // IBV_QP_MAX_QP_RD_ATOMIC: outstanding READ/atomic as requester
-    uint8_t max_dest_rd_atomic = 1;    // IBV_QP_MAX_DEST_RD_ATOMIC (kept; responder queues 16)
+    // IBV_QP_MAX_DEST_RD_ATOMIC: responder resources (<= kMaxRdAtomic). More READ/atomic
+    // requests in flight than this get an Invalid Request NAK (0 refuses them all, as rxe);
+    // duplicates are replayed only from these resources (older ones are dropped, IBA class D).
+    uint8_t max_dest_rd_atomic = 1;
 };
+
+// Largest max_rd_atomic / max_dest_rd_atomic accepted (rxe's RXE_MAX_QP_RD_ATOM).
+inline constexpr uint8_t kMaxRdAtomic = 128;
 
 // Transport knobs beyond ibverbs (set any time with QueuePair::set_tuning).
 struct QpTuning {
     uint32_t ack_every = 16;         // responder: ACK at least every N packets (coalescing)
     uint32_t ack_delay_us = 10;      // responder: coalesced ACK sent at the latest after this
     uint32_t max_inflight_pkts = 256;// requester: unacknowledged PSN window (IBA has credits)
+    // Requester: AckReq on a message's last packet and at least every N packets (clamped to
+    // max_inflight_pkts / 2). rxe's responder ACKs only packets that ask (rxe_resp.c
+    // acknowledge()); rxe's requester asks every RXE_MAX_PKT_PER_ACK (64) packets and keeps
+    // at most RXE_MAX_UNACKED_PSNS (128) unacknowledged.
+    uint32_t ack_req_every = 64;
     bool dcqcn = true;               // requester rate reaction to CNPs (if the Context allows)
     bool ecn = true;                 // mark ECT(0) on sent packets
 };
@@ -263,6 +270,10 @@ struct ContextConfig {
     uint32_t cnp_interval_us = 50;  // notification point: at most one CNP per QP per interval
     uint32_t max_qps = 256;
     uint32_t max_mrs = 1024;
+    uint8_t hop_limit = 64;         // IPv4 TTL / IPv6 hop limit (see AddressVector::hop_limit)
+    // Answer ARP / IPv6 neighbour solicitations for `gid` and learn peers' MACs from the
+    // replies (roce_neigh.h); Context::resolve() asks for a peer's MAC.
+    bool neighbour = true;
     std::array<uint16_t, 4> pkey_table{0xFFFF, 0x7FFF, 0xFFFF, 0xFFFF};
     uint16_t rx_burst = 32;
 };
@@ -270,7 +281,9 @@ struct ContextConfig {
 // Per-Context counters (named fields; all monotonic).
 struct Counters {
     uint64_t rx_frames = 0;
-    uint64_t rx_not_roce = 0;         // not IPv4/IPv6 UDP 4791
+    uint64_t rx_not_roce = 0;         // not IPv4/IPv6 UDP 4791, nor ARP/NDP for the neighbour code
+    uint64_t rx_neighbour = 0;        // ARP / NS / NA frames handled (Neighbour::stats() has more)
+    uint64_t tx_neighbour = 0;        // ARP replies/requests, NA/NS sent
     uint64_t rx_malformed = 0;        // RoCE frames the parser rejected (other than ICRC)
     uint64_t rx_icrc_errors = 0;
     uint64_t rx_not_for_us = 0;       // destination IP is not our GID
@@ -296,6 +309,9 @@ struct Counters {
     uint64_t timeouts = 0;            // local ACK timeouts
     uint64_t read_replays = 0;        // duplicate READ requests re-executed
     uint64_t atomic_replays = 0;      // duplicate atomics answered from the saved result
+    uint64_t dup_no_resource = 0;     // duplicate READ/atomic older than the responder resources
+    uint64_t rd_atomic_overflow = 0;  // READ/atomic beyond max_dest_rd_atomic (Invalid Request NAK)
+    uint64_t ud_oversize = 0;         // UD sends above the PMTU completed unsent (C10-93.1.1)
     uint64_t cnps_sent = 0, cnps_rcvd = 0;
     uint64_t remote_access_errors = 0;// requests refused by rkey/bounds/access checks
     uint64_t cq_overflows = 0;
@@ -330,6 +346,16 @@ public:
     const Gid &gid() const { return gid_; }
     uint16_t port_id() const { return cfg_.port_id; }
     const ContextConfig &config() const { return cfg_; }
+    // Largest IB MTU whose RoCE v2 frame fits the port's MTU (ibv_port_attr.active_mtu): what
+    // an application reports to its peer, which then takes min(local, peer) as path MTU.
+    ibv_mtu active_mtu() const;
+
+    // Peer MAC from neighbour resolution: 0 and `mac` when known; else sends an ARP request
+    // or NS (at most one per 100 ms per call site) and returns -EAGAIN -- keep calling poll()
+    // and resolve() until it answers. -ENOTSUP without ContextConfig::neighbour, -EINVAL when
+    // the GID's family differs from ours.
+    int resolve(const Gid &peer, MacAddr &mac);
+    Neighbour *neighbour() { return neigh_.get(); }
 
     // Packet log: one line per packet sent/received to `f`, or a callback; nullptr/{} = off.
     // Line: "<tx|rx> <OPCODE_NAME> qpn=0x%06x psn=0x%06x len=<payload> frame=<bytes> [fate]".
@@ -342,7 +368,8 @@ private:
     friend class ProtectionDomain;
     explicit Context(const ContextConfig &cfg);
 
-    struct Held { rte_mbuf *m; uint64_t release; QueuePair *qp; bool rx; };
+    struct Held; // roce_internal.h
+
 
     // TX staging
     bool tx_reserve();                         // room for one more frame (flushes if needed)
@@ -354,8 +381,10 @@ private:
     void hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx);
     void release_held(uint64_t now);
     void rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp);
+    bool rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt, unsigned &copies);
     void log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len, std::string_view fate);
     void send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp);
+    bool send_raw(std::span<const uint8_t> frame);
     MemoryRegion *lookup_mr(uint32_t key) const;
     uint32_t register_mr(MemoryRegion *mr);
     void unregister_mr(uint32_t key);
@@ -382,6 +411,9 @@ private:
     std::vector<uint8_t> rx_linear_;      // multi-segment RX frames are linearised here
     uint32_t live_objects_ = 0;
     uint16_t ip_id_ = 0;
+    std::unique_ptr<Neighbour> neigh_;
+    uint64_t last_solicit_ = 0;
+    Gid last_solicit_gid_{};
 };
 
 class ProtectionDomain {
@@ -460,9 +492,12 @@ public:
 
     // ibv_modify_qp (IBA 11.2.1.2 / 10.3): RESET->INIT->RTR->RTS, any->RESET, any->ERR.
     // Required mask bits per transition as in ibv_modify_qp(3); -EINVAL otherwise.
+    // IBV_QP_PATH_MTU (the peer's, as exchanged) is limited to Context::active_mtu(): the path
+    // MTU is min(local, peer); attr().path_mtu reports the one in use.
     int modify(const QpAttr &attr, int mask);
     // 0, or -EINVAL (state not RTS, bad opcode for the QP type, too many SGEs, bad lkey or
-    // range, unaligned/short atomic, UD message > PMTU, inline too long), -ENOMEM (SQ full).
+    // range, unaligned/short atomic, inline too long), -ENOMEM (SQ full). A UD message above
+    // the PMTU is not sent and completes successfully (IBA C10-93.1.1, rxe fake_udp_send).
     int post_send(const SendWr &wr);
     // 0, or -EINVAL (state RESET, too many SGEs, bad lkey/range/no LOCAL_WRITE), -ENOMEM.
     int post_recv(const RecvWr &wr);
@@ -472,8 +507,8 @@ public:
     // Fault injection and the PRNG are (re)seeded by this call.
     void set_faults(const FaultConfig &f);
     // DCQCN state (requester): current rate and the number of CNPs reacted to.
-    double current_rate_gbps() const { return rate_.rc / 1e9; }
-    uint64_t cnps_received() const { return rate_.cnps; }
+    double current_rate_gbps() const;
+    uint64_t cnps_received() const;
     uint32_t sq_outstanding() const { return sq_head_ - sq_tail_; }
     uint32_t rq_posted() const { return rq_head_ - rq_tail_; }
 
@@ -481,43 +516,16 @@ private:
     friend class Context;
     QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint32_t qpn);
 
-    struct Seg { uint8_t *addr; uint32_t len; };
-    struct SendWqe {
-        uint64_t wr_id;
-        ibv_wr_opcode opcode;
-        bool signaled, solicited;
-        uint32_t len, imm, inv_rkey;
-        uint64_t raddr, cmp, swap;
-        uint32_t rkey;
-        const AddressHandle *ah;
-        uint32_t remote_qpn, remote_qkey;
-        uint32_t nseg;
-        std::array<Seg, kMaxSge> seg;
-        uint32_t first_psn, npkts;
-        uint32_t resp_pkts; // READ response packets placed
-        uint32_t rereq_from;// READ: resp_pkts when the request was last sent
-        bool done;          // READ/atomic: response complete
-    };
-    struct RecvWqe {
-        uint64_t wr_id;
-        uint32_t nseg;
-        uint32_t len;
-        std::array<Seg, kMaxSge> seg;
-    };
-    // Responder output queue entries, sent in order (IBA 9.7.5.1: responses in PSN order).
-    enum class RespKind : uint8_t { ack, nak, read, atomic_ack };
-    struct RespItem {
-        RespKind kind;
-        uint8_t syndrome;
-        bool ready;          // ACK: coalescing finished
-        uint32_t psn, msn;
-        uint64_t va;         // READ: next byte to send
-        uint32_t len;        // READ: bytes left
-        uint32_t total_pkts, sent_pkts;
-        uint64_t orig;       // atomic ACK
-        uint64_t deadline;   // ACK: latest send time
-    };
-    struct AtomicSaved { uint32_t psn; uint64_t orig; bool valid; };
+    // Private types, defined in roce_internal.h.
+    struct Seg;
+    struct SendWqe;
+    struct RecvWqe;
+    enum class RespKind : uint8_t;
+    struct RespItem;
+    struct RdResource;
+    struct Rate;
+    enum class InMsg : uint8_t;
+
 
     bool is_rc() const { return type_ == IBV_QPT_RC; }
     uint32_t pmtu() const { return mtu_bytes(attr_.path_mtu); }
@@ -555,6 +563,10 @@ private:
     void queue_nak(uint32_t psn, uint8_t syndrome);
     unsigned tx_responses(uint64_t now, unsigned budget);
     MemoryRegion *check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const;
+    RdResource *find_resource(uint32_t psn);
+    void save_resource(const RdResource &r);
+    uint32_t rd_atomic_in_flight() const;
+    void rx_rc_duplicate(const Packet &pkt, uint64_t now);
     void complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
                        unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp);
     void to_error();
@@ -583,6 +595,7 @@ private:
     uint32_t una_ = 0;             // oldest unacknowledged PSN
     uint32_t sent_end_ = 0;        // highest PSN sent + 1
     uint32_t rd_outstanding_ = 0;  // READ/atomic WQEs sent and not done
+    uint32_t noack_pkts_ = 0;      // packets sent since the last one with AckReq
     uint64_t last_progress_ = 0;   // retransmit timer base (cycles)
     uint8_t retry_left_ = 7, rnr_left_ = 7;
     bool rnr_wait_ = false;
@@ -595,7 +608,7 @@ private:
 
     // responder
     uint32_t epsn_ = 0, msn_ = 0;
-    enum class InMsg : uint8_t { none, send, write } in_msg_ = InMsg::none;
+    InMsg in_msg_{};               // InMsg::none
     uint32_t msg_off_ = 0;         // bytes placed of the current message
     uint64_t wr_va_ = 0;           // current WRITE
     uint32_t wr_len_ = 0;
@@ -603,19 +616,13 @@ private:
     uint32_t pkts_since_ack_ = 0;
     std::vector<RespItem> resp_;
     uint32_t resp_head_ = 0, resp_tail_ = 0;
-    std::array<AtomicSaved, 16> atomics_{};
-    uint32_t atomic_next_ = 0;
+    std::vector<RdResource> rd_res_; // kMaxRdAtomic slots; max_dest_rd_atomic in use
+    uint32_t rd_res_next_ = 0;
     bool error_after_resp_ = false;
     uint64_t last_cnp_ = 0;
 
     // DCQCN reaction point
-    struct Rate {
-        bool limited = false;
-        double rc = 0, rt = 0, alpha = 1, tokens = 0;
-        uint64_t last_token = 0, last_alpha = 0, last_inc = 0, last_cnp = 0;
-        uint32_t stage = 0;
-        uint64_t cnps = 0;
-    } rate_;
+    std::unique_ptr<Rate> rate_;
 
     // fault injection
     FaultConfig faults_;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Drive stock dpdk-testpmd in interactive mode (-i) through a pipe.
 
-Used by the end-to-end tests (tests/*.py), the benchmark (buildtools/bench.py) and the main
-job (app/gaudi-testpmd). Python 3 standard library only.
+Used by the end-to-end tests (tests/*.py, tests/app/) and the benchmarks (tests/lib/bench.py,
+tests/app/bench_app.py). Python 3 standard library only.
 
 testpmd's printf output is block-buffered on a pipe, so it runs under `stdbuf -oL`; each
 command is then answered by its output followed by the next "testpmd> " prompt.
@@ -22,6 +22,9 @@ PROMPT = b"testpmd> "
 # testpmd prints port events ("Port 0: link state change event") from its interrupt thread,
 # at any moment, even in the middle of the prompt: they are cut out before matching.
 EVENT_LINE = re.compile(rb"\n?Port \d+: [A-Za-z_ ]+ event\n")
+# PMD log lines, which another thread may print in the middle of testpmd's prompt ("testpmd>"
+# and " " are two writes): dropped from what commands return, kept in the transcript.
+PMD_LOG_LINE = re.compile(rb"gaudi: [^\n]*\n")
 
 
 class TestPmdError(Exception):
@@ -140,7 +143,7 @@ class TestPmd:
                 if not data:
                     self.rc = self.proc.wait()
                     raise TestPmdError(f"testpmd exited (rc={self.rc}) before {pattern!r}")
-                self._buf = EVENT_LINE.sub(b"", self._buf + data)
+                self._buf = PMD_LOG_LINE.sub(b"", EVENT_LINE.sub(b"", self._buf + data))
                 self.transcript += data.decode(errors="replace")
         i = self._buf.index(pattern) + len(pattern)
         out, self._buf = self._buf[:i], self._buf[i:]

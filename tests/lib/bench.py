@@ -7,7 +7,7 @@ Traffic: `start tx_first 8` puts 8 bursts of 32 frames per port on the loop; aft
 warm-up the rate is (RX packets of both ports in the window) / window = frames forwarded per
 second. Backends: net_gaudi_emu (wire=pair, engine inline and thread), net_memif (server and
 client in the same process), net_ring (each port a ring looped onto itself) and net_null.
-Usage: buildtools/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
+Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
 """
 import argparse
 import os

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Plot a gaudi-testpmd --json report: rate per port over time and, when measured, the
+latency histogram per port. Needs matplotlib (Debian python3-matplotlib).
+
+Usage: gaudi-testpmd-plot REPORT.json [-o OUT.png]   (default OUT: REPORT.png)
+"""
+import argparse
+import json
+import os
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("report")
+    ap.add_argument("-o", "--out")
+    args = ap.parse_args()
+    try:
+        with open(args.report) as f:
+            rep = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"gaudi-testpmd-plot: {args.report}: {e}")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("gaudi-testpmd-plot: matplotlib is missing (apt install python3-matplotlib)")
+    out = args.out or os.path.splitext(args.report)[0] + ".png"
+    lat_ports = [p for p in rep["ports"] if "latency_ns" in p]
+    rows = 2 if lat_ports else 1
+    fig, axes = plt.subplots(rows, 1, figsize=(9, 4 * rows), squeeze=False)
+    ax = axes[0][0]
+    series = rep.get("series", [])
+    t = [s["t"] for s in series]
+    for i, p in enumerate(rep["ports"]):
+        for key, style in (("rx_pps", "-"), ("tx_pps", "--")):
+            y = [s["ports"][i][key] / 1e6 for s in series if i < len(s["ports"])]
+            ax.plot(t[:len(y)], y, style, marker=".", label=f"port {p['port']} {key[:2]}")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("Mpps")
+    top = max([s["ports"][i][k] / 1e6 for s in series for i in range(len(s["ports"]))
+               for k in ("rx_pps", "tx_pps")] or [1])
+    ax.set_ylim(0, top * 1.15)
+    ax.set_title(f"gaudi-testpmd {rep['forward_mode']}: rate per port "
+                 f"({rep['duration_s']:.1f} s, {rep.get('txpkts', '?')}-byte frames)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    if lat_ports:
+        ax = axes[1][0]
+        for p in lat_ports:
+            # Buckets as gaudi-testpmd makes them: 1 ns wide below 64 ns, then 32 per
+            # power of two; [lower bound, frames] for the non-empty ones.
+            h = p["latency_ns"]["histogram"]
+            xs = [lo / 1e3 for lo, _ in h]
+            ws = [(1 if lo < 64 else (1 << (lo.bit_length() - 1)) >> 5) / 1e3 for lo, _ in h]
+            ys = [n for _, n in h]
+            ax.bar(xs, ys, width=ws, align="edge", alpha=0.6,
+                   label=f"port {p['port']}: p50 {p['latency_ns']['p50'] / 1e3:.2f} us, "
+                          f"p99 {p['latency_ns']['p99'] / 1e3:.2f} us")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("latency (us)")
+        ax.set_ylabel("frames")
+        ax.set_title("latency histogram (receiving port)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    print(f"plot: {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * gaudi-testpmd: application options. Names and meanings follow dpdk-testpmd's where they
+ * overlap (doc/guides/testpmd_app_ug/run_app.rst of DPDK 22.11). Parsing is strict: a value
+ * that is not entirely a number in range is an error, and the first error ends the run
+ * before EAL touches any port.
+ */
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <getopt.h>
+
+#include <arpa/inet.h>
+
+#include "gtp.h"
+
+namespace gtp {
+
+const char *mode_name(FwdMode m)
+{
+	switch (m) {
+	case FwdMode::io: return "io";
+	case FwdMode::mac: return "mac";
+	case FwdMode::macswap: return "macswap";
+	case FwdMode::txonly: return "txonly";
+	case FwdMode::rxonly: return "rxonly";
+	case FwdMode::flowgen: return "flowgen";
+	case FwdMode::icmpecho: return "icmpecho";
+	case FwdMode::template_: return "template";
+	case FwdMode::roce: return "roce";
+	}
+	return "?";
+}
+
+void usage(const char *prog)
+{
+	printf(
+"Usage: %s [EAL options --] [options]\n"
+"Traffic generator, forwarder, benchmark and capture tool on any DPDK port.\n"
+"Without -a/--vdev in the EAL options, two emulated Gaudi2 ports are used\n"
+"(--vdev net_gaudi_emu0,ports=2,wire=pair, the build's PMD loaded with -d).\n"
+"\n"
+"Forwarding:\n"
+"  --forward-mode=MODE   io|mac|macswap|txonly|rxonly|flowgen|icmpecho|template|roce (io)\n"
+"  --portlist=LIST       ports to use, e.g. 0,1 or 0-3 (all); paired 0<->1, 2<->3\n"
+"  --nb-cores=N          forwarding lcores (1)\n"
+"  --rxq=N --txq=N       queues per port (1); must be equal\n"
+"  --rxd=N --txd=N       descriptors per queue (the port's default)\n"
+"  --burst=N             frames per burst, 1..512 (32)\n"
+"  --tx-first            io/mac/macswap: send one burst per port at start\n"
+"  --eth-peer=N,MAC      destination MAC of frames sent on port N (mac, generators);\n"
+"                        default: the MAC of the paired port\n"
+"Generated frames (txonly, flowgen):\n"
+"  --txpkts=LEN          frame length without FCS, 42..9000 (64)\n"
+"  --tx-ip=SRC,DST       IPv4 addresses (198.18.0.1,198.18.0.2)\n"
+"  --tx-udp=SRC[,DST]    UDP ports (9,9)\n"
+"  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
+"  --template=FILE       template mode: frames of a pcap/pcapng file, sent in a loop\n"
+"  --rate=PPS            per-port target rate, frames per second (line rate)\n"
+"  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
+"  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
+"RoCE v2 (roce mode: requester on the first port, responder on its peer):\n"
+"  --roce-op=OP          ud-send|rc-send|rc-write|rc-read (rc-write)\n"
+"  --roce-msg=BYTES      message size (4096); --roce-depth=N outstanding (64)\n"
+"  --roce-mtu=N          RoCE path MTU 256|512|1024|2048|4096 (1024)\n"
+"Run and report:\n"
+"  --duration=SECONDS    stop after this time\n"
+"  --packets=N           generators: each port sends exactly N frames, then stop;\n"
+"                        forwarding modes: stop once the ports received N frames;\n"
+"                        roce: N messages (otherwise: until Ctrl-C)\n"
+"  --stats-period=S      live line per port every S seconds, 0 = none (1)\n"
+"  --json=FILE           write the final report (and a time series) as JSON\n"
+"  --quiet               no live lines\n"
+"  -i, --interactive     prompt (start, stop, show port stats, set fwd, ...; 'help')\n"
+"Capture:\n"
+"  --capture=PORT:FILE   pcapng of the port's traffic (repeatable)\n"
+"  --capture-dir=DIR     rx|tx|both (both)\n"
+"  --capture-filter=BPF  only frames this pcap-filter(7) expression passes\n"
+"  --capture-max=N       at most N frames per file (no limit)\n"
+"  --snaplen=N           bytes kept per frame (all)\n"
+"  -h, --help            this text\n"
+"\n"
+"Examples:\n"
+"  %s --forward-mode=txonly --rate=1000000 --duration=5 --json=r.json\n"
+"  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
+"  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
+"  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n",
+	       prog, prog, prog, prog, prog);
+}
+
+namespace {
+
+enum Opt {
+	OPT_FWD = 256, OPT_PORTLIST, OPT_NB_CORES, OPT_RXQ, OPT_TXQ, OPT_RXD, OPT_TXD, OPT_BURST,
+	OPT_TX_FIRST, OPT_ETH_PEER, OPT_TXPKTS, OPT_TX_IP, OPT_TX_UDP, OPT_FLOWS, OPT_TEMPLATE,
+	OPT_RATE, OPT_RATE_GBPS, OPT_NO_LAT, OPT_DURATION, OPT_PACKETS, OPT_STATS_PERIOD,
+	OPT_JSON, OPT_QUIET, OPT_CAPTURE, OPT_CAPTURE_DIR, OPT_CAPTURE_FILTER, OPT_CAPTURE_MAX,
+	OPT_SNAPLEN, OPT_ROCE_OP, OPT_ROCE_MSG, OPT_ROCE_DEPTH, OPT_ROCE_MTU,
+};
+
+const struct option long_opts[] = {
+	{"forward-mode", required_argument, nullptr, OPT_FWD},
+	{"portlist", required_argument, nullptr, OPT_PORTLIST},
+	{"nb-cores", required_argument, nullptr, OPT_NB_CORES},
+	{"rxq", required_argument, nullptr, OPT_RXQ},
+	{"txq", required_argument, nullptr, OPT_TXQ},
+	{"rxd", required_argument, nullptr, OPT_RXD},
+	{"txd", required_argument, nullptr, OPT_TXD},
+	{"burst", required_argument, nullptr, OPT_BURST},
+	{"tx-first", no_argument, nullptr, OPT_TX_FIRST},
+	{"eth-peer", required_argument, nullptr, OPT_ETH_PEER},
+	{"txpkts", required_argument, nullptr, OPT_TXPKTS},
+	{"tx-ip", required_argument, nullptr, OPT_TX_IP},
+	{"tx-udp", required_argument, nullptr, OPT_TX_UDP},
+	{"flowgen-flows", required_argument, nullptr, OPT_FLOWS},
+	{"template", required_argument, nullptr, OPT_TEMPLATE},
+	{"rate", required_argument, nullptr, OPT_RATE},
+	{"rate-gbps", required_argument, nullptr, OPT_RATE_GBPS},
+	{"no-latency", no_argument, nullptr, OPT_NO_LAT},
+	{"duration", required_argument, nullptr, OPT_DURATION},
+	{"packets", required_argument, nullptr, OPT_PACKETS},
+	{"stats-period", required_argument, nullptr, OPT_STATS_PERIOD},
+	{"json", required_argument, nullptr, OPT_JSON},
+	{"quiet", no_argument, nullptr, OPT_QUIET},
+	{"capture", required_argument, nullptr, OPT_CAPTURE},
+	{"capture-dir", required_argument, nullptr, OPT_CAPTURE_DIR},
+	{"capture-filter", required_argument, nullptr, OPT_CAPTURE_FILTER},
+	{"capture-max", required_argument, nullptr, OPT_CAPTURE_MAX},
+	{"snaplen", required_argument, nullptr, OPT_SNAPLEN},
+	{"roce-op", required_argument, nullptr, OPT_ROCE_OP},
+	{"roce-msg", required_argument, nullptr, OPT_ROCE_MSG},
+	{"roce-depth", required_argument, nullptr, OPT_ROCE_DEPTH},
+	{"roce-mtu", required_argument, nullptr, OPT_ROCE_MTU},
+	{"interactive", no_argument, nullptr, 'i'},
+	{"help", no_argument, nullptr, 'h'},
+	{nullptr, 0, nullptr, 0},
+};
+
+bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t &out)
+{
+	if (*s == '\0' || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end || v < lo || v > hi)
+		return false;
+	out = v;
+	return true;
+}
+
+bool parse_double(const char *s, double lo, double hi, double &out)
+{
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (*s == '\0' || errno || *end || !std::isfinite(v) || v < lo || v > hi)
+		return false;
+	out = v;
+	return true;
+}
+
+/* "0,2-3" -> {0,2,3}; ids < RTE_MAX_ETHPORTS, no duplicates. */
+bool parse_portlist(const char *s, std::vector<uint16_t> &out)
+{
+	std::string str(s);
+	size_t pos = 0;
+	out.clear();
+	while (pos <= str.size()) {
+		size_t comma = str.find(',', pos);
+		std::string item = str.substr(pos, comma == std::string::npos ? std::string::npos :
+					      comma - pos);
+		size_t dash = item.find('-');
+		uint64_t a, b;
+		if (dash == std::string::npos) {
+			if (!parse_u64(item.c_str(), 0, RTE_MAX_ETHPORTS - 1, a))
+				return false;
+			b = a;
+		} else if (!parse_u64(item.substr(0, dash).c_str(), 0, RTE_MAX_ETHPORTS - 1, a) ||
+			   !parse_u64(item.substr(dash + 1).c_str(), a, RTE_MAX_ETHPORTS - 1, b)) {
+			return false;
+		}
+		for (uint64_t p = a; p <= b; p++) {
+			for (uint16_t q : out)
+				if (q == p)
+					return false;
+			out.push_back(uint16_t(p));
+		}
+		if (comma == std::string::npos)
+			break;
+		pos = comma + 1;
+	}
+	return !out.empty();
+}
+
+bool parse_ipv4(const std::string &s, uint32_t &out)
+{
+	in_addr a;
+	if (inet_pton(AF_INET, s.c_str(), &a) != 1)
+		return false;
+	out = ntohl(a.s_addr);
+	return true;
+}
+
+} // namespace
+
+int parse_args(int argc, char **argv, Config &cfg)
+{
+	const char *prog = "gaudi-testpmd";
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		int idx = 0;
+		int prev = optind;
+		int c = getopt_long(argc, argv, ":ih", long_opts, &idx);
+		if (c == -1)
+			break;
+		const char *arg = optarg;
+		uint64_t u;
+		double d;
+		auto bad = [&](const char *what) {
+			fprintf(stderr, "%s: --%s=%s: %s\n", prog, long_opts[idx].name,
+				arg ? arg : "", what);
+			return 1;
+		};
+		switch (c) {
+		case 'h':
+			usage(prog);
+			return -1;
+		case 'i':
+			cfg.interactive = true;
+			break;
+		case '?':
+			fprintf(stderr, "%s: unknown option '%s' (EAL options go before '--'; "
+				"see --help)\n", prog, argv[prev]);
+			return 1;
+		case ':':
+			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", prog,
+				argv[prev]);
+			return 1;
+		case OPT_FWD: {
+			static const FwdMode modes[] = {FwdMode::io, FwdMode::mac, FwdMode::macswap,
+				FwdMode::txonly, FwdMode::rxonly, FwdMode::flowgen, FwdMode::icmpecho,
+				FwdMode::template_, FwdMode::roce};
+			bool found = false;
+			for (FwdMode m : modes)
+				if (strcmp(arg, mode_name(m)) == 0) {
+					cfg.mode = m;
+					found = true;
+				}
+			if (!found)
+				return bad("not a mode (io, mac, macswap, txonly, rxonly, flowgen, "
+					   "icmpecho, template, roce)");
+			break;
+		}
+		case OPT_PORTLIST:
+			if (!parse_portlist(arg, cfg.portlist))
+				return bad("not a port list (e.g. 0,1 or 0-3, no repeats)");
+			break;
+		case OPT_NB_CORES:
+			if (!parse_u64(arg, 1, RTE_MAX_LCORE - 1, u))
+				return bad("not a number of cores (1 or more)");
+			cfg.nb_cores = unsigned(u);
+			break;
+		case OPT_RXQ:
+		case OPT_TXQ:
+			if (!parse_u64(arg, 1, 64, u))
+				return bad("not a number of queues (1..64)");
+			(c == OPT_RXQ ? cfg.rxq : cfg.txq) = uint16_t(u);
+			break;
+		case OPT_RXD:
+		case OPT_TXD:
+			if (!parse_u64(arg, 1, 65535, u))
+				return bad("not a number of descriptors (1..65535)");
+			(c == OPT_RXD ? cfg.rxd : cfg.txd) = uint16_t(u);
+			break;
+		case OPT_BURST:
+			if (!parse_u64(arg, 1, 512, u))
+				return bad("not a burst size (1..512)");
+			cfg.burst = uint16_t(u);
+			break;
+		case OPT_TX_FIRST:
+			cfg.tx_first = true;
+			break;
+		case OPT_ETH_PEER: {
+			const char *comma = strchr(arg, ',');
+			EthPeer p;
+			if (!comma || !parse_u64(std::string(arg, comma).c_str(), 0,
+						 RTE_MAX_ETHPORTS - 1, u) ||
+			    rte_ether_unformat_addr(comma + 1, &p.addr) != 0)
+				return bad("expected PORT,XX:XX:XX:XX:XX:XX");
+			p.port = uint16_t(u);
+			cfg.eth_peers.push_back(p);
+			break;
+		}
+		case OPT_TXPKTS:
+			if (strchr(arg, ','))
+				return bad("one length only (multi-segment frames are not supported)");
+			if (!parse_u64(arg, 42, 9000, u))
+				return bad("not a frame length (42..9000 bytes, without FCS)");
+			cfg.pkt_len = uint32_t(u);
+			break;
+		case OPT_TX_IP: {
+			std::string s(arg);
+			size_t comma = s.find(',');
+			if (comma == std::string::npos || !parse_ipv4(s.substr(0, comma), cfg.ip_src) ||
+			    !parse_ipv4(s.substr(comma + 1), cfg.ip_dst))
+				return bad("expected SRC_IP,DST_IP (IPv4)");
+			break;
+		}
+		case OPT_TX_UDP: {
+			std::string s(arg);
+			size_t comma = s.find(',');
+			uint64_t a, b;
+			if (!parse_u64(s.substr(0, comma).c_str(), 0, 65535, a))
+				return bad("expected SRC[,DST] UDP ports (0..65535)");
+			b = a;
+			if (comma != std::string::npos &&
+			    !parse_u64(s.substr(comma + 1).c_str(), 0, 65535, b))
+				return bad("expected SRC[,DST] UDP ports (0..65535)");
+			cfg.udp_src = uint16_t(a);
+			cfg.udp_dst = uint16_t(b);
+			break;
+		}
+		case OPT_FLOWS:
+			if (!parse_u64(arg, 1, 65536, u))
+				return bad("not a number of flows (1..65536)");
+			cfg.flows = unsigned(u);
+			break;
+		case OPT_TEMPLATE:
+			cfg.template_file = arg;
+			break;
+		case OPT_RATE:
+			if (!parse_double(arg, 1, 1e12, d))
+				return bad("not a rate in frames per second (1 or more)");
+			cfg.rate_pps = d;
+			break;
+		case OPT_RATE_GBPS:
+			if (!parse_double(arg, 1e-6, 1e6, d))
+				return bad("not a rate in Gbit/s (above 0)");
+			cfg.rate_gbps = d;
+			break;
+		case OPT_NO_LAT:
+			cfg.latency = false;
+			break;
+		case OPT_DURATION:
+			if (!parse_double(arg, 0.001, 1e9, d))
+				return bad("not a duration in seconds (above 0)");
+			cfg.duration = d;
+			break;
+		case OPT_PACKETS:
+			if (!parse_u64(arg, 1, UINT64_MAX, u))
+				return bad("not a number of frames (1 or more)");
+			cfg.packets = u;
+			break;
+		case OPT_STATS_PERIOD:
+			if (!parse_double(arg, 0, 86400, d) || (d > 0 && d < 0.01))
+				return bad("not a period in seconds (0, or 0.01..86400)");
+			cfg.stats_period = d;
+			break;
+		case OPT_JSON:
+			cfg.json_file = arg;
+			break;
+		case OPT_QUIET:
+			cfg.quiet = true;
+			break;
+		case OPT_CAPTURE: {
+			const char *colon = strchr(arg, ':');
+			if (!colon || !colon[1] ||
+			    !parse_u64(std::string(arg, colon).c_str(), 0, RTE_MAX_ETHPORTS - 1, u))
+				return bad("expected PORT:FILE");
+			for (auto &c2 : cfg.captures)
+				if (c2.port == u)
+					return bad("that port is captured already");
+			cfg.captures.push_back({uint16_t(u), colon + 1});
+			break;
+		}
+		case OPT_CAPTURE_DIR:
+			if (strcmp(arg, "rx") == 0)
+				cfg.capture_dir = CaptureDir::rx;
+			else if (strcmp(arg, "tx") == 0)
+				cfg.capture_dir = CaptureDir::tx;
+			else if (strcmp(arg, "both") == 0)
+				cfg.capture_dir = CaptureDir::both;
+			else
+				return bad("expected rx, tx or both");
+			break;
+		case OPT_CAPTURE_FILTER:
+			cfg.capture_filter = arg;
+			break;
+		case OPT_CAPTURE_MAX:
+			if (!parse_u64(arg, 1, UINT64_MAX, u))
+				return bad("not a number of frames (1 or more)");
+			cfg.capture_max = u;
+			break;
+		case OPT_SNAPLEN:
+			if (!parse_u64(arg, 16, UINT32_MAX, u))
+				return bad("not a snap length (16 or more bytes)");
+			cfg.snaplen = uint32_t(u);
+			break;
+		case OPT_ROCE_OP:
+			if (strcmp(arg, "ud-send") && strcmp(arg, "rc-send") && strcmp(arg, "rc-write") &&
+			    strcmp(arg, "rc-read"))
+				return bad("expected ud-send, rc-send, rc-write or rc-read");
+			cfg.roce_op = arg;
+			break;
+		case OPT_ROCE_MSG:
+			if (!parse_u64(arg, 1, 1 << 24, u))
+				return bad("not a message size (1..16 MiB)");
+			cfg.roce_msg = uint32_t(u);
+			break;
+		case OPT_ROCE_DEPTH:
+			if (!parse_u64(arg, 1, 4096, u))
+				return bad("not a queue depth (1..4096)");
+			cfg.roce_depth = uint32_t(u);
+			break;
+		case OPT_ROCE_MTU:
+			if (!parse_u64(arg, 256, 4096, u) || (u & (u - 1)))
+				return bad("not a RoCE MTU (256, 512, 1024, 2048 or 4096)");
+			cfg.roce_mtu = uint32_t(u);
+			break;
+		default:
+			fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[prev]);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+		return 1;
+	}
+	/* Consistency of the options among themselves (ports are checked after EAL). */
+	if (!cfg.template_file.empty() && cfg.mode == FwdMode::io)
+		cfg.mode = FwdMode::template_;
+	if (cfg.mode == FwdMode::template_ && cfg.template_file.empty()) {
+		fprintf(stderr, "%s: --forward-mode=template needs --template=FILE\n", prog);
+		return 1;
+	}
+	if (!cfg.template_file.empty() && cfg.mode != FwdMode::template_) {
+		fprintf(stderr, "%s: --template is for --forward-mode=template, not %s\n", prog,
+			mode_name(cfg.mode));
+		return 1;
+	}
+	if ((cfg.rate_pps > 0 || cfg.rate_gbps > 0) && !is_generator(cfg.mode)) {
+		fprintf(stderr, "%s: --rate/--rate-gbps apply to txonly, flowgen and template, "
+			"not %s\n", prog, mode_name(cfg.mode));
+		return 1;
+	}
+	if (cfg.rxq != cfg.txq) {
+		fprintf(stderr, "%s: --rxq (%u) and --txq (%u) must be equal (one stream per queue "
+			"pair)\n", prog, cfg.rxq, cfg.txq);
+		return 1;
+	}
+	if (cfg.tx_first && is_generator(cfg.mode)) {
+		fprintf(stderr, "%s: --tx-first is for forwarding modes; %s generates anyway\n",
+			prog, mode_name(cfg.mode));
+		return 1;
+	}
+	if (cfg.mode == FwdMode::roce && (!cfg.captures.empty() || cfg.interactive)) {
+		fprintf(stderr, "%s: roce mode has no %s (the RoCE transport polls the ports "
+			"itself)\n", prog, cfg.interactive ? "prompt" : "capture");
+		return 1;
+	}
+	if (cfg.mode == FwdMode::roce && cfg.roce_op == "ud-send" && cfg.roce_msg > cfg.roce_mtu) {
+		fprintf(stderr, "%s: --roce-op=ud-send: a message of %u bytes does not fit the RoCE "
+			"MTU of %u (a UD message is one packet)\n", prog, cfg.roce_msg, cfg.roce_mtu);
+		return 1;
+	}
+	if (cfg.tx_first && cfg.mode == FwdMode::roce) {
+		fprintf(stderr, "%s: --tx-first is for io, mac and macswap\n", prog);
+		return 1;
+	}
+	if (!cfg.capture_filter.empty() && cfg.captures.empty()) {
+		fprintf(stderr, "%s: --capture-filter without --capture\n", prog);
+		return 1;
+	}
+	return 0;
+}
+
+} // namespace gtp

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Private state of the Gaudi2 NIC model, shared by its files, one per hardware block as the
+ * register map names them:
+ *   gaudi_emu.cpp      set-up, register decode and the map of published offsets (strict
+ *                      mode), engine loop, public facade
+ *   gaudi_emu_qpc.cpp  QPC: gateway, secured doorbell FIFO, CQ consumer index and arm writes
+ *   gaudi_emu_txe.cpp  TXE: WQE fetch, checkers, frame transmission
+ *   gaudi_emu_rxe.cpp  RXE: raw rings, CQ, paced wire input
+ *   gaudi_emu_rxb.cpp  RXB: TS_RAW0 address filter, flow-control thresholds
+ *   gaudi_emu_mac.cpp  MAC_128 / MAC_PCS / MAC_CORE / RS-FEC / MAC_GLOB_STAT
+ *   gaudi_emu_eq.cpp   event queue and QPC interrupts
+ *
+ * Sources: the register map (base/gaudi_regs.h, from the hbl_cn asic_reg headers) and the public
+ * drivers' use of it (gaudi2_cn.c, gaudi2_cn_eq.c, gaudi2_en.c); [model] marks behaviour the
+ * sources do not describe, listed in doc/guides/gaudi_hw_model.rst.
+ *
+ * Locking (per port, always taken in this order, never the reverse):
+ *   ctrl_lock (device)  ->  tx.lock  ->  rx.lock  ->  eq.lock
+ *   tx.fifo_lock only guards doorbell pushes and is never held while taking another lock.
+ * tx.lock owns the TX engine of a port (doorbell FIFO consumer, WQ state, TX counters, tx
+ * pcap); rx.lock owns its RX path (CQ PI/CI, arm, RX counters, rx pcap); eq.lock its EQ. A TX
+ * batch holds its own tx.lock and at most one receiver's rx.lock, so two forwarding cores
+ * sending to each other never deadlock.
+ */
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include <rte_memzone.h>
+#include <rte_spinlock.h>
+
+#include "../base/gaudi_desc.h"
+#include "../base/gaudi_mac_stats.h"
+#include "../base/gaudi_qpc.h"
+#include "../base/gaudi_regs.h"
+#include "gaudi_emu.h"
+#include "gaudi_emu_iommu.h"
+#include "gaudi_emu_netwire.h"
+#include "gaudi_emu_pcap.h"
+
+namespace gaudi::emu {
+
+using namespace gaudi::hw;
+
+namespace detail {
+
+class SpinGuard {
+public:
+	explicit SpinGuard(rte_spinlock_t &l) : l_(l) { rte_spinlock_lock(&l_); }
+	~SpinGuard() { rte_spinlock_unlock(&l_); }
+	SpinGuard(const SpinGuard &) = delete;
+	SpinGuard &operator=(const SpinGuard &) = delete;
+
+private:
+	rte_spinlock_t &l_;
+};
+
+/* Counters have one writer (under the owning lock) and lock-free readers (register reads). */
+inline void bump(uint64_t &c, uint64_t n = 1)
+{
+	std::atomic_ref<uint64_t> a(c);
+	a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+/* A counter that two engines may write (the PAUSE counters: a port's own frames and the
+ * flow control of its peer's engine, which holds other locks). */
+inline void bump_shared(uint64_t &c, uint64_t n = 1)
+{
+	std::atomic_ref<uint64_t>(c).fetch_add(n, std::memory_order_relaxed);
+}
+inline uint64_t peek64(const uint64_t &c)
+{
+	return std::atomic_ref<const uint64_t>(c).load(std::memory_order_relaxed);
+}
+/* Device writes that publish descriptors: body first, then this release store. */
+inline void store_release(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* Every per-port and per-macro block spans 4 KB. */
+inline constexpr uint32_t kBlockSize = 0x1000;
+inline constexpr uint32_t kSecuredDbFifoId = 30; /* GAUDI2_DB_FIFO_SECURE_HW_ID [gaudi2_cn.h] */
+inline constexpr uint32_t kRxDmaFaultSyndrome = 0x01; /* class 0 (rx packet) [model] */
+inline constexpr uint64_t kEtherBroadcast = 0xFFFFFFFFFFFFull;
+
+/* A destination address as the model compares it: byte 0 in bits 7:0. */
+inline uint64_t mac48(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 6; i++)
+		v |= uint64_t(p[i]) << (8 * i);
+	return v;
+}
+/* RXB TS_*_MAC_47_32 / _31_0 hold the address with byte 0 most significant (gaudi2_cn.c
+ * builds it by shifting bytes 0..5 in): back to mac48 order. */
+inline uint64_t rxb_mac48(uint32_t hi, uint32_t lo)
+{
+	uint64_t be = (uint64_t(hi & 0xFFFF) << 32) | lo, v = 0;
+	for (int i = 0; i < 6; i++)
+		v |= ((be >> (8 * (5 - i))) & 0xFF) << (8 * i);
+	return v;
+}
+
+/* RMON size buckets on the frame length with FCS. */
+template <typename E>
+inline void count_size_bucket(uint64_t *c, uint32_t fl, E b64)
+{
+	uint32_t b = static_cast<uint32_t>(b64);
+	if (fl < 64)
+		return;
+	if (fl == 64)
+		bump(c[b]);
+	else if (fl <= 127)
+		bump(c[b + 1]);
+	else if (fl <= 255)
+		bump(c[b + 2]);
+	else if (fl <= 511)
+		bump(c[b + 3]);
+	else if (fl <= 1023)
+		bump(c[b + 4]);
+	else if (fl <= 1518)
+		bump(c[b + 5]);
+	else
+		bump(c[b + 6]);
+}
+
+template <uint32_t N>
+inline uint32_t field(const std::array<uint32_t, N> &img, qpc::Field f)
+{
+	qpc::Image<N> i;
+	i.data = img;
+	return i.get(f);
+}
+
+enum class Block { none, qpc, rxe, txe, rxb, txb, mac_core, mac_rs_fec, mac_stat, mac_ch };
+
+struct RegAddr {
+	Block block = Block::none;
+	unsigned port = 0; /* per-macro blocks: the even port of the macro */
+	unsigned lane = 0; /* mac_ch: lane of the port */
+	/* Offset inside the block (mac_ch: inside the channel, MAC_PCS first). */
+	uint32_t r = 0;
+};
+RegAddr decode(uint32_t off);
+/* MAC_128 registers seen from the channel base (MAC_PCS at +0, MAC_128 at +0x400). */
+inline constexpr uint32_t kMac128InCh = reg::MAC_128_BASE - reg::MAC_PCS_BASE;
+
+struct Doorbell {
+	uint32_t first;	 /* WQ producer index (ring index) */
+	uint32_t second; /* QPN */
+};
+
+/* [multi-process] What the model shares with secondary processes: the register region and
+ * the MAC counters (the rest of its state, rings and engines, stays in the primary). One
+ * memzone per model (Config::shm_name), or process heap without a name. */
+struct SharedNic {
+	static constexpr uint64_t kMagic = 0x474155444932454dull; /* "GAUDI2EM" */
+	uint64_t magic; /* written last: the model is ready */
+	uint32_t nports;
+	uint32_t size; /* sizeof(SharedNic): layout check between builds */
+	alignas(64) uint64_t rx_stats[kMaxPorts][size_t(RxStat::count)];
+	uint64_t tx_stats[kMaxPorts][size_t(TxStat::count)];
+	alignas(4096) uint8_t region[kNicRegionSize];
+};
+
+/* The MAC counter a MAC_GLOB_STAT read at off returns, or null; *hi_off = the macro's
+ * DATA_HI, where the counter's bits 63:32 are latched. */
+const uint64_t *stat_counter(const SharedNic &s, uint32_t off, uint32_t *hi_off);
+
+} // namespace detail
+
+struct Device::Impl {
+	struct alignas(64) TxState {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		/* Requester QPC of QPN 0 and what the engine derives from it. */
+		std::array<uint32_t, qpc::kReqDwords> req{};
+		bool valid = false;
+		bool raw = false;
+		uint32_t last_idx = 0;
+		uint32_t exec = 0; /* execution index: a ring index, 0..LAST_IDX */
+		bool error = false;
+		IommuCache cache;
+		std::unique_ptr<PcapSink> sink;
+		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
+		uint64_t wire_tx = 0;
+		/* Flow control: paused = inside a pause episode (the peer's XOFF honoured, shown in
+		 * MAC_128 RX_PAUSE_STATUS); hold = the last run_doorbell stopped on it. */
+		bool paused = false;
+		bool hold = false;
+	};
+	struct alignas(64) DbFifo {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER; /* producers */
+		std::array<detail::Doorbell, kDbFifoEntries> e{};
+		std::atomic<uint32_t> pushed{0};
+		std::atomic<uint32_t> popped{0}; /* written by the engine under tx.lock only */
+	};
+	struct alignas(64) RxState {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		std::array<uint32_t, qpc::kResDwords> res{};
+		bool valid = false;
+		uint32_t pi = 0;      /* free-running CQ producer index */
+		uint32_t ci = 0;      /* free-running CQ consumer index, written by the driver */
+		bool overrun = false; /* inside a CQ overrun episode */
+		bool armed = false;
+		uint32_t arm_index = 0;
+		IommuCache cache;
+		std::unique_ptr<PcapSource> source;
+		std::span<uint64_t> stats; /* RxStat::count counters in SharedNic */
+		uint64_t wire_rx = 0;
+	};
+	struct alignas(64) EqState {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		uint32_t pi = 0;   /* 24-bit producer index */
+		uint64_t lost = 0; /* events the full (or unmapped) EQ could not take */
+		IommuCache cache;
+	};
+	struct PortModel {
+		TxState tx;
+		DbFifo fifo;
+		RxState rx;
+		EqState eq;
+		bool link = false; /* under ctrl_lock */
+		/* QPC interrupts: INTERRUPT_CAUSE updates and the MSI stand-in (eventfds). */
+		rte_spinlock_t intr_lock = RTE_SPINLOCK_INITIALIZER;
+		std::array<std::atomic<int>, reg::kIntrSources> irq_fd;
+		PortModel()
+		{
+			for (auto &f : irq_fd)
+				f.store(-1, std::memory_order_relaxed);
+		}
+		std::atomic<uint64_t> qp_errors{0};
+		std::atomic<uint32_t> last_syndrome{0};
+		/* [wires tap/udp] the port's cable to a TAP or UDP socket: send side under
+		 * tx.lock, receive side under rx.lock. */
+		std::unique_ptr<NetWire> net;
+		FaultState fault; /* [faults] gaudi_emu_fault.h */
+	};
+
+	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
+	struct RxView {
+		uint32_t cmd = 0;
+		uint32_t frm_len = 0;
+		uint32_t min_len = 0;		/* RXE PKT_SIZE_CHECK_RAW.MIN */
+		uint64_t mac = 0, mac_mask = 0; /* RXB TS_RAW0 (mac48 order) */
+		uint64_t station = 0;		/* MAC_128 MAC_ADDR (mac48 order) */
+		bool enabled = false;		/* responder QPC valid and CQ enabled */
+		uint8_t *slots = nullptr;
+		uint32_t slot_log2 = 0, slot_mask = 0;
+		Cqe *cq = nullptr;
+		uint32_t cq_size = 0;
+		uint32_t *pi_shadow = nullptr;
+		bool write_pi = false;
+		/* Flow control: the MAC sends PAUSE (TXB GLOBAL_PAUSE) when the CQ is full; PFC_MODE
+		 * makes it PFC frames on the 4 priorities (global pause). */
+		bool pause_gen = false;
+	};
+
+	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
+	class Delivery {
+	public:
+		explicit Delivery(Impl &m) : m_(m) {}
+		~Delivery() { release(); }
+		Delivery(const Delivery &) = delete;
+		Delivery &operator=(const Delivery &) = delete;
+		void deliver(unsigned q, const uint8_t *data, uint32_t len)
+		{
+			hold(q);
+			m_.rx_frame(q, view_, data, len);
+		}
+		/* Port q's MAC is sending XOFF: flow control on and its CQ full. */
+		bool xoff(unsigned q)
+		{
+			hold(q);
+			const RxState &r = m_.ports_[q].rx;
+			return view_.pause_gen && r.pi - r.ci >= view_.cq_size;
+		}
+		bool pfc() const { return view_.cmd & reg::CMD_PFC_MODE; }
+
+	private:
+		void hold(unsigned q)
+		{
+			if (port_ != int(q)) {
+				release();
+				rte_spinlock_lock(&m_.ports_[q].rx.lock);
+				port_ = int(q);
+				view_ = m_.rx_view(q);
+			}
+		}
+		void release()
+		{
+			if (port_ >= 0)
+				rte_spinlock_unlock(&m_.ports_[port_].rx.lock);
+			port_ = -1;
+		}
+		Impl &m_;
+		int port_ = -1;
+		RxView view_;
+	};
+
+	explicit Impl(const Config &c) : cfg_(c) {}
+	~Impl();
+
+	bool init(std::string *err);
+	void power_up(unsigned p);
+
+	/* ---- registers (gaudi_emu.cpp) ---- */
+	uint32_t rd(uint32_t off) const
+	{
+		return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(&region_[off]))
+			.load(std::memory_order_relaxed);
+	}
+	void wr(uint32_t off, uint32_t v)
+	{
+		std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(&region_[off]))
+			.store(v, std::memory_order_relaxed);
+	}
+	/* _63_32 + _31_7 pairs that hold address >> 7 (EQ, doorbell CI) [gaudi2_cn_eq.c]. */
+	uint64_t rd_addr_shift7(uint32_t hi, uint32_t lo) const
+	{
+		return (uint64_t(rd(hi)) << 32) | (uint64_t(rd(lo)) << 7);
+	}
+	/* _63_32 + _31_7 pairs that hold address bits 31:7 in place (RXE CQ). */
+	uint64_t rd_addr_inplace(uint32_t hi, uint32_t lo) const
+	{
+		return (uint64_t(rd(hi)) << 32) | (rd(lo) & 0xFFFFFF80u);
+	}
+	static void hook_write(void *ctx, uint32_t off, uint32_t val);
+	static uint32_t hook_read(void *ctx, uint32_t off);
+	static void hook_service(void *ctx);
+	void on_write(uint32_t off, uint32_t val);
+	uint32_t on_read(uint32_t off);
+	void build_map();
+	bool check_access(uint32_t off, bool write, uint32_t val, uint32_t old);
+	void violation(const char *what, uint32_t off, uint32_t val);
+
+	/* ---- QPC (gaudi_emu_qpc.cpp) ---- */
+	void on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
+	void gateway(unsigned p);
+	void doorbell(unsigned p, uint32_t first, uint32_t second);
+	void write_db_ci(unsigned p, uint32_t consumed);
+
+	/* ---- TXE (gaudi_emu_txe.cpp) ---- */
+	bool drain_tx(unsigned p);
+	void run_doorbell(unsigned p, const detail::Doorbell &db, Delivery &dlv);
+	void qp_error(unsigned p, uint32_t qpn, QpErrSyndrome s);
+	void set_tx_paused(unsigned p, bool on);
+	int rx_peer(unsigned q) const;
+
+	/* ---- RXE and CQ (gaudi_emu_rxe.cpp) ---- */
+	RxView rx_view(unsigned q);
+	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
+	void on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
+	void cq_write_ci(unsigned p, uint32_t ci);
+	void cq_arm(unsigned p, uint32_t index);
+	void cq_check_arm(unsigned p);
+	void cq_reset(unsigned p);
+	bool pump_pcap(unsigned q);
+	bool open_net_wires(std::string *err); /* [wires tap/udp] */
+	bool pump_net(unsigned q);	       /* [wires tap/udp] */
+
+	/* ---- RXB (gaudi_emu_rxb.cpp) ---- */
+	void rxb_view(unsigned q, RxView &v) const;
+	static bool rxb_pass(const RxView &v, uint64_t dst);
+
+	/* ---- MAC (gaudi_emu_mac.cpp) ---- */
+	void on_mac_write(const detail::RegAddr &a, uint32_t off, uint32_t val, uint32_t old);
+	void count_pause(unsigned from, unsigned to, bool pfc);
+	void update_link(unsigned p);
+	void update_link_one(unsigned p);
+	bool mac_enabled(unsigned p) const;
+	bool pcs_loopback(unsigned p) const;
+	bool rs_fec_on(unsigned p) const;
+	void stats_reset(unsigned p);
+	bool cabled(unsigned p) const;
+	/* [faults] */
+	void start_link_flap(unsigned p, uint32_t ms);
+	static void link_flap_cb(void *arg);
+	static void link_down_cb(void *arg);
+	bool forced_down(unsigned p) const;
+
+	/* ---- EQ and interrupts (gaudi_emu_eq.cpp) ---- */
+	void eq_reset(unsigned p);
+	void post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
+	bool post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
+	void raise_irq(unsigned p, uint32_t index);
+	void clear_irq(unsigned p, uint32_t bits);
+
+	/* ---- engine (gaudi_emu.cpp) ---- */
+	bool pump_all();
+	void run_pending();
+	void engine_loop();
+
+	Config cfg_;
+	/* Registers and MAC counters: in the memzone cfg_.shm_name (mz_) or on the heap. */
+	detail::SharedNic *shm_ = nullptr;
+	const rte_memzone *mz_ = nullptr;
+	std::unique_ptr<detail::SharedNic> heap_shm_;
+	uint8_t *region_ = nullptr; /* shm_->region: the NIC register region */
+	BarHooks hooks_{};
+	Bar bar_;
+	Iommu iommu_;
+	std::unique_ptr<PortModel[]> ports_;
+	rte_spinlock_t ctrl_lock_ = RTE_SPINLOCK_INITIALIZER;
+	bool has_rx_pcap_ = false;
+	/* The published map: per 4-byte word of the region, 0 = not a register of the map,
+	 * kKnown = a register, kKnown | kReadOnly = a status/counter register. */
+	static constexpr uint8_t kKnown = 1, kReadOnly = 2;
+	std::vector<uint8_t> map_;
+	std::atomic<uint64_t> violations_{0};
+
+	std::thread engine_;
+	std::atomic<bool> stop_{false};
+	std::atomic<bool> held_{false};
+	/* [model] Capture files start playing when the driver first polls an empty RX ring
+	 * (Bar::service), so no file frame meets a port that is still being set up: a replay
+	 * delivers the whole file with either engine. */
+	std::atomic<bool> rx_polled_{false};
+	rte_spinlock_t engine_lock_ = RTE_SPINLOCK_INITIALIZER; /* one engine pass at a time */
+};
+
+} // namespace gaudi::emu

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Model of RXB_CORE's raw address filter and of the flow control the receiving side drives:
+ * TS_RAW0_MAC_{31_0,47_32}_n with their MASK registers (index 0 = even port, 2 = odd port;
+ * mask bits set = don't care), TXB GLOBAL_PAUSE. Sources: nic0_rxb_core_regs.h / _masks.h,
+ * gaudi2_cn.c config_hw_mac_filter.
+ */
+#include "gaudi_emu_impl.h"
+
+namespace gaudi::emu {
+
+using namespace detail;
+
+void Device::Impl::rxb_view(unsigned q, RxView &v) const
+{
+	uint32_t rxb = reg::rxb(q), ch = reg::mac_128(q, 0);
+	v.mac = rxb_mac48(rd(rxb + reg::rxb_raw_mac_47_32(q)), rd(rxb + reg::rxb_raw_mac_31_0(q)));
+	v.mac_mask = rxb_mac48(rd(rxb + reg::rxb_raw_mac_mask_47_32(q)),
+			       rd(rxb + reg::rxb_raw_mac_mask_31_0(q)));
+	v.station = rd(ch + reg::MAC_128_MAC_ADDR_0) |
+		    (uint64_t(rd(ch + reg::MAC_128_MAC_ADDR_1) & 0xFFFF) << 32);
+	/* [choice] TXB GLOBAL_PAUSE bit (port & 1): this port's MAC may send PAUSE/PFC. */
+	v.pause_gen = (v.cmd & reg::CMD_RX_ENA) &&
+		      (rd(reg::txb(q) + reg::TXB_GLOBAL_PAUSE) & (1u << (q & 1)));
+}
+
+/* [model] The MAC drops what is not for its MAC_ADDR (nor broadcast or multicast) unless
+ * PROMIS_EN; RXB passes to the raw QP what TS_RAW0 matches under its mask, and broadcast. */
+bool Device::Impl::rxb_pass(const RxView &v, uint64_t dst)
+{
+	bool bcast = dst == kEtherBroadcast, mcast = dst & 1;
+	if (!(v.cmd & reg::CMD_PROMIS_EN) && !bcast && !mcast && dst != v.station)
+		return false;
+	return bcast || ((dst ^ v.mac) & ~v.mac_mask & 0xFFFFFFFFFFFFull) == 0;
+}
+
+} // namespace gaudi::emu

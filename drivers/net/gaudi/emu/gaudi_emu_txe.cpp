@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Model of the TXE block and the requester side of the raw QP: doorbells consumed from the
+ * secured FIFO, WQEs fetched from the SQ (TXE SQ_BASE_ADDRESS_0, LOG_MAX_WQ_SIZE_0), checked
+ * (WQE index, opcode, raw size: WQE_CHECK_EN2 / CFG4 / CFG5) and sent by the port's MAC.
+ * Sources: nic0_txe0_regs.h / _masks.h, gaudi2_cn.c set_txe_checkers and qp_syndromes,
+ * gaudi2_en.c (ring-index doorbells, RAW_TX_COMP with a ring index).
+ */
+#include "gaudi_emu_impl.h"
+
+#include <cstring>
+
+namespace gaudi::emu {
+
+using namespace detail;
+
+bool Device::Impl::drain_tx(unsigned p)
+{
+	PortModel &pm = ports_[p];
+	if (pm.fifo.popped.load(std::memory_order_relaxed) ==
+	    pm.fifo.pushed.load(std::memory_order_acquire))
+		return false;
+	if (pm.fault.stuck.load(std::memory_order_relaxed)) /* [faults] engine takes nothing */
+		return false;
+	SpinGuard g(pm.tx.lock);
+	Delivery dlv(*this);
+	uint32_t d = reg::qpc_dbfifosecur(p);
+	uint64_t ci_addr =
+		rd_addr_shift7(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
+			       d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7);
+	auto *ci_ptr = reinterpret_cast<uint32_t *>(iommu_.translate(ci_addr, 4, pm.tx.cache));
+	uint32_t popped0 = pm.fifo.popped.load(std::memory_order_relaxed), exec0 = pm.tx.exec;
+	pm.tx.hold = false;
+	for (;;) {
+		uint32_t n = pm.fifo.popped.load(std::memory_order_relaxed);
+		if (n == pm.fifo.pushed.load(std::memory_order_acquire))
+			break;
+		Doorbell db = pm.fifo.e[n % kDbFifoEntries];
+		run_doorbell(p, db, dlv);
+		if (pm.tx.hold) /* paused by the peer: the doorbell stays, retried later */
+			break;
+		if (pm.net) /* [wires tap/udp] a doorbell's frames leave before the next one */
+			pm.net->flush();
+		/* [model] The entry is retired, and its FIFO position DMA-written (one less than the
+		 * count consumed, see write_db_ci), once its WQEs have been executed: a CI the driver
+		 * sees covers finished work. */
+		pm.fifo.popped.store(n + 1, std::memory_order_release);
+		if (ci_ptr != nullptr)
+			store_release(ci_ptr, n % kDbFifoEntries);
+	}
+	if (!pm.tx.hold) {
+		if (unlikely(pm.tx.paused)) /* e.g. the held doorbell ended in a QP error */
+			set_tx_paused(p, false);
+		return true;
+	}
+	/* Paused: work only if something moved (the thread engine backs off otherwise). */
+	return pm.tx.exec != exec0 || pm.fifo.popped.load(std::memory_order_relaxed) != popped0;
+}
+
+/* A pause in force shows in the MAC's RX_PAUSE_STATUS (one bit per class; the 4 PFC classes
+ * pause together on Gaudi2, link pause is class 0). */
+void Device::Impl::set_tx_paused(unsigned p, bool on)
+{
+	ports_[p].tx.paused = on;
+	for (unsigned l = 0; l < kLanesPerPort; l++)
+		wr(reg::mac_128(p, l) + reg::MAC_128_RX_PAUSE_STATUS, on ? 0xF : 0);
+}
+
+/* The model port whose frames arrive at port q: itself in loopback (wire or PCS), its peer on
+ * a pair cable; -1 on the other wires (pcap, tap, udp: no model port sends). */
+int Device::Impl::rx_peer(unsigned q) const
+{
+	if (cfg_.wire == Wire::loopback || pcs_loopback(q))
+		return int(q);
+	return cfg_.wire == Wire::pair && (q ^ 1) < cfg_.nports ? int(q ^ 1) : -1;
+}
+
+void Device::Impl::qp_error(unsigned p, uint32_t qpn, QpErrSyndrome s)
+{
+	TxState &t = ports_[p].tx;
+	t.error = true;
+	uint32_t b = qpc::REQ_ERROR.bit;
+	t.req[b / 32] |= 1u << (b % 32);
+	ports_[p].qp_errors.fetch_add(1, std::memory_order_relaxed);
+	ports_[p].last_syndrome.store(uint32_t(s), std::memory_order_relaxed);
+	post_eq(p, EqeType::qp_err, qpn & EQE_QPN_MASK, uint32_t(s));
+}
+
+/* Runs one doorbell under tx.lock: WQEs exec .. pi - 1 (ring indices) of the raw QP. */
+void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
+{
+	TxState &t = ports_[p].tx;
+	uint32_t qpn = db.second & EQE_QPN_MASK;
+	uint32_t stat = rd(reg::qpc(p) + reg::QPC_REQ_STATIC_CONFIG);
+	if (t.error)
+		return; /* a QP in error consumes doorbells and does nothing else */
+	if (qpn != kRawQpn || !t.valid || !t.raw) {
+		/* Error event only while REQ_STATIC_CONFIG asks for it: the doorbell FIFO reset
+		 * work-around turns it off to push dummies to QPN NIC_MAX_QP_NUM [gaudi2_cn.c]. */
+		if (stat & reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERR_FIFO_NON_V.mask())
+			qp_error(p, qpn, QpErrSyndrome::req_db_qp_not_valid);
+		return;
+	}
+	FaultState &fs = ports_[p].fault; /* [faults] */
+	if (fs.armed.load(std::memory_order_relaxed))
+		if (uint32_t syn = fault_take_db_syndrome(fs))
+			return qp_error(p, qpn, QpErrSyndrome(syn));
+	uint32_t pi = db.first & WQ_IDX_MASK;
+	uint32_t ring = t.last_idx + 1;
+	if (pi > t.last_idx) {
+		if (stat & reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_ERR_PI_EX_LAST.mask())
+			qp_error(p, qpn, QpErrSyndrome::pi_exceeds_last_index);
+		return;
+	}
+	uint32_t n = (pi + ring - t.exec) % ring;
+	if (n == 0)
+		return;
+
+	uint32_t txe = reg::txe(p);
+	uint32_t log2 = std::min<uint32_t>(
+		reg::TXE_LOG_MAX_WQ_SIZE_0_R.get(rd(txe + reg::TXE_LOG_MAX_WQ_SIZE_0)) + 2, 20);
+	uint32_t entries = 1u << log2;
+	uint64_t wq_iova = (uint64_t(rd(txe + reg::TXE_SQ_BASE_ADDRESS_63_32_0)) << 32) |
+			   rd(txe + reg::TXE_SQ_BASE_ADDRESS_31_0_0);
+	const uint8_t *wq = iommu_.translate(wq_iova, uint64_t(entries) * sizeof(TxWqe), t.cache);
+	if (wq == nullptr)
+		return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
+
+	/* Raw size checkers [gaudi2_cn.c set_txe_checkers]: CFG4 (named MIN) holds the largest
+	 * size, CFG5 (named MAX) the smallest, NIC_SKB_PAD_SIZE, because of H6-3399. */
+	uint32_t en2 = rd(txe + reg::TXE_WQE_CHECK_EN2);
+	uint32_t raw_max = (en2 & reg::TXE_WQE_CHECK_EN2_RAW_ABOVE_MIN_RAW_UNSUPPO.mask())
+				   ? rd(txe + reg::TXE_WQE_CHECK_CFG4)
+				   : UINT32_MAX;
+	uint32_t raw_min = (en2 & reg::TXE_WQE_CHECK_EN2_RAW_BELOW_MAX_RAW_UNSUPPO.mask())
+				   ? rd(txe + reg::TXE_WQE_CHECK_CFG5)
+				   : 1;
+	uint32_t ch = reg::mac_128(p, 0);
+	uint32_t cmd = rd(ch + reg::MAC_128_COMMAND_CONFIG);
+	uint32_t frm_len = rd(ch + reg::MAC_128_FRM_LENGTH);
+	uint32_t max_size = std::min(frm_len >= kFcsLen ? frm_len - kFcsLen : 0, kMacMaxFrameLen);
+	/* Where the MAC's frames go: PCS loopback wins over the cable. */
+	enum class Dest { self, peer, sink, net, none } dest;
+	bool pcs_loop = pcs_loopback(p);
+	if (pcs_loop || cfg_.wire == Wire::loopback)
+		dest = Dest::self;
+	else if (cfg_.wire == Wire::pair)
+		dest = (p ^ 1) < cfg_.nports ? Dest::peer : Dest::none;
+	else
+		dest = t.sink	       ? Dest::sink
+		       : ports_[p].net ? Dest::net
+				       : Dest::none; /* [wires tap/udp] */
+	uint64_t *st = t.stats.data();
+	constexpr size_t kCbfcTx0 = size_t(TxStat::cbfc_pause_frames_transmitted_0);
+	/* Flow control on the cable [model]: when the receiving MAC sends XOFF (its CQ is full
+	 * and it may send PAUSE/PFC), a MAC that honours PAUSE (PAUSE_IGNORE clear, or PFC_MODE)
+	 * stops before this WQE; it stays pending until the CQ has room (XON). */
+	bool honour = (!(cmd & reg::CMD_PAUSE_IGNORE) || (cmd & reg::CMD_PFC_MODE)) &&
+		      (cmd & reg::CMD_TX_ENA) && (dest == Dest::self || dest == Dest::peer);
+	unsigned rq = dest == Dest::self ? p : (p ^ 1);
+
+	for (; n != 0; n--) {
+		if (honour) {
+			if (dlv.xoff(rq)) {
+				if (!t.paused) { /* one PAUSE per episode, not per retry */
+					count_pause(rq, p, dlv.pfc());
+					set_tx_paused(p, true);
+				}
+				t.hold = true;
+				return;
+			}
+			if (unlikely(t.paused))
+				set_tx_paused(p, false); /* XON: the episode is over */
+		}
+		bool link_down = false;
+		if (fs.armed.load(std::memory_order_relaxed)) { /* [faults] per frame */
+			FaultStep fst = fault_on_tx_frame(fs);
+			if (fst.link_flap_ms != 0)
+				start_link_flap(p, fst.link_flap_ms);
+			if (fst.wqe_syndrome == uint32_t(QpErrSyndrome::wqe_dma_fault))
+				return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
+			if (fst.wqe_syndrome != 0)
+				return qp_error(p, qpn, QpErrSyndrome(fst.wqe_syndrome));
+			link_down = forced_down(p);
+		}
+		TxWqe w;
+		std::memcpy(&w, wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe), sizeof(w));
+		if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
+			return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
+		if (wqe_opcode(w.ctrl) != WqeOpcode::linear)
+			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_opcode_unsupported);
+		if (w.size == 0)
+			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_size_unsupported);
+		if (w.size < raw_min)
+			return qp_error(p, qpn, QpErrSyndrome::raw_below_min_size);
+		if (w.size > raw_max)
+			return qp_error(p, qpn, QpErrSyndrome::raw_above_max_size);
+		if (w.size > max_size) /* [model] longer than the MAC's FRM_LENGTH */
+			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_size_unsupported);
+		const uint8_t *data = iommu_.translate(w.local_addr, w.size, t.cache);
+		if (data == nullptr)
+			return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
+
+		if (!(cmd & reg::CMD_TX_ENA) || link_down) { /* [faults] a flapped link drops too */
+			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
+		} else {
+			uint32_t fl = w.size + kFcsLen;
+			bump(st[size_t(TxStat::ether_stats_octets)], fl);
+			bump(st[size_t(TxStat::octets_transmitted_ok)],
+			     w.size); /* [model] no FCS */
+			bump(st[size_t(TxStat::frames_transmitted_ok)]);
+			bump(st[size_t(TxStat::ether_stats_pkts)]);
+			uint64_t dst = w.size >= 6 ? mac48(data) : 0;
+			if (dst == kEtherBroadcast)
+				bump(st[size_t(TxStat::if_out_broadcast_pkts)]);
+			else if (dst & 1)
+				bump(st[size_t(TxStat::if_out_multicast_pkts)]);
+			else
+				bump(st[size_t(TxStat::if_out_ucast_pkts)]);
+			if (w.size >= 14 && data[12] == 0x81 && data[13] == 0x00)
+				bump(st[size_t(TxStat::vlan_transmitted_ok)]);
+			if (w.size >= 18 && data[12] == 0x88 && data[13] == 0x08) {
+				/* MAC control frames software sends: PAUSE / PFC counted. */
+				if (data[14] == 0x00 && data[15] == 0x01)
+					bump_shared(st[size_t(
+						TxStat::pause_mac_ctrl_frames_transmitted)]);
+				else if (data[14] == 0x01 && data[15] == 0x01)
+					for (unsigned c = 0; c < 8; c++)
+						if (data[17] & (1u << c))
+							bump_shared(st[kCbfcTx0 + c]);
+			}
+			count_size_bucket(st, fl, TxStat::ether_stats_pkts_64);
+			if (!pcs_loop)
+				bump(t.wire_tx);
+			switch (dest) {
+			case Dest::self:
+				dlv.deliver(p, data, w.size);
+				break;
+			case Dest::peer:
+				dlv.deliver(p ^ 1, data, w.size);
+				break;
+			case Dest::sink:
+				t.sink->write(data, w.size);
+				break;
+			case Dest::net: /* [wires tap/udp] */
+				ports_[p].net->send(data, w.size);
+				break;
+			case Dest::none:
+				break;
+			}
+		}
+		uint32_t idx = t.exec;
+		t.exec = (t.exec + 1) % ring;
+		if (w.ctrl & WQE_SE) {
+			if (ports_[p]
+				    .net) /* [wires tap/udp] sent before the driver may free them */
+				ports_[p].net->flush();
+			post_eq(p, EqeType::raw_tx_comp, qpn, idx); /* ring index [gaudi2_en.c] */
+		}
+	}
+}
+
+} // namespace gaudi::emu

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""gaudi-testpmd --capture: the pcapng files decode with tshark and hold exactly the frames
+the port forwarded (tx) or received (rx), and only those --capture-filter passes, while
+forwarding goes on (the forwarded output is complete too).
+"""
+import os
+import sys
+
+from app_common import (EAL_BASE, MAX_FRAME, check, check_report_matches, main, pad_tx, pcapfile,
+                        run_ok,
+                        tshark_fields, workdir)
+from app_modes import replay_input
+
+W = workdir()
+
+
+def io_capture(name, extra):
+    path, frames = replay_input(f"{name}-in.pcap", 180)
+    out = os.path.join(W, f"{name}-out.pcap")
+    cap = os.path.join(W, f"{name}.pcapng")
+    passed = [f for f in frames if len(f) <= MAX_FRAME]
+    vdev = f"net_gaudi_emu0,ports=2,wire=pcap,rx_pcap=0:{path},tx_pcap=1:{out}"
+    r = run_ok(["--forward-mode=io", f"--packets={len(passed)}", "--stats-period=0",
+                f"--capture=1:{cap}", "--capture-dir=tx"] + extra,
+               eal=EAL_BASE + ["--vdev", vdev], json_path=os.path.join(W, f"{name}.json"))
+    check_report_matches(r)
+    got_out = pcapfile.read_frames(out)[1]
+    check(got_out == [pad_tx(f) for f in passed], f"{name}: forwarding output incomplete "
+          f"({len(got_out)} of {len(passed)})")
+    return r, passed, cap
+
+
+def test_tx_capture_is_the_forwarded_frames():
+    r, passed, cap = io_capture("io-tx", [])
+    rows = tshark_fields(cap, ["frame.len", "ip.id"])
+    check(len(rows) == len(passed), f"tshark decodes {len(rows)} frames, {len(passed)} forwarded")
+    check([int(a) for a, _ in rows] == [len(f) for f in passed], "captured frame lengths")
+    got = pcapfile.read_frames(cap)[1]
+    check(got == passed, "captured bytes are not the frames port 1 sent")
+    c = r.report["captures"][0]
+    check(c["written"] == len(passed) and c["dropped"] == 0 and c["filtered_out"] == 0,
+          f"capture counters {c}")
+
+
+def test_filter():
+    flt = "udp and len >= 500"
+    r, passed, cap = io_capture("io-filter", [f"--capture-filter={flt}"])
+    want = [f for f in passed if len(f) >= 500]
+    got = pcapfile.read_frames(cap)[1]
+    check(got == want, f"filter '{flt}': {len(got)} frames captured, {len(want)} expected")
+    check(len(tshark_fields(cap, ["frame.len"], "frame.len < 500")) == 0,
+          "tshark finds frames the filter should have dropped")
+    c = r.report["captures"][0]
+    check(c["written"] == len(want) and c["filtered_out"] == len(passed) - len(want),
+          f"capture counters {c}")
+
+
+def test_rx_and_tx_while_generating():
+    n = 5000
+    cap = os.path.join(W, "txonly.pcapng")
+    r = run_ok(["--forward-mode=txonly", f"--packets={n}", "--stats-period=0",
+                f"--capture=0:{cap}"], json_path=os.path.join(W, "txonly-cap.json"))
+    check_report_matches(r)
+    p0 = r.port(0)
+    rows = tshark_fields(cap, ["frame.len", "eth.src"])
+    check(len(rows) == p0["tx_packets"] + p0["rx_packets"] == 2 * n,
+          f"{len(rows)} frames captured on port 0, it sent {p0['tx_packets']} and received "
+          f"{p0['rx_packets']}")
+    src = [s for _, s in rows]
+    check(src.count("02:1d:a3:00:00:00") == n and src.count("02:1d:a3:00:00:01") == n,
+          "captured frames: n sent by port 0 and n from port 1")
+
+
+def test_capture_max():
+    cap = os.path.join(W, "max.pcapng")
+    r = run_ok(["--forward-mode=txonly", "--packets=3000", "--stats-period=0",
+                f"--capture=1:{cap}", "--capture-max=100"], json_path=os.path.join(W, "m.json"))
+    check(len(tshark_fields(cap, ["frame.len"])) == 100, "--capture-max=100")
+
+
+if __name__ == "__main__":
+    sys.exit(main("app_capture", [test_tx_capture_is_the_forwarded_frames, test_filter,
+                                  test_rx_and_tx_while_generating, test_capture_max]))

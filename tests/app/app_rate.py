@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""gaudi-testpmd --rate/--rate-gbps: the frames sent over a few seconds match the target
+within 5% (a functional check of the pacing over the whole run, not a speed test; the target
+is at most a quarter of what this build sends unpaced on this machine, measured first), and
+--packets with a rate sends exactly that many.
+"""
+import os
+import subprocess
+import sys
+
+from app_common import check, check_report_matches, main, run_ok, workdir
+
+W = workdir()
+
+
+def within(achieved, target, what):
+    check(abs(achieved - target) <= 0.05 * target,
+          f"{what}: {achieved:.0f} frames/s achieved for a target of {target:.0f}")
+
+
+def achievable(size):
+    """Frames per second per port this build sends unpaced here (an ASan build or a busy
+    machine is slower): the targets below stay well within it."""
+    r = run_ok(["--forward-mode=txonly", f"--txpkts={size}", "--duration=1", "--stats-period=0"],
+               json_path=os.path.join(W, f"max{size}.json"))
+    return min(p["tx_packets"] for p in r.report["ports"]) / r.report["duration_s"]
+
+
+def test_rate_pps():
+    target = int(min(200000, achievable(64) / 4))
+    r = run_ok(["--forward-mode=txonly", f"--rate={target}", "--duration=3",
+                "--stats-period=0.5"], json_path=os.path.join(W, "pps.json"))
+    check_report_matches(r)
+    d = r.report["duration_s"]
+    for p in r.report["ports"]:
+        within(p["tx_packets"] / d, target, f"port {p['port']} --rate={target}")
+        check(p["rx_packets"] > 0, "nothing received")
+    check(len(r.report["series"]) >= 5, f"{len(r.report['series'])} samples in 3 s at 0.5 s")
+    check(r.report["target_pps"] == target, "target_pps in the report")
+    # The plot of the report (matplotlib): a PNG image.
+    png = os.path.join(W, "pps.png")
+    p = subprocess.run([sys.executable, os.environ["GAUDI_TESTPMD_PLOT"],
+                        os.path.join(W, "pps.json"), "-o", png], capture_output=True, text=True)
+    check(p.returncode == 0, f"gaudi-testpmd-plot: {p.stderr}")
+    with open(png, "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "the plot is not a PNG")
+
+
+def test_rate_gbps():
+    # X Gbit/s of 250-byte frames = X * 1e9 / 2000 frames/s (0.2 Gbit/s: 100000 frames/s)
+    gbps = round(min(0.2, achievable(250) / 4 * 2000 / 1e9), 4)
+    pps = gbps * 1e9 / 2000
+    r = run_ok(["--forward-mode=flowgen", f"--rate-gbps={gbps}", "--txpkts=250", "--duration=3",
+                "--stats-period=0"], json_path=os.path.join(W, "gbps.json"))
+    d = r.report["duration_s"]
+    for p in r.report["ports"]:
+        within(p["tx_packets"] / d, pps, f"port {p['port']} --rate-gbps={gbps}")
+        within(p["tx_bytes"] * 8 / d / 1e9 * pps / gbps, pps, "Gbit/s")
+
+
+def test_rate_with_packets():
+    r = run_ok(["--forward-mode=txonly", "--rate=20000", "--packets=16000", "--stats-period=0"],
+               json_path=os.path.join(W, "n.json"))
+    for p in r.report["ports"]:
+        check(p["tx_packets"] == 16000 and p["rx_packets"] == 16000,
+              f"port {p['port']}: {p['tx_packets']} sent, {p['rx_packets']} received")
+    # 16000 frames at 20000/s take 0.8 s: the run cannot have ended much sooner.
+    check(r.report["duration_s"] >= 0.76, f"paced run took {r.report['duration_s']} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main("app_rate", [test_rate_pps, test_rate_gbps, test_rate_with_packets]))

@@ -1,0 +1,863 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Conformance of the register map and QP-context layout in drivers/net/gaudi/base against the
+ * research tables they cite: every row of gaudi_regs.h (kBlockRows, kRegRows, kFieldRows) is
+ * looked up by name in gaudi2-nic-regmap.tsv, every row of gaudi_qpc.h (kFieldRows) in the
+ * requester/responder tables of gaudi2-nic-structs.md section (b); gaudi_desc.h's descriptor
+ * and enum rows against section (c), gaudi_hw_defs.h's kConstRows (and a few constants of
+ * gaudi_regs.h, gaudi_qpc.h, gaudi_desc.h listed here) against sections (a), (b), (g).
+ * The tables are read in place from $GAUDI_SHARED_RESEARCH, else from the path meson compiled in
+ * (GAUDI_SHARED_RESEARCH_DEFAULT); a missing table is a failure, not a skip.
+ */
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "base/gaudi_desc.h"
+#include "base/gaudi_hw_defs.h"
+#include "base/gaudi_qpc.h"
+#include "base/gaudi_regs.h"
+
+namespace {
+
+namespace reg = gaudi::hw::reg;
+namespace qpc = gaudi::hw::qpc;
+
+std::string shared_research()
+{
+	if (const char *e = std::getenv("GAUDI_SHARED_RESEARCH"))
+		return e;
+#ifdef GAUDI_SHARED_RESEARCH_DEFAULT
+	return GAUDI_SHARED_RESEARCH_DEFAULT;
+#else
+	return "../shared/research";
+#endif
+}
+
+/* Whole-string unsigned parse (base 0: "0x..." hex, else decimal); strtoull, as the build has
+ * -fno-exceptions. */
+std::optional<uint64_t> parse_uint(const std::string &s, int base = 0)
+{
+	if (s.empty() || s[0] == '-' || s[0] == ' ')
+		return std::nullopt;
+	errno = 0;
+	char *end = nullptr;
+	unsigned long long v = std::strtoull(s.c_str(), &end, base);
+	if (errno != 0 || end == s.c_str() || *end != '\0')
+		return std::nullopt;
+	return v;
+}
+
+std::vector<std::string> split(const std::string &line, char sep)
+{
+	std::vector<std::string> out;
+	std::string cur;
+	std::istringstream in(line);
+	while (std::getline(in, cur, sep))
+		out.push_back(cur);
+	if (!line.empty() && line.back() == sep)
+		out.emplace_back();
+	return out;
+}
+
+std::string trim(const std::string &s)
+{
+	size_t b = s.find_first_not_of(" \t\r");
+	size_t e = s.find_last_not_of(" \t\r");
+	return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+/* gaudi2-nic-regmap.tsv: "block register offset field bits source", keyed by
+ * (block, register, field); field is empty for registers and "@..." registers are block bases. */
+struct TsvRow {
+	std::string offset;
+	std::string bits;
+	unsigned line;
+};
+using TsvKey = std::tuple<std::string, std::string, std::string>;
+
+struct Tsv {
+	std::map<TsvKey, TsvRow> rows;
+	std::vector<std::string> errors; /* malformed or duplicated lines */
+};
+
+/* Loads the TSV; a missing file or a wrong header is a fatal failure of the calling test. */
+void load_tsv(Tsv &tsv)
+{
+	const std::string path = shared_research() + "/gaudi2-nic-regmap.tsv";
+	std::ifstream in(path);
+	ASSERT_TRUE(in) << "cannot open " << path
+			<< " (set GAUDI_SHARED_RESEARCH to the directory holding it)";
+	std::string line;
+	ASSERT_TRUE(std::getline(in, line)) << path << " is empty";
+	ASSERT_EQ(trim(line), "block\tregister\toffset\tfield\tbits\tsource")
+		<< path << ": unexpected header";
+	unsigned n = 1;
+	while (std::getline(in, line)) {
+		n++;
+		if (trim(line).empty())
+			continue;
+		auto c = split(line, '\t');
+		if (c.size() != 6) {
+			tsv.errors.push_back("line " + std::to_string(n) + ": " +
+					     std::to_string(c.size()) + " columns");
+			continue;
+		}
+		TsvKey k{c[0], c[1], c[3]};
+		if (!tsv.rows.emplace(k, TsvRow{c[2], c[4], n}).second)
+			tsv.errors.push_back("line " + std::to_string(n) + ": duplicate of line " +
+					     std::to_string(tsv.rows[k].line));
+	}
+	ASSERT_FALSE(tsv.rows.empty()) << path << " has no rows";
+}
+
+const TsvRow *tsv_find(const Tsv &tsv, const std::string &b, const std::string &r,
+		       const std::string &f)
+{
+	auto it = tsv.rows.find(TsvKey{b, r, f});
+	return it == tsv.rows.end() ? nullptr : &it->second;
+}
+
+std::string hex(uint64_t v)
+{
+	char buf[32];
+	std::snprintf(buf, sizeof(buf), "0x%llX", static_cast<unsigned long long>(v));
+	return buf;
+}
+
+/* "hi:lo" of the TSV to (lsb, width). */
+std::optional<reg::Field> parse_bits(const std::string &bits)
+{
+	auto colon = bits.find(':');
+	if (colon == std::string::npos)
+		return std::nullopt;
+	auto hi = parse_uint(bits.substr(0, colon), 10);
+	auto lo = parse_uint(bits.substr(colon + 1), 10);
+	if (!hi || !lo || *hi < *lo || *hi > 31)
+		return std::nullopt;
+	return reg::Field{static_cast<uint32_t>(*lo), static_cast<uint32_t>(*hi - *lo + 1)};
+}
+
+TEST(RegmapConformance, RegsMatchTsv)
+{
+	Tsv tsv;
+	ASSERT_NO_FATAL_FAILURE(load_tsv(tsv));
+	for (const auto &e : tsv.errors)
+		ADD_FAILURE() << "gaudi2-nic-regmap.tsv " << e;
+
+	unsigned blocks = 0, regs = 0, fields = 0, bad = 0;
+	for (const auto &b : reg::kBlockRows) {
+		blocks++;
+		const TsvRow *t = tsv_find(tsv, b.block, "@base", "");
+		auto off = t ? parse_uint(t->offset) : std::nullopt;
+		bool ok = off && *off == b.cfg_addr;
+		bad += !ok;
+		EXPECT_TRUE(ok) << "kBlockRows {" << b.block << ", " << hex(b.cfg_addr) << "}: TSV "
+				<< (!t ? std::string("has no (") + b.block + ", @base) row"
+				       : "line " + std::to_string(t->line) + " says @base " +
+						 t->offset);
+	}
+	for (const auto &r : reg::kRegRows) {
+		regs++;
+		const TsvRow *t = tsv_find(tsv, r.block, r.reg, "");
+		auto off = t ? parse_uint(t->offset) : std::nullopt;
+		bool ok = off && *off == r.off;
+		bad += !ok;
+		EXPECT_TRUE(ok) << "kRegRows {" << r.block << ", " << r.reg << ", " << hex(r.off)
+				<< "}: TSV "
+				<< (!t ? std::string("has no register row")
+				       : "line " + std::to_string(t->line) + " says offset " +
+						 t->offset);
+	}
+	for (const auto &f : reg::kFieldRows) {
+		fields++;
+		const TsvRow *t = tsv_find(tsv, f.block, f.reg, f.field);
+		auto tb = t ? parse_bits(t->bits) : std::nullopt;
+		bool ok = tb && tb->lsb == f.lsb && tb->width == f.width;
+		bad += !ok;
+		std::string ours =
+			std::to_string(f.lsb + f.width - 1) + ":" + std::to_string(f.lsb);
+		EXPECT_TRUE(ok) << "kFieldRows {" << f.block << ", " << f.reg << ", " << f.field
+				<< ", lsb " << f.lsb << ", width " << f.width << "} = " << ours
+				<< ": TSV "
+				<< (!t ? std::string("has no field row")
+				       : "line " + std::to_string(t->line) + " says " + t->bits);
+	}
+	std::printf("[ regmap   ] checked %u blocks, %u registers, %u fields against %zu TSV rows: "
+		    "%u mismatches\n",
+		    blocks, regs, fields, tsv.rows.size(), bad);
+	/* The tables must not be empty, or the loops above prove nothing. */
+	EXPECT_GT(blocks, 0u);
+	EXPECT_GT(regs, 0u);
+	EXPECT_GT(fields, 0u);
+}
+
+/* gaudi2-nic-structs.md section "(b) Queue-pair contexts": the "Requester context" and
+ * "Responder context" tables, rows "| Field | Bit | Width | Notes |". */
+struct MdField {
+	uint32_t bit;
+	uint32_t width;
+	unsigned line;
+};
+struct MdTables {
+	/* ctx -> name -> rows (more than one row means the name is ambiguous) */
+	std::map<std::string, std::map<std::string, std::vector<MdField>>> ctx;
+	unsigned skipped = 0; /* rows whose width is not a number (ASID of the requester) */
+};
+
+void load_md(MdTables &md)
+{
+	const std::string path = shared_research() + "/gaudi2-nic-structs.md";
+	std::ifstream in(path);
+	ASSERT_TRUE(in) << "cannot open " << path
+			<< " (set GAUDI_SHARED_RESEARCH to the directory holding it)";
+	std::string line, ctx;
+	bool in_section = false;
+	unsigned n = 0;
+	while (std::getline(in, line)) {
+		n++;
+		if (line.rfind("## ", 0) == 0) {
+			in_section = line.find("(b) Queue-pair contexts") != std::string::npos;
+			ctx.clear();
+			continue;
+		}
+		if (!in_section)
+			continue;
+		if (line.rfind("Requester context", 0) == 0) {
+			ctx = "requester";
+			continue;
+		}
+		if (line.rfind("Responder context", 0) == 0) {
+			ctx = "responder";
+			continue;
+		}
+		if (line.rfind("### ", 0) == 0)
+			ctx.clear();
+		if (ctx.empty() || line.rfind("|", 0) != 0)
+			continue;
+		auto c = split(line, '|');
+		/* c[0] is the empty text before the leading '|' */
+		if (c.size() < 4)
+			continue;
+		std::string name = trim(c[1]);
+		name = name.substr(0, name.find_first_of(" (\t"));
+		auto bit = parse_uint(trim(c[2]), 10);
+		auto width = parse_uint(trim(c[3]), 10);
+		if (name.empty() || name == "Field" || name.rfind("---", 0) == 0)
+			continue;
+		if (!bit || !width) {
+			md.skipped++;
+			continue;
+		}
+		md.ctx[ctx][name].push_back(
+			MdField{static_cast<uint32_t>(*bit), static_cast<uint32_t>(*width), n});
+	}
+	ASSERT_FALSE(md.ctx["requester"].empty())
+		<< path << ": no \"Requester context\" table in section (b)";
+	ASSERT_FALSE(md.ctx["responder"].empty())
+		<< path << ": no \"Responder context\" table in section (b)";
+}
+
+TEST(RegmapConformance, QpcMatchesStructsTables)
+{
+	MdTables md;
+	ASSERT_NO_FATAL_FAILURE(load_md(md));
+	unsigned checked = 0, bad = 0;
+	for (const auto &r : qpc::kFieldRows) {
+		checked++;
+		std::string ours = std::string("qpc::kFieldRows {") + r.ctx + ", " + r.name +
+				   ", bit " + std::to_string(r.f.bit) + ", width " +
+				   std::to_string(r.f.width) + "}";
+		auto c = md.ctx.find(r.ctx);
+		if (c == md.ctx.end()) {
+			bad++;
+			ADD_FAILURE() << ours << ": context is neither requester nor responder";
+			continue;
+		}
+		auto it = c->second.find(r.name);
+		if (it == c->second.end()) {
+			bad++;
+			ADD_FAILURE() << ours << ": no row of that name in the " << r.ctx
+				      << " table";
+			continue;
+		}
+		if (it->second.size() != 1) {
+			bad++;
+			ADD_FAILURE() << ours << ": " << it->second.size()
+				      << " rows of that name in the " << r.ctx
+				      << " table (ambiguous)";
+			continue;
+		}
+		const MdField &m = it->second.front();
+		bool ok = m.bit == r.f.bit && m.width == r.f.width;
+		bad += !ok;
+		EXPECT_TRUE(ok) << ours << ": gaudi2-nic-structs.md line " << m.line << " says bit "
+				<< m.bit << ", width " << m.width;
+	}
+	std::printf("[ regmap   ] checked %u QPC fields against %zu requester and %zu responder "
+		    "rows (%u rows without a numeric width skipped): %u mismatches\n",
+		    checked, md.ctx["requester"].size(), md.ctx["responder"].size(), md.skipped,
+		    bad);
+	EXPECT_GT(checked, 0u);
+}
+
+TEST(RegmapConformance, RowsAreUnique)
+{
+	std::set<std::string> blocks;
+	for (const auto &b : reg::kBlockRows)
+		EXPECT_TRUE(blocks.insert(b.block).second) << "duplicate kBlockRows " << b.block;
+
+	std::set<std::pair<std::string, std::string>> regs;
+	std::map<std::pair<std::string, uint32_t>, std::string> offs;
+	for (const auto &r : reg::kRegRows) {
+		EXPECT_TRUE(regs.emplace(r.block, r.reg).second)
+			<< "duplicate kRegRows " << r.block << "." << r.reg;
+		auto [it, fresh] = offs.emplace(std::make_pair(std::string(r.block), r.off), r.reg);
+		EXPECT_TRUE(fresh) << "kRegRows " << r.block << "." << r.reg << " and " << r.block
+				   << "." << it->second << " share offset " << hex(r.off);
+		EXPECT_EQ(blocks.count(r.block), 1u)
+			<< "kRegRows " << r.block << "." << r.reg << ": block not in kBlockRows";
+	}
+
+	/* Fields: unique names, and no two fields of one register overlap. */
+	std::map<std::pair<std::string, std::string>, std::vector<const reg::FieldRow *>> by_reg;
+	std::set<std::tuple<std::string, std::string, std::string>> fields;
+	for (const auto &f : reg::kFieldRows) {
+		EXPECT_TRUE(fields.emplace(f.block, f.reg, f.field).second)
+			<< "duplicate kFieldRows " << f.block << "." << f.reg << "." << f.field;
+		EXPECT_LE(f.lsb + f.width, 32u)
+			<< "kFieldRows " << f.block << "." << f.reg << "." << f.field
+			<< " runs past bit 31";
+		for (const auto *o : by_reg[{f.block, f.reg}]) {
+			uint32_t a = reg::Field{f.lsb, f.width}.mask();
+			uint32_t b = reg::Field{o->lsb, o->width}.mask();
+			EXPECT_EQ(a & b, 0u) << "kFieldRows " << f.block << "." << f.reg << "."
+					     << f.field << " overlaps " << o->field;
+		}
+		by_reg[{f.block, f.reg}].push_back(&f);
+	}
+
+	std::set<std::pair<std::string, std::string>> qfields;
+	std::map<std::string, std::vector<const qpc::FieldRow *>> by_ctx;
+	for (const auto &r : qpc::kFieldRows) {
+		EXPECT_TRUE(qfields.emplace(r.ctx, r.name).second)
+			<< "duplicate qpc::kFieldRows " << r.ctx << "." << r.name;
+		for (const auto *o : by_ctx[r.ctx]) {
+			bool disjoint = r.f.bit + r.f.width <= o->f.bit ||
+					o->f.bit + o->f.width <= r.f.bit;
+			EXPECT_TRUE(disjoint) << "qpc::kFieldRows " << r.ctx << "." << r.name
+					      << " overlaps " << o->name;
+		}
+		by_ctx[r.ctx].push_back(&r);
+	}
+	EXPECT_LE(qpc::REQ_VALID.bit + qpc::REQ_VALID.width, qpc::kReqDwords * 32);
+	EXPECT_LE(qpc::RES_VALID.bit + qpc::RES_VALID.width, qpc::kResDwords * 32);
+}
+
+TEST(RegmapConformance, FieldMask)
+{
+	/* Sanity values from the TSV: QPC GW_CTRL REQUESTER 24:24, QPN 23:0; a 32-bit field; a
+	 * field not at bit 0 (RXE CQ_BASE_ADDR_31_7 R 31:7). */
+	EXPECT_EQ(reg::QPC_GW_CTRL_REQUESTER.mask(), 1u << 24);
+	EXPECT_EQ(reg::QPC_GW_CTRL_QPN.mask(), 0x00FFFFFFu);
+	EXPECT_EQ(reg::QPC_GW_CTRL_DOORBELL_FORCE.mask(), 1u << 26);
+	EXPECT_EQ(reg::QPC_SECURED_CQ_CONSUMER_INDEX_CONSUMER_INDEX.mask(), 0xFFFFFFFFu);
+	EXPECT_EQ(reg::RXE_CQ_BASE_ADDR_31_7_R.mask(), 0xFFFFFF80u);
+	EXPECT_EQ(reg::QPC_GW_CTRL_QPN.put(0x1234567), 0x234567u);
+	EXPECT_EQ(reg::QPC_GW_CTRL_REQUESTER.get(0x01000000), 1u);
+	EXPECT_EQ(reg::RXE_CQ_BASE_ADDR_31_7_R.get(0xFFFFFFFFu), 0x1FFFFFFu);
+
+	/* Every declared field's mask against the mask its TSV "hi:lo" describes. */
+	Tsv tsv;
+	ASSERT_NO_FATAL_FAILURE(load_tsv(tsv));
+	for (const auto &f : reg::kFieldRows) {
+		const TsvRow *t = tsv_find(tsv, f.block, f.reg, f.field);
+		if (!t)
+			continue; /* reported by RegsMatchTsv */
+		auto tb = parse_bits(t->bits);
+		ASSERT_TRUE(tb) << "TSV line " << t->line << ": bits \"" << t->bits
+				<< "\" is not hi:lo";
+		uint32_t hi = tb->lsb + tb->width - 1;
+		uint32_t want = (hi == 31 ? 0xFFFFFFFFu : (1u << (hi + 1)) - 1) &
+				~((1u << tb->lsb) - 1);
+		EXPECT_EQ((reg::Field{f.lsb, f.width}.mask()), want)
+			<< f.block << "." << f.reg << "." << f.field << " (TSV " << t->bits << ")";
+	}
+}
+
+/* gaudi2-nic-structs.md as lines, and every markdown table row in it with the "##"/"###"
+ * headings above it and the header row of its table. */
+struct MdRow {
+	std::string section;    /* last "## " heading */
+	std::string subsection; /* last "### " heading (cleared by a "## ") */
+	std::vector<std::string> header;
+	std::vector<std::string> cells;
+	unsigned line;
+};
+struct MdDoc {
+	std::vector<std::string> lines;
+	std::vector<MdRow> rows;
+	std::string text; /* all lines joined by single spaces, for prose spanning lines */
+};
+
+std::vector<std::string> md_cells(const std::string &line)
+{
+	auto c = split(line, '|');
+	std::vector<std::string> out;
+	/* drop the empty text before the leading '|' and after the trailing one */
+	for (size_t i = 1; i + 1 < c.size() || (i + 1 == c.size() && !trim(c[i]).empty()); i++)
+		out.push_back(trim(c[i]));
+	return out;
+}
+
+void load_doc(MdDoc &doc)
+{
+	const std::string path = shared_research() + "/gaudi2-nic-structs.md";
+	std::ifstream in(path);
+	ASSERT_TRUE(in) << "cannot open " << path
+			<< " (set GAUDI_SHARED_RESEARCH to the directory holding it)";
+	std::string line, sec, sub;
+	std::vector<std::string> header;
+	bool in_table = false;
+	while (std::getline(in, line)) {
+		doc.lines.push_back(line);
+		doc.text += trim(line) + " ";
+		if (line.rfind("## ", 0) == 0) {
+			sec = line;
+			sub.clear();
+		} else if (line.rfind("### ", 0) == 0) {
+			sub = line;
+		}
+		if (line.rfind("|", 0) != 0) {
+			in_table = false;
+			continue;
+		}
+		auto cells = md_cells(line);
+		if (!in_table) {
+			header = cells;
+			in_table = true;
+			continue;
+		}
+		if (!cells.empty() && cells[0].rfind("---", 0) == 0)
+			continue;
+		doc.rows.push_back(MdRow{sec, sub, header, cells, unsigned(doc.lines.size())});
+	}
+	ASSERT_FALSE(doc.rows.empty()) << path << " has no tables";
+}
+
+/* Leading number of a cell ("8 (the HW checks ...)", "**0x9400000**", "0x2"); decimal or hex. */
+std::optional<uint64_t> leading_uint(const std::string &cell, size_t *used = nullptr)
+{
+	std::string s = cell;
+	size_t b = s.find_first_not_of(" *`");
+	if (b == std::string::npos || !std::isdigit(static_cast<unsigned char>(s[b])))
+		return std::nullopt;
+	const char *p = s.c_str() + b;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = std::strtoull(p, &end, 0);
+	if (errno != 0 || end == p)
+		return std::nullopt;
+	if (used)
+		*used = b + static_cast<size_t>(end - p);
+	return v;
+}
+
+/* The value a digest "Value" cell states: its first number, or the result of a leading
+ * "a op b ... = c" (ops + - − x), in which case the arithmetic is checked too ("8192 + 128 =
+ * 8320"). "64 entries x 8 B = 512 B" is 64: the expression stops at a word that is no operator;
+ * "2880 x 128 B" is 2880: without "= c" the first number is the value. */
+std::optional<uint64_t> stated_value(const std::string &cell, std::string *arith_error)
+{
+	std::istringstream in(cell);
+	std::vector<std::string> tok;
+	for (std::string t; in >> t;)
+		tok.push_back(t);
+	auto num = [](const std::string &t) -> std::optional<uint64_t> {
+		size_t used = 0;
+		auto v = leading_uint(t, &used);
+		std::string rest = t.substr(used);
+		if (!v || rest.find_first_not_of("*`,;") != std::string::npos)
+			return std::nullopt;
+		return v;
+	};
+	if (tok.empty())
+		return std::nullopt;
+	auto v = num(tok[0]);
+	if (!v)
+		return leading_uint(cell);
+	int64_t acc = static_cast<int64_t>(*v);
+	bool stated = false; /* an "= c" ended the expression: c is the value, else the first */
+	for (size_t i = 1; i + 1 < tok.size(); i += 2) {
+		const std::string &op = tok[i];
+		auto n = num(tok[i + 1]);
+		if (!n)
+			break;
+		if (op == "+")
+			acc += static_cast<int64_t>(*n);
+		else if (op == "-" || op == "\u2212")
+			acc -= static_cast<int64_t>(*n);
+		else if (op == "x" || op == "*" || op == "\u00d7")
+			acc *= static_cast<int64_t>(*n);
+		else if (op == "=") {
+			if (acc != static_cast<int64_t>(*n) && arith_error)
+				*arith_error = "\"" + cell + "\" does not add up (" +
+					       std::to_string(acc) + ")";
+			acc = static_cast<int64_t>(*n);
+			stated = true;
+		} else
+			break;
+	}
+	return stated ? static_cast<uint64_t>(acc) : *v;
+}
+
+bool is_ident_char(char c)
+{
+	return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/* name occurs in s as a whole word (not inside a longer identifier: NIC_MAX_FRM_LEN is not
+ * found in NIC_MAC_MAX_FRM_LEN, CFG_BAR_ID not in SRAM_CFG_BAR_ID). */
+bool has_word(const std::string &s, const std::string &name)
+{
+	for (size_t p = s.find(name); p != std::string::npos; p = s.find(name, p + 1)) {
+		bool l = p == 0 || !is_ident_char(s[p - 1]);
+		bool r = p + name.size() >= s.size() || !is_ident_char(s[p + name.size()]);
+		if (l && r)
+			return true;
+	}
+	return false;
+}
+
+std::string regex_escape(const std::string &s)
+{
+	static const std::string special = R"(\^$.|?*+()[]{}-)";
+	std::string out;
+	for (char c : s) {
+		if (special.find(c) != std::string::npos)
+			out += '\\';
+		out += c;
+	}
+	return out;
+}
+
+/* "hi:lo" or "n" to (lo, width). */
+std::optional<std::pair<uint32_t, uint32_t>> parse_hilo(const std::string &bits)
+{
+	auto colon = bits.find(':');
+	auto hi = parse_uint(trim(bits.substr(0, colon)), 10);
+	auto lo = colon == std::string::npos ? hi : parse_uint(trim(bits.substr(colon + 1)), 10);
+	if (!hi || !lo || *hi < *lo)
+		return std::nullopt;
+	return std::make_pair(static_cast<uint32_t>(*lo), static_cast<uint32_t>(*hi - *lo + 1));
+}
+
+bool sub_is(const MdRow &r, const char *prefix)
+{
+	return r.subsection.rfind(prefix, 0) == 0;
+}
+
+TEST(RegmapConformance, DescriptorsMatchStructs)
+{
+	namespace hw = gaudi::hw;
+	MdDoc doc;
+	ASSERT_NO_FATAL_FAILURE(load_doc(doc));
+
+	/* desc -> rows (name or meaning, absolute bit, width, line) */
+	struct Ref {
+		std::string name;
+		uint32_t bit, width;
+		unsigned line;
+	};
+	std::map<std::string, std::vector<Ref>> ref;
+	for (const auto &r : doc.rows) {
+		if (r.cells.size() < 3)
+			continue;
+		if (sub_is(r, "### Send WQE") && r.header[0] == "Field") {
+			std::string name = r.cells[0].substr(0, r.cells[0].find_first_of(" ("));
+			auto bit = parse_uint(r.cells[1], 10);
+			auto width = leading_uint(r.cells[2]);
+			if (bit && width)
+				ref["TxWqe"].push_back(
+					Ref{name, uint32_t(*bit), uint32_t(*width), r.line});
+			else
+				ADD_FAILURE() << "structs.md line " << r.line
+					      << ": unreadable WQE row";
+		}
+		bool cqe = sub_is(r, "### CQE"), eqe = sub_is(r, "### NIC EQE");
+		if ((cqe || eqe) && r.header[0] == "Dword") {
+			auto dw = parse_uint(r.cells[0], 10);
+			auto hl = parse_hilo(r.cells[1]);
+			if (dw && hl)
+				ref[cqe ? "Cqe" : "Eqe"].push_back(
+					Ref{r.cells[2], uint32_t(*dw) * 32 + hl->first, hl->second,
+					    r.line});
+			else
+				ADD_FAILURE() << "structs.md line " << r.line << ": unreadable row";
+		}
+	}
+	std::smatch m;
+	static const std::regex eq_idx(R"(EQ index mask: bits (\d+):(\d+))");
+	if (std::regex_search(doc.text, m, eq_idx)) {
+		auto hl = parse_hilo(m[1].str() + ":" + m[2].str());
+		if (hl)
+			ref["EqIdx"].push_back(Ref{"EQ index mask", hl->first, hl->second, 0});
+	}
+	ASSERT_FALSE(ref["TxWqe"].empty()) << "no Send WQE table in section (c)";
+	ASSERT_FALSE(ref["Cqe"].empty()) << "no CQE table in section (c)";
+	ASSERT_FALSE(ref["Eqe"].empty()) << "no NIC EQE table in section (c)";
+	ASSERT_FALSE(ref["EqIdx"].empty()) << "no \"EQ index mask: bits hi:lo\" in section (c)";
+
+	unsigned fields = 0, bad = 0;
+	for (const auto &f : hw::kDescFieldRows) {
+		fields++;
+		std::string ours = std::string("kDescFieldRows {") + f.desc + ", \"" + f.name +
+				   "\", bit " + std::to_string(f.bit) + ", width " +
+				   std::to_string(f.width) + "}";
+		std::vector<const Ref *> hits;
+		bool exact = std::string(f.desc) == "TxWqe" || std::string(f.desc) == "EqIdx";
+		for (const auto &r : ref[f.desc])
+			if (exact ? r.name == f.name : r.name.find(f.name) != std::string::npos)
+				hits.push_back(&r);
+		if (hits.size() != 1) {
+			bad++;
+			ADD_FAILURE() << ours << ": " << hits.size() << " rows of the " << f.desc
+				      << " table of gaudi2-nic-structs.md match the name (need 1)";
+			continue;
+		}
+		bool ok = hits[0]->bit == f.bit && hits[0]->width == f.width;
+		bad += !ok;
+		EXPECT_TRUE(ok) << ours << ": gaudi2-nic-structs.md "
+				<< (hits[0]->line ? "line " + std::to_string(hits[0]->line)
+						  : std::string("prose"))
+				<< " says bit " << hits[0]->bit << " (dword " << hits[0]->bit / 32
+				<< " bit " << hits[0]->bit % 32 << "), width " << hits[0]->width;
+	}
+
+	/* Enumerators. */
+	std::map<std::string, uint64_t> opcodes;
+	for (size_t i = 0; i < doc.lines.size(); i++) {
+		auto p = doc.lines[i].find("WQE opcodes:");
+		if (p == std::string::npos)
+			continue;
+		std::string list = doc.lines[i].substr(p);
+		for (size_t j = i + 1; j < doc.lines.size() && doc.lines[j].rfind("  ", 0) == 0;
+		     j++)
+			list += " " + trim(doc.lines[j]);
+		static const std::regex item(R"((\d+) ([A-Z_]+))");
+		for (std::sregex_iterator it(list.begin(), list.end(), item), e; it != e; ++it)
+			opcodes[(*it)[2].str()] = std::stoull((*it)[1].str());
+		break;
+	}
+	std::map<std::string, uint64_t> eqe_types;
+	std::map<uint64_t, std::pair<std::string, unsigned>> syndromes;
+	for (const auto &r : doc.rows) {
+		if (r.cells.size() < 2)
+			continue;
+		if (r.header[0] == "EQE type" && r.header[1] == "Value") {
+			auto v = leading_uint(r.cells[1]);
+			if (v)
+				eqe_types[r.cells[0]] = *v;
+		}
+		if (sub_is(r, "### QP error syndromes") && r.header[0] == "Code") {
+			auto v = leading_uint(r.cells[0]);
+			if (v)
+				syndromes[*v] = {r.cells[1], r.line};
+			else
+				ADD_FAILURE() << "structs.md line " << r.line
+					      << ": unreadable code";
+		}
+	}
+	ASSERT_FALSE(opcodes.empty()) << "no \"WQE opcodes: 0 NOP, ...\" list in section (c)";
+	ASSERT_FALSE(eqe_types.empty()) << "no \"EQE type | Value\" table in section (c)";
+	ASSERT_FALSE(syndromes.empty()) << "no QP error syndrome table in section (c)";
+
+	unsigned enums = 0;
+	auto check_named = [&](const char *table, const auto &rows,
+			       const std::map<std::string, uint64_t> &digest, const char *where) {
+		for (const auto &e : rows) {
+			enums++;
+			auto it = digest.find(e.name);
+			bool ok = it != digest.end() && it->second == e.value;
+			bad += !ok;
+			EXPECT_TRUE(ok) << table << " {" << e.name << ", " << hex(e.value) << "}: "
+					<< where << " "
+					<< (it == digest.end() ? std::string("has no such name")
+							       : "says " + hex(it->second));
+		}
+	};
+	check_named("kWqeOpcodeRows", hw::kWqeOpcodeRows, opcodes, "the WQE opcode list");
+	check_named("kEqeTypeRows", hw::kEqeTypeRows, eqe_types, "the \"EQE type | Value\" table");
+	for (const auto &e : hw::kQpErrSyndromeRows) {
+		enums++;
+		auto it = syndromes.find(e.value);
+		bool ok = it != syndromes.end() &&
+			  it->second.first.find(e.name) != std::string::npos;
+		bad += !ok;
+		EXPECT_TRUE(ok) << "kQpErrSyndromeRows {\"" << e.name << "\", " << hex(e.value)
+				<< "}: the syndrome table "
+				<< (it == syndromes.end()
+					    ? std::string("has no such code")
+					    : "line " + std::to_string(it->second.second) +
+						      " says \"" + it->second.first + "\"");
+	}
+	for (const auto &e : hw::kQpErrSyndromeChoiceRows) {
+		enums++;
+		auto it = syndromes.find(e.value);
+		bool ok = it == syndromes.end();
+		bad += !ok;
+		EXPECT_TRUE(ok) << "QpErrSyndrome::" << e.name << " = " << hex(e.value)
+				<< " is a [choice], but the published table has that code, line "
+				<< (ok ? 0 : it->second.second) << ": \""
+				<< (ok ? "" : it->second.first) << "\"";
+	}
+	std::printf("[ regmap   ] checked %u descriptor fields, %u enum values against "
+		    "gaudi2-nic-structs.md (c) (%zu opcodes, %zu EQE types, %zu syndromes "
+		    "published): %u mismatches\n",
+		    fields, enums, opcodes.size(), eqe_types.size(), syndromes.size(), bad);
+	EXPECT_GT(fields, 0u);
+	EXPECT_GT(enums, 0u);
+}
+
+/* Constants outside gaudi_hw_defs.h that the digest states (those headers keep no ConstRow). */
+constexpr gaudi::hw::ConstRow kOtherConstRows[] = {
+	{"RXB buffers", reg::kRxbBuffers},
+	{"schedq_num", qpc::kRawSchedQ},
+	{"NIC_MAX_QP_NUM", gaudi::hw::kMaxQpNum},
+};
+
+/* Names the digest prints in prose or in a table of its own layout: a regex whose group 1 is
+ * the number and optional group 2 a unit (MB, KB). */
+const std::map<std::string, std::string> &prose_patterns()
+{
+	static const std::map<std::string, std::string> p = {
+		{"CFG_BAR_SIZE", R"((\d+) (MB|KB) \(`CFG_BAR_SIZE`)"},
+		{"CFG_BASE - STM_FLASH_BASE_ADDR",
+		 R"(CFG_BASE [^)]*STM_FLASH_BASE_ADDR\)[^.]*\. )"
+		 R"(That difference is (0x[0-9A-Fa-f]+))"},
+		{"NIC0 macro start", R"(\| NIC0 macro start [^|]*\| [^|]* \| \**(0x[0-9A-Fa-f]+))"},
+		{"NIC macro stride",
+		 R"(\| NIC m macro start \| 0x[0-9A-Fa-f]+ \+ m x (0x[0-9A-Fa-f]+))"},
+		{"NIC macros", R"((\d+) NIC macros)"},
+		{"NIC engines", R"((\d+) NIC engines)"},
+		{"schedq_num",
+		 R"(schedq_num = TXS_PORT_RAW_SCHED_Q[^.]*\. [^.]*which gives (\d+))"},
+	};
+	return p;
+}
+
+struct Found {
+	std::optional<uint64_t> value;
+	std::string where;
+	std::string error;
+};
+
+Found find_const(const MdDoc &doc, const std::string &name)
+{
+	Found f;
+	auto pp = prose_patterns().find(name);
+	if (pp != prose_patterns().end()) {
+		std::smatch m;
+		std::regex re(pp->second);
+		if (!std::regex_search(doc.text, m, re)) {
+			f.error = "no text matching /" + pp->second + "/";
+			return f;
+		}
+		uint64_t v = std::strtoull(m[1].str().c_str(), nullptr, 0);
+		if (m.size() > 2 && m[2].str() == "MB")
+			v <<= 20;
+		else if (m.size() > 2 && m[2].str() == "KB")
+			v <<= 10;
+		f.value = v;
+		f.where = "\"" + m[0].str() + "\"";
+		return f;
+	}
+	/* A "| name | Value |" table row whose first cell holds the name; "A / B" names take
+	 * the matching part of an "a / b" value. */
+	for (const auto &r : doc.rows) {
+		if (r.header.size() < 2 || r.header[1] != "Value" || r.cells.size() < 2 ||
+		    !has_word(r.cells[0], name))
+			continue;
+		std::string cell = r.cells[1];
+		auto names = r.cells[0];
+		if (names.find(" / ") != std::string::npos) {
+			size_t idx = 0;
+			for (size_t p = 0; (p = names.find(" / ", p)) != std::string::npos; p += 3)
+				if (!has_word(names.substr(0, p), name))
+					idx++;
+			size_t pos = 0;
+			for (size_t i = 0; i < idx && pos != std::string::npos; i++) {
+				pos = cell.find(" / ", pos);
+				if (pos != std::string::npos)
+					pos += 3;
+			}
+			if (pos == std::string::npos) {
+				f.error = "line " + std::to_string(r.line) + ": value \"" + cell +
+					  "\" has no part " + std::to_string(idx + 1);
+				return f;
+			}
+			cell = cell.substr(pos, cell.find(" / ", pos) - pos);
+		}
+		f.value = stated_value(cell, &f.error);
+		f.where = "line " + std::to_string(r.line) + " \"" + r.cells[1] + "\"";
+		if (!f.value)
+			f.error = f.where + ": no number";
+		return f;
+	}
+	/* Prose: "NAME = 187", "NAME 8192", "NAME (8192)", "`#define NAME 0`"; all must agree. */
+	std::regex re("(^|[^A-Za-z0-9_])" + regex_escape(name) +
+		      R"(`?\)?\s*(=\s*)?\(?(0x[0-9A-Fa-f]+|\d+)\b)");
+	for (std::sregex_iterator it(doc.text.begin(), doc.text.end(), re), e; it != e; ++it) {
+		uint64_t v = std::strtoull((*it)[3].str().c_str(), nullptr, 0);
+		if (f.value && *f.value != v) {
+			f.error = "prose gives " + std::to_string(*f.value) + " and " +
+				  std::to_string(v);
+			return f;
+		}
+		f.value = v;
+		f.where = "\"" + trim((*it)[0].str()) + "\"";
+	}
+	if (!f.value)
+		f.error = "name not found with a number";
+	return f;
+}
+
+TEST(RegmapConformance, ConstantsMatchStructs)
+{
+	MdDoc doc;
+	ASSERT_NO_FATAL_FAILURE(load_doc(doc));
+	unsigned checked = 0, bad = 0;
+	auto check = [&](const char *table, const gaudi::hw::ConstRow &c) {
+		checked++;
+		Found f = find_const(doc, c.name);
+		bool ok = f.value && f.error.empty() && *f.value == c.value;
+		bad += !ok;
+		std::string said = !f.error.empty()
+					   ? f.error
+					   : f.where + " gives " + std::to_string(*f.value);
+		EXPECT_TRUE(ok) << table << " {\"" << c.name << "\", " << c.value << " ("
+				<< hex(c.value) << ")}: gaudi2-nic-structs.md " << said;
+	};
+	for (const auto &c : gaudi::hw::kConstRows)
+		check("kConstRows", c);
+	for (const auto &c : kOtherConstRows)
+		check("kOtherConstRows", c);
+	std::printf("[ regmap   ] checked %u constants against gaudi2-nic-structs.md (a), (b), "
+		    "(g): %u mismatches\n",
+		    checked, bad);
+	EXPECT_GT(checked, 0u);
+}
+
+} /* namespace */
