@@ -7,18 +7,24 @@
 //
 // Options as ibv_*_pingpong where they apply:
 //   -p, --port=<port>      TCP port for the exchange (default 18515)
-//   -s, --size=<size>      message size (default 4096; UD 1024, must be <= MTU)
-//   -m, --mtu=<size>       path MTU 256..4096 (default 1024)
+//   -s, --size=<size>      message size (default 4096; UD 2048, must be <= the port's MTU)
+//   -m, --mtu=<size>       path MTU 256..4096 (default 1024; UD: the largest the port carries)
 //   -r, --rx-depth=<dep>   receives to post (default 500)
 //   -n, --iters=<iters>    exchanges (default 1000)
-//   -g, --gid-idx=<idx>    accepted and ignored (the GID is the port's IP address)
-//   -c, --chk              validate received buffers
+//   -g, --gid-idx=<idx>    local GID index as in rxe's table for a netdev with one IPv4
+//                          address: 0 = fe80::/64 link-local from the MAC (IPv6 frames),
+//                          1 = ::ffff:<--ip> (IPv4 frames). Default 1.
+//   -c, --chk              as rdma-core: the client zeroes the first byte of every page of
+//                          its buffer before the first send (the rest stays 0x7b); the server
+//                          checks those bytes at the end ("invalid data in page N"; here the
+//                          exit status is 1 then, rdma-core only prints it)
 //   -T, --transport=rc|uc|ud   (extension; default rc)
 // Extensions: --ip=a.b.c.d local IPv4 (default 10.0.0.1 server / 10.0.0.2 client),
-//   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (default broadcast: RoCE would
-//   resolve it with ARP, the emulated wires deliver anything), --dpdk-port=N (default 0),
+//   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (required with a peer process:
+//   there is no neighbour resolution here yet), --dpdk-port=N (default 0),
 //   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling),
-//   --busy-poll (never yield the CPU; see below).
+//   --busy-poll (never yield the CPU; see below), --pcap=FILE (write every frame the port
+//   sends or receives to FILE, for examples/roce_decode).
 //
 // CPU sharing: EAL pins the main lcore of every process to the first CPU of its core list,
 // so two roce_pingpong processes started without -l both spin on CPU 0 and take turns only
@@ -27,8 +33,10 @@
 // sched_yield(), which hands the CPU to the peer at once when they share it (and costs one
 // system call otherwise). Give each process its own core (-l 0 / -l 1) for the lowest
 // latency; --busy-poll restores pure spinning.
-// The TCP exchange sends "LID:QPN:PSN:GID" as ibv_rc_pingpong ("%04x:%06x:%06x:%s", GID as
-// 32 hex digits; LID is 0 on RoCE).
+// The TCP exchange is rdma-core's (libibverbs/examples/rc_pingpong.c, v44): each side sends
+// "LID:QPN:PSN:GID" ("%04x:%06x:%06x:%s", GID as 32 hex digits; LID is 0 on RoCE) as a
+// 52-byte buffer with its NUL; the server moves its QP to RTR/RTS before it answers, and the
+// client ends with "done" including its NUL (sizeof "done" = 5 bytes).
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <netdb.h>
@@ -49,6 +57,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "port_capture.h"
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
@@ -60,6 +69,39 @@ constexpr uint32_t kUdQkey = 0x11111111; // ibv_ud_pingpong
 constexpr uint16_t kPortMtu = 4200;
 // Empty polls before an idle end yields the CPU (two-process mode, see the header comment).
 constexpr unsigned kIdleSpins = 64;
+// rdma-core's -c works on pages of the buffer (sysconf(_SC_PAGESIZE) there; 4 KiB on x86-64).
+constexpr uint32_t kPageSize = 4096;
+
+// fe80::/64 with the modified EUI-64 of the MAC (RFC 4291 2.5.1): rxe's GID index 0.
+Gid link_local_gid(const uint8_t *mac)
+{
+    Gid g;
+    g.raw[0] = 0xfe;
+    g.raw[1] = 0x80;
+    g.raw[8] = mac[0] ^ 0x02;
+    g.raw[9] = mac[1];
+    g.raw[10] = mac[2];
+    g.raw[11] = 0xff;
+    g.raw[12] = 0xfe;
+    g.raw[13] = mac[3];
+    g.raw[14] = mac[4];
+    g.raw[15] = mac[5];
+    return g;
+}
+
+// The largest IB MTU a frame of the port's MTU carries: IP, UDP, BTH, DETH and ICRC around
+// the payload (rxe does the same with the netdev's MTU).
+ibv_mtu port_ib_mtu(uint16_t port)
+{
+    uint16_t mtu = 0;
+    if (rte_eth_dev_get_mtu(port, &mtu) != 0)
+        return IBV_MTU_1024;
+    const uint32_t overhead = 40 + 8 + 12 + 8 + 4; // IPv6 header (the larger), UDP, BTH, DETH, ICRC
+    for (ibv_mtu m : {IBV_MTU_4096, IBV_MTU_2048, IBV_MTU_1024, IBV_MTU_512})
+        if (mtu_bytes(m) + overhead <= mtu)
+            return m;
+    return IBV_MTU_256;
+}
 
 struct Opts {
     int tcp_port = 18515;
@@ -73,7 +115,11 @@ struct Opts {
     const char *server = nullptr;
     std::array<uint8_t, 4> ip{};
     bool ip_set = false;
-    MacAddr peer_mac{0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    MacAddr peer_mac{};
+    bool peer_mac_set = false;
+    int gid_idx = 1;
+    bool mtu_set = false;
+    const char *pcap = nullptr;
     uint16_t dpdk_port = 0;
     bool busy_poll = false;
 };
@@ -119,6 +165,11 @@ struct End {
         c.port_id = port;
         c.tx_pool = mp;
         c.gid = Gid::from_ipv4(ip);
+        if (o.gid_idx == 0) {
+            rte_ether_addr a;
+            rte_eth_macaddr_get(port, &a);
+            c.gid = link_local_gid(a.addr_bytes);
+        }
         int err = 0;
         ctx = Context::create(c, &err);
         if (!ctx) {
@@ -128,9 +179,11 @@ struct End {
         size = static_cast<uint32_t>(o.size);
         pd = ctx->alloc_pd();
         cq = ctx->create_cq(o.rx_depth + 1);
-        buf.assign(size + (o.type == IBV_QPT_UD ? 40 : 0), 0);
-        for (size_t i = 0; i < buf.size(); i++)
-            buf[i] = o.validate ? 0 : 0x7b;
+        // One buffer receives and is sent back, as in rdma-core (UD: 40 bytes of GRH area first).
+        buf.assign(size + (o.type == IBV_QPT_UD ? 40 : 0), 0x7b);
+        if (client && o.validate)
+            for (uint32_t i = 0; i < size; i += kPageSize)
+                buf[off() + i] = 0; // rdma-core: i / page_size % sizeof(char)
         mr = ctx->reg_mr(*pd, buf.data(), buf.size(), IBV_ACCESS_LOCAL_WRITE);
         QpInitAttr a;
         a.qp_type = o.type;
@@ -153,6 +206,18 @@ struct End {
         psn = static_cast<uint32_t>(lrand48() & 0xffffff);
     }
     Dest local() const { return {0, qp->qp_num(), psn, ctx->gid()}; }
+    uint32_t off() const { return o.type == IBV_QPT_UD ? 40 : 0; }
+    // rdma-core's check at the end of a server run with -c.
+    bool check_pages() const
+    {
+        bool ok = true;
+        for (uint32_t i = 0; i < size; i += kPageSize)
+            if (buf[off() + i] != 0) {
+                printf("invalid data in page %u\n", i / kPageSize);
+                ok = false;
+            }
+        return ok;
+    }
 
     int connect(const Dest &d, const MacAddr &mac)
     {
@@ -164,7 +229,7 @@ struct End {
         a.rq_psn = d.psn;
         a.max_dest_rd_atomic = 1;
         a.min_rnr_timer = 12;
-        a.ah_attr = {mac, d.gid, 0, 0, 1};
+        a.ah_attr = {mac, d.gid, 0, 0, 64};
         int mask = IBV_QP_STATE;
         if (o.type != IBV_QPT_UD)
             mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
@@ -205,11 +270,7 @@ struct End {
     }
     int post_send()
     {
-        uint32_t off = o.type == IBV_QPT_UD ? 40 : 0;
-        if (o.validate)
-            for (uint32_t i = 0; i < size; i++)
-                buf[off + i] = static_cast<uint8_t>(scnt + i);
-        Sge s{reinterpret_cast<uintptr_t>(buf.data() + off), size, mr->lkey()};
+        Sge s{reinterpret_cast<uintptr_t>(buf.data() + off()), size, mr->lkey()};
         SendWr w;
         w.wr_id = kSendWrid;
         w.sg_list = {&s, 1};
@@ -255,15 +316,6 @@ struct End {
                 ++scnt;
                 break;
             case kRecvWrid:
-                if (o.validate) {
-                    uint32_t off = o.type == IBV_QPT_UD ? 40 : 0;
-                    for (uint32_t k = 0; k < size; k++)
-                        if (buf[off + k] != static_cast<uint8_t>(rcnt + k)) {
-                            fprintf(stderr, "Failed to validate buffer at iteration %d byte %u\n", rcnt, k);
-                            failed = true;
-                            return true;
-                        }
-                }
                 if (--routs <= 1) {
                     routs += post_recv(o.rx_depth - routs);
                     if (routs < o.rx_depth) {
@@ -350,8 +402,11 @@ bool read_full(int fd, char *b, size_t n)
     return true;
 }
 
-// TCP exchange as pp_client_exch_dest / pp_server_exch_dest.
-bool exchange(const Opts &o, const Dest &mine, Dest &peer)
+// TCP exchange as pp_client_exch_dest / pp_server_exch_dest (rdma-core v44). The server
+// connects its QP (`connect`) between reading the client's address and sending its own, so
+// that it is ready when the client's first packet comes.
+template <typename Connect>
+bool exchange(const Opts &o, const Dest &mine, Dest &peer, Connect connect)
 {
     std::string m = to_msg(mine);
     m.resize(kMsgLen, '\0');
@@ -391,22 +446,30 @@ bool exchange(const Opts &o, const Dest &mine, Dest &peer)
     }
     bool ok;
     if (o.server) {
-        ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) && read_full(fd, buf, kMsgLen);
+        ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) && read_full(fd, buf, kMsgLen) &&
+             from_msg(buf, peer);
         if (ok)
-            ok = write(fd, "done", 4) == 4;
+            ok = write(fd, "done", sizeof "done") == ssize_t(sizeof "done");
+        if (ok)
+            ok = connect(peer) == 0;
     } else {
         listen(fd, 1);
         int c = accept(fd, nullptr, nullptr);
         close(fd);
         fd = c;
-        ok = fd >= 0 && read_full(fd, buf, kMsgLen) && write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen);
-        char d[4];
+        ok = fd >= 0 && read_full(fd, buf, kMsgLen) && from_msg(buf, peer);
+        if (ok && connect(peer) != 0) {
+            close(fd);
+            return false;
+        }
+        ok = ok && write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen);
+        char d[sizeof "done"];
         if (ok)
-            ok = read_full(fd, d, 4);
+            ok = read_full(fd, d, sizeof d) && memcmp(d, "done", sizeof d) == 0;
     }
     if (fd >= 0)
         close(fd);
-    if (!ok || !from_msg(buf, peer)) {
+    if (!ok) {
         fprintf(stderr, "Couldn't read/write remote address\n");
         return false;
     }
@@ -427,8 +490,8 @@ void usage(const char *argv0)
            "  %s [EAL args] -- [options] <host>     connect to server at <host>\n"
            "  %s [EAL args] -- --loop [options]     both ends in-process (ports 0 and 1)\n\n"
            "Options:\n  -p, --port=<port>  -s, --size=<size>  -m, --mtu=<size>  -r, --rx-depth=<dep>\n"
-           "  -n, --iters=<iters>  -g, --gid-idx=<idx> (ignored)  -c, --chk  -T, --transport=rc|uc|ud\n"
-           "  --ip=a.b.c.d  --peer-mac=xx:..:xx  --dpdk-port=N  --loop  --busy-poll\n"
+           "  -n, --iters=<iters>  -g, --gid-idx=0|1  -c, --chk  -T, --transport=rc|uc|ud\n"
+           "  --ip=a.b.c.d  --peer-mac=xx:..:xx  --dpdk-port=N  --loop  --busy-poll  --pcap=FILE\n"
            "Two processes on one host: give each its own core (EAL -l 0 / -l 1).\n",
            argv0, argv0, argv0);
 }
@@ -437,6 +500,7 @@ void usage(const char *argv0)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, nullptr, _IOLBF, 0); // whole lines in a log even if the run is killed
     int n = rte_eal_init(argc, argv);
     if (n < 0) {
         fprintf(stderr, "EAL init failed\n");
@@ -450,7 +514,7 @@ int main(int argc, char **argv)
         {"rx-depth", 1, nullptr, 'r'}, {"iters", 1, nullptr, 'n'},     {"gid-idx", 1, nullptr, 'g'},
         {"chk", 0, nullptr, 'c'},      {"transport", 1, nullptr, 'T'}, {"loop", 0, nullptr, 'L'},
         {"ip", 1, nullptr, 'I'},       {"peer-mac", 1, nullptr, 'M'},  {"dpdk-port", 1, nullptr, 'P'},
-        {"busy-poll", 0, nullptr, 'B'}, {"help", 0, nullptr, 'h'}, {}};
+        {"busy-poll", 0, nullptr, 'B'}, {"pcap", 1, nullptr, 'C'}, {"help", 0, nullptr, 'h'}, {}};
     int c;
     while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:h", longopts, nullptr)) != -1) {
         switch (c) {
@@ -461,11 +525,18 @@ int main(int argc, char **argv)
             o.mtu = m == 256 ? IBV_MTU_256 : m == 512 ? IBV_MTU_512 : m == 1024 ? IBV_MTU_1024
                   : m == 2048 ? IBV_MTU_2048 : m == 4096 ? IBV_MTU_4096 : ibv_mtu(0);
             if (o.mtu == 0) { usage(argv[0]); return 1; }
+            o.mtu_set = true;
             break;
         }
         case 'r': o.rx_depth = atoi(optarg); break;
         case 'n': o.iters = atoi(optarg); break;
-        case 'g': break;
+        case 'g':
+            o.gid_idx = atoi(optarg);
+            if (o.gid_idx != 0 && o.gid_idx != 1) {
+                fprintf(stderr, "GID index %d: the table has 0 (link-local IPv6) and 1 (IPv4)\n", o.gid_idx);
+                return 1;
+            }
+            break;
         case 'c': o.validate = true; break;
         case 'T':
             o.type = !strcmp(optarg, "ud") ? IBV_QPT_UD : !strcmp(optarg, "uc") ? IBV_QPT_UC : IBV_QPT_RC;
@@ -478,7 +549,9 @@ int main(int argc, char **argv)
         case 'M':
             if (sscanf(optarg, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &o.peer_mac[0], &o.peer_mac[1], &o.peer_mac[2],
                        &o.peer_mac[3], &o.peer_mac[4], &o.peer_mac[5]) != 6) { usage(argv[0]); return 1; }
+            o.peer_mac_set = true;
             break;
+        case 'C': o.pcap = optarg; break;
         case 'P': o.dpdk_port = static_cast<uint16_t>(atoi(optarg)); break;
         case 'B': o.busy_poll = true; break;
         default: usage(argv[0]); return c == 'h' ? 0 : 1;
@@ -491,9 +564,9 @@ int main(int argc, char **argv)
         return 1;
     }
     if (o.size < 0)
-        o.size = o.type == IBV_QPT_UD ? 1024 : 4096;
-    if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
-        fprintf(stderr, "Requested size larger than port MTU (%u)\n", mtu_bytes(o.mtu));
+        o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
+    if (!o.loop && !o.peer_mac_set) {
+        fprintf(stderr, "--peer-mac is required: there is no neighbour resolution here yet\n");
         return 1;
     }
     srand48(getpid() * time(nullptr));
@@ -506,6 +579,10 @@ int main(int argc, char **argv)
     if (o.loop) {
         if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) || setup_port(1, mp)) {
             fprintf(stderr, "--loop needs two started ports (e.g. --vdev net_gaudi_emu0,ports=2,wire=pair)\n");
+            return 1;
+        }
+        if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
+            fprintf(stderr, "Requested size larger than port MTU (%u)\n", mtu_bytes(o.mtu));
             return 1;
         }
         End srv(o, false, 0, mp, {10, 0, 0, 1}), cli(o, true, 1, mp, {10, 0, 0, 2});
@@ -524,20 +601,30 @@ int main(int argc, char **argv)
         rc = srv.failed || cli.failed;
         if (!rc)
             report(o, t0, t1);
+        if (!rc && o.validate && !srv.check_pages())
+            rc = 1;
     } else {
         if (setup_port(o.dpdk_port, mp)) {
             fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
             return 1;
         }
+        // ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
+        if (o.type == IBV_QPT_UD && !o.mtu_set)
+            o.mtu = port_ib_mtu(o.dpdk_port);
+        if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
+            fprintf(stderr, "Requested size larger than port MTU (%u)\n", mtu_bytes(o.mtu));
+            return 1;
+        }
+        std::unique_ptr<gaudi::examples::PortCapture> cap;
+        if (o.pcap != nullptr && !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
+            return 1;
         std::array<uint8_t, 4> ip = o.ip_set ? o.ip : std::array<uint8_t, 4>{10, 0, 0, uint8_t(o.server ? 2 : 1)};
         End e(o, o.server != nullptr, o.dpdk_port, mp, ip);
         Dest peer;
         print_dest("local", e.local());
-        if (!exchange(o, e.local(), peer))
+        if (!exchange(o, e.local(), peer, [&](const Dest &d) { return e.connect(d, o.peer_mac); }))
             return 1;
         print_dest("remote", peer);
-        if (e.connect(peer, o.peer_mac))
-            return 1;
         e.start();
         uint64_t t0 = rte_get_timer_cycles();
         unsigned idle = 0;
@@ -560,6 +647,8 @@ int main(int argc, char **argv)
             report(o, t0, t1);
         else
             print_counters(e.ctx->counters());
+        if (!rc && !o.server && o.validate && !e.check_pages())
+            rc = 1;
     }
     rte_eal_cleanup();
     return rc;

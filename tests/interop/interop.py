@@ -1,0 +1,651 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Interop test: our RoCE v2 transport against Linux Soft-RoCE (rdma_rxe) and rdma-core's own
+tools (ibv_rc_pingpong, ibv_ud_pingpong, perftest) in a QEMU guest, over an emulated Gaudi port.
+
+Our side runs on the host: examples/roce_pingpong and examples/roce_perftest on a
+net_gaudi_emu port whose `udp` wire is cabled to the guest NIC. Each run is done with each
+side as server and as client; it passes when both sides exit 0 and report the same byte count
+(the one the parameters imply). On failure our side's capture (--pcap) is kept next to the
+log and decoded with examples/roce_decode.
+
+Environment: GAUDI_PMD, ROCE_PINGPONG, ROCE_PERFTEST, ROCE_DECODE (set by meson);
+INTEROP_CACHE (guest cache; default INTEROP_DEFAULT_CACHE, under the build dir);
+INTEROP_OUT (logs and captures); INTEROP_ONLY (regex on run names); INTEROP_KEEP_PCAP=1 keeps
+the captures of passed runs too.
+Exit status 77 (skip) only when qemu or Debian's kernel package cannot be had.
+
+The guest: a small Linux with Soft-RoCE under QEMU TCG, built from Debian packages.
+
+The kernel is Debian's linux-image package (apt-get download + dpkg-deb -x); the initramfs
+holds busybox-static, the modules rxe needs, and the host's rdma-core tools with the
+libraries ldd lists. Everything is cached in one directory (never in the source tree).
+
+The guest has two NICs: eth0 (e1000) on QEMU's datagram netdev, the RoCE path, cabled to a
+net_gaudi_emu port's `udp` wire; eth1 (e1000) on user networking, whose host port forwards
+carry the TCP exchanges. It is driven through the serial console: /init runs each line it
+reads there as a shell command and prints a marker with the exit status.
+See ../shared/research/interop-feasibility.md for what was checked on these machines.
+"""
+import gzip
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+# Load order (interop-feasibility.md): without crc32_generic rxe fails to init its crc32.
+MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe',
+           'e1000']
+TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
+         'ib_write_bw', 'ib_read_bw', 'ib_send_bw']
+PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
+
+GUEST_MAC = '52:54:00:77:00:02'
+GUEST_IP = '192.168.77.2'
+HOST_IP = '192.168.77.1'     # our side (the emulated Gaudi port)
+GUEST_NETDEV_MTU = 4200       # rxe's active MTU is then 4096
+
+INIT = r'''#!/bin/sh
+export PATH=/usr/bin:/usr/sbin:/bin:/sbin
+# Debian's busybox-static runs its own applets before PATH: iproute2's ip by function.
+ip() { @IP@ "$@"; }
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /tmp /run
+dmesg -n 1
+for m in @MODULES@; do insmod /lib/modules/$m.ko || echo "@@INIT-ERROR insmod $m"; done
+ip link set lo up
+for d in /sys/class/net/eth*; do
+	n=${d##*/}
+	if [ "$(cat $d/address)" = "@GUEST_MAC@" ]; then roce=$n; else mgmt=$n; fi
+done
+ip link set $roce mtu @MTU@ up
+ip addr add @GUEST_IP@/24 dev $roce
+ip link set $mgmt up
+ip addr add 10.0.2.15/24 dev $mgmt
+ip route add default via 10.0.2.2
+# Soft-RoCE on the RoCE NIC.
+rdma link add rxe0 type rxe netdev $roce || echo "@@INIT-ERROR rdma link"
+echo "@@ROCE-NETDEV $roce"
+stty -echo
+echo "@@READY"
+while read -r line; do eval "$line"; done
+poweroff -f
+'''
+
+
+class GuestError(Exception):
+    pass
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
+
+
+def kernel_package():
+    """The linux-image-<ver>-amd64 package linux-image-amd64 currently depends on."""
+    out = run(['apt-cache', 'depends', 'linux-image-amd64']).stdout
+    m = re.search(r'Depends: (linux-image-[0-9][^\s]*-amd64)\b', out)
+    if not m:
+        raise GuestError('apt-cache: linux-image-amd64 names no kernel package')
+    return m.group(1)
+
+
+def fetch_kernel(cache: Path):
+    """Downloads and unpacks the kernel package once; returns (vmlinuz, modules dir)."""
+    pkg = kernel_package()
+    root = cache / pkg
+    ver = pkg[len('linux-image-'):]
+    vmlinuz = root / 'boot' / f'vmlinuz-{ver}'
+    mods = root / 'lib' / 'modules' / ver / 'kernel'
+    if vmlinuz.exists() and mods.exists():
+        return vmlinuz, mods
+    dl = cache / 'download'
+    dl.mkdir(parents=True, exist_ok=True)
+    for f in dl.glob(f'{pkg}_*.deb'):
+        f.unlink()
+    # Root's apt cannot drop to _apt in a directory _apt cannot write: harmless warning.
+    run(['apt-get', 'download', pkg], cwd=dl)
+    debs = list(dl.glob(f'{pkg}_*.deb'))
+    if not debs:
+        raise GuestError(f'apt-get download {pkg} produced no file')
+    tmp = cache / (pkg + '.tmp')
+    shutil.rmtree(tmp, ignore_errors=True)
+    run(['dpkg-deb', '-x', str(debs[0]), str(tmp)])
+    shutil.rmtree(root, ignore_errors=True)
+    tmp.rename(root)
+    debs[0].unlink()
+    return vmlinuz, mods
+
+
+def ldd_deps(path):
+    out = run(['ldd', path]).stdout
+    deps = []
+    for line in out.splitlines():
+        m = re.search(r'(/\S+) \(0x', line)
+        if m:
+            deps.append(m.group(1))
+    return deps
+
+
+def build_initramfs(cache: Path, mods: Path):
+    """initramfs.cpio.gz under cache, rebuilt when its inputs' list changes."""
+    tools = [shutil.which(t) for t in TOOLS]
+    missing = [t for t, p in zip(TOOLS, tools) if p is None]
+    if missing:
+        raise GuestError('missing on this host (buildtools/setup-debian.sh): ' + ' '.join(missing))
+    busybox = '/bin/busybox'
+    providers = sorted(str(p) for p in Path(PROVIDER_DIR).glob('librxe-rdmav*.so'))
+    if not os.path.exists(busybox) or not providers:
+        raise GuestError('need busybox-static and ibverbs-providers (buildtools/setup-debian.sh)')
+    ko = {}
+    for m in MODULES:
+        found = list(mods.rglob(m + '.ko')) + list(mods.rglob(m + '.ko.xz'))
+        if not found:
+            raise GuestError(f'kernel module {m} not in {mods}')
+        ko[m] = found[0]
+    key = '\n'.join([str(mods), busybox, *tools, *providers, INIT,
+                     *(str(os.stat(p).st_mtime_ns) for p in tools + providers)])
+    img = cache / 'initramfs.cpio.gz'
+    stamp = cache / 'initramfs.key'
+    if img.exists() and stamp.exists() and stamp.read_text() == key:
+        return img
+    root = cache / 'initramfs.root'
+    shutil.rmtree(root, ignore_errors=True)
+    for d in ['bin', 'sbin', 'usr/bin', 'usr/sbin', 'proc', 'sys', 'dev', 'tmp', 'etc/libibverbs.d',
+              'lib/modules']:
+        (root / d).mkdir(parents=True, exist_ok=True)
+    shutil.copy2(busybox, root / 'bin' / 'busybox')
+    for applet in run([busybox, '--list']).stdout.split():
+        if applet != 'busybox':
+            dst = root / 'bin' / applet
+            if not dst.exists():
+                dst.symlink_to('busybox')
+    libs = set()
+    for t in tools + providers:
+        libs.update(ldd_deps(t))
+    for p in tools:
+        dst = root / p.lstrip('/')
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if dst.is_symlink() or dst.exists():
+            dst.unlink()  # the iproute2 `ip` replaces busybox's
+        shutil.copy2(p, dst)
+    for p in sorted(libs) + providers:
+        dst = root / p.lstrip('/')
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(os.path.realpath(p), dst)
+    # /lib64/ld-linux-x86-64.so.2 and /lib/x86_64-linux-gnu are reached through /usr on
+    # Debian 12 (merged /usr); ldd names the paths the loader asks for, copied as they are.
+    shutil.copy2('/etc/libibverbs.d/rxe.driver', root / 'etc/libibverbs.d/rxe.driver')
+    for m, p in ko.items():
+        if p.suffix == '.xz':
+            run(['sh', '-c', f'xz -dc "{p}" > "{root}/lib/modules/{m}.ko"'])
+        else:
+            shutil.copy2(p, root / 'lib/modules' / (m + '.ko'))
+    init = (INIT.replace('@MODULES@', ' '.join(MODULES)).replace('@GUEST_MAC@', GUEST_MAC)
+            .replace('@GUEST_IP@', GUEST_IP).replace('@MTU@', str(GUEST_NETDEV_MTU))
+            .replace('@IP@', shutil.which('ip')))
+    (root / 'init').write_text(init)
+    (root / 'init').chmod(0o755)
+    files = run(['find', '.', '-mindepth', '1'], cwd=root).stdout
+    cpio = subprocess.run(['cpio', '-o', '-H', 'newc', '--quiet'], cwd=root, input=files.encode(),
+                          check=True, capture_output=True).stdout
+    tmp = cache / 'initramfs.cpio.gz.tmp'
+    with gzip.open(tmp, 'wb', compresslevel=1) as f:
+        f.write(cpio)
+    tmp.rename(img)
+    stamp.write_text(key)
+    shutil.rmtree(root, ignore_errors=True)
+    return img
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def free_tcp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+class Guest:
+    """A booted guest. dgram_local/remote: QEMU's UDP ports (remote = our emu port's socket);
+    fwd: {host TCP port: guest TCP port}."""
+
+    def __init__(self, vmlinuz, initrd, dgram_local, dgram_remote, fwd, log_path):
+        self.log = open(log_path, 'w', buffering=1)
+        hostfwd = ','.join(f'hostfwd=tcp:127.0.0.1:{h}-:{g}' for h, g in fwd.items())
+        cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '512', '-smp', '1',
+               '-nodefaults', '-no-user-config', '-display', 'none', '-no-reboot',
+               '-serial', 'stdio', '-kernel', str(vmlinuz), '-initrd', str(initrd),
+               '-append', 'console=ttyS0 quiet panic=-1 net.ifnames=0',
+               '-netdev', f'dgram,id=n0,local.type=inet,local.host=127.0.0.1,'
+                          f'local.port={dgram_local},remote.type=inet,remote.host=127.0.0.1,'
+                          f'remote.port={dgram_remote}',
+               '-device', f'e1000,netdev=n0,mac={GUEST_MAC}',
+               '-netdev', f'user,id=n1,net=10.0.2.0/24,{hostfwd}',
+               '-device', 'e1000,netdev=n1,mac=52:54:00:77:01:02']
+        self.log.write('# ' + ' '.join(cmd) + '\n')
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.buf = ''
+        self.cv = threading.Condition()
+        self.seq = 0
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            data = self.proc.stdout.read1(65536)
+            if not data:
+                break
+            text = data.decode('utf-8', 'replace').replace('\r', '')
+            self.log.write(text)
+            with self.cv:
+                self.buf += text
+                self.cv.notify_all()
+        with self.cv:
+            self.cv.notify_all()
+
+    def expect(self, pattern, timeout):
+        """Waits for a regex in the console output after what was consumed; returns the match
+        and consumes through it."""
+        rx = re.compile(pattern, re.M)
+        end = time.monotonic() + timeout
+        with self.cv:
+            while True:
+                m = rx.search(self.buf)
+                if m:
+                    self.buf = self.buf[m.end():]
+                    return m
+                left = end - time.monotonic()
+                if left <= 0 or self.proc.poll() is not None:
+                    tail = self.buf[-2000:]
+                    raise GuestError(f'guest: no {pattern!r} within {timeout} s '
+                                     f'(qemu {"exited" if self.proc.poll() is not None else "running"});'
+                                     f' console tail:\n{tail}')
+                self.cv.wait(min(left, 1.0))
+
+    def boot(self, timeout=180):
+        m = self.expect(r'@@(ROCE-NETDEV \w+|INIT-ERROR[^\n]*)\n', timeout)  # whole lines
+        if not m.group(1).startswith('ROCE-NETDEV'):
+            raise GuestError('guest init failed: ' + m.group(1))
+        self.roce_dev = m.group(1).split()[1]
+        self.expect(r'@@READY', timeout)
+
+    def sh(self, command, timeout=60):
+        """Runs one shell line in the guest; returns (status, output)."""
+        self.seq += 1
+        n = self.seq
+        line = f'echo "@@B{n}"; {{ {command} ; }} 2>&1; echo "@@E{n} $?"\n'
+        self.proc.stdin.write(line.encode())
+        self.proc.stdin.flush()
+        self.expect(rf'^@@B{n}\n', timeout)
+        m = self.expect(rf'^((?:.*\n)*?)@@E{n} (\d+)\n', timeout)
+        return int(m.group(2)), m.group(1)
+
+    def wait_active(self, timeout=30):
+        """Waits for rxe0's port to be ACTIVE (the e1000 link comes up a while after `ip link
+        set up` or an MTU change; rxe refuses or stalls address resolution until then)."""
+        st, out = self.sh(f't=0; until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state; do'
+                          f' [ $t -ge {timeout * 10} ] && break; usleep 100000; t=$((t+1)); done;'
+                          f' cat /sys/class/infiniband/rxe0/ports/1/state', timeout + 10)
+        if 'ACTIVE' not in out:
+            raise GuestError('rxe0 port not ACTIVE: ' + out)
+
+    def start(self, command):
+        """Starts a background job; returns its id for wait()."""
+        self.seq += 1
+        n = self.seq
+        st, out = self.sh(f'( {command} ) > /tmp/job{n} 2>&1 & echo $! > /tmp/job{n}.pid')
+        if st != 0:
+            raise GuestError(f'cannot start {command}: {out}')
+        return n
+
+    def wait(self, job, timeout):
+        """Waits for a background job; returns (status, output). Killed after timeout."""
+        st, out = self.sh(
+            f'p=$(cat /tmp/job{job}.pid); t=0; while kill -0 $p 2>/dev/null && [ $t -lt {timeout * 10} ];'
+            f' do usleep 100000; t=$((t+1)); done; kill -0 $p 2>/dev/null && kill -9 $p;'
+            f' wait $p; r=$?; cat /tmp/job{job}; exit_status=$r; (exit $r)', timeout + 30)
+        return st, out
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write(b'poweroff -f\n')
+                self.proc.stdin.flush()
+                self.proc.wait(20)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Our side and the runs
+# ---------------------------------------------------------------------------------------------
+
+SKIP = 77
+OUR_MAC = '02:1d:a3:00:00:00'   # net_gaudi_emu port 0 (gaudi_emu.cpp: 02:1d:a3 + port)
+GUEST_TCP = 18515                 # the tools' default TCP port, forwarded from the host
+
+
+class Ours:
+    """Our side: an example on a net_gaudi_emu port cabled (wire=udp) to the guest's eth0."""
+
+    def __init__(self, exe, args, udp_local, udp_remote, pcap, log_path):
+        pmd = os.environ['GAUDI_PMD']
+        eal = ['--no-huge', '-m', '512', '--no-shconf', '--no-pci', '--iova-mode=va',
+               '-l', '1', '--log-level=lib.eal:warning', '-d', pmd, '--vdev',
+               f'net_gaudi_emu0,ports=1,wire=udp,udp_local=0:127.0.0.1:{udp_local},'
+               f'udp_remote=0:127.0.0.1:{udp_remote}']
+        self.cmd = [exe, *eal, '--', f'--pcap={pcap}', *args]
+        self.log_path = log_path
+        self.out = open(log_path, 'w')
+        self.out.write('# ' + ' '.join(self.cmd) + '\n')
+        self.out.flush()
+        self.proc = subprocess.Popen(self.cmd, stdout=self.out, stderr=subprocess.STDOUT)
+
+    def wait(self, timeout):
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            rc = 'timeout'
+        self.out.close()
+        return rc, Path(self.log_path).read_text()
+
+
+def link_local(mac):
+    """fe80::/64 with the modified EUI-64 of mac (RFC 4291 2.5.1), as rxe's GID index 0."""
+    b = [int(x, 16) for x in mac.split(':')]
+    eui = [b[0] ^ 2, b[1], b[2], 0xff, 0xfe, b[3], b[4], b[5]]
+    return 'fe80::' + ':'.join(f'{eui[i] << 8 | eui[i + 1]:x}' for i in range(0, 8, 2))
+
+
+def tcp_listening(port):
+    """True once a socket listens on TCP port (from /proc/net/tcp{,6}, without connecting:
+    the tools accept one connection only)."""
+    for f in ('/proc/net/tcp', '/proc/net/tcp6'):
+        try:
+            for line in Path(f).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == '0A' and int(fields[1].rsplit(':', 1)[1], 16) == port:
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+def bytes_reported(text):
+    """The byte counts a pingpong prints ("N bytes in S seconds")."""
+    return [int(x) for x in re.findall(r'^(\d+) bytes in ', text, re.M)]
+
+
+class Runner:
+    def __init__(self, guest, out_dir, udp_ours, udp_guest, host_fwd):
+        self.g = guest
+        self.out = out_dir
+        self.udp_ours = udp_ours
+        self.udp_guest = udp_guest
+        self.host_fwd = host_fwd
+        self.results = []
+        self.only = re.compile(os.environ.get('INTEROP_ONLY', '.'))
+
+    def decode(self, pcap, name):
+        dec = os.environ.get('ROCE_DECODE')
+        txt = self.out / (name + '.decoded.txt')
+        if dec and pcap.exists():
+            r = subprocess.run([dec, str(pcap)], capture_output=True, text=True)
+            txt.write_text(r.stdout + r.stderr)
+            lines = r.stdout.splitlines()
+            show = lines if len(lines) <= 40 else lines[:20] + [f'... ({len(lines) - 40} frames)'] + lines[-20:]
+            return '\n'.join('      ' + x for x in show)
+        return '      (no capture)'
+
+    def record(self, name, ok, detail, pcap):
+        self.results.append((name, ok, detail))
+        print(f'{"PASS" if ok else "FAIL"} {name}: {detail}', flush=True)
+        if ok and not os.environ.get('INTEROP_KEEP_PCAP'):
+            pcap.unlink(missing_ok=True)
+        else:
+            print(f'    capture {pcap}, decoded:\n' + self.decode(pcap, name), flush=True)
+
+    def link_downs(self):
+        st, out = self.g.sh('cat /sys/class/infiniband/rxe0/ports/1/hw_counters/link_downed')
+        return out.strip()
+
+    def pair(self, name, *args, **kw):
+        """One run (see once()). A run during which the guest's NIC was reset is done again,
+        once: under TCG on a loaded machine the guest's e1000 may miss its TX watchdog (5 s)
+        and reset itself, taking the link down for seconds; that says nothing about RoCE."""
+        if not self.only.search(name):
+            return
+        self.g.wait_active()
+        before = self.link_downs()
+        ok, detail, pcap = self.once(name, *args, **kw)
+        if not ok and self.link_downs() != before:
+            print(f'RETRY {name}: the guest NIC was reset during the run (link_downed '
+                  f'{before} -> {self.link_downs()})', flush=True)
+            self.g.wait_active(60)
+            ok, detail, pcap = self.once(name, *args, **kw)
+            detail += ' (second attempt: the guest NIC was reset during the first)'
+        self.record(name, ok, detail, pcap)
+
+    def once(self, name, guest_cmd, our_exe, our_args, guest_is_server, expect_bytes, check,
+             timeout=60):
+        """One run: guest_cmd in the guest, our example on the host; check(our_out, guest_out)
+        returns (ok, detail)."""
+        pcap = self.out / (name + '.pcap')
+        log = self.out / (name + '.ours.log')
+        t0 = time.monotonic()
+        if guest_is_server:
+            job = self.g.start(guest_cmd)
+            # Wait for the guest tool to listen before our client connects (no retry in them).
+            for _ in range(100):
+                st, o = self.g.sh(f'netstat -ltn | grep -q ":{GUEST_TCP} "')
+                if st == 0:
+                    break
+                time.sleep(0.2)
+            ours = Ours(our_exe, our_args + ['-p', str(self.host_fwd), '127.0.0.1'], self.udp_ours,
+                        self.udp_guest, pcap, log)
+        else:
+            port = free_tcp_port()
+            ours = Ours(our_exe, our_args + ['-p', str(port)], self.udp_ours, self.udp_guest,
+                        pcap, log)
+            for _ in range(200):
+                if tcp_listening(port) or ours.proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+            try:
+                job = self.g.start(guest_cmd.replace('@PORT@', str(port)))
+            except GuestError:
+                ours.wait(0)  # kills it
+                raise
+        rc, our_out = ours.wait(timeout)
+        gst, guest_out = self.g.wait(job, 30 if rc != 'timeout' else 5)
+        (self.out / (name + '.guest.log')).write_text(f'# {guest_cmd}\n{guest_out}')
+        ok, detail = check(rc, our_out, gst, guest_out, expect_bytes)
+        detail += f' ({time.monotonic() - t0:.1f} s)'
+        if not ok:
+            # What rxe saw (its counters that are not zero) and the kernel's last words.
+            _, hw = self.g.sh('cd /sys/class/infiniband/rxe0/ports/1/hw_counters &&'
+                              ' grep -v "^0$" * | tr "\\n" " "; echo; dmesg | tail -5')
+            (self.out / (name + '.guest.log')).write_text(f'# {guest_cmd}\n{guest_out}\n# rxe\n{hw}')
+            detail += '\n    rxe: ' + '\n    rxe: '.join(hw.strip().splitlines())
+            detail += '\n    ours: ' + '\n    ours: '.join(our_out.strip().splitlines()[-8:])
+            detail += '\n    guest: ' + '\n    guest: '.join(guest_out.strip().splitlines()[-8:])
+        return ok, detail, pcap
+
+
+def check_pingpong(rc, our_out, gst, guest_out, expect):
+    ours_b, guest_b = bytes_reported(our_out), bytes_reported(guest_out)
+    bad = []
+    if rc != 0:
+        bad.append(f'ours exited {rc}')
+    if gst != 0:
+        bad.append(f'guest exited {gst}')
+    if 'invalid data' in our_out or 'invalid data' in guest_out:
+        bad.append('-c found invalid data')
+    if ours_b != [expect] or guest_b != [expect]:
+        bad.append(f'bytes ours {ours_b} guest {guest_b}, expected {expect}')
+    if bad:
+        return False, '; '.join(bad)
+    return True, f'{expect} bytes each side'
+
+
+def pingpong_runs(r: Runner, exe):
+    iters = 20
+    # RC: sizes with and without pad bytes, one and several packets, path MTU 1024 and 4096.
+    for mtu, sizes in ((1024, (1, 1021, 4096, 10001)), (4096, (4093, 10001))):
+        for size in sizes:
+            args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '1', '-c',
+                    f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+            gcmd = f'ibv_rc_pingpong -d rxe0 -g 1 -s {size} -m {mtu} -n {iters} -c'
+            expect = size * iters * 2
+            r.pair(f'rc_pingpong-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True, expect,
+                   check_pingpong)
+            r.pair(f'rc_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
+                   args, False, expect, check_pingpong)
+    # RoCE v2 over IPv6: GID index 0, the link-local addresses from the MACs, on both sides.
+    size, mtu = 4093, 1024
+    args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '0', '-c',
+            f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+    gcmd = f'ibv_rc_pingpong -d rxe0 -g 0 -s {size} -m {mtu} -n {iters} -c'
+    r.pair(f'rc_pingpong_ipv6-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True,
+           size * iters * 2, check_pingpong)
+    r.pair(f'rc_pingpong_ipv6-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
+           args, False, size * iters * 2, check_pingpong)
+    # UD: messages go at the port's active MTU (ibv_ud_pingpong has no -m); the guest's
+    # netdev MTU sets rxe's (1500: 1024, 4200: 4096), ours is given with -m.
+    for mtu, netdev_mtu, sizes in ((1024, 1500, (1, 1021, 1024)), (4096, GUEST_NETDEV_MTU, (2049, 4093))):
+        r.g.sh(f'ip link set {r.g.roce_dev} mtu {netdev_mtu}')
+        for size in sizes:
+            args = ['-T', 'ud', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '1', '-c',
+                    f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+            gcmd = f'ibv_ud_pingpong -d rxe0 -g 1 -s {size} -n {iters} -c'
+            expect = size * iters * 2
+            r.pair(f'ud_pingpong-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True, expect,
+                   check_pingpong)
+            r.pair(f'ud_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
+                   args, False, expect, check_pingpong)
+
+
+def on_sigterm(signum, frame):
+    # meson's timeout: unwind so that `finally` powers the guest off and no QEMU is left.
+    raise SystemExit(f'killed by signal {signum}')
+
+
+def main():
+    signal.signal(signal.SIGTERM, on_sigterm)
+    t_start = time.monotonic()
+    if shutil.which('qemu-system-x86_64') is None:
+        print('SKIP: qemu-system-x86_64 not installed (buildtools/setup-debian.sh installs '
+              'qemu-system-x86)')
+        return SKIP
+    cache = Path(os.environ.get('INTEROP_CACHE') or os.environ.get('INTEROP_DEFAULT_CACHE')
+                 or Path.cwd() / 'interop-cache')
+    cache.mkdir(parents=True, exist_ok=True)
+    default_cache = os.environ.get('INTEROP_DEFAULT_CACHE')
+    out = Path(os.environ.get('INTEROP_OUT') or
+               (Path(default_cache).parent if default_cache else Path.cwd()) / 'interop-runs')
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    try:
+        vmlinuz, mods = fetch_kernel(cache)
+    except (subprocess.CalledProcessError, GuestError) as e:
+        err = e.stderr.strip() if isinstance(e, subprocess.CalledProcessError) else str(e)
+        print(f'SKIP: Debian kernel package unavailable: {err}')
+        return SKIP
+    initrd = build_initramfs(cache, mods)
+    print(f'guest: {vmlinuz.name}, initramfs {initrd.stat().st_size // 1024} KiB '
+          f'({time.monotonic() - t_start:.1f} s)', flush=True)
+    udp_ours, udp_guest, host_fwd = free_udp_port(), free_udp_port(), free_tcp_port()
+    g = Guest(vmlinuz, initrd, udp_guest, udp_ours, {host_fwd: GUEST_TCP}, out / 'console.log')
+    try:
+        g.boot()
+        g.wait_active()
+        print(f'guest booted ({time.monotonic() - t_start:.1f} s)', flush=True)
+        # Until our side answers ARP/ND itself: a static neighbour entry for our address.
+        for addr in (HOST_IP, link_local(OUR_MAC)):
+            st, o = g.sh(f'ip neigh replace {addr} lladdr {OUR_MAC} dev {g.roce_dev} nud permanent')
+            if st != 0:
+                raise GuestError('ip neigh: ' + o)
+        r = Runner(g, out, udp_ours, udp_guest, host_fwd)
+        pingpong_runs(r, os.environ['ROCE_PINGPONG'])
+        if os.environ.get('ROCE_PERFTEST'):
+            perftest_runs(r, os.environ['ROCE_PERFTEST'])
+    finally:
+        g.close()
+    failed = [n for n, ok, _ in r.results if not ok]
+    print(f'\n{len(r.results) - len(failed)} of {len(r.results)} runs passed '
+          f'in {time.monotonic() - t_start:.0f} s; logs in {out}')
+    for n in failed:
+        print('  failed: ' + n)
+    return 1 if failed or not r.results else 0
+
+
+
+
+REPORT_RE = re.compile(r'^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$', re.M)
+
+
+def perftest_reports(text):
+    """(bytes, iterations) of every report line perftest's format prints."""
+    return [(int(m.group(1)), int(m.group(2))) for m in REPORT_RE.finditer(text)]
+
+
+def check_perftest(client_is_guest, all_sizes):
+    def check(rc, our_out, gst, guest_out, expect):
+        size, iters = expect
+        client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
+        c, s_ = perftest_reports(client), perftest_reports(server)
+        bad = []
+        if rc != 0:
+            bad.append(f'ours exited {rc}')
+        if gst != 0:
+            bad.append(f'guest exited {gst}')
+        want = [(1 << i, iters) for i in range(1, 24)] if all_sizes else [(size, iters)]
+        if c != want:
+            bad.append(f'client reported {c[:4]}{"..." if len(c) > 4 else ""}, expected {want[:2]}...')
+        # write/read: the server prints the client's (last) report; send: its own.
+        if s_ != want[-1:]:
+            bad.append(f'server reported {s_}, expected {want[-1:]}')
+        if bad:
+            return False, '; '.join(bad)
+        total = sum(a * b for a, b in want)
+        return True, f'{len(want)} size(s), {total} bytes, both sides agree'
+    return check
+
+
+def perftest_runs(r: Runner, exe):
+    common = ['-x', '1', f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+    runs = [('write', 65536, 20, False), ('write', 4093, 20, False), ('write', 0, 5, True),
+            ('read', 65536, 20, False), ('read', 1001, 20, False),
+            ('send', 65536, 20, False), ('send', 1001, 20, False)]
+    for test, size, iters, all_sizes in runs:
+        sz = ['-a'] if all_sizes else ['-s', str(size)]
+        args = [f'--test={test}', *sz, '-n', str(iters), *common]
+        gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F {" ".join(sz)} -n {iters}'
+        tag = 'all' if all_sizes else f's{size}'
+        for guest_server in (True, False):
+            name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-{tag}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            r.pair(name, g, exe, args, guest_server, (size, iters),
+                   check_perftest(not guest_server, all_sizes), timeout=180 if all_sizes else 60)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
