@@ -943,7 +943,9 @@ void halt(Run &r, std::vector<std::unique_ptr<Capture>> &captures, uint64_t t_en
 			rte_mbuf *pkts[kMaxBurst];
 			uint16_t n;
 			int rounds = 0;
-			while ((n = rte_eth_rx_burst(p.id, q, pkts, kMaxBurst)) && rounds++ < 1000)
+			/* Bounded for ports that never go quiet; every burst taken is freed. */
+			while (rounds++ < 1000 &&
+			       (n = rte_eth_rx_burst(p.id, q, pkts, kMaxBurst)) != 0)
 				rte_pktmbuf_free_bulk(pkts, n);
 		}
 }

@@ -151,8 +151,9 @@ void Device::Impl::update_link_one(unsigned p)
 	bool loop = pcs_loopback(p);
 	bool up = loop || (cabled(p) && mac_enabled(p));
 	if (up && !loop && cfg_.wire == Wire::pair) {
+		/* [model] A far end in PCS loopback sends nothing on the line: no signal. */
 		unsigned f = p ^ 1;
-		up = mac_enabled(f) && rs_fec_on(p) == rs_fec_on(f);
+		up = mac_enabled(f) && rs_fec_on(p) == rs_fec_on(f) && !pcs_loopback(f);
 	}
 	if (up && forced_down(p)) /* [faults] link_flap */
 		up = false;

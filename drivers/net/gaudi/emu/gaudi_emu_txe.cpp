@@ -236,7 +236,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				dlv.deliver(p, data, w.size);
 				break;
 			case Dest::peer:
-				dlv.deliver(p ^ 1, data, w.size);
+				/* A far end in PCS loopback ignores its line side. */
+				if (!pcs_loopback(p ^ 1))
+					dlv.deliver(p ^ 1, data, w.size);
 				break;
 			case Dest::sink:
 				t.sink->write(data, w.size);
