@@ -15,6 +15,9 @@
 //   -r, --rx-depth=<n>      receives posted by a send server (default 512)
 //   -x, --gid-index=0|1     as roce_pingpong's -g (default 1: IPv4)
 //   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
+// The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
+// keys, unless --peer-mac gives it; the Context answers the peer's ARP/NS for our GID while
+// we wait in the exchange (Channel::get polls it).
 //
 // The out-of-band exchange is perftest's over TCP without rdma_cm (src/perftest_communication.c,
 // tag v4.5-0.17 = perftest 6.06, what Debian 12 ships), in this order:
@@ -57,6 +60,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "peer_mac.h"
 #include "port_capture.h"
 #include "roce_verbs.h"
 
@@ -72,6 +76,7 @@ constexpr size_t kKeyMsgSize = 108;	 // KEY_MSG_SIZE_GID
 constexpr uint32_t kMaxSize = 8388608;	 // MAX_SIZE: -a goes to 2^23
 constexpr int kOutReads = 16;		 // outstanding READs we take as responder
 constexpr uint16_t kPortMtu = 4200;
+constexpr unsigned kResolveMs = 5000;	 // longest wait for the peer's ARP reply / NA
 
 struct Opts {
 	Test test = Test::write;
@@ -484,7 +489,11 @@ private:
 		a.rq_psn = rem_.psn;
 		a.max_dest_rd_atomic = uint8_t(my_.out_reads);
 		a.min_rnr_timer = 12;
-		a.ah_attr = {o_.peer_mac, rem_.gid, 0, 0, 0xff}; // perftest: hop_limit 0xFF
+		MacAddr mac = o_.peer_mac;
+		if (!o_.peer_mac_set &&
+		    gaudi::examples::wait_peer_mac(*ctx_, rem_.gid, mac, kResolveMs) != 0)
+			return 1;
+		a.ah_attr = {mac, rem_.gid, 0, 0, 0xff}; // perftest: hop_limit 0xFF
 		if (qp_->modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 					   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
 					   IBV_QP_MIN_RNR_TIMER)) {
@@ -651,7 +660,7 @@ void usage(const char *argv0)
 {
 	printf("Usage: %s [EAL args] -- --test=write|read|send [-s size] [-a] [-n iters] [-m mtu] "
 	       "[-p port]\n"
-	       "       [-t tx_depth] [-r rx_depth] [-x 0|1] [--ip=a.b.c.d] --peer-mac=xx:..:xx "
+	       "       [-t tx_depth] [-r rx_depth] [-x 0|1] [--ip=a.b.c.d] [--peer-mac=xx:..:xx] "
 	       "[--dpdk-port=N]\n"
 	       "       [--pcap=FILE] [server]\n",
 	       argv0);
@@ -769,10 +778,9 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 		return 1;
 	}
-	if (!o.test_set || !o.peer_mac_set || o.iters < 5 || o.size < 1 || o.size > kMaxSize ||
+	if (!o.test_set || o.iters < 5 || o.size < 1 || o.size > kMaxSize ||
 	    o.tx_depth < 1 || o.rx_depth < 1 || (o.gid_idx != 0 && o.gid_idx != 1)) {
-		fprintf(stderr, "need --test, --peer-mac (no neighbour resolution yet), -n >= 5, 1 "
-				"<= -s <= 2^23, -x 0|1\n");
+		fprintf(stderr, "need --test, -n >= 5, 1 <= -s <= 2^23, -x 0|1\n");
 		usage(argv[0]);
 		return 1;
 	}

@@ -20,8 +20,8 @@
 //                          exit status is 1 then, rdma-core only prints it)
 //   -T, --transport=rc|uc|ud   (extension; default rc)
 // Extensions: --ip=a.b.c.d local IPv4 (default 10.0.0.1 server / 10.0.0.2 client),
-//   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (required with a peer process:
-//   there is no neighbour resolution here yet), --dpdk-port=N (default 0),
+//   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (default: resolved, see below),
+//   --dpdk-port=N (default 0),
 //   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling),
 //   --busy-poll (never yield the CPU; see below), --pcap=FILE (write every frame the port
 //   sends or receives to FILE, for examples/roce_decode).
@@ -33,6 +33,11 @@
 // sched_yield(), which hands the CPU to the peer at once when they share it (and costs one
 // system call otherwise). Give each process its own core (-l 0 / -l 1) for the lowest
 // latency; --busy-poll restores pure spinning.
+// Neighbours: the Context answers ARP / IPv6 neighbour solicitations for our GID whenever it
+// is polled, and this program polls it while it waits in the TCP exchange too (the peer's
+// kernel resolves our GID when it moves its QP to RTR, which happens while we wait). Before our
+// own RTR it resolves the peer's GID from the exchange to a MAC (peer_mac.h), waiting at most
+// kResolveMs; --peer-mac skips that.
 // The TCP exchange is rdma-core's (libibverbs/examples/rc_pingpong.c, v44): each side sends
 // "LID:QPN:PSN:GID" ("%04x:%06x:%06x:%s", GID as 32 hex digits; LID is 0 on RoCE) as a
 // 52-byte buffer with its NUL; the server moves its QP to RTR/RTS before it answers, and the
@@ -40,6 +45,7 @@
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <netdb.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -57,6 +63,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "peer_mac.h"
 #include "port_capture.h"
 #include "roce_verbs.h"
 
@@ -71,6 +78,9 @@ constexpr uint16_t kPortMtu = 4200;
 constexpr unsigned kIdleSpins = 64;
 // rdma-core's -c works on pages of the buffer (sysconf(_SC_PAGESIZE) there; 4 KiB on x86-64).
 constexpr uint32_t kPageSize = 4096;
+// How long to wait for the peer's ARP reply / neighbour advertisement (Linux answers at once;
+// a TCG guest on a loaded host may take a while).
+constexpr unsigned kResolveMs = 5000;
 
 // fe80::/64 with the modified EUI-64 of the MAC (RFC 4291 2.5.1): rxe's GID index 0.
 Gid link_local_gid(const uint8_t *mac)
@@ -390,10 +400,20 @@ bool from_msg(const char *msg, Dest &d)
 
 constexpr size_t kMsgLen = sizeof "0000:000000:000000:00000000000000000000000000000000";
 
-bool read_full(int fd, char *b, size_t n)
+// Reads n bytes; while none are there, polls `ctx` (answers the peer's ARP/NS, see the header).
+bool read_full(int fd, char *b, size_t n, Context *ctx)
 {
     size_t got = 0;
     while (got < n) {
+        pollfd pfd{fd, POLLIN, 0};
+        int p = ::poll(&pfd, 1, ctx ? 0 : -1);
+        if (p < 0)
+            return false;
+        if (p == 0) {
+            if (ctx->poll() == 0)
+                sched_yield();
+            continue;
+        }
         ssize_t r = read(fd, b + got, n - got);
         if (r <= 0)
             return false;
@@ -406,7 +426,7 @@ bool read_full(int fd, char *b, size_t n)
 // connects its QP (`connect`) between reading the client's address and sending its own, so
 // that it is ready when the client's first packet comes.
 template <typename Connect>
-bool exchange(const Opts &o, const Dest &mine, Dest &peer, Connect connect)
+bool exchange(const Opts &o, Context *ctx, const Dest &mine, Dest &peer, Connect connect)
 {
     std::string m = to_msg(mine);
     m.resize(kMsgLen, '\0');
@@ -446,18 +466,20 @@ bool exchange(const Opts &o, const Dest &mine, Dest &peer, Connect connect)
     }
     bool ok;
     if (o.server) {
-        ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) && read_full(fd, buf, kMsgLen) &&
+        ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) && read_full(fd, buf, kMsgLen, ctx) &&
              from_msg(buf, peer);
         if (ok)
             ok = write(fd, "done", sizeof "done") == ssize_t(sizeof "done");
-        if (ok)
-            ok = connect(peer) == 0;
+        if (ok && connect(peer) != 0) {
+            close(fd);
+            return false;
+        }
     } else {
         listen(fd, 1);
         int c = accept(fd, nullptr, nullptr);
         close(fd);
         fd = c;
-        ok = fd >= 0 && read_full(fd, buf, kMsgLen) && from_msg(buf, peer);
+        ok = fd >= 0 && read_full(fd, buf, kMsgLen, ctx) && from_msg(buf, peer);
         if (ok && connect(peer) != 0) {
             close(fd);
             return false;
@@ -465,7 +487,7 @@ bool exchange(const Opts &o, const Dest &mine, Dest &peer, Connect connect)
         ok = ok && write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen);
         char d[sizeof "done"];
         if (ok)
-            ok = read_full(fd, d, sizeof d) && memcmp(d, "done", sizeof d) == 0;
+            ok = read_full(fd, d, sizeof d, ctx) && memcmp(d, "done", sizeof d) == 0;
     }
     if (fd >= 0)
         close(fd);
@@ -491,7 +513,7 @@ void usage(const char *argv0)
            "  %s [EAL args] -- --loop [options]     both ends in-process (ports 0 and 1)\n\n"
            "Options:\n  -p, --port=<port>  -s, --size=<size>  -m, --mtu=<size>  -r, --rx-depth=<dep>\n"
            "  -n, --iters=<iters>  -g, --gid-idx=0|1  -c, --chk  -T, --transport=rc|uc|ud\n"
-           "  --ip=a.b.c.d  --peer-mac=xx:..:xx  --dpdk-port=N  --loop  --busy-poll  --pcap=FILE\n"
+           "  --ip=a.b.c.d  [--peer-mac=xx:..:xx]  --dpdk-port=N  --loop  --busy-poll  --pcap=FILE\n"
            "Two processes on one host: give each its own core (EAL -l 0 / -l 1).\n",
            argv0, argv0, argv0);
 }
@@ -565,10 +587,6 @@ int main(int argc, char **argv)
     }
     if (o.size < 0)
         o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
-    if (!o.loop && !o.peer_mac_set) {
-        fprintf(stderr, "--peer-mac is required: there is no neighbour resolution here yet\n");
-        return 1;
-    }
     srand48(getpid() * time(nullptr));
     rte_mempool *mp = rte_pktmbuf_pool_create("pp_pool", 8191, 256, 0, 4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
     if (mp == nullptr) {
@@ -622,7 +640,14 @@ int main(int argc, char **argv)
         End e(o, o.server != nullptr, o.dpdk_port, mp, ip);
         Dest peer;
         print_dest("local", e.local());
-        if (!exchange(o, e.local(), peer, [&](const Dest &d) { return e.connect(d, o.peer_mac); }))
+        auto connect = [&](const Dest &d) {
+            MacAddr mac = o.peer_mac;
+            if (!o.peer_mac_set &&
+                gaudi::examples::wait_peer_mac(*e.ctx, d.gid, mac, kResolveMs) != 0)
+                return 1;
+            return e.connect(d, mac);
+        };
+        if (!exchange(o, e.ctx.get(), e.local(), peer, connect))
             return 1;
         print_dest("remote", peer);
         e.start();

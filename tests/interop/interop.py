@@ -368,13 +368,6 @@ class Ours:
         return rc, Path(self.log_path).read_text()
 
 
-def link_local(mac):
-    """fe80::/64 with the modified EUI-64 of mac (RFC 4291 2.5.1), as rxe's GID index 0."""
-    b = [int(x, 16) for x in mac.split(':')]
-    eui = [b[0] ^ 2, b[1], b[2], 0xff, 0xfe, b[3], b[4], b[5]]
-    return 'fe80::' + ':'.join(f'{eui[i] << 8 | eui[i + 1]:x}' for i in range(0, 8, 2))
-
-
 def tcp_listening(port):
     """True once a socket listens on TCP port (from /proc/net/tcp{,6}, without connecting:
     the tools accept one connection only)."""
@@ -478,6 +471,8 @@ class Runner:
         gst, guest_out = self.g.wait(job, 30 if rc != 'timeout' else 5)
         (self.out / (name + '.guest.log')).write_text(f'# {guest_cmd}\n{guest_out}')
         ok, detail = check(rc, our_out, gst, guest_out, expect_bytes)
+        if ok and f'peer MAC {GUEST_MAC} (resolved' not in our_out:
+            ok, detail = False, f'our side did not report resolving the guest to {GUEST_MAC}'
         detail += f' ({time.monotonic() - t0:.1f} s)'
         if not ok:
             # What rxe saw (its counters that are not zero) and the kernel's last words.
@@ -512,7 +507,7 @@ def pingpong_runs(r: Runner, exe):
     for mtu, sizes in ((1024, (1, 1021, 4096, 10001)), (4096, (4093, 10001))):
         for size in sizes:
             args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '1', '-c',
-                    f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+                    f'--ip={HOST_IP}']
             gcmd = f'ibv_rc_pingpong -d rxe0 -g 1 -s {size} -m {mtu} -n {iters} -c'
             expect = size * iters * 2
             r.pair(f'rc_pingpong-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True, expect,
@@ -522,7 +517,7 @@ def pingpong_runs(r: Runner, exe):
     # RoCE v2 over IPv6: GID index 0, the link-local addresses from the MACs, on both sides.
     size, mtu = 4093, 1024
     args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '0', '-c',
-            f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+            f'--ip={HOST_IP}']
     gcmd = f'ibv_rc_pingpong -d rxe0 -g 0 -s {size} -m {mtu} -n {iters} -c'
     r.pair(f'rc_pingpong_ipv6-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True,
            size * iters * 2, check_pingpong)
@@ -534,13 +529,22 @@ def pingpong_runs(r: Runner, exe):
         r.g.sh(f'ip link set {r.g.roce_dev} mtu {netdev_mtu}')
         for size in sizes:
             args = ['-T', 'ud', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '1', '-c',
-                    f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+                    f'--ip={HOST_IP}']
             gcmd = f'ibv_ud_pingpong -d rxe0 -g 1 -s {size} -n {iters} -c'
             expect = size * iters * 2
             r.pair(f'ud_pingpong-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True, expect,
                    check_pingpong)
             r.pair(f'ud_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
                    args, False, expect, check_pingpong)
+
+
+def neighbour_check(r: Runner):
+    """The guest learned our address from our ARP responder: a dynamic (not PERMANENT) entry
+    with the emulated port's MAC; nothing static was ever added."""
+    st, out = r.g.sh(f'ip -4 neigh show {HOST_IP} dev {r.g.roce_dev}')
+    ok = st == 0 and f'lladdr {OUR_MAC}' in out and 'PERMANENT' not in out
+    r.results.append(('neighbour-guest-learned-us', ok, out.strip()))
+    print(f'{"PASS" if ok else "FAIL"} neighbour-guest-learned-us: {out.strip()}', flush=True)
 
 
 def on_sigterm(signum, frame):
@@ -578,15 +582,14 @@ def main():
         g.boot()
         g.wait_active()
         print(f'guest booted ({time.monotonic() - t_start:.1f} s)', flush=True)
-        # Until our side answers ARP/ND itself: a static neighbour entry for our address.
-        for addr in (HOST_IP, link_local(OUR_MAC)):
-            st, o = g.sh(f'ip neigh replace {addr} lladdr {OUR_MAC} dev {g.roce_dev} nud permanent')
-            if st != 0:
-                raise GuestError('ip neigh: ' + o)
+        # No static neighbour entries: the guest resolves our address through our side's
+        # ARP/ND responder, and our side resolves the guest's (examples/peer_mac.h).
         r = Runner(g, out, udp_ours, udp_guest, host_fwd)
         pingpong_runs(r, os.environ['ROCE_PINGPONG'])
         if os.environ.get('ROCE_PERFTEST'):
             perftest_runs(r, os.environ['ROCE_PERFTEST'])
+        if any('ipv6' not in n for n, _, _ in r.results):  # an IPv4 run took place
+            neighbour_check(r)
     finally:
         g.close()
     failed = [n for n, ok, _ in r.results if not ok]
@@ -631,7 +634,7 @@ def check_perftest(client_is_guest, all_sizes):
 
 
 def perftest_runs(r: Runner, exe):
-    common = ['-x', '1', f'--ip={HOST_IP}', f'--peer-mac={GUEST_MAC}']
+    common = ['-x', '1', f'--ip={HOST_IP}']
     runs = [('write', 65536, 20, False), ('write', 4093, 20, False), ('write', 0, 5, True),
             ('read', 65536, 20, False), ('read', 1001, 20, False),
             ('send', 65536, 20, False), ('send', 1001, 20, False)]
