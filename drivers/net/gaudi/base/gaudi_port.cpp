@@ -69,12 +69,15 @@ void Port::set_mac_addr(const uint8_t mac[6])
 	bar_->wr32(t + reg::TXE_PORT1_MAC_CFG_47_32, hi);
 	bar_->wr32(t + reg::TXE_PORT1_MAC_CFG_31_0, lo);
 	uint32_t rxb = reg::rxb(port_);
-	bar_->wr32(rxb + reg::rxb_rc_mac_31_0(port_), lo);
-	bar_->wr32(rxb + reg::rxb_rc_mac_47_32(port_), hi);
-	bar_->wr32(rxb + reg::rxb_rc_mac_mask_31_0(port_), 0);
-	bar_->wr32(rxb + reg::rxb_rc_mac_mask_47_32(port_), 0);
-	bar_->wr32(rxb + reg::rxb_raw_mac_31_0(port_), lo);
-	bar_->wr32(rxb + reg::rxb_raw_mac_47_32(port_), hi);
+	auto filter = [&](uint32_t reg0, uint32_t v) {
+		bar_->wr32(rxb + reg::rxb_filter_reg(reg0, port_), v);
+	};
+	filter(reg::RXB_CORE_TS_RC_MAC_31_0_0, lo);
+	filter(reg::RXB_CORE_TS_RC_MAC_47_32_0, hi);
+	filter(reg::RXB_CORE_TS_RC_MAC_31_0_MASK_0, 0);
+	filter(reg::RXB_CORE_TS_RC_MAC_47_32_MASK_0, 0);
+	filter(reg::RXB_CORE_TS_RAW0_MAC_31_0_0, lo);
+	filter(reg::RXB_CORE_TS_RAW0_MAC_47_32_0, hi);
 }
 
 void Port::set_rxb_accept_all(bool accept_all)
@@ -82,8 +85,10 @@ void Port::set_rxb_accept_all(bool accept_all)
 	/* Mask bits set = don't care: all ones takes every destination (gaudi2_cn.c writes all
 	 * ones to a filter it wants open), zero is the exact station address. */
 	uint32_t rxb = reg::rxb(port_);
-	bar_->wr32(rxb + reg::rxb_raw_mac_mask_31_0(port_), accept_all ? 0xFFFFFFFF : 0);
-	bar_->wr32(rxb + reg::rxb_raw_mac_mask_47_32(port_), accept_all ? 0xFFFF : 0);
+	bar_->wr32(rxb + reg::rxb_filter_reg(reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0, port_),
+		   accept_all ? 0xFFFFFFFF : 0);
+	bar_->wr32(rxb + reg::rxb_filter_reg(reg::RXB_CORE_TS_RAW0_MAC_47_32_MASK_0, port_),
+		   accept_all ? 0xFFFF : 0);
 }
 
 void Port::set_rs_fec(bool on)

@@ -390,37 +390,10 @@ constexpr uint32_t rxb_index(unsigned port)
 {
 	return (port & 1) * 2;
 }
-constexpr uint32_t rxb_raw_mac_31_0(unsigned port)
+/* The register of port's filter in the RXB_CORE_TS_{RAW0,RC}_MAC_* arrays whose entry 0 is reg0. */
+constexpr uint32_t rxb_filter_reg(uint32_t reg0, unsigned port)
 {
-	return RXB_CORE_TS_RAW0_MAC_31_0_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_raw_mac_47_32(unsigned port)
-{
-	return RXB_CORE_TS_RAW0_MAC_47_32_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_raw_mac_mask_31_0(unsigned port)
-{
-	return RXB_CORE_TS_RAW0_MAC_31_0_MASK_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_raw_mac_mask_47_32(unsigned port)
-{
-	return RXB_CORE_TS_RAW0_MAC_47_32_MASK_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_rc_mac_31_0(unsigned port)
-{
-	return RXB_CORE_TS_RC_MAC_31_0_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_rc_mac_47_32(unsigned port)
-{
-	return RXB_CORE_TS_RC_MAC_47_32_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_rc_mac_mask_31_0(unsigned port)
-{
-	return RXB_CORE_TS_RC_MAC_31_0_MASK_0 + 4 * rxb_index(port);
-}
-constexpr uint32_t rxb_rc_mac_mask_47_32(unsigned port)
-{
-	return RXB_CORE_TS_RC_MAC_47_32_MASK_0 + 4 * rxb_index(port);
+	return reg0 + 4 * rxb_index(port);
 }
 /* XOFF/XON thresholds of PFC priority p (FLOW0/FLOW1 fields written alike, as gaudi2_cn.c does). */
 constexpr uint32_t rxb_xoff_threshold(unsigned prio)

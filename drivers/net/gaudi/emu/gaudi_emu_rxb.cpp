@@ -13,9 +13,11 @@ using namespace detail;
 void Device::Impl::rxb_view(unsigned q, RxView &v) const
 {
 	uint32_t rxb = reg::rxb(q), ch = reg::mac_128(q, 0);
-	v.mac = rxb_mac48(rd(rxb + reg::rxb_raw_mac_47_32(q)), rd(rxb + reg::rxb_raw_mac_31_0(q)));
-	v.mac_mask = rxb_mac48(rd(rxb + reg::rxb_raw_mac_mask_47_32(q)),
-			       rd(rxb + reg::rxb_raw_mac_mask_31_0(q)));
+	auto filter = [&](uint32_t reg0) { return rd(rxb + reg::rxb_filter_reg(reg0, q)); };
+	v.mac = rxb_mac48(filter(reg::RXB_CORE_TS_RAW0_MAC_47_32_0),
+			  filter(reg::RXB_CORE_TS_RAW0_MAC_31_0_0));
+	v.mac_mask = rxb_mac48(filter(reg::RXB_CORE_TS_RAW0_MAC_47_32_MASK_0),
+			       filter(reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0));
 	v.station = rd(ch + reg::MAC_128_MAC_ADDR_0) |
 		    (uint64_t(rd(ch + reg::MAC_128_MAC_ADDR_1) & 0xFFFF) << 32);
 	/* [choice] TXB GLOBAL_PAUSE bit (port & 1): this port's MAC may send PAUSE/PFC. */
