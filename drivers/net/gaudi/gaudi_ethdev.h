@@ -110,6 +110,16 @@ struct gaudi_proc {
 	gaudi::hw::Port hw; /* reads only: every state-changing op is refused in a secondary */
 };
 
+/* The private data of the ethdev that drives NIC port hw of this adapter, or null if none does. */
+inline gaudi_port *gaudi_adapter_port(const gaudi_adapter *ad, unsigned hw)
+{
+	uint16_t pid = ad->eth_port[hw];
+	if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
+		return nullptr;
+	auto *p = static_cast<gaudi_port *>(rte_eth_devices[pid].data->dev_private);
+	return p != nullptr && p->adapter == ad ? p : nullptr;
+}
+
 /* The adapter and the register access of the calling process. Ops a secondary may call use
  * these, never gaudi_port::adapter or gaudi_port::hw. */
 inline gaudi_adapter *gaudi_adapter_of(const rte_eth_dev *dev)

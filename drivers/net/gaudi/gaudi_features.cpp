@@ -590,12 +590,9 @@ void lsc_check_sibling(rte_eth_dev *dev)
 	unsigned hw = port->hw.id();
 	if ((hw & 1) == 0)
 		return;
-	uint16_t pid = port->adapter->eth_port[hw - 1];
-	if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
-		return;
-	rte_eth_dev *sib = &rte_eth_devices[pid];
-	if (priv(sib) != nullptr && priv(sib)->started && priv(sib)->intr != nullptr)
-		lsc_check(sib);
+	gaudi_port *sib = gaudi_adapter_port(port->adapter, hw - 1);
+	if (sib != nullptr && sib->started && sib->intr != nullptr)
+		lsc_check(&rte_eth_devices[sib->port_id]);
 }
 
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */

@@ -287,11 +287,8 @@ void gaudi_rec_link_event(gaudi_port *port, uint32_t status)
 {
 	unsigned even = port->hw.id() & ~1u;
 	for (unsigned hw = even; hw < even + kPortsPerMacro; hw++) {
-		uint16_t pid = port->adapter->eth_port[hw];
-		if (pid == UINT16_MAX || !rte_eth_dev_is_valid_port(pid))
-			continue;
-		auto *p = static_cast<gaudi_port *>(rte_eth_devices[pid].data->dev_private);
-		if (p == nullptr || p->adapter != port->adapter)
+		gaudi_port *p = gaudi_adapter_port(port->adapter, hw);
+		if (p == nullptr)
 			continue;
 		bool up = status & (1u << reg::mac_lane(hw, 0));
 		if (up == p->rec.link_seen)
