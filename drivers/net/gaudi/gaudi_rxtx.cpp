@@ -226,6 +226,8 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 
 	uint16_t nb_rx = 0;
 	uint32_t ci = rxq->ci;
+	/* Read once per burst: a filter change applies from the next burst on. */
+	const bool sw_filter = __atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED);
 	uint16_t i;
 	for (i = 0; i < n; i++) {
 		Cqe *cqe = &rxq->cq[ci & rxq->mask];
@@ -256,8 +258,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		if (unlikely(__atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED)) &&
-		    !sw_filter_pass(rxq->port, src)) {
+		if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src)) {
 			rxq->filtered++;
 			rte_pktmbuf_free(m);
 			continue;
