@@ -119,23 +119,6 @@ int setup_port(uint16_t port, rte_mempool *mp)
 	return rte_eth_dev_start(port);
 }
 
-// fe80::/64 with the modified EUI-64 of the MAC (RFC 4291 2.5.1): rxe's GID index 0.
-Gid link_local_gid(const uint8_t *mac)
-{
-	Gid g;
-	g.raw[0] = 0xfe;
-	g.raw[1] = 0x80;
-	g.raw[8] = mac[0] ^ 0x02;
-	g.raw[9] = mac[1];
-	g.raw[10] = mac[2];
-	g.raw[11] = 0xff;
-	g.raw[12] = 0xfe;
-	g.raw[13] = mac[3];
-	g.raw[14] = mac[4];
-	g.raw[15] = mac[5];
-	return g;
-}
-
 // The largest IB MTU a frame of the port's MTU carries (rxe does the same with its netdev's).
 ibv_mtu port_ib_mtu(uint16_t port)
 {
@@ -330,7 +313,7 @@ public:
 		if (o_.gid_idx == 0) {
 			rte_ether_addr a;
 			rte_eth_macaddr_get(o_.dpdk_port, &a);
-			c.gid = link_local_gid(a.addr_bytes);
+			c.gid = Gid::link_local(a.addr_bytes);
 		}
 		int err = 0;
 		ctx_ = Context::create(c, &err);

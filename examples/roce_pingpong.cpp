@@ -82,23 +82,6 @@ constexpr uint32_t kPageSize = 4096;
 // a TCG guest on a loaded host may take a while).
 constexpr unsigned kResolveMs = 5000;
 
-// fe80::/64 with the modified EUI-64 of the MAC (RFC 4291 2.5.1): rxe's GID index 0.
-Gid link_local_gid(const uint8_t *mac)
-{
-    Gid g;
-    g.raw[0] = 0xfe;
-    g.raw[1] = 0x80;
-    g.raw[8] = mac[0] ^ 0x02;
-    g.raw[9] = mac[1];
-    g.raw[10] = mac[2];
-    g.raw[11] = 0xff;
-    g.raw[12] = 0xfe;
-    g.raw[13] = mac[3];
-    g.raw[14] = mac[4];
-    g.raw[15] = mac[5];
-    return g;
-}
-
 // The largest IB MTU a frame of the port's MTU carries: IP, UDP, BTH, DETH and ICRC around
 // the payload (rxe does the same with the netdev's MTU).
 ibv_mtu port_ib_mtu(uint16_t port)
@@ -178,7 +161,7 @@ struct End {
         if (o.gid_idx == 0) {
             rte_ether_addr a;
             rte_eth_macaddr_get(port, &a);
-            c.gid = link_local_gid(a.addr_bytes);
+            c.gid = Gid::link_local(a.addr_bytes);
         }
         int err = 0;
         ctx = Context::create(c, &err);

@@ -124,6 +124,8 @@ TEST(Gid, TextForms)
     EXPECT_EQ(v6.raw[15], 0x56);
     v6.to_string(s);
     EXPECT_STREQ(s, "fe80::5054:ff:fe12:3456");
+    const uint8_t mac[6] = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56};
+    EXPECT_EQ(Gid::link_local(mac), v6);
     Gid bad;
     EXPECT_FALSE(Gid::parse("10.0.0", bad));
     EXPECT_FALSE(Gid::parse("", bad));

@@ -16,6 +16,22 @@ Gid Gid::from_ipv4(std::array<uint8_t, 4> a)
     return g;
 }
 
+Gid Gid::link_local(const uint8_t mac[6])
+{
+    Gid g;
+    g.raw[0] = 0xFE;
+    g.raw[1] = 0x80;
+    g.raw[8] = mac[0] ^ 0x02; // the universal/local bit, inverted
+    g.raw[9] = mac[1];
+    g.raw[10] = mac[2];
+    g.raw[11] = 0xFF;
+    g.raw[12] = 0xFE;
+    g.raw[13] = mac[3];
+    g.raw[14] = mac[4];
+    g.raw[15] = mac[5];
+    return g;
+}
+
 bool Gid::is_ipv4() const
 {
     for (int i = 0; i < 10; i++)
