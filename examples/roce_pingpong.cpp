@@ -86,299 +86,322 @@ constexpr unsigned kResolveMs = 5000;
 // the payload (rxe does the same with the netdev's MTU).
 ibv_mtu port_ib_mtu(uint16_t port)
 {
-    uint16_t mtu = 0;
-    if (rte_eth_dev_get_mtu(port, &mtu) != 0)
-        return IBV_MTU_1024;
-    const uint32_t overhead = 40 + 8 + 12 + 8 + 4; // IPv6 header (the larger), UDP, BTH, DETH, ICRC
-    for (ibv_mtu m : {IBV_MTU_4096, IBV_MTU_2048, IBV_MTU_1024, IBV_MTU_512})
-        if (mtu_bytes(m) + overhead <= mtu)
-            return m;
-    return IBV_MTU_256;
+	uint16_t mtu = 0;
+	if (rte_eth_dev_get_mtu(port, &mtu) != 0)
+		return IBV_MTU_1024;
+	const uint32_t overhead =
+		40 + 8 + 12 + 8 + 4; // IPv6 header (the larger), UDP, BTH, DETH, ICRC
+	for (ibv_mtu m : {IBV_MTU_4096, IBV_MTU_2048, IBV_MTU_1024, IBV_MTU_512})
+		if (mtu_bytes(m) + overhead <= mtu)
+			return m;
+	return IBV_MTU_256;
 }
 
 struct Opts {
-    int tcp_port = 18515;
-    int size = -1;
-    ibv_mtu mtu = IBV_MTU_1024;
-    int rx_depth = 500;
-    int iters = 1000;
-    bool validate = false;
-    ibv_qp_type type = IBV_QPT_RC;
-    bool loop = false;
-    const char *server = nullptr;
-    std::array<uint8_t, 4> ip{};
-    bool ip_set = false;
-    MacAddr peer_mac{};
-    bool peer_mac_set = false;
-    int gid_idx = 1;
-    bool mtu_set = false;
-    const char *pcap = nullptr;
-    uint16_t dpdk_port = 0;
-    bool busy_poll = false;
+	int tcp_port = 18515;
+	int size = -1;
+	ibv_mtu mtu = IBV_MTU_1024;
+	int rx_depth = 500;
+	int iters = 1000;
+	bool validate = false;
+	ibv_qp_type type = IBV_QPT_RC;
+	bool loop = false;
+	const char *server = nullptr;
+	std::array<uint8_t, 4> ip{};
+	bool ip_set = false;
+	MacAddr peer_mac{};
+	bool peer_mac_set = false;
+	int gid_idx = 1;
+	bool mtu_set = false;
+	const char *pcap = nullptr;
+	uint16_t dpdk_port = 0;
+	bool busy_poll = false;
 };
 
-struct Dest { uint32_t lid = 0, qpn = 0, psn = 0; Gid gid; };
+struct Dest {
+	uint32_t lid = 0, qpn = 0, psn = 0;
+	Gid gid;
+};
 
 int setup_port(uint16_t port, rte_mempool *mp)
 {
-    rte_eth_conf conf{};
-    rte_eth_dev_info info;
-    if (rte_eth_dev_info_get(port, &info) != 0)
-        return -1;
-    conf.rxmode.mtu = std::min<uint32_t>(kPortMtu, info.max_mtu);
-    if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-        rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr, mp) != 0 ||
-        rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr) != 0)
-        return -1;
-    rte_eth_promiscuous_enable(port);
-    return rte_eth_dev_start(port);
+	rte_eth_conf conf{};
+	rte_eth_dev_info info;
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		return -1;
+	conf.rxmode.mtu = std::min<uint32_t>(kPortMtu, info.max_mtu);
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr, mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr) != 0)
+		return -1;
+	rte_eth_promiscuous_enable(port);
+	return rte_eth_dev_start(port);
 }
 
 // One pingpong end: ibv_rc_pingpong's struct pingpong_context.
 struct End {
-    const Opts &o;
-    bool client;
-    std::unique_ptr<Context> ctx;
-    std::unique_ptr<ProtectionDomain> pd;
-    std::unique_ptr<CompletionQueue> cq;
-    std::unique_ptr<QueuePair> qp;
-    std::unique_ptr<MemoryRegion> mr;
-    std::unique_ptr<AddressHandle> ah;
-    std::vector<uint8_t> buf;
-    uint32_t size, psn;
-    int routs = 0, rcnt = 0, scnt = 0;
-    unsigned pending = 0;
-    Dest remote;
-    bool failed = false;
+	const Opts &o;
+	bool client;
+	std::unique_ptr<Context> ctx;
+	std::unique_ptr<ProtectionDomain> pd;
+	std::unique_ptr<CompletionQueue> cq;
+	std::unique_ptr<QueuePair> qp;
+	std::unique_ptr<MemoryRegion> mr;
+	std::unique_ptr<AddressHandle> ah;
+	std::vector<uint8_t> buf;
+	uint32_t size, psn;
+	int routs = 0, rcnt = 0, scnt = 0;
+	unsigned pending = 0;
+	Dest remote;
+	bool failed = false;
 
-    End(const Opts &op, bool cl, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
-        : o(op), client(cl)
-    {
-        ContextConfig c;
-        c.port_id = port;
-        c.tx_pool = mp;
-        c.gid = Gid::from_ipv4(ip);
-        if (o.gid_idx == 0) {
-            rte_ether_addr a;
-            rte_eth_macaddr_get(port, &a);
-            c.gid = Gid::link_local(a.addr_bytes);
-        }
-        int err = 0;
-        ctx = Context::create(c, &err);
-        if (!ctx) {
-            fprintf(stderr, "Couldn't create context: %s\n", strerror(-err));
-            exit(1);
-        }
-        size = static_cast<uint32_t>(o.size);
-        pd = ctx->alloc_pd();
-        cq = ctx->create_cq(o.rx_depth + 1);
-        // One buffer receives and is sent back, as in rdma-core (UD: 40 bytes of GRH area first).
-        buf.assign(size + (o.type == IBV_QPT_UD ? 40 : 0), 0x7b);
-        if (client && o.validate)
-            for (uint32_t i = 0; i < size; i += kPageSize)
-                buf[off() + i] = 0; // rdma-core: i / page_size % sizeof(char)
-        mr = ctx->reg_mr(*pd, buf.data(), buf.size(), IBV_ACCESS_LOCAL_WRITE);
-        QpInitAttr a;
-        a.qp_type = o.type;
-        a.send_cq = a.recv_cq = cq.get();
-        a.cap.max_send_wr = 1;
-        a.cap.max_recv_wr = o.rx_depth;
-        a.cap.max_send_sge = a.cap.max_recv_sge = 1;
-        qp = ctx->create_qp(*pd, a, &err);
-        if (!qp || !mr || !cq) {
-            fprintf(stderr, "Couldn't create QP/MR/CQ (%d)\n", err);
-            exit(1);
-        }
-        QpAttr at;
-        at.qp_state = IBV_QPS_INIT;
-        at.qkey = kUdQkey;
-        if (qp->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | (o.type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS))) {
-            fprintf(stderr, "Failed to modify QP to INIT\n");
-            exit(1);
-        }
-        psn = static_cast<uint32_t>(lrand48() & 0xffffff);
-    }
-    Dest local() const { return {0, qp->qp_num(), psn, ctx->gid()}; }
-    uint32_t off() const { return o.type == IBV_QPT_UD ? 40 : 0; }
-    // rdma-core's check at the end of a server run with -c.
-    bool check_pages() const
-    {
-        bool ok = true;
-        for (uint32_t i = 0; i < size; i += kPageSize)
-            if (buf[off() + i] != 0) {
-                printf("invalid data in page %u\n", i / kPageSize);
-                ok = false;
-            }
-        return ok;
-    }
+	End(const Opts &op, bool cl, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
+	    : o(op), client(cl)
+	{
+		ContextConfig c;
+		c.port_id = port;
+		c.tx_pool = mp;
+		c.gid = Gid::from_ipv4(ip);
+		if (o.gid_idx == 0) {
+			rte_ether_addr a;
+			rte_eth_macaddr_get(port, &a);
+			c.gid = Gid::link_local(a.addr_bytes);
+		}
+		int err = 0;
+		ctx = Context::create(c, &err);
+		if (!ctx) {
+			fprintf(stderr, "Couldn't create context: %s\n", strerror(-err));
+			exit(1);
+		}
+		size = static_cast<uint32_t>(o.size);
+		pd = ctx->alloc_pd();
+		cq = ctx->create_cq(o.rx_depth + 1);
+		// One buffer receives and is sent back, as in rdma-core (UD: 40 bytes of GRH area first).
+		buf.assign(size + (o.type == IBV_QPT_UD ? 40 : 0), 0x7b);
+		if (client && o.validate)
+			for (uint32_t i = 0; i < size; i += kPageSize)
+				buf[off() + i] = 0; // rdma-core: i / page_size % sizeof(char)
+		mr = ctx->reg_mr(*pd, buf.data(), buf.size(), IBV_ACCESS_LOCAL_WRITE);
+		QpInitAttr a;
+		a.qp_type = o.type;
+		a.send_cq = a.recv_cq = cq.get();
+		a.cap.max_send_wr = 1;
+		a.cap.max_recv_wr = o.rx_depth;
+		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
+		qp = ctx->create_qp(*pd, a, &err);
+		if (!qp || !mr || !cq) {
+			fprintf(stderr, "Couldn't create QP/MR/CQ (%d)\n", err);
+			exit(1);
+		}
+		QpAttr at;
+		at.qp_state = IBV_QPS_INIT;
+		at.qkey = kUdQkey;
+		if (qp->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					   (o.type == IBV_QPT_UD ? IBV_QP_QKEY
+								 : IBV_QP_ACCESS_FLAGS))) {
+			fprintf(stderr, "Failed to modify QP to INIT\n");
+			exit(1);
+		}
+		psn = static_cast<uint32_t>(lrand48() & 0xffffff);
+	}
+	Dest local() const { return {0, qp->qp_num(), psn, ctx->gid()}; }
+	uint32_t off() const { return o.type == IBV_QPT_UD ? 40 : 0; }
+	// rdma-core's check at the end of a server run with -c.
+	bool check_pages() const
+	{
+		bool ok = true;
+		for (uint32_t i = 0; i < size; i += kPageSize)
+			if (buf[off() + i] != 0) {
+				printf("invalid data in page %u\n", i / kPageSize);
+				ok = false;
+			}
+		return ok;
+	}
 
-    int connect(const Dest &d, const MacAddr &mac)
-    {
-        remote = d;
-        QpAttr a;
-        a.qp_state = IBV_QPS_RTR;
-        a.path_mtu = o.mtu;
-        a.dest_qp_num = d.qpn;
-        a.rq_psn = d.psn;
-        a.max_dest_rd_atomic = 1;
-        a.min_rnr_timer = 12;
-        a.ah_attr = {mac, d.gid, 0, 0, 64};
-        int mask = IBV_QP_STATE;
-        if (o.type != IBV_QPT_UD)
-            mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
-        if (o.type == IBV_QPT_RC)
-            mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
-        if (qp->modify(a, mask)) {
-            fprintf(stderr, "Failed to modify QP to RTR\n");
-            return 1;
-        }
-        a.qp_state = IBV_QPS_RTS;
-        a.sq_psn = psn;
-        a.timeout = 14;
-        a.retry_cnt = 7;
-        a.rnr_retry = 7;
-        a.max_rd_atomic = 1;
-        mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-        if (o.type == IBV_QPT_RC)
-            mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
-        if (qp->modify(a, mask)) {
-            fprintf(stderr, "Failed to modify QP to RTS\n");
-            return 1;
-        }
-        if (o.type == IBV_QPT_UD) {
-            ah = ctx->create_ah(*pd, {mac, d.gid, 0, 0, 64});
-            if (!ah)
-                return 1;
-        }
-        return 0;
-    }
-    int post_recv(int n)
-    {
-        Sge s{reinterpret_cast<uintptr_t>(buf.data()), static_cast<uint32_t>(buf.size()), mr->lkey()};
-        int i;
-        for (i = 0; i < n; i++)
-            if (qp->post_recv({kRecvWrid, {&s, 1}}) != 0)
-                break;
-        return i;
-    }
-    int post_send()
-    {
-        Sge s{reinterpret_cast<uintptr_t>(buf.data() + off()), size, mr->lkey()};
-        SendWr w;
-        w.wr_id = kSendWrid;
-        w.sg_list = {&s, 1};
-        w.opcode = IBV_WR_SEND;
-        w.send_flags = IBV_SEND_SIGNALED;
-        if (ah)
-            w.ud = {ah.get(), remote.qpn, kUdQkey};
-        return qp->post_send(w);
-    }
-    void start()
-    {
-        routs = post_recv(o.rx_depth);
-        if (routs < o.rx_depth) {
-            fprintf(stderr, "Couldn't post receive (%d)\n", routs);
-            exit(1);
-        }
-        pending = kRecvWrid;
-        if (client) {
-            if (post_send()) {
-                fprintf(stderr, "Couldn't post send\n");
-                exit(1);
-            }
-            pending |= kSendWrid;
-        }
-    }
-    bool done() const { return failed || (rcnt >= o.iters && scnt >= o.iters); }
-    // ibv_rc_pingpong's completion loop body. Returns false when there was nothing to do.
-    bool step()
-    {
-        unsigned moved = ctx->poll();
-        WorkCompletion wc[2];
-        int ne = cq->poll_cq(wc);
-        if (moved == 0 && ne == 0)
-            return false;
-        for (int i = 0; i < ne; i++) {
-            if (wc[i].status != IBV_WC_SUCCESS) {
-                fprintf(stderr, "Failed status %d for wr_id %d\n", int(wc[i].status), int(wc[i].wr_id));
-                failed = true;
-                return true;
-            }
-            switch (wc[i].wr_id) {
-            case kSendWrid:
-                ++scnt;
-                break;
-            case kRecvWrid:
-                if (--routs <= 1) {
-                    routs += post_recv(o.rx_depth - routs);
-                    if (routs < o.rx_depth) {
-                        fprintf(stderr, "Couldn't post receive (%d)\n", routs);
-                        failed = true;
-                        return true;
-                    }
-                }
-                ++rcnt;
-                break;
-            default:
-                fprintf(stderr, "Completion for unknown wr_id %d\n", int(wc[i].wr_id));
-                failed = true;
-                return true;
-            }
-            pending &= ~unsigned(wc[i].wr_id);
-            if (scnt < o.iters && !pending) {
-                if (post_send()) {
-                    fprintf(stderr, "Couldn't post send\n");
-                    failed = true;
-                    return true;
-                }
-                pending = kRecvWrid | kSendWrid;
-            }
-        }
-        return true;
-    }
+	int connect(const Dest &d, const MacAddr &mac)
+	{
+		remote = d;
+		QpAttr a;
+		a.qp_state = IBV_QPS_RTR;
+		a.path_mtu = o.mtu;
+		a.dest_qp_num = d.qpn;
+		a.rq_psn = d.psn;
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 12;
+		a.ah_attr = {mac, d.gid, 0, 0, 64};
+		int mask = IBV_QP_STATE;
+		if (o.type != IBV_QPT_UD)
+			mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+		if (o.type == IBV_QPT_RC)
+			mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+		if (qp->modify(a, mask)) {
+			fprintf(stderr, "Failed to modify QP to RTR\n");
+			return 1;
+		}
+		a.qp_state = IBV_QPS_RTS;
+		a.sq_psn = psn;
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = 1;
+		mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+		if (o.type == IBV_QPT_RC)
+			mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				IBV_QP_MAX_QP_RD_ATOMIC;
+		if (qp->modify(a, mask)) {
+			fprintf(stderr, "Failed to modify QP to RTS\n");
+			return 1;
+		}
+		if (o.type == IBV_QPT_UD) {
+			ah = ctx->create_ah(*pd, {mac, d.gid, 0, 0, 64});
+			if (!ah)
+				return 1;
+		}
+		return 0;
+	}
+	int post_recv(int n)
+	{
+		Sge s{reinterpret_cast<uintptr_t>(buf.data()), static_cast<uint32_t>(buf.size()),
+		      mr->lkey()};
+		int i;
+		for (i = 0; i < n; i++)
+			if (qp->post_recv({kRecvWrid, {&s, 1}}) != 0)
+				break;
+		return i;
+	}
+	int post_send()
+	{
+		Sge s{reinterpret_cast<uintptr_t>(buf.data() + off()), size, mr->lkey()};
+		SendWr w;
+		w.wr_id = kSendWrid;
+		w.sg_list = {&s, 1};
+		w.opcode = IBV_WR_SEND;
+		w.send_flags = IBV_SEND_SIGNALED;
+		if (ah)
+			w.ud = {ah.get(), remote.qpn, kUdQkey};
+		return qp->post_send(w);
+	}
+	void start()
+	{
+		routs = post_recv(o.rx_depth);
+		if (routs < o.rx_depth) {
+			fprintf(stderr, "Couldn't post receive (%d)\n", routs);
+			exit(1);
+		}
+		pending = kRecvWrid;
+		if (client) {
+			if (post_send()) {
+				fprintf(stderr, "Couldn't post send\n");
+				exit(1);
+			}
+			pending |= kSendWrid;
+		}
+	}
+	bool done() const { return failed || (rcnt >= o.iters && scnt >= o.iters); }
+	// ibv_rc_pingpong's completion loop body. Returns false when there was nothing to do.
+	bool step()
+	{
+		unsigned moved = ctx->poll();
+		WorkCompletion wc[2];
+		int ne = cq->poll_cq(wc);
+		if (moved == 0 && ne == 0)
+			return false;
+		for (int i = 0; i < ne; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				fprintf(stderr, "Failed status %d for wr_id %d\n",
+					int(wc[i].status), int(wc[i].wr_id));
+				failed = true;
+				return true;
+			}
+			switch (wc[i].wr_id) {
+			case kSendWrid:
+				++scnt;
+				break;
+			case kRecvWrid:
+				if (--routs <= 1) {
+					routs += post_recv(o.rx_depth - routs);
+					if (routs < o.rx_depth) {
+						fprintf(stderr, "Couldn't post receive (%d)\n",
+							routs);
+						failed = true;
+						return true;
+					}
+				}
+				++rcnt;
+				break;
+			default:
+				fprintf(stderr, "Completion for unknown wr_id %d\n",
+					int(wc[i].wr_id));
+				failed = true;
+				return true;
+			}
+			pending &= ~unsigned(wc[i].wr_id);
+			if (scnt < o.iters && !pending) {
+				if (post_send()) {
+					fprintf(stderr, "Couldn't post send\n");
+					failed = true;
+					return true;
+				}
+				pending = kRecvWrid | kSendWrid;
+			}
+		}
+		return true;
+	}
 };
 
 // On failure: the transport counters that are not zero (what went wrong on the wire).
 void print_counters(const Counters &c)
 {
-    const std::pair<const char *, uint64_t> v[] = {
-        {"rx_frames", c.rx_frames}, {"rx_not_roce", c.rx_not_roce}, {"rx_malformed", c.rx_malformed},
-        {"rx_icrc_errors", c.rx_icrc_errors}, {"rx_not_for_us", c.rx_not_for_us},
-        {"rx_unknown_qp", c.rx_unknown_qp}, {"rx_bad_state", c.rx_bad_state},
-        {"rx_duplicates", c.rx_duplicates}, {"rx_out_of_sequence", c.rx_out_of_sequence},
-        {"rx_no_recv_wqe", c.rx_no_recv_wqe}, {"tx_frames", c.tx_frames}, {"tx_no_mbuf", c.tx_no_mbuf},
-        {"acks_sent", c.acks_sent}, {"acks_rcvd", c.acks_rcvd}, {"naks_sent", c.naks_sent},
-        {"naks_rcvd", c.naks_rcvd}, {"rnr_naks_sent", c.rnr_naks_sent}, {"rnr_naks_rcvd", c.rnr_naks_rcvd},
-        {"retransmits", c.retransmits}, {"timeouts", c.timeouts}};
-    for (const auto &[name, val] : v)
-        if (val != 0)
-            fprintf(stderr, "  %s %" PRIu64 "\n", name, val);
+	const std::pair<const char *, uint64_t> v[] = {{"rx_frames", c.rx_frames},
+						       {"rx_not_roce", c.rx_not_roce},
+						       {"rx_malformed", c.rx_malformed},
+						       {"rx_icrc_errors", c.rx_icrc_errors},
+						       {"rx_not_for_us", c.rx_not_for_us},
+						       {"rx_unknown_qp", c.rx_unknown_qp},
+						       {"rx_bad_state", c.rx_bad_state},
+						       {"rx_duplicates", c.rx_duplicates},
+						       {"rx_out_of_sequence", c.rx_out_of_sequence},
+						       {"rx_no_recv_wqe", c.rx_no_recv_wqe},
+						       {"tx_frames", c.tx_frames},
+						       {"tx_no_mbuf", c.tx_no_mbuf},
+						       {"acks_sent", c.acks_sent},
+						       {"acks_rcvd", c.acks_rcvd},
+						       {"naks_sent", c.naks_sent},
+						       {"naks_rcvd", c.naks_rcvd},
+						       {"rnr_naks_sent", c.rnr_naks_sent},
+						       {"rnr_naks_rcvd", c.rnr_naks_rcvd},
+						       {"retransmits", c.retransmits},
+						       {"timeouts", c.timeouts}};
+	for (const auto &[name, val] : v)
+		if (val != 0)
+			fprintf(stderr, "  %s %" PRIu64 "\n", name, val);
 }
 
 void print_dest(const char *what, const Dest &d)
 {
-    char g[33];
-    d.gid.to_wire(g);
-    char ip[INET6_ADDRSTRLEN];
-    inet_ntop(AF_INET6, d.gid.raw.data(), ip, sizeof ip);
-    printf("  %s address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s\n", what, d.lid, d.qpn, d.psn, ip);
-    (void)g;
+	char g[33];
+	d.gid.to_wire(g);
+	char ip[INET6_ADDRSTRLEN];
+	inet_ntop(AF_INET6, d.gid.raw.data(), ip, sizeof ip);
+	printf("  %s address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s\n", what, d.lid, d.qpn,
+	       d.psn, ip);
+	(void)g;
 }
 
 std::string to_msg(const Dest &d)
 {
-    char g[33], msg[64];
-    d.gid.to_wire(g);
-    snprintf(msg, sizeof msg, "%04x:%06x:%06x:%s", d.lid, d.qpn, d.psn, g);
-    return msg;
+	char g[33], msg[64];
+	d.gid.to_wire(g);
+	snprintf(msg, sizeof msg, "%04x:%06x:%06x:%s", d.lid, d.qpn, d.psn, g);
+	return msg;
 }
 
 bool from_msg(const char *msg, Dest &d)
 {
-    char g[33] = {};
-    if (sscanf(msg, "%x:%x:%x:%32s", &d.lid, &d.qpn, &d.psn, g) != 4)
-        return false;
-    return Gid::from_wire(g, d.gid);
+	char g[33] = {};
+	if (sscanf(msg, "%x:%x:%x:%32s", &d.lid, &d.qpn, &d.psn, g) != 4)
+		return false;
+	return Gid::from_wire(g, d.gid);
 }
 
 constexpr size_t kMsgLen = sizeof "0000:000000:000000:00000000000000000000000000000000";
@@ -386,23 +409,23 @@ constexpr size_t kMsgLen = sizeof "0000:000000:000000:00000000000000000000000000
 // Reads n bytes; while none are there, polls `ctx` (answers the peer's ARP/NS, see the header).
 bool read_full(int fd, char *b, size_t n, Context *ctx)
 {
-    size_t got = 0;
-    while (got < n) {
-        pollfd pfd{fd, POLLIN, 0};
-        int p = ::poll(&pfd, 1, ctx ? 0 : -1);
-        if (p < 0)
-            return false;
-        if (p == 0) {
-            if (ctx->poll() == 0)
-                sched_yield();
-            continue;
-        }
-        ssize_t r = read(fd, b + got, n - got);
-        if (r <= 0)
-            return false;
-        got += size_t(r);
-    }
-    return true;
+	size_t got = 0;
+	while (got < n) {
+		pollfd pfd{fd, POLLIN, 0};
+		int p = ::poll(&pfd, 1, ctx ? 0 : -1);
+		if (p < 0)
+			return false;
+		if (p == 0) {
+			if (ctx->poll() == 0)
+				sched_yield();
+			continue;
+		}
+		ssize_t r = read(fd, b + got, n - got);
+		if (r <= 0)
+			return false;
+		got += size_t(r);
+	}
+	return true;
 }
 
 // TCP exchange as pp_client_exch_dest / pp_server_exch_dest (rdma-core v44). The server
@@ -411,253 +434,310 @@ bool read_full(int fd, char *b, size_t n, Context *ctx)
 template <typename Connect>
 bool exchange(const Opts &o, Context *ctx, const Dest &mine, Dest &peer, Connect connect)
 {
-    std::string m = to_msg(mine);
-    m.resize(kMsgLen, '\0');
-    char buf[kMsgLen + 1] = {};
-    char port[16];
-    snprintf(port, sizeof port, "%d", o.tcp_port);
-    addrinfo hints{}, *res = nullptr;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    if (!o.server)
-        hints.ai_flags = AI_PASSIVE;
-    if (getaddrinfo(o.server, port, &hints, &res) != 0) {
-        fprintf(stderr, "getaddrinfo failed for %s:%d\n", o.server ? o.server : "*", o.tcp_port);
-        return false;
-    }
-    int fd = -1;
-    for (addrinfo *t = res; t; t = t->ai_next) {
-        fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
-        if (fd < 0)
-            continue;
-        if (o.server) {
-            if (::connect(fd, t->ai_addr, t->ai_addrlen) == 0)
-                break;
-        } else {
-            int one = 1;
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-            if (bind(fd, t->ai_addr, t->ai_addrlen) == 0)
-                break;
-        }
-        close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(res);
-    if (fd < 0) {
-        fprintf(stderr, "Couldn't %s port %d\n", o.server ? "connect to" : "listen on", o.tcp_port);
-        return false;
-    }
-    bool ok;
-    if (o.server) {
-        ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) && read_full(fd, buf, kMsgLen, ctx) &&
-             from_msg(buf, peer);
-        if (ok)
-            ok = write(fd, "done", sizeof "done") == ssize_t(sizeof "done");
-        if (ok && connect(peer) != 0) {
-            close(fd);
-            return false;
-        }
-    } else {
-        listen(fd, 1);
-        int c = accept(fd, nullptr, nullptr);
-        close(fd);
-        fd = c;
-        ok = fd >= 0 && read_full(fd, buf, kMsgLen, ctx) && from_msg(buf, peer);
-        if (ok && connect(peer) != 0) {
-            close(fd);
-            return false;
-        }
-        ok = ok && write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen);
-        char d[sizeof "done"];
-        if (ok)
-            ok = read_full(fd, d, sizeof d, ctx) && memcmp(d, "done", sizeof d) == 0;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (!ok) {
-        fprintf(stderr, "Couldn't read/write remote address\n");
-        return false;
-    }
-    return true;
+	std::string m = to_msg(mine);
+	m.resize(kMsgLen, '\0');
+	char buf[kMsgLen + 1] = {};
+	char port[16];
+	snprintf(port, sizeof port, "%d", o.tcp_port);
+	addrinfo hints{}, *res = nullptr;
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (!o.server)
+		hints.ai_flags = AI_PASSIVE;
+	if (getaddrinfo(o.server, port, &hints, &res) != 0) {
+		fprintf(stderr, "getaddrinfo failed for %s:%d\n", o.server ? o.server : "*",
+			o.tcp_port);
+		return false;
+	}
+	int fd = -1;
+	for (addrinfo *t = res; t; t = t->ai_next) {
+		fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (o.server) {
+			if (::connect(fd, t->ai_addr, t->ai_addrlen) == 0)
+				break;
+		} else {
+			int one = 1;
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+			if (bind(fd, t->ai_addr, t->ai_addrlen) == 0)
+				break;
+		}
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		fprintf(stderr, "Couldn't %s port %d\n", o.server ? "connect to" : "listen on",
+			o.tcp_port);
+		return false;
+	}
+	bool ok;
+	if (o.server) {
+		ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) &&
+		     read_full(fd, buf, kMsgLen, ctx) && from_msg(buf, peer);
+		if (ok)
+			ok = write(fd, "done", sizeof "done") == ssize_t(sizeof "done");
+		if (ok && connect(peer) != 0) {
+			close(fd);
+			return false;
+		}
+	} else {
+		listen(fd, 1);
+		int c = accept(fd, nullptr, nullptr);
+		close(fd);
+		fd = c;
+		ok = fd >= 0 && read_full(fd, buf, kMsgLen, ctx) && from_msg(buf, peer);
+		if (ok && connect(peer) != 0) {
+			close(fd);
+			return false;
+		}
+		ok = ok && write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen);
+		char d[sizeof "done"];
+		if (ok)
+			ok = read_full(fd, d, sizeof d, ctx) && memcmp(d, "done", sizeof d) == 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!ok) {
+		fprintf(stderr, "Couldn't read/write remote address\n");
+		return false;
+	}
+	return true;
 }
 
 void report(const Opts &o, uint64_t start, uint64_t end)
 {
-    double usec = double(end - start) * 1e6 / double(rte_get_timer_hz());
-    long long bytes = (long long)o.size * o.iters * 2;
-    printf("%lld bytes in %.2f seconds = %.2f Mbit/sec\n", bytes, usec / 1000000., bytes * 8. / usec);
-    printf("%d iters in %.2f seconds = %.2f usec/iter\n", o.iters, usec / 1000000., usec / o.iters);
+	double usec = double(end - start) * 1e6 / double(rte_get_timer_hz());
+	long long bytes = (long long)o.size * o.iters * 2;
+	printf("%lld bytes in %.2f seconds = %.2f Mbit/sec\n", bytes, usec / 1000000.,
+	       bytes * 8. / usec);
+	printf("%d iters in %.2f seconds = %.2f usec/iter\n", o.iters, usec / 1000000.,
+	       usec / o.iters);
 }
 
 void usage(const char *argv0)
 {
-    printf("Usage:\n  %s [EAL args] -- [options]            start a server and wait for connection\n"
-           "  %s [EAL args] -- [options] <host>     connect to server at <host>\n"
-           "  %s [EAL args] -- --loop [options]     both ends in-process (ports 0 and 1)\n\n"
-           "Options:\n  -p, --port=<port>  -s, --size=<size>  -m, --mtu=<size>  -r, --rx-depth=<dep>\n"
-           "  -n, --iters=<iters>  -g, --gid-idx=0|1  -c, --chk  -T, --transport=rc|uc|ud\n"
-           "  --ip=a.b.c.d  [--peer-mac=xx:..:xx]  --dpdk-port=N  --loop  --busy-poll  --pcap=FILE\n"
-           "Two processes on one host: give each its own core (EAL -l 0 / -l 1).\n",
-           argv0, argv0, argv0);
+	printf("Usage:\n  %s [EAL args] -- [options]            start a server and wait for "
+	       "connection\n"
+	       "  %s [EAL args] -- [options] <host>     connect to server at <host>\n"
+	       "  %s [EAL args] -- --loop [options]     both ends in-process (ports 0 and 1)\n\n"
+	       "Options:\n  -p, --port=<port>  -s, --size=<size>  -m, --mtu=<size>  -r, "
+	       "--rx-depth=<dep>\n"
+	       "  -n, --iters=<iters>  -g, --gid-idx=0|1  -c, --chk  -T, --transport=rc|uc|ud\n"
+	       "  --ip=a.b.c.d  [--peer-mac=xx:..:xx]  --dpdk-port=N  --loop  --busy-poll  "
+	       "--pcap=FILE\n"
+	       "Two processes on one host: give each its own core (EAL -l 0 / -l 1).\n",
+	       argv0, argv0, argv0);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    setvbuf(stdout, nullptr, _IOLBF, 0); // whole lines in a log even if the run is killed
-    int n = rte_eal_init(argc, argv);
-    if (n < 0) {
-        fprintf(stderr, "EAL init failed\n");
-        return 1;
-    }
-    argc -= n;
-    argv += n;
-    Opts o;
-    static const option longopts[] = {
-        {"port", 1, nullptr, 'p'},     {"size", 1, nullptr, 's'},      {"mtu", 1, nullptr, 'm'},
-        {"rx-depth", 1, nullptr, 'r'}, {"iters", 1, nullptr, 'n'},     {"gid-idx", 1, nullptr, 'g'},
-        {"chk", 0, nullptr, 'c'},      {"transport", 1, nullptr, 'T'}, {"loop", 0, nullptr, 'L'},
-        {"ip", 1, nullptr, 'I'},       {"peer-mac", 1, nullptr, 'M'},  {"dpdk-port", 1, nullptr, 'P'},
-        {"busy-poll", 0, nullptr, 'B'}, {"pcap", 1, nullptr, 'C'}, {"help", 0, nullptr, 'h'}, {}};
-    int c;
-    while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:h", longopts, nullptr)) != -1) {
-        switch (c) {
-        case 'p': o.tcp_port = atoi(optarg); break;
-        case 's': o.size = atoi(optarg); break;
-        case 'm': {
-            int m = atoi(optarg);
-            o.mtu = m == 256 ? IBV_MTU_256 : m == 512 ? IBV_MTU_512 : m == 1024 ? IBV_MTU_1024
-                  : m == 2048 ? IBV_MTU_2048 : m == 4096 ? IBV_MTU_4096 : ibv_mtu(0);
-            if (o.mtu == 0) { usage(argv[0]); return 1; }
-            o.mtu_set = true;
-            break;
-        }
-        case 'r': o.rx_depth = atoi(optarg); break;
-        case 'n': o.iters = atoi(optarg); break;
-        case 'g':
-            o.gid_idx = atoi(optarg);
-            if (o.gid_idx != 0 && o.gid_idx != 1) {
-                fprintf(stderr, "GID index %d: the table has 0 (link-local IPv6) and 1 (IPv4)\n", o.gid_idx);
-                return 1;
-            }
-            break;
-        case 'c': o.validate = true; break;
-        case 'T':
-            o.type = !strcmp(optarg, "ud") ? IBV_QPT_UD : !strcmp(optarg, "uc") ? IBV_QPT_UC : IBV_QPT_RC;
-            break;
-        case 'L': o.loop = true; break;
-        case 'I':
-            if (inet_pton(AF_INET, optarg, o.ip.data()) != 1) { usage(argv[0]); return 1; }
-            o.ip_set = true;
-            break;
-        case 'M':
-            if (sscanf(optarg, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &o.peer_mac[0], &o.peer_mac[1], &o.peer_mac[2],
-                       &o.peer_mac[3], &o.peer_mac[4], &o.peer_mac[5]) != 6) { usage(argv[0]); return 1; }
-            o.peer_mac_set = true;
-            break;
-        case 'C': o.pcap = optarg; break;
-        case 'P': o.dpdk_port = static_cast<uint16_t>(atoi(optarg)); break;
-        case 'B': o.busy_poll = true; break;
-        default: usage(argv[0]); return c == 'h' ? 0 : 1;
-        }
-    }
-    if (optind == argc - 1)
-        o.server = argv[optind];
-    else if (optind < argc) {
-        usage(argv[0]);
-        return 1;
-    }
-    if (o.size < 0)
-        o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
-    srand48(getpid() * time(nullptr));
-    rte_mempool *mp = rte_pktmbuf_pool_create("pp_pool", 8191, 256, 0, 4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
-    if (mp == nullptr) {
-        fprintf(stderr, "mempool creation failed\n");
-        return 1;
-    }
-    int rc = 0;
-    if (o.loop) {
-        if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) || setup_port(1, mp)) {
-            fprintf(stderr, "--loop needs two started ports (e.g. --vdev net_gaudi_emu0,ports=2,wire=pair)\n");
-            return 1;
-        }
-        if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
-            fprintf(stderr, "Requested size larger than port MTU (%u)\n", mtu_bytes(o.mtu));
-            return 1;
-        }
-        End srv(o, false, 0, mp, {10, 0, 0, 1}), cli(o, true, 1, mp, {10, 0, 0, 2});
-        print_dest("local", cli.local());
-        print_dest("remote", srv.local());
-        if (srv.connect(cli.local(), cli.ctx->mac()) || cli.connect(srv.local(), srv.ctx->mac()))
-            return 1;
-        srv.start();
-        uint64_t t0 = rte_get_timer_cycles();
-        cli.start();
-        while (!(srv.done() && cli.done())) {
-            srv.step();
-            cli.step();
-        }
-        uint64_t t1 = rte_get_timer_cycles();
-        rc = srv.failed || cli.failed;
-        if (!rc)
-            report(o, t0, t1);
-        if (!rc && o.validate && !srv.check_pages())
-            rc = 1;
-    } else {
-        if (setup_port(o.dpdk_port, mp)) {
-            fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
-            return 1;
-        }
-        // ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
-        if (o.type == IBV_QPT_UD && !o.mtu_set)
-            o.mtu = port_ib_mtu(o.dpdk_port);
-        if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
-            fprintf(stderr, "Requested size larger than port MTU (%u)\n", mtu_bytes(o.mtu));
-            return 1;
-        }
-        std::unique_ptr<gaudi::examples::PortCapture> cap;
-        if (o.pcap != nullptr && !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
-            return 1;
-        std::array<uint8_t, 4> ip = o.ip_set ? o.ip : std::array<uint8_t, 4>{10, 0, 0, uint8_t(o.server ? 2 : 1)};
-        End e(o, o.server != nullptr, o.dpdk_port, mp, ip);
-        Dest peer;
-        print_dest("local", e.local());
-        auto connect = [&](const Dest &d) {
-            MacAddr mac = o.peer_mac;
-            if (!o.peer_mac_set &&
-                gaudi::examples::wait_peer_mac(*e.ctx, d.gid, mac, kResolveMs) != 0)
-                return 1;
-            return e.connect(d, mac);
-        };
-        if (!exchange(o, e.ctx.get(), e.local(), peer, connect))
-            return 1;
-        print_dest("remote", peer);
-        e.start();
-        uint64_t t0 = rte_get_timer_cycles();
-        unsigned idle = 0;
-        while (!e.done()) {
-            if (e.step())
-                idle = 0;
-            else if (++idle >= kIdleSpins && !o.busy_poll) {
-                sched_yield(); // let a peer sharing this CPU run (see the header comment)
-                idle = 0;
-            }
-        }
-        uint64_t t1 = rte_get_timer_cycles();
-        // Keep answering (ACKs, retransmissions) briefly so the peer can finish too.
-        uint64_t until = t1 + rte_get_timer_hz() / 5;
-        while (rte_get_timer_cycles() < until)
-            if (e.ctx->poll() == 0 && !o.busy_poll)
-                sched_yield();
-        rc = e.failed;
-        if (!rc)
-            report(o, t0, t1);
-        else
-            print_counters(e.ctx->counters());
-        if (!rc && !o.server && o.validate && !e.check_pages())
-            rc = 1;
-    }
-    rte_eal_cleanup();
-    return rc;
+	setvbuf(stdout, nullptr, _IOLBF, 0); // whole lines in a log even if the run is killed
+	int n = rte_eal_init(argc, argv);
+	if (n < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 1;
+	}
+	argc -= n;
+	argv += n;
+	Opts o;
+	static const option longopts[] = {
+		{"port", 1, nullptr, 'p'},	{"size", 1, nullptr, 's'},
+		{"mtu", 1, nullptr, 'm'},	{"rx-depth", 1, nullptr, 'r'},
+		{"iters", 1, nullptr, 'n'},	{"gid-idx", 1, nullptr, 'g'},
+		{"chk", 0, nullptr, 'c'},	{"transport", 1, nullptr, 'T'},
+		{"loop", 0, nullptr, 'L'},	{"ip", 1, nullptr, 'I'},
+		{"peer-mac", 1, nullptr, 'M'},	{"dpdk-port", 1, nullptr, 'P'},
+		{"busy-poll", 0, nullptr, 'B'}, {"pcap", 1, nullptr, 'C'},
+		{"help", 0, nullptr, 'h'},	{}};
+	int c;
+	while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:h", longopts, nullptr)) != -1) {
+		switch (c) {
+		case 'p':
+			o.tcp_port = atoi(optarg);
+			break;
+		case 's':
+			o.size = atoi(optarg);
+			break;
+		case 'm': {
+			int m = atoi(optarg);
+			o.mtu = m == 256    ? IBV_MTU_256
+				: m == 512  ? IBV_MTU_512
+				: m == 1024 ? IBV_MTU_1024
+				: m == 2048 ? IBV_MTU_2048
+				: m == 4096 ? IBV_MTU_4096
+					    : ibv_mtu(0);
+			if (o.mtu == 0) {
+				usage(argv[0]);
+				return 1;
+			}
+			o.mtu_set = true;
+			break;
+		}
+		case 'r':
+			o.rx_depth = atoi(optarg);
+			break;
+		case 'n':
+			o.iters = atoi(optarg);
+			break;
+		case 'g':
+			o.gid_idx = atoi(optarg);
+			if (o.gid_idx != 0 && o.gid_idx != 1) {
+				fprintf(stderr,
+					"GID index %d: the table has 0 (link-local IPv6) and 1 "
+					"(IPv4)\n",
+					o.gid_idx);
+				return 1;
+			}
+			break;
+		case 'c':
+			o.validate = true;
+			break;
+		case 'T':
+			o.type = !strcmp(optarg, "ud")	 ? IBV_QPT_UD
+				 : !strcmp(optarg, "uc") ? IBV_QPT_UC
+							 : IBV_QPT_RC;
+			break;
+		case 'L':
+			o.loop = true;
+			break;
+		case 'I':
+			if (inet_pton(AF_INET, optarg, o.ip.data()) != 1) {
+				usage(argv[0]);
+				return 1;
+			}
+			o.ip_set = true;
+			break;
+		case 'M':
+			if (sscanf(optarg, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &o.peer_mac[0],
+				   &o.peer_mac[1], &o.peer_mac[2], &o.peer_mac[3], &o.peer_mac[4],
+				   &o.peer_mac[5]) != 6) {
+				usage(argv[0]);
+				return 1;
+			}
+			o.peer_mac_set = true;
+			break;
+		case 'C':
+			o.pcap = optarg;
+			break;
+		case 'P':
+			o.dpdk_port = static_cast<uint16_t>(atoi(optarg));
+			break;
+		case 'B':
+			o.busy_poll = true;
+			break;
+		default:
+			usage(argv[0]);
+			return c == 'h' ? 0 : 1;
+		}
+	}
+	if (optind == argc - 1)
+		o.server = argv[optind];
+	else if (optind < argc) {
+		usage(argv[0]);
+		return 1;
+	}
+	if (o.size < 0)
+		o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
+	srand48(getpid() * time(nullptr));
+	rte_mempool *mp = rte_pktmbuf_pool_create("pp_pool", 8191, 256, 0,
+						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
+	if (mp == nullptr) {
+		fprintf(stderr, "mempool creation failed\n");
+		return 1;
+	}
+	int rc = 0;
+	if (o.loop) {
+		if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) || setup_port(1, mp)) {
+			fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
+					"net_gaudi_emu0,ports=2,wire=pair)\n");
+			return 1;
+		}
+		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
+			fprintf(stderr, "Requested size larger than port MTU (%u)\n",
+				mtu_bytes(o.mtu));
+			return 1;
+		}
+		End srv(o, false, 0, mp, {10, 0, 0, 1}), cli(o, true, 1, mp, {10, 0, 0, 2});
+		print_dest("local", cli.local());
+		print_dest("remote", srv.local());
+		if (srv.connect(cli.local(), cli.ctx->mac()) ||
+		    cli.connect(srv.local(), srv.ctx->mac()))
+			return 1;
+		srv.start();
+		uint64_t t0 = rte_get_timer_cycles();
+		cli.start();
+		while (!(srv.done() && cli.done())) {
+			srv.step();
+			cli.step();
+		}
+		uint64_t t1 = rte_get_timer_cycles();
+		rc = srv.failed || cli.failed;
+		if (!rc)
+			report(o, t0, t1);
+		if (!rc && o.validate && !srv.check_pages())
+			rc = 1;
+	} else {
+		if (setup_port(o.dpdk_port, mp)) {
+			fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
+			return 1;
+		}
+		// ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
+		if (o.type == IBV_QPT_UD && !o.mtu_set)
+			o.mtu = port_ib_mtu(o.dpdk_port);
+		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
+			fprintf(stderr, "Requested size larger than port MTU (%u)\n",
+				mtu_bytes(o.mtu));
+			return 1;
+		}
+		std::unique_ptr<gaudi::examples::PortCapture> cap;
+		if (o.pcap != nullptr &&
+		    !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
+			return 1;
+		std::array<uint8_t, 4> ip =
+			o.ip_set ? o.ip
+				 : std::array<uint8_t, 4>{10, 0, 0, uint8_t(o.server ? 2 : 1)};
+		End e(o, o.server != nullptr, o.dpdk_port, mp, ip);
+		Dest peer;
+		print_dest("local", e.local());
+		auto connect = [&](const Dest &d) {
+			MacAddr mac = o.peer_mac;
+			if (!o.peer_mac_set &&
+			    gaudi::examples::wait_peer_mac(*e.ctx, d.gid, mac, kResolveMs) != 0)
+				return 1;
+			return e.connect(d, mac);
+		};
+		if (!exchange(o, e.ctx.get(), e.local(), peer, connect))
+			return 1;
+		print_dest("remote", peer);
+		e.start();
+		uint64_t t0 = rte_get_timer_cycles();
+		unsigned idle = 0;
+		while (!e.done()) {
+			if (e.step())
+				idle = 0;
+			else if (++idle >= kIdleSpins && !o.busy_poll) {
+				sched_yield(); // let a peer sharing this CPU run (see the header comment)
+				idle = 0;
+			}
+		}
+		uint64_t t1 = rte_get_timer_cycles();
+		// Keep answering (ACKs, retransmissions) briefly so the peer can finish too.
+		uint64_t until = t1 + rte_get_timer_hz() / 5;
+		while (rte_get_timer_cycles() < until)
+			if (e.ctx->poll() == 0 && !o.busy_poll)
+				sched_yield();
+		rc = e.failed;
+		if (!rc)
+			report(o, t0, t1);
+		else
+			print_counters(e.ctx->counters());
+		if (!rc && !o.server && o.validate && !e.check_pages())
+			rc = 1;
+	}
+	rte_eal_cleanup();
+	return rc;
 }

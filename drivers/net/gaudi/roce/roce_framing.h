@@ -38,7 +38,7 @@ namespace gaudi::roce {
 // ---------------------------------------------------------------------------------------
 // Sizes (bytes)
 // ---------------------------------------------------------------------------------------
-inline constexpr uint16_t kRoceV2UdpPort = 4791;   // IANA / Annex A17.
+inline constexpr uint16_t kRoceV2UdpPort = 4791; // IANA / Annex A17.
 inline constexpr uint16_t kEtherTypeIpv4 = 0x0800;
 inline constexpr uint16_t kEtherTypeIpv6 = 0x86DD;
 inline constexpr uint16_t kEtherTypeVlan = 0x8100; // 802.1Q
@@ -73,97 +73,115 @@ inline constexpr size_t kMaxIcrcDatagramLen = kIcrcScratchLen - 8;
 // ---------------------------------------------------------------------------------------
 // Opcodes (BTH byte 0). [7:5] = transport, [4:0] = operation. IBA 9.2 / ib_pack.h.
 // ---------------------------------------------------------------------------------------
-enum class Transport : uint8_t { RC = 0, UC = 1, RD = 2, UD = 3, CNP = 4, Reserved = 5, Reserved6 = 6, Vendor = 7 };
+enum class Transport : uint8_t {
+	RC = 0,
+	UC = 1,
+	RD = 2,
+	UD = 3,
+	CNP = 4,
+	Reserved = 5,
+	Reserved6 = 6,
+	Vendor = 7
+};
 
 enum class Opcode : uint8_t {
-    RC_SEND_FIRST = 0x00,
-    RC_SEND_MIDDLE = 0x01,
-    RC_SEND_LAST = 0x02,
-    RC_SEND_LAST_WITH_IMMEDIATE = 0x03,
-    RC_SEND_ONLY = 0x04,
-    RC_SEND_ONLY_WITH_IMMEDIATE = 0x05,
-    RC_RDMA_WRITE_FIRST = 0x06,
-    RC_RDMA_WRITE_MIDDLE = 0x07,
-    RC_RDMA_WRITE_LAST = 0x08,
-    RC_RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x09,
-    RC_RDMA_WRITE_ONLY = 0x0A,
-    RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x0B,
-    RC_RDMA_READ_REQUEST = 0x0C,
-    RC_RDMA_READ_RESPONSE_FIRST = 0x0D,
-    RC_RDMA_READ_RESPONSE_MIDDLE = 0x0E,
-    RC_RDMA_READ_RESPONSE_LAST = 0x0F,
-    RC_RDMA_READ_RESPONSE_ONLY = 0x10,
-    RC_ACKNOWLEDGE = 0x11,
-    RC_ATOMIC_ACKNOWLEDGE = 0x12,
-    RC_COMPARE_SWAP = 0x13,
-    RC_FETCH_ADD = 0x14,
-    // 0x15 is reserved for RC (RESYNC exists only for RD).
-    RC_SEND_LAST_WITH_INVALIDATE = 0x16,
-    RC_SEND_ONLY_WITH_INVALIDATE = 0x17,
-    RC_FLUSH = 0x1C,        // IBA 1.5 (ib_pack.h IB_OPCODE_FLUSH): FETH + RETH, no payload
-    RC_ATOMIC_WRITE = 0x1D, // IBA 1.5: RETH + 8 B payload
+	RC_SEND_FIRST = 0x00,
+	RC_SEND_MIDDLE = 0x01,
+	RC_SEND_LAST = 0x02,
+	RC_SEND_LAST_WITH_IMMEDIATE = 0x03,
+	RC_SEND_ONLY = 0x04,
+	RC_SEND_ONLY_WITH_IMMEDIATE = 0x05,
+	RC_RDMA_WRITE_FIRST = 0x06,
+	RC_RDMA_WRITE_MIDDLE = 0x07,
+	RC_RDMA_WRITE_LAST = 0x08,
+	RC_RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x09,
+	RC_RDMA_WRITE_ONLY = 0x0A,
+	RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x0B,
+	RC_RDMA_READ_REQUEST = 0x0C,
+	RC_RDMA_READ_RESPONSE_FIRST = 0x0D,
+	RC_RDMA_READ_RESPONSE_MIDDLE = 0x0E,
+	RC_RDMA_READ_RESPONSE_LAST = 0x0F,
+	RC_RDMA_READ_RESPONSE_ONLY = 0x10,
+	RC_ACKNOWLEDGE = 0x11,
+	RC_ATOMIC_ACKNOWLEDGE = 0x12,
+	RC_COMPARE_SWAP = 0x13,
+	RC_FETCH_ADD = 0x14,
+	// 0x15 is reserved for RC (RESYNC exists only for RD).
+	RC_SEND_LAST_WITH_INVALIDATE = 0x16,
+	RC_SEND_ONLY_WITH_INVALIDATE = 0x17,
+	RC_FLUSH = 0x1C,	// IBA 1.5 (ib_pack.h IB_OPCODE_FLUSH): FETH + RETH, no payload
+	RC_ATOMIC_WRITE = 0x1D, // IBA 1.5: RETH + 8 B payload
 
-    UC_SEND_FIRST = 0x20,
-    UC_SEND_MIDDLE = 0x21,
-    UC_SEND_LAST = 0x22,
-    UC_SEND_LAST_WITH_IMMEDIATE = 0x23,
-    UC_SEND_ONLY = 0x24,
-    UC_SEND_ONLY_WITH_IMMEDIATE = 0x25,
-    UC_RDMA_WRITE_FIRST = 0x26,
-    UC_RDMA_WRITE_MIDDLE = 0x27,
-    UC_RDMA_WRITE_LAST = 0x28,
-    UC_RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x29,
-    UC_RDMA_WRITE_ONLY = 0x2A,
-    UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x2B,
+	UC_SEND_FIRST = 0x20,
+	UC_SEND_MIDDLE = 0x21,
+	UC_SEND_LAST = 0x22,
+	UC_SEND_LAST_WITH_IMMEDIATE = 0x23,
+	UC_SEND_ONLY = 0x24,
+	UC_SEND_ONLY_WITH_IMMEDIATE = 0x25,
+	UC_RDMA_WRITE_FIRST = 0x26,
+	UC_RDMA_WRITE_MIDDLE = 0x27,
+	UC_RDMA_WRITE_LAST = 0x28,
+	UC_RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x29,
+	UC_RDMA_WRITE_ONLY = 0x2A,
+	UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x2B,
 
-    // RD (reliable datagram): every packet carries an RDETH; requests also a DETH.
-    // Listed for completeness (ib_pack.h values); no capture exercises them.
-    RD_SEND_FIRST = 0x40,
-    RD_SEND_MIDDLE = 0x41,
-    RD_SEND_LAST = 0x42,
-    RD_SEND_LAST_WITH_IMMEDIATE = 0x43,
-    RD_SEND_ONLY = 0x44,
-    RD_SEND_ONLY_WITH_IMMEDIATE = 0x45,
-    RD_RDMA_WRITE_FIRST = 0x46,
-    RD_RDMA_WRITE_MIDDLE = 0x47,
-    RD_RDMA_WRITE_LAST = 0x48,
-    RD_RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x49,
-    RD_RDMA_WRITE_ONLY = 0x4A,
-    RD_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x4B,
-    RD_RDMA_READ_REQUEST = 0x4C,
-    RD_RDMA_READ_RESPONSE_FIRST = 0x4D,
-    RD_RDMA_READ_RESPONSE_MIDDLE = 0x4E,
-    RD_RDMA_READ_RESPONSE_LAST = 0x4F,
-    RD_RDMA_READ_RESPONSE_ONLY = 0x50,
-    RD_ACKNOWLEDGE = 0x51,
-    RD_ATOMIC_ACKNOWLEDGE = 0x52,
-    RD_COMPARE_SWAP = 0x53,
-    RD_FETCH_ADD = 0x54,
-    RD_RESYNC = 0x55,
+	// RD (reliable datagram): every packet carries an RDETH; requests also a DETH.
+	// Listed for completeness (ib_pack.h values); no capture exercises them.
+	RD_SEND_FIRST = 0x40,
+	RD_SEND_MIDDLE = 0x41,
+	RD_SEND_LAST = 0x42,
+	RD_SEND_LAST_WITH_IMMEDIATE = 0x43,
+	RD_SEND_ONLY = 0x44,
+	RD_SEND_ONLY_WITH_IMMEDIATE = 0x45,
+	RD_RDMA_WRITE_FIRST = 0x46,
+	RD_RDMA_WRITE_MIDDLE = 0x47,
+	RD_RDMA_WRITE_LAST = 0x48,
+	RD_RDMA_WRITE_LAST_WITH_IMMEDIATE = 0x49,
+	RD_RDMA_WRITE_ONLY = 0x4A,
+	RD_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x4B,
+	RD_RDMA_READ_REQUEST = 0x4C,
+	RD_RDMA_READ_RESPONSE_FIRST = 0x4D,
+	RD_RDMA_READ_RESPONSE_MIDDLE = 0x4E,
+	RD_RDMA_READ_RESPONSE_LAST = 0x4F,
+	RD_RDMA_READ_RESPONSE_ONLY = 0x50,
+	RD_ACKNOWLEDGE = 0x51,
+	RD_ATOMIC_ACKNOWLEDGE = 0x52,
+	RD_COMPARE_SWAP = 0x53,
+	RD_FETCH_ADD = 0x54,
+	RD_RESYNC = 0x55,
 
-    UD_SEND_ONLY = 0x64,
-    UD_SEND_ONLY_WITH_IMMEDIATE = 0x65,
+	UD_SEND_ONLY = 0x64,
+	UD_SEND_ONLY_WITH_IMMEDIATE = 0x65,
 
-    // RoCE v2 Congestion Notification Packet (Annex A17.9.3). Not IB CC's 0x80.
-    CNP = 0x81,
+	// RoCE v2 Congestion Notification Packet (Annex A17.9.3). Not IB CC's 0x80.
+	CNP = 0x81,
 };
 
 // Extension headers, as bits of a mask. Values also give the wire order (low bit first).
 enum class Ext : uint16_t {
-    RDETH = 1u << 0,        // 4 B: resv8, EE-context 24
-    DETH = 1u << 1,         // 8 B: Q_Key 32, resv8, SrcQP 24
-    FETH = 1u << 2,         // 4 B: flush type/level (IBA 1.5 FLUSH)
-    RETH = 1u << 3,         // 16 B: VA 64, R_Key 32, DMA length 32
-    AtomicETH = 1u << 4,    // 28 B: VA 64, R_Key 32, Swap/Add 64, Compare 64
-    AETH = 1u << 5,         // 4 B: syndrome 8, MSN 24
-    AtomicAckETH = 1u << 6, // 8 B: original remote data 64
-    ImmDt = 1u << 7,        // 4 B: immediate data
-    IETH = 1u << 8,         // 4 B: R_Key to invalidate
+	RDETH = 1u << 0,	// 4 B: resv8, EE-context 24
+	DETH = 1u << 1,		// 8 B: Q_Key 32, resv8, SrcQP 24
+	FETH = 1u << 2,		// 4 B: flush type/level (IBA 1.5 FLUSH)
+	RETH = 1u << 3,		// 16 B: VA 64, R_Key 32, DMA length 32
+	AtomicETH = 1u << 4,	// 28 B: VA 64, R_Key 32, Swap/Add 64, Compare 64
+	AETH = 1u << 5,		// 4 B: syndrome 8, MSN 24
+	AtomicAckETH = 1u << 6, // 8 B: original remote data 64
+	ImmDt = 1u << 7,	// 4 B: immediate data
+	IETH = 1u << 8,		// 4 B: R_Key to invalidate
 };
 inline constexpr size_t kNumExt = 9;
-constexpr uint16_t operator|(Ext a, Ext b) { return static_cast<uint16_t>(static_cast<uint16_t>(a) | static_cast<uint16_t>(b)); }
-constexpr uint16_t operator|(uint16_t a, Ext b) { return static_cast<uint16_t>(a | static_cast<uint16_t>(b)); }
-constexpr bool has_ext(uint16_t mask, Ext e) { return (mask & static_cast<uint16_t>(e)) != 0; }
+constexpr uint16_t operator|(Ext a, Ext b)
+{
+	return static_cast<uint16_t>(static_cast<uint16_t>(a) | static_cast<uint16_t>(b));
+}
+constexpr uint16_t operator|(uint16_t a, Ext b)
+{
+	return static_cast<uint16_t>(a | static_cast<uint16_t>(b));
+}
+constexpr bool has_ext(uint16_t mask, Ext e)
+{
+	return (mask & static_cast<uint16_t>(e)) != 0;
+}
 // Length in bytes of one extension header.
 size_t ext_len(Ext e);
 std::string_view ext_name(Ext e);
@@ -171,24 +189,30 @@ std::string_view ext_name(Ext e);
 size_t ext_mask_len(uint16_t mask);
 
 struct OpcodeInfo {
-    bool valid = false;            // false: reserved/unknown opcode
-    Transport transport = Transport::Reserved;
-    std::string_view name;         // IBA name, e.g. "RC_SEND_ONLY"; "UNKNOWN" if !valid
-    uint16_t ext_mask = 0;         // extension headers following the BTH (Ext bits)
-    std::array<Ext, 4> ext{};      // the same, in wire order (RD WRITE_ONLY_IMM has 4)
-    uint8_t num_ext = 0;
-    uint8_t ext_len = 0;           // total bytes of extension headers
-    bool has_payload = false;      // may carry payload (SEND/WRITE/READ_RESPONSE data, CNP reserved)
-    // Exact payload length when fixed (ATOMIC_WRITE 8, CNP 16), else -1.
-    int16_t fixed_payload = -1;
+	bool valid = false; // false: reserved/unknown opcode
+	Transport transport = Transport::Reserved;
+	std::string_view name;	  // IBA name, e.g. "RC_SEND_ONLY"; "UNKNOWN" if !valid
+	uint16_t ext_mask = 0;	  // extension headers following the BTH (Ext bits)
+	std::array<Ext, 4> ext{}; // the same, in wire order (RD WRITE_ONLY_IMM has 4)
+	uint8_t num_ext = 0;
+	uint8_t ext_len = 0;	  // total bytes of extension headers
+	bool has_payload = false; // may carry payload (SEND/WRITE/READ_RESPONSE data, CNP reserved)
+	// Exact payload length when fixed (ATOMIC_WRITE 8, CNP 16), else -1.
+	int16_t fixed_payload = -1;
 };
 
 // Table lookup; total over all 256 values.
 const OpcodeInfo &opcode_info(uint8_t opcode);
-inline const OpcodeInfo &opcode_info(Opcode op) { return opcode_info(static_cast<uint8_t>(op)); }
+inline const OpcodeInfo &opcode_info(Opcode op)
+{
+	return opcode_info(static_cast<uint8_t>(op));
+}
 // "RC_SEND_ONLY", ... ; "UNKNOWN" for reserved values.
 std::string_view name(uint8_t opcode);
-inline std::string_view name(Opcode op) { return name(static_cast<uint8_t>(op)); }
+inline std::string_view name(Opcode op)
+{
+	return name(static_cast<uint8_t>(op));
+}
 std::string_view transport_name(Transport t);
 // All valid opcodes, ascending (for tests and generators).
 std::span<const Opcode> all_opcodes();
@@ -200,185 +224,206 @@ std::span<const Opcode> all_opcodes();
 using MacAddr = std::array<uint8_t, 6>;
 
 struct EthHeader {
-    MacAddr dst{};
-    MacAddr src{};
-    bool has_vlan = false;
-    uint16_t vlan_tpid = kEtherTypeVlan; // only 0x8100 is recognised by the parser
-    uint16_t vlan_tci = 0;               // PCP 3 | DEI 1 | VID 12
-    uint16_t ether_type = kEtherTypeIpv4;
-    uint16_t vlan_id() const { return vlan_tci & 0x0FFF; }
-    uint8_t vlan_pcp() const { return static_cast<uint8_t>(vlan_tci >> 13); }
+	MacAddr dst{};
+	MacAddr src{};
+	bool has_vlan = false;
+	uint16_t vlan_tpid = kEtherTypeVlan; // only 0x8100 is recognised by the parser
+	uint16_t vlan_tci = 0;		     // PCP 3 | DEI 1 | VID 12
+	uint16_t ether_type = kEtherTypeIpv4;
+	uint16_t vlan_id() const { return vlan_tci & 0x0FFF; }
+	uint8_t vlan_pcp() const { return static_cast<uint8_t>(vlan_tci >> 13); }
 };
 
 enum class IpVersion : uint8_t { v4 = 4, v6 = 6 };
 
 struct Ipv4Header {
-    uint8_t version = 4;
-    uint8_t ihl = 5;              // 32-bit words, 5..15
-    uint8_t tos = 0;              // DSCP 6 | ECN 2
-    uint16_t total_len = 0;       // bytes, header + UDP datagram
-    uint16_t id = 0;
-    uint16_t flags_frag = 0x4000; // DF set, as RoCE NICs send
-    uint8_t ttl = 64;
-    uint8_t protocol = kIpProtoUdp;
-    uint16_t checksum = 0;
-    std::array<uint8_t, 4> src{};
-    std::array<uint8_t, 4> dst{};
-    std::span<const uint8_t> options; // (ihl-5)*4 bytes
+	uint8_t version = 4;
+	uint8_t ihl = 5;	// 32-bit words, 5..15
+	uint8_t tos = 0;	// DSCP 6 | ECN 2
+	uint16_t total_len = 0; // bytes, header + UDP datagram
+	uint16_t id = 0;
+	uint16_t flags_frag = 0x4000; // DF set, as RoCE NICs send
+	uint8_t ttl = 64;
+	uint8_t protocol = kIpProtoUdp;
+	uint16_t checksum = 0;
+	std::array<uint8_t, 4> src{};
+	std::array<uint8_t, 4> dst{};
+	std::span<const uint8_t> options; // (ihl-5)*4 bytes
 };
 
 struct Ipv6Header {
-    uint8_t version = 6;
-    uint8_t traffic_class = 0;   // DSCP 6 | ECN 2
-    uint32_t flow_label = 0;     // 20 bits
-    uint16_t payload_len = 0;    // bytes after the 40 B header
-    uint8_t next_header = kIpProtoUdp;
-    uint8_t hop_limit = 64;
-    std::array<uint8_t, 16> src{};
-    std::array<uint8_t, 16> dst{};
+	uint8_t version = 6;
+	uint8_t traffic_class = 0; // DSCP 6 | ECN 2
+	uint32_t flow_label = 0;   // 20 bits
+	uint16_t payload_len = 0;  // bytes after the 40 B header
+	uint8_t next_header = kIpProtoUdp;
+	uint8_t hop_limit = 64;
+	std::array<uint8_t, 16> src{};
+	std::array<uint8_t, 16> dst{};
 };
 
 struct UdpHeader {
-    uint16_t src_port = 0xC000;  // RoCE v2 senders use 0xC000..0xFFFF (flow entropy)
-    uint16_t dst_port = kRoceV2UdpPort;
-    uint16_t length = 0;         // bytes, header + data
-    uint16_t checksum = 0;       // RoCE NICs send 0 (masked out of the ICRC anyway)
+	uint16_t src_port = 0xC000; // RoCE v2 senders use 0xC000..0xFFFF (flow entropy)
+	uint16_t dst_port = kRoceV2UdpPort;
+	uint16_t length = 0;   // bytes, header + data
+	uint16_t checksum = 0; // RoCE NICs send 0 (masked out of the ICRC anyway)
 };
 
 // Base Transport Header, IBA 9.2 (byte offsets as in roce-facts.md §1).
 struct Bth {
-    uint8_t opcode = 0;
-    bool se = false;            // solicited event (byte 1 bit 7)
-    bool mig_req = false;       // M (byte 1 bit 6)
-    uint8_t pad_cnt = 0;        // byte 1 bits 5:4
-    uint8_t tver = 0;           // byte 1 bits 3:0, must be 0
-    uint16_t pkey = 0xFFFF;
-    bool fecn = false;          // byte 4 bit 7 (masked in ICRC)
-    bool becn = false;          // byte 4 bit 6 (masked in ICRC); set in a CNP
-    uint8_t resv6 = 0;          // byte 4 bits 5:0
-    uint32_t dest_qp = 0;       // 24 bits
-    bool ack_req = false;       // byte 8 bit 7
-    uint8_t resv7 = 0;          // byte 8 bits 6:0
-    uint32_t psn = 0;           // 24 bits
+	uint8_t opcode = 0;
+	bool se = false;      // solicited event (byte 1 bit 7)
+	bool mig_req = false; // M (byte 1 bit 6)
+	uint8_t pad_cnt = 0;  // byte 1 bits 5:4
+	uint8_t tver = 0;     // byte 1 bits 3:0, must be 0
+	uint16_t pkey = 0xFFFF;
+	bool fecn = false;    // byte 4 bit 7 (masked in ICRC)
+	bool becn = false;    // byte 4 bit 6 (masked in ICRC); set in a CNP
+	uint8_t resv6 = 0;    // byte 4 bits 5:0
+	uint32_t dest_qp = 0; // 24 bits
+	bool ack_req = false; // byte 8 bit 7
+	uint8_t resv7 = 0;    // byte 8 bits 6:0
+	uint32_t psn = 0;     // 24 bits
 };
 
-struct Rdeth { uint8_t resv8 = 0; uint32_t ee_context = 0; };
-struct Deth { uint32_t qkey = 0; uint8_t resv8 = 0; uint32_t src_qp = 0; };
-struct Feth { uint32_t value = 0; }; // selectivity level / placement type bits, kept raw
-struct Reth { uint64_t va = 0; uint32_t rkey = 0; uint32_t dma_len = 0; };
-struct AtomicEth { uint64_t va = 0; uint32_t rkey = 0; uint64_t swap_add = 0; uint64_t compare = 0; };
+struct Rdeth {
+	uint8_t resv8 = 0;
+	uint32_t ee_context = 0;
+};
+struct Deth {
+	uint32_t qkey = 0;
+	uint8_t resv8 = 0;
+	uint32_t src_qp = 0;
+};
+struct Feth {
+	uint32_t value = 0;
+}; // selectivity level / placement type bits, kept raw
+struct Reth {
+	uint64_t va = 0;
+	uint32_t rkey = 0;
+	uint32_t dma_len = 0;
+};
+struct AtomicEth {
+	uint64_t va = 0;
+	uint32_t rkey = 0;
+	uint64_t swap_add = 0;
+	uint64_t compare = 0;
+};
 
 // AETH: syndrome [7] resv, [6:5] 00 ACK / 01 RNR NAK / 11 NAK, [4:0] credit / timer / NAK code.
 struct Aeth {
-    uint8_t syndrome = 0;
-    uint32_t msn = 0; // 24 bits
-    enum class Kind : uint8_t { ack, rnr_nak, reserved, nak };
-    Kind kind() const { return static_cast<Kind>((syndrome >> 5) & 3); }
-    uint8_t value() const { return syndrome & 0x1F; }
+	uint8_t syndrome = 0;
+	uint32_t msn = 0; // 24 bits
+	enum class Kind : uint8_t { ack, rnr_nak, reserved, nak };
+	Kind kind() const { return static_cast<Kind>((syndrome >> 5) & 3); }
+	uint8_t value() const { return syndrome & 0x1F; }
 };
-struct AtomicAckEth { uint64_t orig = 0; };
+struct AtomicAckEth {
+	uint64_t orig = 0;
+};
 
 // ---------------------------------------------------------------------------------------
 // Decoded packet
 // ---------------------------------------------------------------------------------------
 struct Packet {
-    bool has_eth = true;       // false when decoded with parse_ip() (raw-IP captures)
-    EthHeader eth;
-    IpVersion ip_version = IpVersion::v4;
-    Ipv4Header ip4;            // valid if ip_version == v4
-    Ipv6Header ip6;            // valid if ip_version == v6
-    UdpHeader udp;
-    Bth bth;
-    uint16_t ext_mask = 0;     // headers present (Ext bits), from the opcode table
-    Rdeth rdeth;
-    Deth deth;
-    Feth feth;
-    Reth reth;
-    AtomicEth atomic_eth;
-    Aeth aeth;
-    AtomicAckEth atomic_ack_eth;
-    uint32_t imm = 0;          // ImmDt, as the 32-bit big-endian wire value
-    uint32_t ieth_rkey = 0;
-    std::span<const uint8_t> payload; // without pad
-    std::span<const uint8_t> pad;     // the pad_cnt pad bytes as on the wire (normally 0)
-    // ICRC as a number: the wire bytes read little-endian (CRC-32 LSB first). Wireshark and
-    // scapy print the big-endian read of the same bytes (0xF353F378 shows as 0x78f353f3).
-    uint32_t icrc = 0;
-    uint32_t icrc_computed = 0;
-    bool icrc_ok = false;
-    bool ip_checksum_ok = false; // IPv4 only; true for IPv6
-    std::span<const uint8_t> trailer; // bytes after the IP datagram (Ethernet padding, FCS)
-    size_t frame_len = 0;      // bytes consumed incl. trailer (= input size on success)
+	bool has_eth = true; // false when decoded with parse_ip() (raw-IP captures)
+	EthHeader eth;
+	IpVersion ip_version = IpVersion::v4;
+	Ipv4Header ip4; // valid if ip_version == v4
+	Ipv6Header ip6; // valid if ip_version == v6
+	UdpHeader udp;
+	Bth bth;
+	uint16_t ext_mask = 0; // headers present (Ext bits), from the opcode table
+	Rdeth rdeth;
+	Deth deth;
+	Feth feth;
+	Reth reth;
+	AtomicEth atomic_eth;
+	Aeth aeth;
+	AtomicAckEth atomic_ack_eth;
+	uint32_t imm = 0; // ImmDt, as the 32-bit big-endian wire value
+	uint32_t ieth_rkey = 0;
+	std::span<const uint8_t> payload; // without pad
+	std::span<const uint8_t> pad;	  // the pad_cnt pad bytes as on the wire (normally 0)
+	// ICRC as a number: the wire bytes read little-endian (CRC-32 LSB first). Wireshark and
+	// scapy print the big-endian read of the same bytes (0xF353F378 shows as 0x78f353f3).
+	uint32_t icrc = 0;
+	uint32_t icrc_computed = 0;
+	bool icrc_ok = false;
+	bool ip_checksum_ok = false;	  // IPv4 only; true for IPv6
+	std::span<const uint8_t> trailer; // bytes after the IP datagram (Ethernet padding, FCS)
+	size_t frame_len = 0;		  // bytes consumed incl. trailer (= input size on success)
 };
 
 // ---------------------------------------------------------------------------------------
 // Parser
 // ---------------------------------------------------------------------------------------
 enum class ParseError : uint8_t {
-    ok = 0,
-    truncated_eth,        // < 14 B, or < 18 B with an 802.1Q tag
-    not_ip,               // EtherType is neither IPv4 nor IPv6
-    truncated_ip,         // shorter than the IP header (or its IHL)
-    bad_ip_version,       // version nibble disagrees with the EtherType
-    bad_ip_header_len,    // IPv4 IHL < 5
-    ip_len_mismatch,      // IP total/payload length < header or > bytes present
-    ip_fragment,          // IPv4 MF set or fragment offset != 0
-    bad_ip_checksum,      // IPv4 header checksum wrong (packet otherwise fully decoded)
-    not_udp,              // IP protocol / next header is not UDP (incl. IPv6 ext headers)
-    truncated_udp,        // fewer than 8 B after the IP header
-    udp_len_mismatch,     // UDP length < 8 or != the IP payload length
-    not_roce,             // UDP destination port is not 4791
-    truncated_bth,        // fewer than 12 B of UDP data
-    bad_tver,             // BTH TVer != 0 (IBA 9.2: such packets are dropped)
-    unknown_opcode,       // reserved opcode
-    truncated_ext_header, // UDP data ends inside the extension headers
-    truncated_icrc,       // no room for the 4 B ICRC after the headers
-    bad_pad,              // payload+pad not a multiple of 4, or PadCnt > payload+pad
-    unexpected_payload,   // data present for an opcode without payload, or fixed size wrong
-    too_long,             // datagram longer than kMaxIcrcDatagramLen (ICRC not computed)
-    icrc_mismatch,        // ICRC wrong (packet otherwise fully decoded)
-    count_
+	ok = 0,
+	truncated_eth,	      // < 14 B, or < 18 B with an 802.1Q tag
+	not_ip,		      // EtherType is neither IPv4 nor IPv6
+	truncated_ip,	      // shorter than the IP header (or its IHL)
+	bad_ip_version,	      // version nibble disagrees with the EtherType
+	bad_ip_header_len,    // IPv4 IHL < 5
+	ip_len_mismatch,      // IP total/payload length < header or > bytes present
+	ip_fragment,	      // IPv4 MF set or fragment offset != 0
+	bad_ip_checksum,      // IPv4 header checksum wrong (packet otherwise fully decoded)
+	not_udp,	      // IP protocol / next header is not UDP (incl. IPv6 ext headers)
+	truncated_udp,	      // fewer than 8 B after the IP header
+	udp_len_mismatch,     // UDP length < 8 or != the IP payload length
+	not_roce,	      // UDP destination port is not 4791
+	truncated_bth,	      // fewer than 12 B of UDP data
+	bad_tver,	      // BTH TVer != 0 (IBA 9.2: such packets are dropped)
+	unknown_opcode,	      // reserved opcode
+	truncated_ext_header, // UDP data ends inside the extension headers
+	truncated_icrc,	      // no room for the 4 B ICRC after the headers
+	bad_pad,	      // payload+pad not a multiple of 4, or PadCnt > payload+pad
+	unexpected_payload,   // data present for an opcode without payload, or fixed size wrong
+	too_long,	      // datagram longer than kMaxIcrcDatagramLen (ICRC not computed)
+	icrc_mismatch,	      // ICRC wrong (packet otherwise fully decoded)
+	count_
 };
 inline constexpr size_t kNumParseErrors = static_cast<size_t>(ParseError::count_);
 std::string_view error_name(ParseError e);
 // The frame is simply not RoCE v2 (as opposed to a broken RoCE v2 frame).
 constexpr bool is_not_roce(ParseError e)
 {
-    return e == ParseError::not_ip || e == ParseError::not_udp || e == ParseError::not_roce;
+	return e == ParseError::not_ip || e == ParseError::not_udp || e == ParseError::not_roce;
 }
 
 // Which parts of Packet are valid after parse() returned `e`.
 constexpr bool bth_decoded(ParseError e)
 {
-    return e == ParseError::ok || e >= ParseError::bad_tver || e == ParseError::bad_ip_checksum;
+	return e == ParseError::ok || e >= ParseError::bad_tver || e == ParseError::bad_ip_checksum;
 }
 constexpr bool fully_decoded(ParseError e)
 {
-    return e == ParseError::ok || e == ParseError::icrc_mismatch || e == ParseError::bad_ip_checksum;
+	return e == ParseError::ok || e == ParseError::icrc_mismatch ||
+	       e == ParseError::bad_ip_checksum;
 }
 
 // Per-outcome counters; owned by the caller (one per thread/queue), never shared.
 struct ParseStats {
-    uint64_t frames = 0;
-    std::array<uint64_t, kNumParseErrors> by_result{}; // index = ParseError (ok included)
-    uint64_t count(ParseError e) const { return by_result[static_cast<size_t>(e)]; }
-    uint64_t ok() const { return count(ParseError::ok); }
-    uint64_t errors() const { return frames - ok(); }
+	uint64_t frames = 0;
+	std::array<uint64_t, kNumParseErrors> by_result{}; // index = ParseError (ok included)
+	uint64_t count(ParseError e) const { return by_result[static_cast<size_t>(e)]; }
+	uint64_t ok() const { return count(ParseError::ok); }
+	uint64_t errors() const { return frames - ok(); }
 };
 
 struct ParseOptions {
-    bool verify_icrc = true;
-    bool verify_ip_checksum = true;
+	bool verify_icrc = true;
+	bool verify_ip_checksum = true;
 };
 
 // Decodes an Ethernet frame. Reads only inside `frame`. On ok, icrc_mismatch and
 // bad_ip_checksum `out` is fully decoded; on other errors the fields of the layers before
 // the failing one are valid and the rest are unspecified.
 ParseError parse(std::span<const uint8_t> frame, Packet &out, ParseStats &stats,
-                 const ParseOptions &opt = {});
+		 const ParseOptions &opt = {});
 // Same, for a buffer that starts at the IP header (DLT_RAW captures, the ICRC test path).
 ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &stats,
-                    const ParseOptions &opt = {});
+		    const ParseOptions &opt = {});
 
 // ---------------------------------------------------------------------------------------
 // ICRC (Annex A17.4.1): CRC-32 (IEEE, = zlib crc32) over 8 B of 0xFF followed by the IP
@@ -407,10 +452,10 @@ std::string_view crc_alg_name(int alg);
 // header (IPv4 IHL*4 incl. options, IPv6 40). Returns false if the span is shorter than the
 // IP+UDP+BTH headers or longer than kMaxIcrcDatagramLen.
 bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_len,
-                  uint32_t &icrc);
+		  uint32_t &icrc);
 // Same with a caller-provided scratch buffer of at least datagram.size() + 8 bytes.
-bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_len,
-                  uint32_t &icrc, std::span<uint8_t> scratch);
+bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_len, uint32_t &icrc,
+		  std::span<uint8_t> scratch);
 
 // RFC 1071 IPv4 header checksum over `hdr` with the checksum field taken as 0.
 uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr);
@@ -419,37 +464,43 @@ uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr);
 // Builder
 // ---------------------------------------------------------------------------------------
 struct BuildOptions {
-    bool ext_from_opcode = true; // write the opcode table's headers; false: Packet::ext_mask
-    bool lengths = true;  // EtherType, IP version/IHL/protocol, IP total/payload len, UDP len
-    bool ip_checksum = true;
-    // UDP checksum: computed when the IP version's flag is set, else udp.checksum as given.
-    // IPv4 RoCE NICs send 0. IPv6 forbids a zero UDP checksum (RFC 8200 8.1) and tshark
-    // flags it, so it is computed there by default (scapy's IPv6 vector carries one too).
-    bool udp_checksum = false;
-    bool udp_checksum_ipv6 = true;
-    bool pad = true;      // PadCnt = (-payload) & 3, zero pad; false: bth.pad_cnt + Packet::pad
-    bool icrc = true;     // compute; false: write Packet::icrc as is
-    bool trailer = false; // append Packet::trailer (re-encoding captured frames)
-    // Raw mode: every field exactly as given in the Packet, valid or not.
-    static constexpr BuildOptions raw()
-    {
-        return {.ext_from_opcode = false, .lengths = false, .ip_checksum = false,
-                .udp_checksum = false, .udp_checksum_ipv6 = false, .pad = false, .icrc = false, .trailer = true};
-    }
+	bool ext_from_opcode = true; // write the opcode table's headers; false: Packet::ext_mask
+	bool lengths = true; // EtherType, IP version/IHL/protocol, IP total/payload len, UDP len
+	bool ip_checksum = true;
+	// UDP checksum: computed when the IP version's flag is set, else udp.checksum as given.
+	// IPv4 RoCE NICs send 0. IPv6 forbids a zero UDP checksum (RFC 8200 8.1) and tshark
+	// flags it, so it is computed there by default (scapy's IPv6 vector carries one too).
+	bool udp_checksum = false;
+	bool udp_checksum_ipv6 = true;
+	bool pad = true;      // PadCnt = (-payload) & 3, zero pad; false: bth.pad_cnt + Packet::pad
+	bool icrc = true;     // compute; false: write Packet::icrc as is
+	bool trailer = false; // append Packet::trailer (re-encoding captured frames)
+	// Raw mode: every field exactly as given in the Packet, valid or not.
+	static constexpr BuildOptions raw()
+	{
+		return {.ext_from_opcode = false,
+			.lengths = false,
+			.ip_checksum = false,
+			.udp_checksum = false,
+			.udp_checksum_ipv6 = false,
+			.pad = false,
+			.icrc = false,
+			.trailer = true};
+	}
 };
 
 enum class BuildError : uint8_t {
-    ok = 0,
-    buffer_too_small,
-    bad_ip_options,   // IPv4 options not a multiple of 4 or > 40 B
-    payload_too_long, // datagram would exceed 65535 B (lengths) or the ICRC scratch
+	ok = 0,
+	buffer_too_small,
+	bad_ip_options,	  // IPv4 options not a multiple of 4 or > 40 B
+	payload_too_long, // datagram would exceed 65535 B (lengths) or the ICRC scratch
 };
 std::string_view error_name(BuildError e);
 
 struct BuildResult {
-    BuildError error = BuildError::ok;
-    size_t len = 0; // bytes written on ok; on buffer_too_small the bytes needed
-    explicit operator bool() const { return error == BuildError::ok; }
+	BuildError error = BuildError::ok;
+	size_t len = 0; // bytes written on ok; on buffer_too_small the bytes needed
+	explicit operator bool() const { return error == BuildError::ok; }
 };
 
 // Encodes `pkt` into `out`. Payload and pad spans are copied. Opcodes unknown to the table
@@ -464,8 +515,8 @@ Packet make_packet(Opcode op);
 // rdma_flow_label_to_udp_sport, rdma-core ibv_flow_label_to_udp_sport).
 constexpr uint16_t flow_label_to_udp_sport(uint32_t fl)
 {
-    uint32_t fl_low = fl & 0x03FFF, fl_high = fl & 0xFC000;
-    return static_cast<uint16_t>((fl_low ^ (fl_high >> 14)) | 0xC000);
+	uint32_t fl_low = fl & 0x03FFF, fl_high = fl & 0xFC000;
+	return static_cast<uint16_t>((fl_low ^ (fl_high >> 14)) | 0xC000);
 }
 
 } // namespace gaudi::roce

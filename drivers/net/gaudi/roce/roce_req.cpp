@@ -10,200 +10,207 @@ namespace gaudi::roce {
 
 void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn)
 {
-    pkt.eth.dst = av.mac;
-    pkt.eth.src = ctx_.mac_;
-    uint8_t ecn = tuning_.ecn ? kEcnEct0 : 0; // A17.9: senders mark ECT
-    uint32_t fl = av.flow_label ? (av.flow_label & 0xFFFFF) : calc_flow_label(qpn_, dest_qpn);
-    uint8_t hop = av.hop_limit > 1 ? av.hop_limit : ctx_.cfg_.hop_limit;
-    if (ctx_.v4_) {
-        pkt.ip_version = IpVersion::v4;
-        pkt.ip4.tos = static_cast<uint8_t>((av.traffic_class & 0xFC) | ecn);
-        pkt.ip4.ttl = hop;
-        pkt.ip4.id = ctx_.ip_id_++;
-        pkt.ip4.src = ctx_.gid_.ipv4();
-        pkt.ip4.dst = av.gid.ipv4();
-    } else {
-        pkt.ip_version = IpVersion::v6;
-        pkt.ip6.traffic_class = static_cast<uint8_t>((av.traffic_class & 0xFC) | ecn);
-        pkt.ip6.flow_label = fl;
-        pkt.ip6.hop_limit = hop;
-        pkt.ip6.src = ctx_.gid_.raw;
-        pkt.ip6.dst = av.gid.raw;
-    }
-    // Annex A17.5.1 / rdma_flow_label_to_udp_sport: per-flow entropy keeps a QP on one path.
-    pkt.udp.src_port = flow_label_to_udp_sport(fl);
-    pkt.bth.pkey = ctx_.cfg_.pkey_table[attr_.pkey_index];
-    pkt.bth.dest_qp = dest_qpn;
-    pkt.bth.psn = psn & kPsnMask;
+	pkt.eth.dst = av.mac;
+	pkt.eth.src = ctx_.mac_;
+	uint8_t ecn = tuning_.ecn ? kEcnEct0 : 0; // A17.9: senders mark ECT
+	uint32_t fl = av.flow_label ? (av.flow_label & 0xFFFFF) : calc_flow_label(qpn_, dest_qpn);
+	uint8_t hop = av.hop_limit > 1 ? av.hop_limit : ctx_.cfg_.hop_limit;
+	if (ctx_.v4_) {
+		pkt.ip_version = IpVersion::v4;
+		pkt.ip4.tos = static_cast<uint8_t>((av.traffic_class & 0xFC) | ecn);
+		pkt.ip4.ttl = hop;
+		pkt.ip4.id = ctx_.ip_id_++;
+		pkt.ip4.src = ctx_.gid_.ipv4();
+		pkt.ip4.dst = av.gid.ipv4();
+	} else {
+		pkt.ip_version = IpVersion::v6;
+		pkt.ip6.traffic_class = static_cast<uint8_t>((av.traffic_class & 0xFC) | ecn);
+		pkt.ip6.flow_label = fl;
+		pkt.ip6.hop_limit = hop;
+		pkt.ip6.src = ctx_.gid_.raw;
+		pkt.ip6.dst = av.gid.raw;
+	}
+	// Annex A17.5.1 / rdma_flow_label_to_udp_sport: per-flow entropy keeps a QP on one path.
+	pkt.udp.src_port = flow_label_to_udp_sport(fl);
+	pkt.bth.pkey = ctx_.cfg_.pkey_table[attr_.pkey_index];
+	pkt.bth.dest_qp = dest_qpn;
+	pkt.bth.psn = psn & kPsnMask;
 }
 
 bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 {
-    uint32_t mtu = pmtu();
-    bool uc = type_ == IBV_QPT_UC;
-    bool first = k == 0, last = k + 1 == w.npkts;
-    uint32_t off = 0, n = 0;
-    Opcode op;
-    bool data = false;
-    switch (w.opcode) {
-    case IBV_WR_SEND:
-    case IBV_WR_SEND_WITH_IMM:
-    case IBV_WR_SEND_WITH_INV: {
-        data = true;
-        bool imm = w.opcode == IBV_WR_SEND_WITH_IMM, inv = w.opcode == IBV_WR_SEND_WITH_INV;
-        if (type_ == IBV_QPT_UD)
-            op = imm ? Opcode::UD_SEND_ONLY_WITH_IMMEDIATE : Opcode::UD_SEND_ONLY;
-        else if (first && last)
-            op = imm ? Opcode::RC_SEND_ONLY_WITH_IMMEDIATE
-                 : inv ? Opcode::RC_SEND_ONLY_WITH_INVALIDATE : Opcode::RC_SEND_ONLY;
-        else if (first)
-            op = Opcode::RC_SEND_FIRST;
-        else if (!last)
-            op = Opcode::RC_SEND_MIDDLE;
-        else
-            op = imm ? Opcode::RC_SEND_LAST_WITH_IMMEDIATE
-                 : inv ? Opcode::RC_SEND_LAST_WITH_INVALIDATE : Opcode::RC_SEND_LAST;
-        break;
-    }
-    case IBV_WR_RDMA_WRITE:
-    case IBV_WR_RDMA_WRITE_WITH_IMM: {
-        data = true;
-        bool imm = w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
-        if (first && last)
-            op = imm ? Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : Opcode::RC_RDMA_WRITE_ONLY;
-        else if (first)
-            op = Opcode::RC_RDMA_WRITE_FIRST;
-        else if (!last)
-            op = Opcode::RC_RDMA_WRITE_MIDDLE;
-        else
-            op = imm ? Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : Opcode::RC_RDMA_WRITE_LAST;
-        break;
-    }
-    case IBV_WR_RDMA_READ:
-        op = Opcode::RC_RDMA_READ_REQUEST;
-        break;
-    case IBV_WR_ATOMIC_CMP_AND_SWP:
-        op = Opcode::RC_COMPARE_SWAP;
-        break;
-    case IBV_WR_ATOMIC_FETCH_AND_ADD:
-        op = Opcode::RC_FETCH_ADD;
-        break;
-    default:
-        return false;
-    }
-    if (uc)
-        op = uc_opcode(op);
-    if (data) {
-        off = k * mtu;
-        n = std::min(mtu, w.len - off);
-    }
-    if (!rate_allows(n + kMaxHdr, now))
-        return false;
-    Packet pkt = make_packet(op);
-    if (type_ == IBV_QPT_UD) {
-        fill_headers(pkt, w.ah->attr(), w.remote_qpn, w.first_psn);
-        pkt.deth.qkey = w.remote_qkey;
-        pkt.deth.src_qp = qpn_;
-    } else {
-        fill_headers(pkt, attr_.ah_attr, attr_.dest_qp_num, psn_add(w.first_psn, k));
-    }
-    // IBA 9.7.2: an ACK per message, and one at least every ack_req_every packets so that a
-    // long message never fills the PSN window without one asked for (an rxe responder ACKs
-    // only packets with AckReq).
-    uint32_t every = std::max<uint32_t>(1, std::min(tuning_.ack_req_every, tuning_.max_inflight_pkts / 2));
-    bool ack_req = type_ == IBV_QPT_RC && (last || !data || noack_pkts_ + 1 >= every);
-    pkt.bth.ack_req = ack_req;
-    pkt.bth.se = last && w.solicited;
-    pkt.imm = w.imm;
-    pkt.ieth_rkey = w.inv_rkey;
-    if (has_ext(pkt.ext_mask, Ext::RETH)) {
-        if (w.opcode == IBV_WR_RDMA_READ) {
-            // A re-request after lost responses asks only for the residual (rxe 030e46e495af).
-            uint64_t done = uint64_t(w.resp_pkts) * mtu;
-            pkt.reth = {w.raddr + done, w.rkey, static_cast<uint32_t>(w.len - std::min<uint64_t>(done, w.len))};
-            pkt.bth.psn = psn_add(w.first_psn, w.resp_pkts);
-            w.rereq_from = w.resp_pkts;
-        } else {
-            pkt.reth = {w.raddr, w.rkey, w.len};
-        }
-    }
-    if (has_ext(pkt.ext_mask, Ext::AtomicETH)) {
-        if (w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
-            pkt.atomic_eth = {w.raddr, w.rkey, w.swap, w.cmp};
-        else
-            pkt.atomic_eth = {w.raddr, w.rkey, w.cmp, 0};
-    }
-    if (n > 0) {
-        const uint8_t *p;
-        if (w.nseg == 1) {
-            p = w.seg[0].addr + off;
-        } else {
-            gather(w.seg, w.nseg, off, n, ctx_.scratch_.data());
-            p = ctx_.scratch_.data();
-        }
-        pkt.payload = {p, n};
-    }
-    if (!ctx_.emit(this, pkt))
-        return false;
-    noack_pkts_ = ack_req ? 0 : noack_pkts_ + 1;
-    return true;
+	uint32_t mtu = pmtu();
+	bool uc = type_ == IBV_QPT_UC;
+	bool first = k == 0, last = k + 1 == w.npkts;
+	uint32_t off = 0, n = 0;
+	Opcode op;
+	bool data = false;
+	switch (w.opcode) {
+	case IBV_WR_SEND:
+	case IBV_WR_SEND_WITH_IMM:
+	case IBV_WR_SEND_WITH_INV: {
+		data = true;
+		bool imm = w.opcode == IBV_WR_SEND_WITH_IMM, inv = w.opcode == IBV_WR_SEND_WITH_INV;
+		if (type_ == IBV_QPT_UD)
+			op = imm ? Opcode::UD_SEND_ONLY_WITH_IMMEDIATE : Opcode::UD_SEND_ONLY;
+		else if (first && last)
+			op = imm   ? Opcode::RC_SEND_ONLY_WITH_IMMEDIATE
+			     : inv ? Opcode::RC_SEND_ONLY_WITH_INVALIDATE
+				   : Opcode::RC_SEND_ONLY;
+		else if (first)
+			op = Opcode::RC_SEND_FIRST;
+		else if (!last)
+			op = Opcode::RC_SEND_MIDDLE;
+		else
+			op = imm   ? Opcode::RC_SEND_LAST_WITH_IMMEDIATE
+			     : inv ? Opcode::RC_SEND_LAST_WITH_INVALIDATE
+				   : Opcode::RC_SEND_LAST;
+		break;
+	}
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM: {
+		data = true;
+		bool imm = w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+		if (first && last)
+			op = imm ? Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE
+				 : Opcode::RC_RDMA_WRITE_ONLY;
+		else if (first)
+			op = Opcode::RC_RDMA_WRITE_FIRST;
+		else if (!last)
+			op = Opcode::RC_RDMA_WRITE_MIDDLE;
+		else
+			op = imm ? Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE
+				 : Opcode::RC_RDMA_WRITE_LAST;
+		break;
+	}
+	case IBV_WR_RDMA_READ:
+		op = Opcode::RC_RDMA_READ_REQUEST;
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		op = Opcode::RC_COMPARE_SWAP;
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		op = Opcode::RC_FETCH_ADD;
+		break;
+	default:
+		return false;
+	}
+	if (uc)
+		op = uc_opcode(op);
+	if (data) {
+		off = k * mtu;
+		n = std::min(mtu, w.len - off);
+	}
+	if (!rate_allows(n + kMaxHdr, now))
+		return false;
+	Packet pkt = make_packet(op);
+	if (type_ == IBV_QPT_UD) {
+		fill_headers(pkt, w.ah->attr(), w.remote_qpn, w.first_psn);
+		pkt.deth.qkey = w.remote_qkey;
+		pkt.deth.src_qp = qpn_;
+	} else {
+		fill_headers(pkt, attr_.ah_attr, attr_.dest_qp_num, psn_add(w.first_psn, k));
+	}
+	// IBA 9.7.2: an ACK per message, and one at least every ack_req_every packets so that a
+	// long message never fills the PSN window without one asked for (an rxe responder ACKs
+	// only packets with AckReq).
+	uint32_t every = std::max<uint32_t>(
+		1, std::min(tuning_.ack_req_every, tuning_.max_inflight_pkts / 2));
+	bool ack_req = type_ == IBV_QPT_RC && (last || !data || noack_pkts_ + 1 >= every);
+	pkt.bth.ack_req = ack_req;
+	pkt.bth.se = last && w.solicited;
+	pkt.imm = w.imm;
+	pkt.ieth_rkey = w.inv_rkey;
+	if (has_ext(pkt.ext_mask, Ext::RETH)) {
+		if (w.opcode == IBV_WR_RDMA_READ) {
+			// A re-request after lost responses asks only for the residual (rxe 030e46e495af).
+			uint64_t done = uint64_t(w.resp_pkts) * mtu;
+			pkt.reth = {w.raddr + done, w.rkey,
+				    static_cast<uint32_t>(w.len - std::min<uint64_t>(done, w.len))};
+			pkt.bth.psn = psn_add(w.first_psn, w.resp_pkts);
+			w.rereq_from = w.resp_pkts;
+		} else {
+			pkt.reth = {w.raddr, w.rkey, w.len};
+		}
+	}
+	if (has_ext(pkt.ext_mask, Ext::AtomicETH)) {
+		if (w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
+			pkt.atomic_eth = {w.raddr, w.rkey, w.swap, w.cmp};
+		else
+			pkt.atomic_eth = {w.raddr, w.rkey, w.cmp, 0};
+	}
+	if (n > 0) {
+		const uint8_t *p;
+		if (w.nseg == 1) {
+			p = w.seg[0].addr + off;
+		} else {
+			gather(w.seg, w.nseg, off, n, ctx_.scratch_.data());
+			p = ctx_.scratch_.data();
+		}
+		pkt.payload = {p, n};
+	}
+	if (!ctx_.emit(this, pkt))
+		return false;
+	noack_pkts_ = ack_req ? 0 : noack_pkts_ + 1;
+	return true;
 }
 
 unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 {
-    if (state_ != IBV_QPS_RTS || rnr_wait_)
-        return 0;
-    unsigned sent = 0;
-    while (sent < budget && cur_ != sq_head_) {
-        SendWqe &w = sq_[cur_ & sq_mask_];
-        if (w.oversize) {
-            ctx_.counters_.ud_oversize++;
-            complete_send(w, IBV_WC_SUCCESS);
-            cur_++;
-            sq_tail_++;
-            continue;
-        }
-        bool ra = is_read_or_atomic(w.opcode);
-        if (is_rc() && ra && w.done) { // already answered: never ask twice
-            cur_++;
-            cur_pkt_ = 0;
-            continue;
-        }
-        uint32_t k = ra ? (w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0) : cur_pkt_;
-        uint32_t psn = psn_add(w.first_psn, k);
-        if (is_rc()) {
-            if (psn_diff(psn, una_) >= int32_t(tuning_.max_inflight_pkts))
-                break;
-            if (ra) { // IBA 9.7.7.2.1 (max_rd_atomic): outstanding READ/atomic limit
-                uint32_t outstanding = 0;
-                for (uint32_t i = sq_tail_; i != cur_; i++) {
-                    const SendWqe &o = sq_[i & sq_mask_];
-                    outstanding += is_read_or_atomic(o.opcode) && !o.done;
-                }
-                if (outstanding >= attr_.max_rd_atomic)
-                    break;
-            }
-        }
-        if (!tx_one_request(w, k, now))
-            break;
-        sent++;
-        if (is_rc()) {
-            if (psn_diff(sent_end_, una_) == 0)
-                last_progress_ = now; // timer starts with the first outstanding packet
-            uint32_t end = ra ? psn_add(w.first_psn, w.npkts) : psn_add(psn, 1);
-            if (psn_diff(end, sent_end_) > 0)
-                sent_end_ = end;
-        }
-        if (ra || ++cur_pkt_ == w.npkts) {
-            cur_++;
-            cur_pkt_ = 0;
-            if (!is_rc()) { // UC/UD complete once sent (IBA 10.8.3.1: unreliable)
-                complete_send(w, IBV_WC_SUCCESS);
-                sq_tail_++;
-            }
-        }
-    }
-    return sent;
+	if (state_ != IBV_QPS_RTS || rnr_wait_)
+		return 0;
+	unsigned sent = 0;
+	while (sent < budget && cur_ != sq_head_) {
+		SendWqe &w = sq_[cur_ & sq_mask_];
+		if (w.oversize) {
+			ctx_.counters_.ud_oversize++;
+			complete_send(w, IBV_WC_SUCCESS);
+			cur_++;
+			sq_tail_++;
+			continue;
+		}
+		bool ra = is_read_or_atomic(w.opcode);
+		if (is_rc() && ra && w.done) { // already answered: never ask twice
+			cur_++;
+			cur_pkt_ = 0;
+			continue;
+		}
+		uint32_t k = ra ? (w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0) : cur_pkt_;
+		uint32_t psn = psn_add(w.first_psn, k);
+		if (is_rc()) {
+			if (psn_diff(psn, una_) >= int32_t(tuning_.max_inflight_pkts))
+				break;
+			if (ra) { // IBA 9.7.7.2.1 (max_rd_atomic): outstanding READ/atomic limit
+				uint32_t outstanding = 0;
+				for (uint32_t i = sq_tail_; i != cur_; i++) {
+					const SendWqe &o = sq_[i & sq_mask_];
+					outstanding += is_read_or_atomic(o.opcode) && !o.done;
+				}
+				if (outstanding >= attr_.max_rd_atomic)
+					break;
+			}
+		}
+		if (!tx_one_request(w, k, now))
+			break;
+		sent++;
+		if (is_rc()) {
+			if (psn_diff(sent_end_, una_) == 0)
+				last_progress_ =
+					now; // timer starts with the first outstanding packet
+			uint32_t end = ra ? psn_add(w.first_psn, w.npkts) : psn_add(psn, 1);
+			if (psn_diff(end, sent_end_) > 0)
+				sent_end_ = end;
+		}
+		if (ra || ++cur_pkt_ == w.npkts) {
+			cur_++;
+			cur_pkt_ = 0;
+			if (!is_rc()) { // UC/UD complete once sent (IBA 10.8.3.1: unreliable)
+				complete_send(w, IBV_WC_SUCCESS);
+				sq_tail_++;
+			}
+		}
+	}
+	return sent;
 }
 
 } // namespace gaudi::roce
