@@ -24,7 +24,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from testpmd_session import TestPmd  # noqa: E402
+import bench  # noqa: E402
 
 ROOT = os.path.join(HERE, "..", "..")
 
@@ -58,20 +58,6 @@ def gaudi_io(app, pmd, engine, size, seconds, work):
     return statistics.mean(sum(p["rx_pps"] for p in s["ports"]) for s in pts) / 1e6
 
 
-def testpmd_io(pmd, engine, size, seconds):
-    with TestPmd([f"net_gaudi_emu0,ports=2,wire=pair,engine={engine}"], pmd_path=pmd,
-                 app_args=["--forward-mode=io", "--nb-cores=1", "--burst=32",
-                           f"--txpkts={size}"]) as tp:
-        tp.cmd("start tx_first")
-        time.sleep(1)
-        a, t0 = tp.port_stats(), time.monotonic()
-        time.sleep(seconds)
-        b, t1 = tp.port_stats(), time.monotonic()
-        tp.cmd("stop")
-        tp.quit()
-    return sum(b[p]["RX-packets"] - a[p]["RX-packets"] for p in (0, 1)) / (t1 - t0) / 1e6
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--app", default=os.path.join(ROOT, "build", "app", "gaudi-testpmd",
@@ -93,7 +79,7 @@ def main():
             g, t = [], []
             for _ in range(args.rounds):
                 g.append(gaudi_io(app, pmd, engine, size, args.seconds, work))
-                t.append(testpmd_io(pmd, engine, size, args.seconds))
+                t.append(bench.measure(f"gaudi-{engine}", size, args.seconds, pmd, bursts=1))
             gm, tm = statistics.median(g), statistics.median(t)
             print(f"{engine:16} {size:5} {gm:10.3f} Mpps {tm:9.3f} Mpps {gm / tm:6.2f}",
                   flush=True)
