@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // roce_decode: print every frame of a pcap/pcapng file as RoCE v2 (one line per frame).
 //
-//   roce_decode [--json] [--stats] [--no-icrc] FILE
+//   roce_decode [--json] [--stats] [--no-icrc] [--verbose] FILE
 //
 // Text: "<frame> <opcode> qp=.. psn=.. ack=.. <ext headers> payload=.. icrc=ok|bad".
 // --json: one object per line; keys: frame (1-based), caplen, len, roce (UDP port 4791
@@ -10,6 +10,8 @@
 // fields, extension headers, payload_len, icrc (value, wire bytes read LSB first),
 // icrc_wire (hex as on the wire), icrc_ok (null when not computed).
 // --stats: per-result counters on stderr at the end.
+// --verbose: keep DPDK's informational log lines (e.g. rte_net_crc's choice of CRC code,
+// printed on stderr at the first ICRC; without EAL nothing else sets the log level).
 // Exit status: 0 whatever the packets contain; 1 if the file can't be read; 2 usage.
 #include <cinttypes>
 #include <cstdio>
@@ -18,6 +20,7 @@
 #include <string_view>
 
 #include <pcap/pcap.h>
+#include <rte_log.h>
 
 #include "roce_framing.h"
 
@@ -208,8 +211,8 @@ void print_json(uint64_t n, uint32_t caplen, uint32_t len, r::ParseError e, cons
 
 int usage()
 {
-	std::fprintf(stderr,
-		     "usage: roce_decode [--json] [--stats] [--no-icrc] FILE.pcap|FILE.pcapng\n");
+	std::fprintf(stderr, "usage: roce_decode [--json] [--stats] [--no-icrc] [--verbose] "
+			     "FILE.pcap|FILE.pcapng\n");
 	return 2;
 }
 
@@ -217,7 +220,7 @@ int usage()
 
 int main(int argc, char **argv)
 {
-	bool json = false, stats_out = false;
+	bool json = false, stats_out = false, verbose = false;
 	r::ParseOptions popt;
 	const char *file = nullptr;
 	for (int i = 1; i < argc; ++i) {
@@ -228,6 +231,8 @@ int main(int argc, char **argv)
 			stats_out = true;
 		else if (a == "--no-icrc")
 			popt.verify_icrc = g_icrc_checked = false;
+		else if (a == "--verbose" || a == "-v")
+			verbose = true;
 		else if (a == "-h" || a == "--help")
 			return usage(), 0;
 		else if (!a.empty() && a[0] == '-')
@@ -239,6 +244,10 @@ int main(int argc, char **argv)
 	}
 	if (!file)
 		return usage();
+	// This program's own choice, not the library's: without EAL, DPDK logs at every level,
+	// and rte_net_crc reports its SIMD selection at INFO on the first ICRC computed.
+	if (!verbose)
+		rte_log_set_global_level(RTE_LOG_WARNING);
 
 	char err[PCAP_ERRBUF_SIZE] = {};
 	pcap_t *pc = pcap_open_offline(file, err); // reads pcap and pcapng

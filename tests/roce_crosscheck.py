@@ -73,8 +73,11 @@ if not TSHARK:
 
 
 def decode(path):
-    out = subprocess.run([ROCE_DECODE, "--json", path], check=True, capture_output=True, text=True).stdout
-    return [json.loads(line) for line in out.splitlines()]
+    r = subprocess.run([ROCE_DECODE, "--json", path], check=True, capture_output=True, text=True)
+    # A normal decode is quiet on stderr (no DPDK log lines, e.g. rte_net_crc's SIMD choice).
+    if r.stderr:
+        fail(f"roce_decode {path}: stderr not empty: {r.stderr!r}")
+    return [json.loads(line) for line in r.stdout.splitlines()]
 
 
 TS_FIELDS = ["frame.number", "infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",

@@ -85,6 +85,10 @@ struct Port {
 	std::string name;
 	Capture *cap = nullptr;
 	rte_eth_stats final{};
+	/* The port's counters may be wiped under the run (port stop/start, a new configuration,
+	 * a device reset): base holds what they had counted before, seen the last reading, so
+	 * that base + the counters cover the whole run (port_stats). */
+	rte_eth_stats base{}, seen{};
 	bool started = false;
 	bool configured = false;
 	uint16_t rxd = 0, txd = 0; /* ring sizes */
@@ -141,6 +145,41 @@ struct Run {
 };
 
 Run *g_run; /* for the telemetry callback */
+
+/* The port's counters since the run began, across wipes: a counter that went down since the
+ * last reading was reset, and what it had counted goes into the base. Read before and after an
+ * operation that may wipe them, this is exact; otherwise it is exact up to the last reading.
+ * Main lcore only. */
+rte_eth_stats port_stats(Port &p)
+{
+	rte_eth_stats raw{}, t{};
+	if (rte_eth_stats_get(p.id, &raw) != 0)
+		return p.final;
+	auto fold = [](uint64_t now, uint64_t &seen, uint64_t &base, uint64_t &total) {
+		if (now < seen)
+			base += seen;
+		seen = now;
+		total = base + now;
+	};
+	fold(raw.ipackets, p.seen.ipackets, p.base.ipackets, t.ipackets);
+	fold(raw.opackets, p.seen.opackets, p.base.opackets, t.opackets);
+	fold(raw.ibytes, p.seen.ibytes, p.base.ibytes, t.ibytes);
+	fold(raw.obytes, p.seen.obytes, p.base.obytes, t.obytes);
+	fold(raw.imissed, p.seen.imissed, p.base.imissed, t.imissed);
+	fold(raw.ierrors, p.seen.ierrors, p.base.ierrors, t.ierrors);
+	fold(raw.oerrors, p.seen.oerrors, p.base.oerrors, t.oerrors);
+	fold(raw.rx_nombuf, p.seen.rx_nombuf, p.base.rx_nombuf, t.rx_nombuf);
+	return t;
+}
+
+/* Resets the port's counters and the run's totals of them (start of a run, clear port stats). */
+void port_stats_reset(Port &p)
+{
+	rte_eth_stats_reset(p.id);
+	rte_eth_xstats_reset(p.id);
+	p.base = {};
+	p.seen = {};
+}
 
 /* ---- frames ---------------------------------------------------------------------------- */
 
@@ -652,8 +691,14 @@ bool validate(Run &r)
 				info.max_tx_queues, c.rxq);
 			return false;
 		}
-		auto desc_ok = [](uint16_t n, const rte_eth_desc_lim &l) {
-			return n >= l.nb_min && n <= l.nb_max && (l.nb_align <= 1 || n % l.nb_align == 0);
+		/* The Gaudi PMD's rings are powers of two (the hardware indexes them with a mask),
+		 * which rte_eth_desc_lim cannot say: checked here, so that a size it would refuse
+		 * stops the run before a port is configured. */
+		bool pow2 = strncmp(info.driver_name, "net_gaudi", 9) == 0;
+		auto desc_ok = [pow2](uint16_t n, const rte_eth_desc_lim &l) {
+			return n >= l.nb_min && n <= l.nb_max &&
+			       (l.nb_align <= 1 || n % l.nb_align == 0) &&
+			       (!pow2 || rte_is_power_of_2(n));
 		};
 		/* 0 = the port's default (ethdev falls back to 512 when it has none). */
 		p.rxd = c.rxd ? c.rxd : info.default_rxportconf.ring_size ?
@@ -663,11 +708,13 @@ bool validate(Run &r)
 		r.max_rxd = std::max(r.max_rxd, p.rxd);
 		r.max_txd = std::max(r.max_txd, p.txd);
 		if (!desc_ok(p.rxd, info.rx_desc_lim) || !desc_ok(p.txd, info.tx_desc_lim)) {
-			fprintf(stderr, "%s: port %u (%s): --rxd %u / --txd %u out of its limits (rx "
-				"%u..%u align %u, tx %u..%u align %u)\n", kProg, p.id, p.name.c_str(),
-				p.rxd, p.txd, info.rx_desc_lim.nb_min, info.rx_desc_lim.nb_max,
-				info.rx_desc_lim.nb_align, info.tx_desc_lim.nb_min,
-				info.tx_desc_lim.nb_max, info.tx_desc_lim.nb_align);
+			fprintf(stderr,
+				"%s: port %u (%s): --rxd %u / --txd %u out of its limits (rx "
+				"%u..%u align %u, tx %u..%u align %u%s)\n",
+				kProg, p.id, p.name.c_str(), p.rxd, p.txd, info.rx_desc_lim.nb_min,
+				info.rx_desc_lim.nb_max, info.rx_desc_lim.nb_align,
+				info.tx_desc_lim.nb_min, info.tx_desc_lim.nb_max,
+				info.tx_desc_lim.nb_align, pow2 ? ", powers of two" : "");
 			return false;
 		}
 		if (max_frame > info.max_rx_pktlen) {
@@ -963,6 +1010,7 @@ void halt(Run &r, std::vector<std::unique_ptr<Capture>> &captures, uint64_t t_en
 
 struct PortSample {
 	double rx_pps, tx_pps, rx_bps, tx_bps;
+	uint64_t rx_packets, tx_packets; /* in the period: the series sums to the totals */
 	uint64_t drops, errors;
 };
 struct Sample {
@@ -1224,11 +1272,16 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 					series[k].t);
 				for (size_t j = 0; j < series[k].ports.size(); j++) {
 					const PortSample &ps = series[k].ports[j];
-					fprintf(f, "%s{\"port\": %u, \"rx_pps\": %.1f, \"tx_pps\": %.1f, "
-						"\"rx_gbps\": %.6f, \"tx_gbps\": %.6f, \"drops\": %" PRIu64
-						", \"errors\": %" PRIu64 "}", j ? ", " : "", r.ports[j].id,
-						ps.rx_pps, ps.tx_pps, ps.rx_bps / 1e9, ps.tx_bps / 1e9,
-						ps.drops, ps.errors);
+					fprintf(f,
+						"%s{\"port\": %u, \"rx_pps\": %.1f, \"tx_pps\": "
+						"%.1f, "
+						"\"rx_gbps\": %.6f, \"tx_gbps\": %.6f, "
+						"\"rx_packets\": %" PRIu64
+						", \"tx_packets\": %" PRIu64 ", \"drops\": %" PRIu64
+						", \"errors\": %" PRIu64 "}",
+						j ? ", " : "", r.ports[j].id, ps.rx_pps, ps.tx_pps,
+						ps.rx_bps / 1e9, ps.tx_bps / 1e9, ps.rx_packets,
+						ps.tx_packets, ps.drops, ps.errors);
 				}
 				fprintf(f, "]}");
 			}
@@ -1347,7 +1400,7 @@ void cli_start(Cli &ui, bool first)
 	}
 	ui.at_start.resize(r.ports.size());
 	for (size_t k = 0; k < r.ports.size(); k++)
-		rte_eth_stats_get(r.ports[k].id, &ui.at_start[k]);
+		ui.at_start[k] = port_stats(r.ports[k]);
 	ui.start = launch(r, first);
 	ui.running = true;
 	printf("%s forwarding started on %zu port(s)\n", mode_name(r.cfg.mode), r.ports.size());
@@ -1367,8 +1420,7 @@ void cli_stop(Cli &ui)
 	ui.run_tsc += t_end - ui.start;
 	printf("forwarding stopped after %.3f s\n", dt);
 	for (size_t k = 0; k < r.ports.size(); k++) {
-		rte_eth_stats st;
-		rte_eth_stats_get(r.ports[k].id, &st);
+		rte_eth_stats st = port_stats(r.ports[k]);
 		const rte_eth_stats &a = ui.at_start[k];
 		printf("  port %u: rx %" PRIu64 " tx %" PRIu64 " frames (%.4f / %.4f Mpps), rx errors %"
 		       PRIu64 ", rx missed %" PRIu64 ", tx errors %" PRIu64 "\n", r.ports[k].id,
@@ -1385,10 +1437,9 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 	ui.last_show.resize(r.ports.size());
 	ui.last_show_tsc.resize(r.ports.size());
 	for (size_t k : ks) {
-		const Port &p = r.ports[k];
+		Port &p = r.ports[k];
 		if (what == "stats") {
-			rte_eth_stats st;
-			rte_eth_stats_get(p.id, &st);
+			rte_eth_stats st = port_stats(p); /* since the run began, across wipes */
 			uint64_t now = rte_rdtsc();
 			double dt = ui.last_show_tsc[k] ? double(now - ui.last_show_tsc[k]) / double(r.hz) : 0;
 			const rte_eth_stats &l = ui.last_show[k];
@@ -1485,6 +1536,7 @@ void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
 	}
 	for (size_t k : ks) {
 		Port &p = r.ports[k];
+		port_stats(p); /* what the counters hold before a stop/start may wipe them */
 		if (op == "stop") {
 			if (p.started)
 				rte_eth_dev_stop(p.id);
@@ -1500,6 +1552,7 @@ void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
 			p.started = ok;
 			printf("port %u %s\n", p.id, ok ? "started" : "did not start");
 		}
+		port_stats(p); /* a wipe shows now, with nothing counted since */
 	}
 }
 
@@ -1548,8 +1601,7 @@ void cli_exec(Cli &ui, const std::string &line)
 	} else if (is({"clear", "port", "stats"}) && w.size() == 4) {
 		if (cli_ports(r, w[3], ks))
 			for (size_t k : ks) {
-				rte_eth_stats_reset(r.ports[k].id);
-				rte_eth_xstats_reset(r.ports[k].id);
+				port_stats_reset(r.ports[k]);
 				ui.last_show_tsc.assign(r.ports.size(), 0);
 				printf("port %u: statistics cleared\n", r.ports[k].id);
 			}
@@ -1830,10 +1882,8 @@ int main_impl(int argc, char **argv)
 		printf("\n");
 		fflush(stdout);
 
-		for (Port &p : r.ports) {
-			rte_eth_stats_reset(p.id);
-			rte_eth_xstats_reset(p.id);
-		}
+		for (Port &p : r.ports)
+			port_stats_reset(p);
 		if (c.interactive) {
 			stopped_by = "quit";
 			elapsed = interactive(r, captures);
@@ -1846,6 +1896,35 @@ int main_impl(int argc, char **argv)
 			std::vector<rte_eth_stats> last(r.ports.size());
 			std::vector<uint64_t> last_drop(r.ports.size());
 			series.reserve(1024);
+			/* The ports' counters over the period since last_t, ending at now. */
+			auto sample = [&](uint64_t now, uint64_t since, uint64_t t0,
+					  std::vector<rte_eth_stats> &prev,
+					  std::vector<uint64_t> &prev_drop) {
+				double dt = std::max(double(now - since) / double(r.hz), 1e-9);
+				Sample smp{double(now - t0) / double(r.hz), {}};
+				for (size_t k = 0; k < r.ports.size(); k++) {
+					Port &p = r.ports[k];
+					rte_eth_stats st = port_stats(p);
+					uint64_t txd = port_tx_dropped(r, p.id);
+					const rte_eth_stats &l = prev[k];
+					PortSample ps;
+					ps.rx_packets = st.ipackets - l.ipackets;
+					ps.tx_packets = st.opackets - l.opackets;
+					ps.rx_pps = double(ps.rx_packets) / dt;
+					ps.tx_pps = double(ps.tx_packets) / dt;
+					ps.rx_bps = double(st.ibytes - l.ibytes) * 8 / dt;
+					ps.tx_bps = double(st.obytes - l.obytes) * 8 / dt;
+					ps.drops = (st.imissed - l.imissed) +
+						   (st.rx_nombuf - l.rx_nombuf) +
+						   (txd - prev_drop[k]);
+					ps.errors =
+						(st.ierrors - l.ierrors) + (st.oerrors - l.oerrors);
+					smp.ports.push_back(ps);
+					prev[k] = st;
+					prev_drop[k] = txd;
+				}
+				return smp;
+			};
 			for (;;) {
 				for (auto &cap : captures)
 					cap->drain();
@@ -1881,31 +1960,19 @@ int main_impl(int argc, char **argv)
 					}
 				}
 				if (period && now >= next_period) {
-					double dt = double(now - last_t) / double(r.hz);
-					Sample smp{double(now - start) / double(r.hz), {}};
-					for (size_t k = 0; k < r.ports.size(); k++) {
-						const Port &p = r.ports[k];
-						rte_eth_stats st;
-						rte_eth_stats_get(p.id, &st);
-						uint64_t txd = port_tx_dropped(r, p.id);
-						PortSample ps;
-						ps.rx_pps = double(st.ipackets - last[k].ipackets) / dt;
-						ps.tx_pps = double(st.opackets - last[k].opackets) / dt;
-						ps.rx_bps = double(st.ibytes - last[k].ibytes) * 8 / dt;
-						ps.tx_bps = double(st.obytes - last[k].obytes) * 8 / dt;
-						ps.drops = (st.imissed - last[k].imissed) +
-							   (st.rx_nombuf - last[k].rx_nombuf) + (txd - last_drop[k]);
-						ps.errors = (st.ierrors - last[k].ierrors) +
-							    (st.oerrors - last[k].oerrors);
-						if (!c.quiet)
-							printf("[%7.1fs] port %u  rx %9.4f Mpps %8.3f Gbit/s  tx %9.4f "
-							       "Mpps %8.3f Gbit/s  drops %" PRIu64 "  errors %" PRIu64
-							       "\n", smp.t, p.id, ps.rx_pps / 1e6, ps.rx_bps / 1e9,
-							       ps.tx_pps / 1e6, ps.tx_bps / 1e9, ps.drops, ps.errors);
-						smp.ports.push_back(ps);
-						last[k] = st;
-						last_drop[k] = txd;
-					}
+					Sample smp = sample(now, last_t, start, last, last_drop);
+					if (!c.quiet)
+						for (size_t k = 0; k < r.ports.size(); k++) {
+							const PortSample &ps = smp.ports[k];
+							printf("[%7.1fs] port %u  rx %9.4f Mpps "
+							       "%8.3f Gbit/s  tx "
+							       "%9.4f Mpps %8.3f Gbit/s  drops "
+							       "%" PRIu64 "  errors %" PRIu64 "\n",
+							       smp.t, r.ports[k].id,
+							       ps.rx_pps / 1e6, ps.rx_bps / 1e9,
+							       ps.tx_pps / 1e6, ps.tx_bps / 1e9,
+							       ps.drops, ps.errors);
+						}
 					fflush(stdout);
 					series.push_back(std::move(smp));
 					last_t = now;
@@ -1918,9 +1985,13 @@ int main_impl(int argc, char **argv)
 			uint64_t t_end = rte_rdtsc();
 			elapsed = double(t_end - start) / double(r.hz);
 			halt(r, captures, t_end);
+			/* The last, partial period (with the frames that arrived while the run
+			 * stopped), so that the series sums to the totals. */
+			if (period && t_end > last_t)
+				series.push_back(sample(t_end, last_t, start, last, last_drop));
 		}
 		for (Port &p : r.ports)
-			rte_eth_stats_get(p.id, &p.final);
+			p.final = port_stats(p);
 		for (auto &cap : captures) {
 			const Port &p = *r.by_id[cap->port()];
 			cap->finish(p.final.ipackets, cap->dropped());

@@ -132,6 +132,29 @@ def check_report_matches(r):
             check(k in p, f"port {p['port']}: no {k} in the JSON report")
 
 
+def check_series_sums(r):
+    """The --json time series covers the whole run, its last (partial) period included: per
+    port, its frame counts sum to the report's totals and its rates times the periods'
+    lengths to the same within rounding; the last period ends at duration_s."""
+    series = r.report["series"]
+    check(len(series) > 0, "no time series")
+    check(abs(series[-1]["t"] - r.report["duration_s"]) < 1e-3,
+          f"the series ends at {series[-1]['t']} s, the run at {r.report['duration_s']} s")
+    for p in r.report["ports"]:
+        i = [e["port"] for e in series[0]["ports"]].index(p["port"])
+        for k in ("rx", "tx"):
+            total = sum(s["ports"][i][f"{k}_packets"] for s in series)
+            check(total == p[f"{k}_packets"],
+                  f"port {p['port']}: the series sums to {total} {k} frames, the report says "
+                  f"{p[f'{k}_packets']}")
+            t0, by_rate = 0.0, 0.0
+            for s in series:
+                by_rate += s["ports"][i][f"{k}_pps"] * (s["t"] - t0)
+                t0 = s["t"]
+            check(abs(by_rate - total) <= 0.01 * total + len(series),
+                  f"port {p['port']}: {k}_pps x period sums to {by_rate:.0f}, not {total}")
+
+
 def tshark_fields(path, fields, filt=None):
     """tshark's decode of a capture: one tuple of `fields` per frame (fails if tshark
     cannot read the file)."""

@@ -26,6 +26,11 @@ CASES = [
     (["--txpkts=64,64"], "multi-segment"),
     (["--rxq=2", "--txq=2"], "at most 1 rx"),
     (["--rxd=100"], "limits"),
+    # Within the port's min, max and alignment but not a power of two, which the Gaudi PMD's
+    # rings are: refused with the options, not by the queue set-up after configuring a port.
+    (["--rxd=192"], "--rxd 192 / --txd 1024 out of its limits"),
+    (["--txd=320"], "--rxd 512 / --txd 320 out of its limits"),
+    (["--txd=8192"], "limits"),
     (["--capture=1:/nonexistent/x.pcapng"], "No such file"),
     (["--capture=1:x.pcapng", "--capture-filter=ip and"], "bad capture filter"),
     (["--eth-peer=0,zz:00:00:00:00:00"], "PORT,XX"),

@@ -8,7 +8,8 @@ import os
 import signal
 import sys
 
-from app_common import check, check_report_matches, main, run, tshark_fields, workdir
+from app_common import (check, check_report_matches, check_series_sums, main, run, tshark_fields,
+                        workdir)
 
 W = workdir()
 
@@ -20,6 +21,7 @@ def stopped(args, sig, name):
     check(r.report is not None and r.report["stopped_by"] == "signal",
           f"{name}: no report or not stopped by the signal")
     check_report_matches(r)
+    check_series_sums(r)
     check("every mbuf returned to its pool" in r.out, f"{name}: no mbuf statement")
     return r
 

@@ -1075,9 +1075,10 @@ constexpr const char *kArgTapName = "tap_name";     /* [wires tap/udp] */
 constexpr const char *kArgUdpLocal = "udp_local";   /* [wires tap/udp] */
 constexpr const char *kArgUdpRemote = "udp_remote"; /* [wires tap/udp] */
 constexpr const char *kArgStrict = "strict"; /* the model's published-map check */
+constexpr const char *kArgWireDelay = "wire_delay_us"; /* [wire delay] loopback/pair cable */
 constexpr const char *kValidArgs[] = {kArgPorts,   kArgWire,     kArgRxPcap,
 				      kArgTxPcap,  kArgEngine,   kArgTapName,
-				      kArgUdpLocal, kArgUdpRemote, kArgStrict};
+				      kArgUdpLocal, kArgUdpRemote, kArgStrict, kArgWireDelay};
 
 struct ArgCtx {
 	emu::Config cfg;
@@ -1194,7 +1195,8 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	}
 	/* A single-valued devarg given twice is a mistake, not a silent override. */
 	for (unsigned i = 0; ok && i < kv->count; i++)
-		for (const char *single : {kArgPorts, kArgWire, kArgEngine, kArgStrict})
+		for (const char *single :
+		     {kArgPorts, kArgWire, kArgEngine, kArgStrict, kArgWireDelay})
 			if (strcmp(kv->pairs[i].key, single) == 0 &&
 			    rte_kvargs_count(kv, single) > 1) {
 				*err = std::string("devarg ") + single + " given more than once";
@@ -1211,8 +1213,8 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 		    }) == std::end(kValidArgs)) {
 			*err = std::string("unknown devarg '") + k +
 			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, udp_local, "
-			       "udp_remote, strict, fault, fault_seed, fault_rate, fault_kinds, "
-			       "tx_watchdog_ms)";
+			       "udp_remote, strict, wire_delay_us, fault, fault_seed, fault_rate, "
+			       "fault_kinds, tx_watchdog_ms)";
 			ok = false;
 		} else if (strcmp(k, kArgWire) == 0) {
 			if (strcmp(v, "loopback") == 0)
@@ -1234,6 +1236,11 @@ bool parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 				cfg->strict = v[0] == '1';
 			} else {
 				*err = "devarg " + kvs + ": must be 0 or 1";
+				ok = false;
+			}
+		} else if (strcmp(k, kArgWireDelay) == 0) { /* [wire delay] */
+			if (!parse_uint(v, 0, 1000000, &cfg->wire_delay_us)) {
+				*err = "devarg " + kvs + ": must be 0..1000000 (microseconds)";
 				ok = false;
 			}
 		} else if (strcmp(k, kArgEngine) == 0) {
@@ -1459,7 +1466,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
 			      "udp_remote=[<port>:]<ip>:<udp port> "
 			      "fault=<kind>:<port>[:<after frames>[:<arg>]] fault_seed=<n> "
 			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms> "
-			      "strict=<0|1>");
+			      "strict=<0|1> wire_delay_us=<0..1000000>");
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");

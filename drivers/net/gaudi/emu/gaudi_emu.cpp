@@ -118,6 +118,21 @@ bool Device::Impl::init(std::string *err)
 	 * has paced wire input). */
 	if (!open_net_wires(err))
 		return false;
+	if (cfg_.wire_delay_us != 0) { /* [wire delay] */
+		if (cfg_.wire != Wire::loopback && cfg_.wire != Wire::pair) {
+			*err = "wire_delay_us needs wire=loopback or pair";
+			return false;
+		}
+		if (cfg_.wire_delay_frames == 0) {
+			*err = "wire_delay_frames must be at least 1";
+			return false;
+		}
+		delay_tsc_ = std::max<uint64_t>(
+			1, uint64_t(double(cfg_.wire_delay_us) * 1e-6 * double(rte_get_tsc_hz())));
+		for (unsigned p = 0; p < cfg_.nports; p++)
+			ports_[p].delay = std::make_unique<DelayLine>(cfg_.wire_delay_frames,
+								      kMacMaxFrameLen);
+	}
 	for (unsigned p = 0; p < cfg_.nports; p++)
 		power_up(p);
 	build_map();
@@ -424,6 +439,9 @@ void Device::Impl::run_pending()
 		return;
 	for (unsigned p = 0; p < cfg_.nports; p++)
 		drain_tx(p);
+	if (delay_tsc_ != 0) /* [wire delay] */
+		for (unsigned p = 0; p < cfg_.nports; p++)
+			pump_delay(p);
 	if (has_rx_pcap_)
 		pump_all();
 }
@@ -438,6 +456,8 @@ void Device::Impl::engine_loop()
 			if (!held_.load(std::memory_order_relaxed)) {
 				for (unsigned p = 0; p < cfg_.nports; p++)
 					work |= drain_tx(p);
+				for (unsigned p = 0; delay_tsc_ != 0 && p < cfg_.nports; p++)
+					work |= pump_delay(p); /* [wire delay] */
 				if (has_rx_pcap_)
 					work |= pump_all();
 			}
@@ -536,6 +556,8 @@ PortCounters Device::counters(unsigned port) const
 	c.last_qp_syndrome = pm.last_syndrome.load(std::memory_order_relaxed);
 	c.wire_tx_lost = pm.net ? pm.net->tx_lost() : 0; /* [wires tap/udp] */
 	c.eq_lost = peek64(pm.eq.lost);
+	c.wire_delay_drops = pm.delay ? pm.delay->drops() : 0; /* [wire delay] */
+	c.wire_delay_in_flight = pm.delay ? pm.delay->in_flight() : 0;
 	return c;
 }
 

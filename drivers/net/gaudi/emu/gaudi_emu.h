@@ -59,6 +59,12 @@ struct Config {
 	 * write to a read-only register, stops the process with a message naming it (rte_panic).
 	 * Off, such accesses are only counted (map_violations) and logged. */
 	bool strict = true;
+	/* [wire delay] Delay of the loopback and pair cables, in microseconds (0: none): a frame
+	 * reaches the receiving MAC only this long after its MAC sent it (gaudi_emu_delay.h).
+	 * Each sending port's line holds wire_delay_frames frames; more are dropped and counted
+	 * (PortCounters::wire_delay_drops). */
+	uint32_t wire_delay_us = 0;
+	uint32_t wire_delay_frames = 2048;
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -70,6 +76,10 @@ struct PortCounters {
 	uint32_t last_qp_syndrome;
 	uint64_t wire_tx_lost; /* [wires tap/udp] sent frames the TAP/socket did not take */
 	uint64_t eq_lost;      /* events the port's EQ could not take (full or unmapped) */
+	/* [wire delay] frames the port sent that found its delay line full (dropped), and
+	 * frames on the line not yet delivered */
+	uint64_t wire_delay_drops;
+	uint32_t wire_delay_in_flight;
 };
 
 class Device {

@@ -39,6 +39,7 @@
 #include "../base/gaudi_qpc.h"
 #include "../base/gaudi_regs.h"
 #include "gaudi_emu.h"
+#include "gaudi_emu_delay.h"
 #include "gaudi_emu_iommu.h"
 #include "gaudi_emu_netwire.h"
 #include "gaudi_emu_pcap.h"
@@ -239,6 +240,8 @@ struct Device::Impl {
 		 * tx.lock, receive side under rx.lock. */
 		std::unique_ptr<NetWire> net;
 		FaultState fault; /* [faults] gaudi_emu_fault.h */
+		/* [wire delay] frames this port sent, on their way to the receiving MAC */
+		std::unique_ptr<DelayLine> delay;
 	};
 
 	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
@@ -362,6 +365,8 @@ struct Device::Impl {
 	bool pump_pcap(unsigned q);
 	bool open_net_wires(std::string *err); /* [wires tap/udp] */
 	bool pump_net(unsigned q);	       /* [wires tap/udp] */
+	/* [wire delay] Delivers the frames of port p's delay line that are due. Engine lock. */
+	bool pump_delay(unsigned p);
 
 	/* ---- RXB (gaudi_emu_rxb.cpp) ---- */
 	void rxb_view(unsigned q, RxView &v) const;
@@ -407,6 +412,7 @@ struct Device::Impl {
 	std::unique_ptr<PortModel[]> ports_;
 	rte_spinlock_t ctrl_lock_ = RTE_SPINLOCK_INITIALIZER;
 	bool has_rx_pcap_ = false;
+	uint64_t delay_tsc_ = 0; /* [wire delay] cfg_.wire_delay_us in TSC cycles; 0: no line */
 	/* The published map: per 4-byte word of the region, 0 = not a register of the map,
 	 * kKnown = a register, kKnown | kReadOnly = a status/counter register. */
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2;

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <rte_cycles.h>
+
 #include "gaudi_emu_tap.h" /* [wires tap/udp] */
 #include "gaudi_emu_udp.h"
 
@@ -243,6 +245,27 @@ bool Device::Impl::pump_pcap(unsigned q)
 	while (r.pi - r.ci < v.cq_size && r.source->peek(&data, &len)) {
 		rx_frame(q, v, data, len);
 		r.source->pop();
+		moved = true;
+	}
+	return moved;
+}
+
+/* [wire delay] The frames port p sent that have spent the wire's delay on the line reach their
+ * MAC, oldest first. Under the engine lock (the line's single consumer). */
+bool Device::Impl::pump_delay(unsigned p)
+{
+	DelayLine *dl = ports_[p].delay.get();
+	if (dl == nullptr || dl->in_flight() == 0)
+		return false;
+	uint64_t now = rte_get_tsc_cycles();
+	Delivery dlv(*this);
+	bool moved = false;
+	unsigned q;
+	const uint8_t *data;
+	uint32_t len;
+	while (dl->front_due(now, &q, &data, &len)) {
+		dlv.deliver(q, data, len);
+		dl->pop();
 		moved = true;
 	}
 	return moved;

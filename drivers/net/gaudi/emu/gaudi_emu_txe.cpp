@@ -9,6 +9,8 @@
 
 #include <cstring>
 
+#include <rte_cycles.h>
+
 namespace gaudi::emu {
 
 using namespace detail;
@@ -157,6 +159,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	bool honour = (!(cmd & reg::CMD_PAUSE_IGNORE) || (cmd & reg::CMD_PFC_MODE)) &&
 		      (cmd & reg::CMD_TX_ENA) && (dest == Dest::self || dest == Dest::peer);
 	unsigned rq = dest == Dest::self ? p : (p ^ 1);
+	DelayLine *line = ports_[p].delay.get(); /* [wire delay] */
+	uint64_t due = line != nullptr ? rte_get_tsc_cycles() + delay_tsc_ : 0;
 
 	for (; n != 0; n--) {
 		if (honour) {
@@ -233,11 +237,18 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				bump(t.wire_tx);
 			switch (dest) {
 			case Dest::self:
-				dlv.deliver(p, data, w.size);
+				if (line != nullptr && !pcs_loop) /* [wire delay] on the cable */
+					line->push(p, data, w.size, due);
+				else
+					dlv.deliver(p, data, w.size);
 				break;
 			case Dest::peer:
 				/* A far end in PCS loopback ignores its line side. */
-				if (!pcs_loopback(p ^ 1))
+				if (pcs_loopback(p ^ 1))
+					break;
+				if (line != nullptr) /* [wire delay] */
+					line->push(p ^ 1, data, w.size, due);
+				else
 					dlv.deliver(p ^ 1, data, w.size);
 				break;
 			case Dest::sink:
