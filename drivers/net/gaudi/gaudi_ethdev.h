@@ -4,6 +4,24 @@
  * One NIC (a PCI function or a net_gaudi_emu instance) has up to 24 ports; each port is one
  * ethdev. The adapter owns the register window (and, for the emulated NIC, the device model);
  * each port owns its event queue memory and its queues.
+ *
+ * Source layout, by role (as DPDK's larger drivers split theirs). Each X.cpp implements X.h;
+ * headers include only base/ and the headers below them in this list, so the include graph
+ * has no cycle (check: grep the includes of the gaudi_ headers):
+ *   gaudi_logs.h, gaudi_recovery.h    leaves (recovery: struct gaudi_recovery, fault hooks)
+ *   gaudi_ethdev.h                    adapter, port, per-process structs; port life cycle
+ *   gaudi_rxtx.h                      datapath: queue structs, rx/tx burst (gaudi_rxtx.cpp)
+ *   gaudi_eq.h                        the event queue, its one owner: memory, start, consumer
+ *   gaudi_queue.h                     RX/TX queue control: setup, release, start, stop, info
+ *   gaudi_mac.h gaudi_link.h gaudi_stats.h gaudi_intr.h gaudi_info.h
+ *                                     MAC and filters; link, FEC, flow control; stats and
+ *                                     xstats; interrupts; device info and dumps
+ *   gaudi_mp.h                        multi-process: secondary ops table, attach
+ *   gaudi_devargs.h                   devargs tables and their parser
+ * gaudi_ethdev.cpp holds the life cycle and the ops table; gaudi_pci.cpp (net_gaudi) and
+ * gaudi_vdev.cpp (net_gaudi_emu) the probes. The EQ consumer (gaudi_eq.cpp) calls down into
+ * the datapath (TX completion) and recovery hooks; the datapath and recovery call the EQ
+ * consumer through gaudi_eq.h, never through gaudi_ethdev.cpp.
  */
 #pragma once
 
@@ -110,6 +128,26 @@ struct gaudi_proc {
 	gaudi::hw::Port hw; /* reads only: every state-changing op is refused in a secondary */
 };
 
+inline gaudi_port *gaudi_priv(rte_eth_dev *dev)
+{
+	return static_cast<gaudi_port *>(dev->data->dev_private);
+}
+
+/* Queue 0 of a port, or null when the port has none (not configured, or not set up). */
+inline gaudi_rxq *gaudi_rxq0(const rte_eth_dev *dev)
+{
+	if (dev->data->rx_queues == nullptr || dev->data->nb_rx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+}
+
+inline gaudi_txq *gaudi_txq0(const rte_eth_dev *dev)
+{
+	if (dev->data->tx_queues == nullptr || dev->data->nb_tx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+}
+
 /* The private data of the ethdev that drives NIC port hw of this adapter, or null if none does. */
 inline gaudi_port *gaudi_adapter_port(const gaudi_adapter *ad, unsigned hw)
 {
@@ -155,8 +193,18 @@ static inline uint32_t gaudi_db_outstanding(const gaudi_port *port)
 	return (port->db_pushed - (ci + 1)) & (gaudi::hw::kDbFifoEntries - 1);
 }
 
-/* Drain the port's event queue: TX completions go to txq; other events are counted. Returns
- * without waiting if another thread is draining it. */
-void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq);
-/* The same with eq_lock held by the caller. */
-void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq);
+/* ---- port life cycle (gaudi_ethdev.cpp) ---- */
+
+int gaudi_dev_configure(rte_eth_dev *dev);
+int gaudi_dev_start(rte_eth_dev *dev);
+int gaudi_dev_stop(rte_eth_dev *dev);
+int gaudi_dev_close(rte_eth_dev *dev);
+int gaudi_dev_reset(rte_eth_dev *dev);
+int gaudi_mtu_set(rte_eth_dev *dev, uint16_t mtu);
+/* Create the ethdev of hardware port hw_port of an adapter (probe). */
+int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port,
+		      const uint8_t mac[6]);
+/* Close every ethdev of a device (remove, or a failed probe). */
+int gaudi_remove_ports(rte_device *device);
+/* Drop a reference to the adapter: the last one (probe's or a port's) frees it. */
+void gaudi_adapter_put(gaudi_adapter *ad);

@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 
 #include "emu/gaudi_emu.h"
+#include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_logs.h"
 #include "gaudi_rxtx.h"
