@@ -26,12 +26,12 @@ constexpr const char *kArgWire = "wire";
 constexpr const char *kArgRxPcap = "rx_pcap";
 constexpr const char *kArgTxPcap = "tx_pcap";
 constexpr const char *kArgEngine = "engine";
-constexpr const char *kArgTapName = "tap_name";     /* [wires tap/udp] */
+constexpr const char *kArgTapName = "tap_name";	    /* [wires tap/udp] */
 constexpr const char *kArgUdpLocal = "udp_local";   /* [wires tap/udp] */
 constexpr const char *kArgUdpRemote = "udp_remote"; /* [wires tap/udp] */
-constexpr const char *kArgStrict = "strict"; /* the model's published-map check */
-constexpr const char *kValidArgs[] = {kArgPorts,   kArgWire,     kArgRxPcap,
-				      kArgTxPcap,  kArgEngine,   kArgTapName,
+constexpr const char *kArgStrict = "strict";	    /* the model's published-map check */
+constexpr const char *kValidArgs[] = {kArgPorts,    kArgWire,	   kArgRxPcap,
+				      kArgTxPcap,   kArgEngine,	   kArgTapName,
 				      kArgUdpLocal, kArgUdpRemote, kArgStrict};
 
 struct ArgCtx {
@@ -72,13 +72,15 @@ bool parse_wire_devarg(const char *k, const char *v, const std::string &kvs, emu
 			num.clear();
 	}
 	unsigned p = 0;
-	if ((tap && num.empty()) || (!num.empty() && !parse_uint(num.c_str(), 0, cfg->nports - 1, &p))) {
+	if ((tap && num.empty()) ||
+	    (!num.empty() && !parse_uint(num.c_str(), 0, cfg->nports - 1, &p))) {
 		*err = "devarg " + kvs + ": must be " + (tap ? "PORT:NAME" : "[PORT:]IP:UDPPORT") +
 		       " with PORT < ports (" + std::to_string(cfg->nports) + ")";
 		return false;
 	}
-	auto &slot = tap ? cfg->tap_name[p]
-		     : strcmp(k, kArgUdpLocal) == 0 ? cfg->udp_local[p] : cfg->udp_remote[p];
+	auto &slot = tap			    ? cfg->tap_name[p]
+		     : strcmp(k, kArgUdpLocal) == 0 ? cfg->udp_local[p]
+						    : cfg->udp_remote[p];
 	if (!slot.empty()) {
 		*err = "devarg " + kvs + ": port " + std::to_string(p) + " given twice";
 		return false;
@@ -140,8 +142,7 @@ bool gaudi_parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 	/* Ports first: the pcap arguments are checked against it. */
 	for (unsigned i = 0; ok && i < kv->count; i++) {
 		const char *k = kv->pairs[i].key, *v = kv->pairs[i].value;
-		if (strcmp(k, kArgPorts) == 0 &&
-		    !parse_uint(v, 1, kMaxPorts, &cfg->nports)) {
+		if (strcmp(k, kArgPorts) == 0 && !parse_uint(v, 1, kMaxPorts, &cfg->nports)) {
 			*err = std::string("devarg ports=") + (v ? v : "") + ": must be 1.." +
 			       std::to_string(kMaxPorts);
 			ok = false;
@@ -161,11 +162,12 @@ bool gaudi_parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 		std::string kvs = std::string(k) + "=" + v;
 		if (int fr = gaudi_rec_parse_devarg(k, v, cfg, err); fr != 0) { /* [faults] */
 			ok = fr > 0;
-		} else if (std::find_if(std::begin(kValidArgs), std::end(kValidArgs), [&](const char *a) {
-			    return strcmp(a, k) == 0;
-		    }) == std::end(kValidArgs)) {
+		} else if (std::find_if(std::begin(kValidArgs), std::end(kValidArgs),
+					[&](const char *a) { return strcmp(a, k) == 0; }) ==
+			   std::end(kValidArgs)) {
 			*err = std::string("unknown devarg '") + k +
-			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, udp_local, "
+			       "' (valid: ports, wire, rx_pcap, tx_pcap, engine, tap_name, "
+			       "udp_local, "
 			       "udp_remote, strict, fault, fault_seed, fault_rate, fault_kinds, "
 			       "tx_watchdog_ms)";
 			ok = false;
@@ -181,7 +183,8 @@ bool gaudi_parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 			else if (strcmp(v, "udp") == 0)
 				cfg->wire = emu::Wire::udp;
 			else {
-				*err = "devarg " + kvs + ": must be loopback, pair, pcap, tap or udp";
+				*err = "devarg " + kvs +
+				       ": must be loopback, pair, pcap, tap or udp";
 				ok = false;
 			}
 		} else if (strcmp(k, kArgStrict) == 0) {
@@ -218,14 +221,17 @@ bool gaudi_parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 			for (unsigned o = 0; !rx && o < kMaxPorts; o++)
 				shared_out |= o != p && cfg->tx_pcap[o] == path;
 			if (!slot.empty()) {
-				*err = "devarg " + kvs + ": port " + std::to_string(p) + " given twice";
+				*err = "devarg " + kvs + ": port " + std::to_string(p) +
+				       " given twice";
 				ok = false;
 			} else if (shared_out) {
 				/* Two writers of one file would interleave and lose frames. */
-				*err = "devarg " + kvs + ": " + path + " is already another port's tx_pcap";
+				*err = "devarg " + kvs + ": " + path +
+				       " is already another port's tx_pcap";
 				ok = false;
 			} else if (rx && access(path.c_str(), R_OK) != 0) {
-				*err = "devarg " + kvs + ": cannot read " + path + ": " + strerror(errno);
+				*err = "devarg " + kvs + ": cannot read " + path + ": " +
+				       strerror(errno);
 				ok = false;
 			}
 			slot = path;
@@ -243,7 +249,8 @@ bool gaudi_parse_devargs(const char *args, emu::Config *cfg, std::string *err)
 				*err = std::string("devarg ") +
 				       (cfg->rx_pcap[p].empty() ? "tx_pcap=" : "rx_pcap=") +
 				       std::to_string(p) + ":" +
-				       (cfg->rx_pcap[p].empty() ? cfg->tx_pcap[p] : cfg->rx_pcap[p]) +
+				       (cfg->rx_pcap[p].empty() ? cfg->tx_pcap[p]
+								: cfg->rx_pcap[p]) +
 				       ": needs wire=pcap";
 				ok = false;
 				break;

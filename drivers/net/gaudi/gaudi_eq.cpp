@@ -19,7 +19,8 @@ int gaudi_port_mem_alloc(rte_eth_dev *dev)
 	gaudi_port *port = gaudi_priv(dev);
 	size_t eq_len = sizeof(Eqe) << kEqLog2;
 	/* EQ, then the EQ PI shadow and the doorbell FIFO CI shadow, each 128-byte aligned. */
-	const rte_memzone *mz = gaudi_dma_zone(dev, "eq", 0, eq_len + 2 * kRingAlign, dev->device->numa_node);
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, "eq", 0, eq_len + 2 * kRingAlign, dev->device->numa_node);
 	if (mz == nullptr) {
 		GAUDI_LOG(ERR, "port %u: cannot reserve event queue memory", dev->data->port_id);
 		return -ENOMEM;

@@ -188,8 +188,10 @@ int gaudi_mtu_set(rte_eth_dev *dev, uint16_t mtu)
 			rxq->max_frame = gaudi_max_frame(mtu);
 		auto *txq = gaudi_txq0(dev);
 		if (txq != nullptr && gaudi_max_frame(mtu) > txq->bounce_stride) {
-			GAUDI_LOG(ERR, "port %u: MTU %u needs larger tx bounce buffers: stop the "
-				  "port first", dev->data->port_id, mtu);
+			GAUDI_LOG(ERR,
+				  "port %u: MTU %u needs larger tx bounce buffers: stop the "
+				  "port first",
+				  dev->data->port_id, mtu);
 			return -EBUSY;
 		}
 		if (txq != nullptr)
@@ -237,7 +239,6 @@ int gaudi_dev_reset(rte_eth_dev *dev)
 	dev->data->all_multicast = allmulti;
 	return rc;
 }
-
 
 namespace {
 

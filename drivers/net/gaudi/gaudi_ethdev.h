@@ -43,7 +43,7 @@
 namespace gaudi::emu {
 class Device;
 class SharedView;
-}
+} // namespace gaudi::emu
 
 struct gaudi_rxq;
 struct gaudi_txq;
@@ -53,11 +53,11 @@ struct rte_intr_handle;
  * primary's holds the device model; a secondary's a read-only view of it, see gaudi_proc). */
 struct gaudi_adapter {
 	gaudi::hw::Bar bar;
-	std::unique_ptr<gaudi::emu::Device> emu; /* null on silicon and in secondaries */
+	std::unique_ptr<gaudi::emu::Device> emu;      /* null on silicon and in secondaries */
 	std::unique_ptr<gaudi::emu::SharedView> view; /* secondary on net_gaudi_emu: registers */
 	unsigned nports = 0;
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
-	char name[40] = {}; /* device name; ports are "<name>_p<N>" */
+	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (net_gaudi_emu) */
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
@@ -73,9 +73,9 @@ struct gaudi_adapter {
 
 /* Event-queue and doorbell-FIFO shadow memory of a port (one IOVA-contiguous memzone). */
 struct gaudi_port_mem {
-	gaudi::hw::Eqe *eq;              /* 2^kEqLog2 entries */
-	volatile uint32_t *eq_pi;        /* HW-written EQ PI (24 bits) */
-	volatile uint32_t *db_ci;        /* HW-written doorbell FIFO position, 6 bits (gaudi_db_*) */
+	gaudi::hw::Eqe *eq;	  /* 2^kEqLog2 entries */
+	volatile uint32_t *eq_pi; /* HW-written EQ PI (24 bits) */
+	volatile uint32_t *db_ci; /* HW-written doorbell FIFO position, 6 bits (gaudi_db_*) */
 	const rte_memzone *mz;
 };
 
@@ -110,13 +110,13 @@ struct gaudi_port {
 
 	/* Interrupts (net_gaudi_emu only; null/-1 otherwise). The interrupt thread owns
 	 * lsc_reported and rearm_pending. */
-	rte_intr_handle *intr;      /* also dev->intr_handle */
-	int lsc_fd;                 /* eventfd of QPC interrupt 9 (event queue) */
-	int rxq_fd;                 /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
-	uint8_t lsc_reported;       /* link status last reported through the LSC callback */
-	bool rearm_pending;         /* an alarm will re-arm the EQ interrupt */
+	rte_intr_handle *intr; /* also dev->intr_handle */
+	int lsc_fd;	       /* eventfd of QPC interrupt 9 (event queue) */
+	int rxq_fd;	       /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
+	uint8_t lsc_reported;  /* link status last reported through the LSC callback */
+	bool rearm_pending;    /* an alarm will re-arm the EQ interrupt */
 
-	gaudi_recovery rec;         /* [faults] gaudi_recovery.h, under eq_lock */
+	gaudi_recovery rec; /* [faults] gaudi_recovery.h, under eq_lock */
 };
 
 /* Per-process state of a port (eth_dev->process_private), set in secondary processes only.
@@ -163,7 +163,8 @@ inline gaudi_port *gaudi_adapter_port(const gaudi_adapter *ad, unsigned hw)
 inline gaudi_adapter *gaudi_adapter_of(const rte_eth_dev *dev)
 {
 	auto *pp = static_cast<const gaudi_proc *>(dev->process_private);
-	return pp != nullptr ? pp->adapter : static_cast<gaudi_port *>(dev->data->dev_private)->adapter;
+	return pp != nullptr ? pp->adapter
+			     : static_cast<gaudi_port *>(dev->data->dev_private)->adapter;
 }
 inline const gaudi::hw::Port &gaudi_hw(const rte_eth_dev *dev)
 {

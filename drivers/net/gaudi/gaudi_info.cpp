@@ -40,10 +40,15 @@ int gaudi_dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	info->rx_desc_lim = {.nb_max = kRxRingMax, .nb_min = kRxRingMin, .nb_align = kRxRingMin};
-	info->tx_desc_lim = {.nb_max = kTxRingMax, .nb_min = kTxRingMin, .nb_align = kTxRingMin,
-			     .nb_seg_max = UINT16_MAX, .nb_mtu_seg_max = UINT16_MAX};
-	info->default_rxportconf = {.burst_size = kBurst, .ring_size = kDefaultRxRing, .nb_queues = 1};
-	info->default_txportconf = {.burst_size = kBurst, .ring_size = kDefaultTxRing, .nb_queues = 1};
+	info->tx_desc_lim = {.nb_max = kTxRingMax,
+			     .nb_min = kTxRingMin,
+			     .nb_align = kTxRingMin,
+			     .nb_seg_max = UINT16_MAX,
+			     .nb_mtu_seg_max = UINT16_MAX};
+	info->default_rxportconf = {
+		.burst_size = kBurst, .ring_size = kDefaultRxRing, .nb_queues = 1};
+	info->default_txportconf = {
+		.burst_size = kBurst, .ring_size = kDefaultTxRing, .nb_queues = 1};
 	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
 	info->dev_capa = 0;
 	return 0;

@@ -26,7 +26,10 @@ using namespace gaudi::hw;
 namespace {
 
 /* The device model (primary only: null on silicon and in secondary processes). */
-emu::Device *model(rte_eth_dev *dev) { return gaudi_adapter_of(dev)->emu.get(); }
+emu::Device *model(rte_eth_dev *dev)
+{
+	return gaudi_adapter_of(dev)->emu.get();
+}
 
 } // namespace
 
@@ -136,7 +139,8 @@ int gaudi_intr_init(rte_eth_dev *dev)
 	if (h == nullptr)
 		return -ENOMEM;
 	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (fd < 0 || rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 || rte_intr_fd_set(h, fd) != 0 ||
+	if (fd < 0 || rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 ||
+	    rte_intr_fd_set(h, fd) != 0 ||
 	    rte_intr_efd_counter_size_set(h, sizeof(uint64_t)) != 0) {
 		if (fd >= 0)
 			close(fd);
@@ -209,8 +213,8 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 	if (fd < 0)
 		return -errno;
 	uint16_t nq = dev->data->nb_rx_queues;
-	if (rte_intr_efds_index_set(port->intr, 0, fd) != 0 || rte_intr_nb_efd_set(port->intr, 1) != 0 ||
-	    rte_intr_max_intr_set(port->intr, 2) != 0 ||
+	if (rte_intr_efds_index_set(port->intr, 0, fd) != 0 ||
+	    rte_intr_nb_efd_set(port->intr, 1) != 0 || rte_intr_max_intr_set(port->intr, 2) != 0 ||
 	    rte_intr_vec_list_alloc(port->intr, "gaudi_rxq_vec", nq) != 0 ||
 	    rte_intr_vec_list_index_set(port->intr, 0, RTE_INTR_VEC_RXTX_OFFSET) != 0) {
 		close(fd);
@@ -253,7 +257,8 @@ int gaudi_rx_queue_intr_enable(rte_eth_dev *dev, uint16_t qid)
 {
 	gaudi_port *port = gaudi_priv(dev);
 	auto *rxq = qid < dev->data->nb_rx_queues
-			    ? static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]) : nullptr;
+			    ? static_cast<gaudi_rxq *>(dev->data->rx_queues[qid])
+			    : nullptr;
 	if (rxq == nullptr)
 		return -EINVAL;
 	if (port->rxq_fd < 0)

@@ -34,8 +34,8 @@ int gaudi_link_update(rte_eth_dev *dev, int wait)
 rte_eth_link gaudi_link_get(gaudi_port *port)
 {
 	rte_eth_link link{};
-	link.link_status = port->started && port->hw.link_up() ? RTE_ETH_LINK_UP
-							       : RTE_ETH_LINK_DOWN;
+	link.link_status =
+		port->started && port->hw.link_up() ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
 	link.link_speed = link.link_status ? RTE_ETH_SPEED_NUM_100G : RTE_ETH_SPEED_NUM_NONE;
 	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
 	link.link_autoneg = RTE_ETH_LINK_FIXED;
@@ -88,8 +88,8 @@ int gaudi_fec_get(rte_eth_dev *dev, uint32_t *capa)
 
 int gaudi_fec_set(rte_eth_dev *dev, uint32_t capa)
 {
-	if ((capa & ~(kFecNone | kFecRs | kFecAuto)) != 0 || (capa & (kFecNone | kFecRs)) ==
-	    (kFecNone | kFecRs)) {
+	if ((capa & ~(kFecNone | kFecRs | kFecAuto)) != 0 ||
+	    (capa & (kFecNone | kFecRs)) == (kFecNone | kFecRs)) {
 		GAUDI_LOG(ERR, "port %u: FEC mode 0x%x: 100G offers RS (clause 91), no FEC or auto",
 			  dev->data->port_id, capa);
 		return -EINVAL;
@@ -145,9 +145,14 @@ FlowCfg fc_to_cfg(const gaudi_port *port, const rte_eth_fc_conf &fc, bool pfc)
 void gaudi_flow_defaults(gaudi_port *port)
 {
 	/* 0x2913: PAUSE_IGNORE set, no PFC [facts §4]. */
-	port->hw.set_flow({.rx_pause = false, .tx_pause = false, .pfc = false, .fwd = false,
-			   .quanta = kDefaultQuanta, .thresh = kDefaultQuanta / 2,
-			   .xoff = kDefaultXoff, .xon = kDefaultXon});
+	port->hw.set_flow({.rx_pause = false,
+			   .tx_pause = false,
+			   .pfc = false,
+			   .fwd = false,
+			   .quanta = kDefaultQuanta,
+			   .thresh = kDefaultQuanta / 2,
+			   .xoff = kDefaultXoff,
+			   .xon = kDefaultXon});
 }
 
 int gaudi_flow_ctrl_get(rte_eth_dev *dev, rte_eth_fc_conf *fc)

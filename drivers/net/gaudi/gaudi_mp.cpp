@@ -35,8 +35,10 @@ template <typename R, typename... A, R (*Op)(rte_eth_dev *, A...), OpName Name>
 struct Refuse<Op, Name> {
 	static R fn(rte_eth_dev *dev, A...)
 	{
-		GAUDI_LOG(NOTICE, "port %u: %s refused in a secondary process: only the primary "
-			  "may change the device", dev->data->port_id, Name.s + sizeof("gaudi_") - 1);
+		GAUDI_LOG(NOTICE,
+			  "port %u: %s refused in a secondary process: only the primary "
+			  "may change the device",
+			  dev->data->port_id, Name.s + sizeof("gaudi_") - 1);
 		if constexpr (!std::is_void_v<R>)
 			return -E_RTE_SECONDARY;
 	}

@@ -47,7 +47,10 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	for (unsigned p = 0; p < ad->nports; p++) {
 		/* Firmware reports station addresses (cpucp); until that path exists use
 		 * locally administered ones derived from the PCI address. */
-		uint8_t mac[6] = {0x02, 0x1d, 0xa3, static_cast<uint8_t>(pci->addr.bus),
+		uint8_t mac[6] = {0x02,
+				  0x1d,
+				  0xa3,
+				  static_cast<uint8_t>(pci->addr.bus),
 				  static_cast<uint8_t>(pci->addr.devid << 3 | pci->addr.function),
 				  static_cast<uint8_t>(p)};
 		int rc = gaudi_port_create(ad, &pci->device, p, mac);
@@ -61,7 +64,10 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	return 0;
 }
 
-int pci_remove(rte_pci_device *pci) { return gaudi_remove_ports(&pci->device); }
+int pci_remove(rte_pci_device *pci)
+{
+	return gaudi_remove_ports(&pci->device);
+}
 
 const rte_pci_id gaudi_pci_ids[] = {
 	{RTE_PCI_DEVICE(kPciVendorHabana, kPciDeviceGaudi2)},

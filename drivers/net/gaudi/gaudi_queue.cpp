@@ -21,9 +21,15 @@ using namespace gaudi::hw;
 
 namespace {
 
-bool is_pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool is_pow2(uint32_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
 
-uint32_t log2u(uint32_t v) { return std::bit_width(v) - 1; }
+uint32_t log2u(uint32_t v)
+{
+	return std::bit_width(v) - 1;
+}
 
 /* Slot size for a max frame: power of two, at least 1 KB, at most 16 KB [facts §2]. */
 uint32_t slot_log2_for(uint32_t max_frame)
@@ -40,7 +46,7 @@ bool ring_size_ok(uint16_t nb, uint32_t lo, uint32_t hi)
 } // namespace
 
 const rte_memzone *gaudi_dma_zone(const rte_eth_dev *dev, const char *what, uint16_t q, size_t len,
-			int socket, unsigned flags, size_t align)
+				  int socket, unsigned flags, size_t align)
 {
 	char name[RTE_MEMZONE_NAMESIZE];
 	snprintf(name, sizeof(name), "gaudi_%u_%s%u", dev->data->port_id, what, q);
@@ -96,13 +102,17 @@ int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
 	int socket = dev->device->numa_node;
 	/* Slot ring and CQ apart: each is walked by index, so each must be IOVA-contiguous. */
-	const rte_memzone *mz = gaudi_dma_zone(dev, "rxs", rxq->queue_id, slots_len, socket,
-				     RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(slots_len));
-	const rte_memzone *cq_mz = gaudi_dma_zone(dev, "rxc", rxq->queue_id, cq_len + kRingAlign, socket,
-					RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(cq_len + kRingAlign));
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, "rxs", rxq->queue_id, slots_len, socket,
+			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(slots_len));
+	const rte_memzone *cq_mz =
+		gaudi_dma_zone(dev, "rxc", rxq->queue_id, cq_len + kRingAlign, socket,
+			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(cq_len + kRingAlign));
 	if (mz == nullptr || cq_mz == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
-			  "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or --iova-mode=va",
+		GAUDI_LOG(ERR,
+			  "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
+			  "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or "
+			  "--iova-mode=va",
 			  dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
 		rte_memzone_free(mz);
 		rte_memzone_free(cq_mz);
@@ -113,15 +123,15 @@ int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 	rxq->cq_mz = cq_mz;
 	rxq->slots = static_cast<uint8_t *>(mz->addr);
 	rxq->cq = static_cast<Cqe *>(cq_mz->addr);
-	rxq->cq_pi = reinterpret_cast<volatile uint32_t *>(static_cast<uint8_t *>(cq_mz->addr) +
-							   cq_len);
+	rxq->cq_pi =
+		reinterpret_cast<volatile uint32_t *>(static_cast<uint8_t *>(cq_mz->addr) + cq_len);
 	rxq->slot_log2 = slot_log2;
 	rxq->max_frame = max_frame;
 	return 0;
 }
 
 int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
-		   const rte_eth_rxconf *conf, rte_mempool *mp)
+			 const rte_eth_rxconf *conf, rte_mempool *mp)
 {
 	(void)socket;
 	if (!ring_size_ok(nb_desc, kRxRingMin, kRxRingMax)) {
@@ -138,9 +148,8 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 		return -EINVAL;
 	}
 	gaudi_rxq_release(dev, qid);
-	auto *rxq = static_cast<gaudi_rxq *>(
-		rte_zmalloc_socket("gaudi_rxq", sizeof(gaudi_rxq), RTE_CACHE_LINE_SIZE,
-				   dev->device->numa_node));
+	auto *rxq = static_cast<gaudi_rxq *>(rte_zmalloc_socket(
+		"gaudi_rxq", sizeof(gaudi_rxq), RTE_CACHE_LINE_SIZE, dev->device->numa_node));
 	if (rxq == nullptr)
 		return -ENOMEM;
 	rxq->nb_desc = nb_desc;
@@ -167,11 +176,11 @@ int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
 {
 	uint32_t stride = std::bit_ceil(std::max<uint32_t>(gaudi_max_frame(dev->data->mtu), 64));
 	size_t len = static_cast<size_t>(stride) * txq->nb_desc;
-	const rte_memzone *mz = gaudi_dma_zone(dev, "txb", txq->queue_id, len, dev->device->numa_node, 0,
-				     stride);
-	auto *iova = static_cast<uint64_t *>(rte_zmalloc_socket(
-		"gaudi_txb_iova", sizeof(uint64_t) * txq->nb_desc, RTE_CACHE_LINE_SIZE,
-		dev->device->numa_node));
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, "txb", txq->queue_id, len, dev->device->numa_node, 0, stride);
+	auto *iova = static_cast<uint64_t *>(
+		rte_zmalloc_socket("gaudi_txb_iova", sizeof(uint64_t) * txq->nb_desc,
+				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
 	if (mz == nullptr || iova == nullptr) {
 		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
 			  dev->data->port_id, len);
@@ -191,7 +200,7 @@ int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
 }
 
 int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
-		   const rte_eth_txconf *conf)
+			 const rte_eth_txconf *conf)
 {
 	(void)socket;
 	if (!ring_size_ok(nb_desc, kTxRingMin, kTxRingMax)) {
@@ -204,15 +213,15 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 		"gaudi_txq", sizeof(gaudi_txq), RTE_CACHE_LINE_SIZE, dev->device->numa_node));
 	if (txq == nullptr)
 		return -ENOMEM;
-	txq->sw_ring = static_cast<rte_mbuf **>(rte_zmalloc_socket(
-		"gaudi_txq_sw", sizeof(rte_mbuf *) * nb_desc, RTE_CACHE_LINE_SIZE,
-		dev->device->numa_node));
+	txq->sw_ring = static_cast<rte_mbuf **>(
+		rte_zmalloc_socket("gaudi_txq_sw", sizeof(rte_mbuf *) * nb_desc,
+				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
 	size_t wq_len = sizeof(TxWqe) * nb_desc;
 	const rte_memzone *mz =
 		txq->sw_ring == nullptr
 			? nullptr
 			: gaudi_dma_zone(dev, "txq", qid, wq_len, dev->device->numa_node,
-			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(wq_len));
+					 RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(wq_len));
 	if (mz == nullptr) {
 		GAUDI_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
 		rte_free(txq->sw_ring);
@@ -267,8 +276,7 @@ int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
 {
 	gaudi_port *port = gaudi_priv(dev);
 	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
-		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign,
-		       dev->data->mtu};
+		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign, dev->data->mtu};
 	txq->pi = txq->ci = 0;
 	if (!port->hw.tx_init(tcfg))
 		return -EIO;

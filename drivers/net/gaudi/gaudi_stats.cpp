@@ -58,59 +58,117 @@ namespace {
 
 /* MAC counters as xstats: mac_<rx|tx>_<what>, in gaudi_mac_stats.h order. */
 constexpr const char *kRxNames[] = {
-	"mac_rx_octets", "mac_rx_good_octets", "mac_rx_alignment_errors", "mac_rx_pause_frames",
-	"mac_rx_frame_too_long_errors", "mac_rx_in_range_length_errors", "mac_rx_good_frames",
-	"mac_rx_fcs_errors", "mac_rx_vlan_frames", "mac_rx_errors", "mac_rx_unicast_packets",
-	"mac_rx_multicast_packets", "mac_rx_broadcast_packets", "mac_rx_drop_events",
-	"mac_rx_packets", "mac_rx_undersize_packets", "mac_rx_size_64_packets",
-	"mac_rx_size_65_to_127_packets", "mac_rx_size_128_to_255_packets",
-	"mac_rx_size_256_to_511_packets", "mac_rx_size_512_to_1023_packets",
-	"mac_rx_size_1024_to_1518_packets", "mac_rx_size_1519_to_max_packets",
-	"mac_rx_oversize_packets", "mac_rx_jabbers", "mac_rx_fragments",
-	"mac_rx_pfc_prio0_pause_frames", "mac_rx_pfc_prio1_pause_frames",
-	"mac_rx_pfc_prio2_pause_frames", "mac_rx_pfc_prio3_pause_frames",
-	"mac_rx_pfc_prio4_pause_frames", "mac_rx_pfc_prio5_pause_frames",
-	"mac_rx_pfc_prio6_pause_frames", "mac_rx_pfc_prio7_pause_frames",
+	"mac_rx_octets",
+	"mac_rx_good_octets",
+	"mac_rx_alignment_errors",
+	"mac_rx_pause_frames",
+	"mac_rx_frame_too_long_errors",
+	"mac_rx_in_range_length_errors",
+	"mac_rx_good_frames",
+	"mac_rx_fcs_errors",
+	"mac_rx_vlan_frames",
+	"mac_rx_errors",
+	"mac_rx_unicast_packets",
+	"mac_rx_multicast_packets",
+	"mac_rx_broadcast_packets",
+	"mac_rx_drop_events",
+	"mac_rx_packets",
+	"mac_rx_undersize_packets",
+	"mac_rx_size_64_packets",
+	"mac_rx_size_65_to_127_packets",
+	"mac_rx_size_128_to_255_packets",
+	"mac_rx_size_256_to_511_packets",
+	"mac_rx_size_512_to_1023_packets",
+	"mac_rx_size_1024_to_1518_packets",
+	"mac_rx_size_1519_to_max_packets",
+	"mac_rx_oversize_packets",
+	"mac_rx_jabbers",
+	"mac_rx_fragments",
+	"mac_rx_pfc_prio0_pause_frames",
+	"mac_rx_pfc_prio1_pause_frames",
+	"mac_rx_pfc_prio2_pause_frames",
+	"mac_rx_pfc_prio3_pause_frames",
+	"mac_rx_pfc_prio4_pause_frames",
+	"mac_rx_pfc_prio5_pause_frames",
+	"mac_rx_pfc_prio6_pause_frames",
+	"mac_rx_pfc_prio7_pause_frames",
 	"mac_rx_control_frames",
 };
 static_assert(std::size(kRxNames) == size_t(RxStat::count));
 
 constexpr const char *kTxNames[] = {
-	"mac_tx_octets", "mac_tx_good_octets", "mac_tx_pause_frames", "mac_tx_good_frames",
-	"mac_tx_vlan_frames", "mac_tx_errors", "mac_tx_unicast_packets",
-	"mac_tx_multicast_packets", "mac_tx_broadcast_packets", "mac_tx_size_64_packets", "mac_tx_size_65_to_127_packets",
-	"mac_tx_size_128_to_255_packets", "mac_tx_size_256_to_511_packets",
-	"mac_tx_size_512_to_1023_packets", "mac_tx_size_1024_to_1518_packets",
+	"mac_tx_octets",
+	"mac_tx_good_octets",
+	"mac_tx_pause_frames",
+	"mac_tx_good_frames",
+	"mac_tx_vlan_frames",
+	"mac_tx_errors",
+	"mac_tx_unicast_packets",
+	"mac_tx_multicast_packets",
+	"mac_tx_broadcast_packets",
+	"mac_tx_size_64_packets",
+	"mac_tx_size_65_to_127_packets",
+	"mac_tx_size_128_to_255_packets",
+	"mac_tx_size_256_to_511_packets",
+	"mac_tx_size_512_to_1023_packets",
+	"mac_tx_size_1024_to_1518_packets",
 	"mac_tx_size_1519_to_max_packets",
-	"mac_tx_pfc_prio0_pause_frames", "mac_tx_pfc_prio1_pause_frames",
-	"mac_tx_pfc_prio2_pause_frames", "mac_tx_pfc_prio3_pause_frames",
-	"mac_tx_pfc_prio4_pause_frames", "mac_tx_pfc_prio5_pause_frames",
-	"mac_tx_pfc_prio6_pause_frames", "mac_tx_pfc_prio7_pause_frames",
-	"mac_tx_control_frames", "mac_tx_packets",
+	"mac_tx_pfc_prio0_pause_frames",
+	"mac_tx_pfc_prio1_pause_frames",
+	"mac_tx_pfc_prio2_pause_frames",
+	"mac_tx_pfc_prio3_pause_frames",
+	"mac_tx_pfc_prio4_pause_frames",
+	"mac_tx_pfc_prio5_pause_frames",
+	"mac_tx_pfc_prio6_pause_frames",
+	"mac_tx_pfc_prio7_pause_frames",
+	"mac_tx_control_frames",
+	"mac_tx_packets",
 };
 static_assert(std::size(kTxNames) == size_t(TxStat::count));
 
 /* Port-level counters: RS-FEC, doorbells lost to FIFO overruns, event-queue events. */
 enum PortX : unsigned {
-	fec_corrected, fec_uncorrected, db_fifo_overruns, ev_cq_overrun,
-	ev_db_overrun, ev_qp_err, ev_link,
+	fec_corrected,
+	fec_uncorrected,
+	db_fifo_overruns,
+	ev_cq_overrun,
+	ev_db_overrun,
+	ev_qp_err,
+	ev_link,
 	/* [faults] gaudi_recovery.h */
-	rec_db_rerings, rec_qp_recoveries, rec_tx_fault_drops, rec_link_down, rec_link_up,
-	rec_tx_watchdog, rec_reset_events, port_x_count
+	rec_db_rerings,
+	rec_qp_recoveries,
+	rec_tx_fault_drops,
+	rec_link_down,
+	rec_link_up,
+	rec_tx_watchdog,
+	rec_reset_events,
+	port_x_count
 };
 constexpr const char *kPortNames[] = {
-	"rx_fec_corrected_codewords", "rx_fec_uncorrected_codewords", "tx_doorbell_fifo_overruns",
-	"rx_cq_overrun_events", "tx_doorbell_fifo_overrun_events",
-	"qp_error_events", "link_status_events",
-	"recovery_db_rerings", "recovery_qp_resets", "recovery_tx_fault_drops",
-	"recovery_link_down_events", "recovery_link_up_events", "recovery_tx_watchdog",
+	"rx_fec_corrected_codewords",
+	"rx_fec_uncorrected_codewords",
+	"tx_doorbell_fifo_overruns",
+	"rx_cq_overrun_events",
+	"tx_doorbell_fifo_overrun_events",
+	"qp_error_events",
+	"link_status_events",
+	"recovery_db_rerings",
+	"recovery_qp_resets",
+	"recovery_tx_fault_drops",
+	"recovery_link_down_events",
+	"recovery_link_up_events",
+	"recovery_tx_watchdog",
 	"recovery_reset_events",
 };
 static_assert(std::size(kPortNames) == port_x_count);
 
 /* Driver counters of queue 0 the basic per-queue stats do not carry. */
 constexpr const char *kQueueNames[] = {
-	"rx_q0_cqe_not_valid", "rx_q0_address_filtered", "tx_q0_errors", "tx_q0_doorbell_busy",
+	"rx_q0_cqe_not_valid",
+	"rx_q0_address_filtered",
+	"tx_q0_errors",
+	"tx_q0_doorbell_busy",
 };
 
 constexpr unsigned kNbMac = unsigned(RxStat::count) + unsigned(TxStat::count);
@@ -119,21 +177,36 @@ constexpr unsigned kNbXstats = kNbMac + port_x_count + std::size(kQueueNames);
 uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 {
 	switch (i) {
-	case fec_corrected: return hw.fec_corrected();
-	case fec_uncorrected: return hw.fec_uncorrected();
-	case db_fifo_overruns: return port->rec.db_lost;
-	case ev_cq_overrun: return port->ev_cq_overrun;
-	case ev_db_overrun: return port->ev_db_overrun;
-	case ev_qp_err: return port->ev_qp_err;
-	case ev_link: return port->ev_link;
-	case rec_db_rerings: return port->rec.db_rerings;
-	case rec_qp_recoveries: return port->rec.qp_recoveries;
-	case rec_tx_fault_drops: return port->rec.tx_fault_drops;
-	case rec_link_down: return port->rec.link_down;
-	case rec_link_up: return port->rec.link_up;
-	case rec_tx_watchdog: return port->rec.tx_watchdog;
-	case rec_reset_events: return port->rec.reset_events;
-	default: return 0;
+	case fec_corrected:
+		return hw.fec_corrected();
+	case fec_uncorrected:
+		return hw.fec_uncorrected();
+	case db_fifo_overruns:
+		return port->rec.db_lost;
+	case ev_cq_overrun:
+		return port->ev_cq_overrun;
+	case ev_db_overrun:
+		return port->ev_db_overrun;
+	case ev_qp_err:
+		return port->ev_qp_err;
+	case ev_link:
+		return port->ev_link;
+	case rec_db_rerings:
+		return port->rec.db_rerings;
+	case rec_qp_recoveries:
+		return port->rec.qp_recoveries;
+	case rec_tx_fault_drops:
+		return port->rec.tx_fault_drops;
+	case rec_link_down:
+		return port->rec.link_down;
+	case rec_link_up:
+		return port->rec.link_up;
+	case rec_tx_watchdog:
+		return port->rec.tx_watchdog;
+	case rec_reset_events:
+		return port->rec.reset_events;
+	default:
+		return 0;
 	}
 }
 

@@ -21,7 +21,10 @@ using namespace gaudi::hw;
 namespace {
 
 /* The memzone the model shares its registers and MAC counters through (emu::SharedView). */
-std::string emu_shm_name(const char *name) { return std::string("gaudi_emu_") + name; }
+std::string emu_shm_name(const char *name)
+{
+	return std::string("gaudi_emu_") + name;
+}
 
 int emu_probe_secondary(rte_vdev_device *vdev)
 {
@@ -66,8 +69,10 @@ int emu_probe(rte_vdev_device *vdev)
 	}
 	cfg.shm_name = emu_shm_name(name);
 	if (cfg.shm_name.size() >= RTE_MEMZONE_NAMESIZE) {
-		GAUDI_LOG(NOTICE, "%s: name too long to share the model: secondary processes will "
-			  "not attach", name);
+		GAUDI_LOG(NOTICE,
+			  "%s: name too long to share the model: secondary processes will "
+			  "not attach",
+			  name);
 		cfg.shm_name.clear();
 	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
@@ -98,7 +103,10 @@ int emu_probe(rte_vdev_device *vdev)
 	return 0;
 }
 
-int emu_remove(rte_vdev_device *vdev) { return gaudi_remove_ports(&vdev->device); }
+int emu_remove(rte_vdev_device *vdev)
+{
+	return gaudi_remove_ports(&vdev->device);
+}
 
 rte_vdev_driver gaudi_emu_driver = {
 	.next = {},
@@ -109,11 +117,11 @@ rte_vdev_driver gaudi_emu_driver = {
 } // namespace
 
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
-RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu,
-			      "ports=<1..24> wire=loopback|pair|pcap|tap|udp rx_pcap=<port>:<path> "
-			      "tx_pcap=<port>:<path> engine=inline|thread "
-			      "tap_name=<port>:<ifname> udp_local=[<port>:]<ip>:<udp port> "
-			      "udp_remote=[<port>:]<ip>:<udp port> "
-			      "fault=<kind>:<port>[:<after frames>[:<arg>]] fault_seed=<n> "
-			      "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms> "
-			      "strict=<0|1>");
+RTE_PMD_REGISTER_PARAM_STRING(
+	net_gaudi_emu, "ports=<1..24> wire=loopback|pair|pcap|tap|udp rx_pcap=<port>:<path> "
+		       "tx_pcap=<port>:<path> engine=inline|thread "
+		       "tap_name=<port>:<ifname> udp_local=[<port>:]<ip>:<udp port> "
+		       "udp_remote=[<port>:]<ip>:<udp port> "
+		       "fault=<kind>:<port>[:<after frames>[:<arg>]] fault_seed=<n> "
+		       "fault_rate=<0..1> fault_kinds=<kind>[+<kind>...] tx_watchdog_ms=<ms> "
+		       "strict=<0|1>");
