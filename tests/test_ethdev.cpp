@@ -447,4 +447,31 @@ TEST(Devargs, BadValuesFailProbe)
 	EXPECT_EQ(rte_eth_dev_count_avail(), before + 24);
 }
 
+/* Each refusal is one line naming the devarg; the valid keys come from the driver's table. */
+TEST(Devargs, ErrorsNameTheDevarg)
+{
+	const char *bad[][2] = {
+		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
+			    "tap_name, udp_local, udp_remote, strict, fault, fault_seed, fault_rate, "
+			    "fault_kinds, fw_dir, tx_watchdog_ms)"},
+		{"ports=25", "devarg ports=25: must be 1..24"},
+		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},
+		{"strict=1,strict=0", "devarg strict given more than once"},
+		{"tx_watchdog_ms=10,tx_watchdog_ms=20", "devarg tx_watchdog_ms given more than once"},
+		{"tx_watchdog_ms=600001", "devarg tx_watchdog_ms=600001: must be 0 (off) .. 600000 ms"},
+		{"fw_dir=/nonexistent/gaudi2", "devarg fw_dir=/nonexistent/gaudi2: not a readable "
+					       "directory: No such file or directory"},
+		{"fw_dir=/dev/null", "devarg fw_dir=/dev/null: not a readable directory"},
+		{"wire=pair,tx_pcap=0:/var/tmp/x.pcap", "devarg tx_pcap=0:/var/tmp/x.pcap: needs wire=pcap"},
+	};
+	for (auto &c : bad) {
+		gaudi_test::LogCapture log;
+		Nic nic(c[0], 0);
+		EXPECT_NE(nic.probe_rc(), 0) << c[0];
+		EXPECT_NE(log.text().find(c[1]), std::string::npos) << c[0] << "\nlogged: " << log.text();
+	}
+	Nic ok("ports=1,wire=loopback,fw_dir=/,tx_watchdog_ms=0", 1);
+	EXPECT_EQ(ok.probe_rc(), 0);
+}
+
 } // namespace

@@ -7,8 +7,10 @@
 #include <bus_pci_driver.h>
 #include <ethdev_driver.h>
 #include <ethdev_pci.h>
+#include <rte_devargs.h>
 
 #include "emu/gaudi_emu.h" /* gaudi_adapter holds the model */
+#include "gaudi_devargs.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_logs.h"
 #include "gaudi_mp.h"
@@ -17,6 +19,11 @@ using namespace gaudi;
 using namespace gaudi::hw;
 
 namespace {
+
+/* net_gaudi's keys, X(name, help, once, handler) (gaudi_devargs.h): the driver's own. */
+#define GAUDI_PCI_DEVARGS(X) GAUDI_DRIVER_DEVARGS(X)
+
+constexpr gaudi_devarg_key kPciDevargs[] = {GAUDI_PCI_DEVARGS(GAUDI_DEVARG_KEY)};
 
 int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 {
@@ -27,6 +34,13 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 			  pci->device.name, bar0.len);
 		return -ENODEV;
 	}
+	gaudi_devargs settings;
+	gaudi_devargs_ctx args{&settings, nullptr, {}};
+	const char *devargs = pci->device.devargs != nullptr ? pci->device.devargs->args : nullptr;
+	if (!gaudi_devargs_parse(devargs, kPciDevargs, &args, nullptr)) {
+		GAUDI_LOG(ERR, "%s: %s", pci->device.name, args.err.c_str());
+		return -EINVAL;
+	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
 	if (ad == nullptr)
 		return -ENOMEM;
@@ -34,6 +48,7 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	ad->bar = Bar(static_cast<volatile uint8_t *>(bar0.addr) + kNicRegionBarOffset,
 		      kNicRegionSize);
 	ad->nports = kMaxPorts;
+	ad->tx_watchdog_ms = settings.tx_watchdog_ms; /* [faults] */
 	ad->open_ports = 1;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		/* EAL maps the BAR in secondaries too; the secondary ops only read it. Untested
@@ -90,3 +105,4 @@ rte_pci_driver gaudi_pci_driver = {
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(net_gaudi, "vfio-pci");
+RTE_PMD_REGISTER_PARAM_STRING(net_gaudi, GAUDI_PCI_DEVARGS(GAUDI_DEVARG_HELP));

@@ -330,56 +330,6 @@ void gaudi_rec_request_reset(gaudi_port *port, const char *why)
 	rte_eal_alarm_set(1, reset_cb, dev_of(port));
 }
 
-int gaudi_rec_parse_devarg(const char *k, const char *v, emu::Config *cfg, std::string *err)
-{
-	std::string kvs = std::string(k) + "=" + v;
-	if (strcmp(k, "fault") == 0) {
-		emu::FaultSpec f;
-		std::string why;
-		if (!emu::fault_spec_parse(v, cfg->nports, &f, &why)) {
-			*err = "devarg " + kvs + ": " + why;
-			return -1;
-		}
-		cfg->faults.push_back(f);
-		return 1;
-	}
-	if (strcmp(k, "fault_seed") == 0 || strcmp(k, "tx_watchdog_ms") == 0) {
-		char *end = nullptr;
-		errno = 0;
-		unsigned long long n = strtoull(v, &end, 0);
-		bool wd = k[0] == 't';
-		if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || (wd && n > 600000)) {
-			*err = "devarg " + kvs + (wd ? ": must be 0 (off) .. 600000 ms"
-						      : ": must be an unsigned integer");
-			return -1;
-		}
-		if (wd)
-			cfg->tx_watchdog_ms = unsigned(n);
-		else
-			cfg->fault_random.seed = n;
-		return 1;
-	}
-	if (strcmp(k, "fault_rate") == 0) {
-		char *end = nullptr;
-		double r = strtod(v, &end);
-		if (*v == '\0' || *end != '\0' || !(r >= 0 && r <= 1)) {
-			*err = "devarg " + kvs + ": must be a probability per sent frame, 0..1 (e.g. 1e-4)";
-			return -1;
-		}
-		cfg->fault_random.rate = r;
-		return 1;
-	}
-	if (strcmp(k, "fault_kinds") == 0) {
-		std::string why;
-		if (!emu::fault_kinds_parse(v, &cfg->fault_random.kinds_mask, &why)) {
-			*err = "devarg " + kvs + ": " + why;
-			return -1;
-		}
-		return 1;
-	}
-	return 0;
-}
-
 /* ---- rte_pmd_gaudi.h ---- */
 
 namespace {
