@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "gaudi_test_eal.h"
@@ -470,8 +472,47 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		EXPECT_NE(nic.probe_rc(), 0) << c[0];
 		EXPECT_NE(log.text().find(c[1]), std::string::npos) << c[0] << "\nlogged: " << log.text();
 	}
-	Nic ok("ports=1,wire=loopback,fw_dir=/,tx_watchdog_ms=0", 1);
+	Nic ok("ports=1,wire=loopback,tx_watchdog_ms=0", 1);
 	EXPECT_EQ(ok.probe_rc(), 0);
+}
+
+/* fw_dir=: the probe reads the firmware files from there and names the one it cannot read;
+ * without fw_dir the model uses its built-in stand-in (the other tests). */
+TEST(Devargs, FirmwareDirectory)
+{
+	char dir[] = "/var/tmp/gaudi_fw_XXXXXX";
+	ASSERT_NE(mkdtemp(dir), nullptr);
+	std::string d(dir), boot = d + "/gaudi2-boot-fit.itb", fit = d + "/gaudi2-fit.itb";
+	auto put = [](const std::string &path, const char *bytes) {
+		FILE *f = fopen(path.c_str(), "w");
+		ASSERT_NE(f, nullptr) << path;
+		fputs(bytes, f);
+		fclose(f);
+	};
+	put(boot, "boot fit");
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -ENOENT);
+		std::string want = "cannot read firmware file " + fit + ": No such file or directory";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	put(fit, "");
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
+		EXPECT_NE(nic.probe_rc(), 0);
+		std::string want = "cannot read firmware file " + fit + ": empty file";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	put(fit, "cpu-cp fit");
+	{
+		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
+		EXPECT_EQ(nic.probe_rc(), 0);
+	}
+	unlink(boot.c_str());
+	unlink(fit.c_str());
+	rmdir(dir);
 }
 
 } // namespace

@@ -9,7 +9,6 @@
 #include <ethdev_driver.h>
 #include <rte_malloc.h>
 
-#include "emu/gaudi_emu.h"
 #include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_info.h"
@@ -124,8 +123,7 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	rte_spinlock_unlock(&port->eq_lock);
 	if (txq != nullptr)
 		gaudi_tx_drain(txq);
-	if (port->adapter->emu)
-		port->adapter->emu->flush();
+	port->adapter->backend->flush();
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	gaudi_link_update(dev, 0);
@@ -327,7 +325,7 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 	dev->data->mtu = RTE_ETHER_MTU;
 
 	port->adapter = ad;
-	port->hw = Port(&ad->bar, hw_port);
+	port->hw = Port(&ad->backend->nic_bar(), hw_port);
 	port->port_id = dev->data->port_id;
 	ad->eth_port[hw_port] = dev->data->port_id;
 	rte_spinlock_init(&port->eq_lock);

@@ -2,13 +2,14 @@
  * Gaudi2 PMD: per-NIC adapter and per-port private data.
  *
  * One NIC (a PCI function or a net_gaudi_emu instance) has up to 24 ports; each port is one
- * ethdev. The adapter owns the register window (and, for the emulated NIC, the device model);
- * each port owns its event queue memory and its queues.
+ * ethdev. The adapter owns the backend (register windows, and for the emulated NIC the device
+ * model); each port owns its event queue memory and its queues.
  *
  * Source layout, by role (as DPDK's larger drivers split theirs). Each X.cpp implements X.h;
- * headers include only base/ and the headers below them in this list, so the include graph
+ * headers include only base/ and the headers above them in this list, so the include graph
  * has no cycle (check: grep the includes of the gaudi_ headers):
  *   gaudi_logs.h, gaudi_recovery.h    leaves (recovery: struct gaudi_recovery, fault hooks)
+ *   gaudi_backend.h                   what differs between silicon and model (class Backend)
  *   gaudi_ethdev.h                    adapter, port, per-process structs; port life cycle
  *   gaudi_rxtx.h                      datapath: queue structs, rx/tx burst (gaudi_rxtx.cpp)
  *   gaudi_eq.h                        the event queue, its one owner: memory, start, consumer
@@ -18,10 +19,12 @@
  *                                     xstats; interrupts; device info and dumps
  *   gaudi_mp.h                        multi-process: secondary ops table, attach
  *   gaudi_devargs.h                   devargs tables and their parser
+ *   gaudi_bringup.h                   bring-up shared by both probes (firmware, ports, MACs)
  * gaudi_ethdev.cpp holds the life cycle and the ops table; gaudi_pci.cpp (net_gaudi) and
- * gaudi_vdev.cpp (net_gaudi_emu) the probes. The EQ consumer (gaudi_eq.cpp) calls down into
- * the datapath (TX completion) and recovery hooks; the datapath and recovery call the EQ
- * consumer through gaudi_eq.h, never through gaudi_ethdev.cpp.
+ * gaudi_vdev.cpp (net_gaudi_emu) the devargs tables, probes and the two Backends; only they
+ * include emu/ or their bus. The EQ consumer (gaudi_eq.cpp) calls the datapath (TX
+ * completion) and the recovery hooks; the datapath and recovery call the EQ consumer through
+ * gaudi_eq.h, never through gaudi_ethdev.cpp.
  */
 #pragma once
 
@@ -38,27 +41,21 @@
 #include "base/gaudi_bar.h"
 #include "base/gaudi_desc.h"
 #include "base/gaudi_port.h"
+#include "gaudi_backend.h"
 #include "gaudi_recovery.h"
-
-namespace gaudi::emu {
-class Device;
-class SharedView;
-} // namespace gaudi::emu
 
 struct gaudi_rxq;
 struct gaudi_txq;
 struct rte_intr_handle;
 
 /* One per NIC and per process: its members are valid only in the process that made them (the
- * primary's holds the device model; a secondary's a read-only view of it, see gaudi_proc). */
+ * primary's backend holds the device; a secondary's only reads it, see gaudi_proc). */
 struct gaudi_adapter {
-	gaudi::hw::Bar bar;
-	std::unique_ptr<gaudi::emu::Device> emu;      /* null on silicon and in secondaries */
-	std::unique_ptr<gaudi::emu::SharedView> view; /* secondary on net_gaudi_emu: registers */
+	std::unique_ptr<gaudi::Backend> backend; /* gaudi_pci.cpp or gaudi_vdev.cpp */
 	unsigned nports = 0;
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
-	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (net_gaudi_emu) */
+	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (gaudi_devargs) */
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
 	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
@@ -175,7 +172,7 @@ inline const gaudi::hw::Port &gaudi_hw(const rte_eth_dev *dev)
 inline bool gaudi_is_emulated(const rte_eth_dev *dev)
 {
 	gaudi_adapter *ad = gaudi_adapter_of(dev);
-	return ad != nullptr && (ad->emu != nullptr || ad->view != nullptr);
+	return ad != nullptr && ad->backend != nullptr && ad->backend->emulated();
 }
 
 /* Max frame the port takes on RX and sends on TX, without FCS: MTU + Ethernet + VLAN header. */

@@ -6,10 +6,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "base/gaudi_regs.h"
-#include "emu/gaudi_emu.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_mac.h"
 #include "gaudi_rxtx.h"
@@ -69,10 +69,10 @@ int gaudi_fw_version_get(rte_eth_dev *dev, char *fw, size_t len)
 {
 	/* On silicon the version comes from the device CPU (cpucp INFO_GET), not a NIC register:
 	 * not read by this driver yet. The model reports its own version. */
-	if (!gaudi_is_emulated(dev))
+	std::string v;
+	if (!gaudi_adapter_of(dev)->backend->fw_version(&v))
 		return -ENOTSUP;
-	uint32_t v = emu::Device::kFwVersion;
-	int n = snprintf(fw, len, "emu-%u.%u.%u", (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF);
+	int n = snprintf(fw, len, "%s", v.c_str());
 	if (n < 0)
 		return -EINVAL;
 	size_t need = static_cast<size_t>(n) + 1;
@@ -89,8 +89,11 @@ const uint32_t *gaudi_ptypes_get(rte_eth_dev *dev)
 
 int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 {
-	if (!gaudi_is_emulated(dev))
-		return -ENOTSUP; /* silicon: firmware (cpucp) module access not implemented */
+	/* Silicon: the firmware's NIC_INFO_GET carries the QSFP EEPROM (not read yet). */
+	uint8_t buf[Backend::kModuleEepromLen];
+	int rc = gaudi_adapter_of(dev)->backend->module_eeprom(gaudi_hw(dev).id(), buf);
+	if (rc != 0)
+		return rc;
 	info->type = RTE_ETH_MODULE_SFF_8636;
 	info->eeprom_len = RTE_ETH_MODULE_SFF_8636_LEN;
 	return 0;
@@ -98,13 +101,13 @@ int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 
 int gaudi_get_module_eeprom(rte_eth_dev *dev, rte_dev_eeprom_info *info)
 {
-	if (!gaudi_is_emulated(dev))
-		return -ENOTSUP;
-	if (info->offset >= emu::Device::kModuleEepromLen ||
-	    info->length > emu::Device::kModuleEepromLen - info->offset)
+	uint8_t buf[Backend::kModuleEepromLen];
+	int rc = gaudi_adapter_of(dev)->backend->module_eeprom(gaudi_hw(dev).id(), buf);
+	if (rc != 0)
+		return rc;
+	if (info->offset >= Backend::kModuleEepromLen ||
+	    info->length > Backend::kModuleEepromLen - info->offset)
 		return -EINVAL;
-	uint8_t buf[emu::Device::kModuleEepromLen];
-	emu::Device::module_eeprom(gaudi_hw(dev).id(), buf);
 	memcpy(info->data, buf + info->offset, info->length);
 	return 0;
 }

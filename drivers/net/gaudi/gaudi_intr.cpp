@@ -13,7 +13,6 @@
 #include <rte_interrupts.h>
 
 #include "base/gaudi_regs.h"
-#include "emu/gaudi_emu.h"
 #include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_link.h"
@@ -25,10 +24,13 @@ using namespace gaudi::hw;
 
 namespace {
 
-/* The device model (primary only: null on silicon and in secondary processes). */
-emu::Device *model(rte_eth_dev *dev)
+/* The backend, if the device's interrupts reach this process's eventfds (the model in the
+ * primary); null otherwise: silicon until the EQ interrupt is routed to MSI-X (gaudi_pci.cpp),
+ * and secondary processes. */
+Backend *irq_backend(rte_eth_dev *dev)
 {
-	return gaudi_adapter_of(dev)->emu.get();
+	Backend *be = gaudi_adapter_of(dev)->backend.get();
+	return be != nullptr && be->irqs_routed() ? be : nullptr;
 }
 
 } // namespace
@@ -133,8 +135,8 @@ int gaudi_intr_init(rte_eth_dev *dev)
 	gaudi_port *port = gaudi_priv(dev);
 	port->lsc_fd = port->rxq_fd = -1;
 	port->intr = nullptr;
-	if (model(dev) == nullptr)
-		return 0; /* silicon: MSI-X through vfio is not wired up yet */
+	if (irq_backend(dev) == nullptr)
+		return 0; /* no interrupts: the driver polls */
 	rte_intr_handle *h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED);
 	if (h == nullptr)
 		return -ENOMEM;
@@ -169,8 +171,8 @@ void rx_intr_release(rte_eth_dev *dev)
 		rte_intr_nb_efd_set(port->intr, 0);
 		rte_intr_max_intr_set(port->intr, 0);
 	}
-	if (model(dev) != nullptr)
-		model(dev)->bind_irq(port->hw.id(), reg::INTR_RX_RING0, -1);
+	if (irq_backend(dev) != nullptr)
+		irq_backend(dev)->bind_irq(port->hw.id(), reg::INTR_RX_RING0, -1);
 	close_fd(&port->rxq_fd);
 }
 } // namespace
@@ -182,8 +184,8 @@ void gaudi_intr_uninit(rte_eth_dev *dev)
 		return;
 	port->hw.intr_enable(reg::INTR_EQ, false);
 	port->hw.intr_enable(reg::INTR_RX_RING0, false);
-	if (model(dev) != nullptr)
-		model(dev)->bind_irq(port->hw.id(), reg::INTR_EQ, -1);
+	if (irq_backend(dev) != nullptr)
+		irq_backend(dev)->bind_irq(port->hw.id(), reg::INTR_EQ, -1);
 	rte_intr_callback_unregister_sync(port->intr, intr_handler, dev);
 	rte_eal_alarm_cancel(rearm_alarm, dev);
 	rx_intr_release(dev);
@@ -228,7 +230,7 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 void gaudi_intr_start(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
-	emu::Device *m = model(dev);
+	Backend *m = irq_backend(dev);
 	if (port->intr == nullptr || m == nullptr)
 		return;
 	const rte_eth_intr_conf &ic = dev->data->dev_conf.intr_conf;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 PMD: interrupts. LSC through the event queue (QPC interrupt 9), Rx through the
- * raw CQ arm (QPC interrupt 4). Only net_gaudi_emu can deliver them (the model signals
- * eventfds).
+ * raw CQ arm (QPC interrupt 4). Offered when the backend routes them to eventfds
+ * (Backend::irqs_routed): today net_gaudi_emu, whose model signals the eventfds; on silicon the
+ * EQ interrupt's MSI-X routing is not programmed yet (gaudi_pci.cpp).
  */
 #pragma once
 

@@ -114,7 +114,7 @@ int gaudi_attach_ports(rte_device *device, gaudi_adapter *ad)
 		rte_eth_dev *dev = rte_eth_dev_attach_secondary(name);
 		if (dev == nullptr)
 			continue; /* closed in the primary (or never created there) */
-		auto *pp = new (std::nothrow) gaudi_proc{ad, Port(&ad->bar, p)};
+		auto *pp = new (std::nothrow) gaudi_proc{ad, Port(&ad->backend->nic_bar(), p)};
 		if (pp == nullptr) {
 			rte_eth_dev_release_port(dev);
 			return -ENOMEM;

@@ -13,7 +13,6 @@
 #include <rte_alarm.h>
 #include <rte_cycles.h>
 
-#include "emu/gaudi_emu.h"
 #include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_logs.h"
@@ -338,24 +337,20 @@ int inject(uint16_t port_id, rte_pmd_gaudi_fault kind, uint64_t after, uint32_t 
 	gaudi_port *port = gaudi_port_of(port_id);
 	if (port == nullptr)
 		return -ENODEV;
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY || port->adapter == nullptr ||
-	    !port->adapter->emu)
+	/* A secondary's dev_private points at the primary's adapter: only the primary injects. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || port->adapter == nullptr)
 		return -ENOTSUP;
-	if (unsigned(kind) >= emu::kFaultKinds)
-		return -EINVAL;
-	emu::FaultSpec f;
-	f.kind = emu::FaultKind(kind);
-	f.port = port->hw.id();
-	f.after_frames = after;
-	f.arg = arg;
+	gaudi::Backend &be = *port->adapter->backend;
 	std::string err;
-	if (!port->adapter->emu->inject_fault(f, &err)) {
-		GAUDI_LOG(ERR, "port %u: inject %s: %s", port_id, emu::fault_kind_name(f.kind),
-			  err.c_str());
-		return err.find("too many") != std::string::npos ? -ENOSPC : -EINVAL;
+	int rc = be.inject_fault(port->hw.id(), unsigned(kind), after, arg, &err);
+	if (rc != 0) {
+		if (!err.empty())
+			GAUDI_LOG(ERR, "port %u: inject %s: %s", port_id,
+				  be.fault_kind_name(unsigned(kind)), err.c_str());
+		return rc;
 	}
 	GAUDI_LOG(INFO, "port %u: fault %s armed (arg %u, after %" PRIu64 " frames)", port_id,
-		  emu::fault_kind_name(f.kind), arg, after);
+		  be.fault_kind_name(unsigned(kind)), arg, after);
 	return 0;
 }
 } // namespace
@@ -393,11 +388,8 @@ int rte_pmd_gaudi_get_recovery_stats(uint16_t port_id, struct rte_pmd_gaudi_reco
 	st->tx_watchdog = r.tx_watchdog;
 	st->reset_events = r.reset_events;
 	st->last_qp_syndrome = port->last_qp_syndrome;
-	if (rte_eal_process_type() == RTE_PROC_PRIMARY && port->adapter != nullptr &&
-	    port->adapter->emu)
-		for (unsigned k = 0; k < emu::kFaultKinds; k++)
-			st->faults_injected +=
-				port->adapter->emu->faults_injected(port->hw.id(), emu::FaultKind(k));
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && port->adapter != nullptr)
+		st->faults_injected = port->adapter->backend->faults_injected(port->hw.id());
 	return 0;
 }
 

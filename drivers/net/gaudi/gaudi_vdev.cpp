@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Gaudi2 PMD: net_gaudi_emu, the NIC as a software model (vdev probe and remove).
+ * Gaudi2 PMD: net_gaudi_emu, the NIC as a software model: its devargs, its Backend and its
+ * probe (gaudi_backend.h).
  */
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -16,6 +19,8 @@
 #include "emu/gaudi_emu.h"
 #include "emu/gaudi_emu_tap.h" /* [wires tap/udp] */
 #include "emu/gaudi_emu_udp.h"
+#include "gaudi_backend.h"
+#include "gaudi_bringup.h"
 #include "gaudi_devargs.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_logs.h"
@@ -259,6 +264,107 @@ bool emu_devargs_check(gaudi_devargs_ctx *ctx)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
 
+/* ---- the backend: the model in the primary, its shared registers in a secondary ---- */
+
+class VdevBackend final : public Backend {
+public:
+	/* Primary: the device model. */
+	VdevBackend(std::unique_ptr<emu::Device> dev, std::string fw_dir)
+	    : dev_(std::move(dev)), fw_dir_(std::move(fw_dir))
+	{
+	}
+	/* Secondary: read-only view of the primary's model. */
+	explicit VdevBackend(std::unique_ptr<emu::SharedView> view) : view_(std::move(view)) {}
+
+	emu::Device *device() { return dev_.get(); }
+
+	hw::Bar &nic_bar() override { return dev_ ? dev_->bar() : view_->bar(); }
+	hw::Bar &fw_bar() override
+	{
+		/* TODO(model firmware, issue 8 item 2, being built alongside): the model gets a
+		 * hooked window for the device CPU's registers (boot status, COMMS, CPU queue);
+		 * until then it has none. */
+		return no_fw_bar_;
+	}
+	unsigned nports() const override { return dev_ ? dev_->nports() : view_->nports(); }
+	bool emulated() const override { return true; }
+
+	/* fw_dir= given: the files there, as on silicon. Otherwise a built-in stand-in: the
+	 * model's boot protocol takes any image. */
+	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
+			  std::string *err) const override
+	{
+		if (!fw_dir_.empty())
+			return read_fw_file(fw_dir_, name, image, err);
+		std::string stand_in = "gaudi2 emu firmware stand-in: " + name;
+		image->assign(stand_in.begin(), stand_in.end());
+		return 0;
+	}
+
+	int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const override
+	{
+		static_assert(kModuleEepromLen == emu::Device::kModuleEepromLen);
+		emu::Device::module_eeprom(port, out);
+		return 0;
+	}
+
+	bool irqs_routed() const override { return dev_ != nullptr; }
+	int bind_irq(unsigned port, unsigned index, int fd) override
+	{
+		if (!dev_)
+			return -ENOTSUP;
+		dev_->bind_irq(port, index, fd);
+		return 0;
+	}
+
+	int inject_fault(unsigned port, unsigned kind, uint64_t after_frames, uint32_t arg,
+			 std::string *err) override
+	{
+		if (!dev_)
+			return -ENOTSUP;
+		if (kind >= emu::kFaultKinds)
+			return -EINVAL;
+		emu::FaultSpec f;
+		f.kind = emu::FaultKind(kind);
+		f.port = port;
+		f.after_frames = after_frames;
+		f.arg = arg;
+		if (!dev_->inject_fault(f, err))
+			return err->find("too many") != std::string::npos ? -ENOSPC : -EINVAL;
+		return 0;
+	}
+	const char *fault_kind_name(unsigned kind) const override
+	{
+		return kind < emu::kFaultKinds ? emu::fault_kind_name(emu::FaultKind(kind)) : "?";
+	}
+	uint64_t faults_injected(unsigned port) const override
+	{
+		uint64_t n = 0;
+		for (unsigned k = 0; dev_ && k < emu::kFaultKinds; k++)
+			n += dev_->faults_injected(port, emu::FaultKind(k));
+		return n;
+	}
+
+	void flush() override
+	{
+		if (dev_)
+			dev_->flush();
+	}
+	bool fw_version(std::string *out) const override
+	{
+		uint32_t v = emu::Device::kFwVersion;
+		*out = "emu-" + std::to_string((v >> 16) & 0xFF) + "." +
+		       std::to_string((v >> 8) & 0xFF) + "." + std::to_string(v & 0xFF);
+		return true;
+	}
+
+private:
+	std::unique_ptr<emu::Device> dev_;
+	std::unique_ptr<emu::SharedView> view_;
+	std::string fw_dir_;
+	hw::Bar no_fw_bar_;
+};
+
 /* The memzone the model shares its registers and MAC counters through (emu::SharedView). */
 std::string emu_shm_name(const char *name)
 {
@@ -275,12 +381,14 @@ int emu_probe_secondary(rte_vdev_device *vdev)
 		return -ENODEV;
 	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
-	if (ad == nullptr)
+	auto be = std::unique_ptr<VdevBackend>(new (std::nothrow) VdevBackend(std::move(view)));
+	if (ad == nullptr || be == nullptr) {
+		delete ad;
 		return -ENOMEM;
+	}
 	snprintf(ad->name, sizeof(ad->name), "%s", name);
-	ad->bar = view->bar();
-	ad->nports = view->nports();
-	ad->view = std::move(view);
+	ad->nports = be->nports();
+	ad->backend = std::move(be);
 	ad->open_ports = 1;
 	int rc = gaudi_attach_ports(&vdev->device, ad);
 	if (rc != 0)
@@ -317,24 +425,39 @@ int emu_probe(rte_vdev_device *vdev)
 			  name);
 		cfg.shm_name.clear();
 	}
-	auto *ad = new (std::nothrow) gaudi_adapter;
-	if (ad == nullptr)
-		return -ENOMEM;
-	snprintf(ad->name, sizeof(ad->name), "%s", name);
-	ad->emu = emu::Device::create(cfg, &err);
-	if (!ad->emu) {
+	auto model = emu::Device::create(cfg, &err);
+	if (!model) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
-		delete ad;
 		return -EINVAL;
 	}
+	/* Until the firmware handshake reports them: every port of the model, with the station
+	 * addresses its firmware will report (gaudi_bringup.h). */
+	gaudi_interim_ports interim;
+	for (unsigned p = 0; p < model->nports(); p++) {
+		interim.port_mask |= 1u << p;
+		model->fw_mac_addr(p, interim.mac[p].data());
+	}
+	auto be = std::unique_ptr<VdevBackend>(new (std::nothrow)
+						       VdevBackend(std::move(model), drv.fw_dir));
+	auto *ad = new (std::nothrow) gaudi_adapter;
+	if (ad == nullptr || be == nullptr) {
+		delete ad;
+		return -ENOMEM;
+	}
+	std::vector<gaudi_bringup_port> ports;
+	int rc = gaudi_bringup(*be, interim, &ports, &err);
+	if (rc != 0) {
+		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		delete ad;
+		return rc;
+	}
+	snprintf(ad->name, sizeof(ad->name), "%s", name);
 	ad->tx_watchdog_ms = drv.tx_watchdog_ms; /* [faults] */
-	ad->bar = ad->emu->bar();
-	ad->nports = ad->emu->nports();
+	ad->nports = be->nports();
+	ad->backend = std::move(be);
 	ad->open_ports = 1; /* probe's own reference while ports are created */
-	for (unsigned p = 0; p < ad->nports; p++) {
-		uint8_t mac[6];
-		ad->emu->fw_mac_addr(p, mac);
-		int rc = gaudi_port_create(ad, &vdev->device, p, mac);
+	for (const gaudi_bringup_port &bp : ports) {
+		rc = gaudi_port_create(ad, &vdev->device, bp.hw_port, bp.mac.data());
 		if (rc != 0) {
 			gaudi_remove_ports(&vdev->device);
 			gaudi_adapter_put(ad);
