@@ -26,6 +26,7 @@
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
@@ -214,6 +215,28 @@ inline bool wait_for(const std::function<bool()> &cond, int ms = 3000)
 	}
 	return cond();
 }
+
+/* Collects what the PMD logs while alive (probe failures are one line each). */
+class LogCapture {
+public:
+	LogCapture() : f_(open_memstream(&buf_, &len_)) { rte_openlog_stream(f_); }
+	~LogCapture()
+	{
+		rte_openlog_stream(nullptr);
+		fclose(f_);
+		free(buf_);
+	}
+	std::string text()
+	{
+		fflush(f_);
+		return std::string(buf_, len_);
+	}
+
+private:
+	char *buf_ = nullptr;
+	size_t len_ = 0;
+	FILE *f_;
+};
 
 } // namespace gaudi_test
 

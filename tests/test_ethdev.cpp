@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "gaudi_test_eal.h"
@@ -445,6 +447,72 @@ TEST(Devargs, BadValuesFailProbe)
 	Nic ok("ports=24,wire=pair,engine=inline,strict=1", 24);
 	EXPECT_EQ(ok.probe_rc(), 0);
 	EXPECT_EQ(rte_eth_dev_count_avail(), before + 24);
+}
+
+/* Each refusal is one line naming the devarg; the valid keys come from the driver's table. */
+TEST(Devargs, ErrorsNameTheDevarg)
+{
+	const char *bad[][2] = {
+		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
+			    "tap_name, udp_local, udp_remote, strict, fault, fault_seed, fault_rate, "
+			    "fault_kinds, fw_dir, tx_watchdog_ms)"},
+		{"ports=25", "devarg ports=25: must be 1..24"},
+		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},
+		{"strict=1,strict=0", "devarg strict given more than once"},
+		{"tx_watchdog_ms=10,tx_watchdog_ms=20", "devarg tx_watchdog_ms given more than once"},
+		{"tx_watchdog_ms=600001", "devarg tx_watchdog_ms=600001: must be 0 (off) .. 600000 ms"},
+		{"fw_dir=/nonexistent/gaudi2", "devarg fw_dir=/nonexistent/gaudi2: not a readable "
+					       "directory: No such file or directory"},
+		{"fw_dir=/dev/null", "devarg fw_dir=/dev/null: not a readable directory"},
+		{"wire=pair,tx_pcap=0:/var/tmp/x.pcap", "devarg tx_pcap=0:/var/tmp/x.pcap: needs wire=pcap"},
+	};
+	for (auto &c : bad) {
+		gaudi_test::LogCapture log;
+		Nic nic(c[0], 0);
+		EXPECT_NE(nic.probe_rc(), 0) << c[0];
+		EXPECT_NE(log.text().find(c[1]), std::string::npos) << c[0] << "\nlogged: " << log.text();
+	}
+	Nic ok("ports=1,wire=loopback,tx_watchdog_ms=0", 1);
+	EXPECT_EQ(ok.probe_rc(), 0);
+}
+
+/* fw_dir=: the probe reads the firmware files from there and names the one it cannot read;
+ * without fw_dir the model uses its built-in stand-in (the other tests). */
+TEST(Devargs, FirmwareDirectory)
+{
+	char dir[] = "/var/tmp/gaudi_fw_XXXXXX";
+	ASSERT_NE(mkdtemp(dir), nullptr);
+	std::string d(dir), boot = d + "/gaudi2-boot-fit.itb", fit = d + "/gaudi2-fit.itb";
+	auto put = [](const std::string &path, const char *bytes) {
+		FILE *f = fopen(path.c_str(), "w");
+		ASSERT_NE(f, nullptr) << path;
+		fputs(bytes, f);
+		fclose(f);
+	};
+	put(boot, "boot fit");
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -ENOENT);
+		std::string want = "cannot read firmware file " + fit + ": No such file or directory";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	put(fit, "");
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
+		EXPECT_NE(nic.probe_rc(), 0);
+		std::string want = "cannot read firmware file " + fit + ": empty file";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	put(fit, "cpu-cp fit");
+	{
+		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
+		EXPECT_EQ(nic.probe_rc(), 0);
+	}
+	unlink(boot.c_str());
+	unlink(fit.c_str());
+	rmdir(dir);
 }
 
 } // namespace

@@ -326,28 +326,6 @@ TEST_P(Wires, UdpPacedByRing)
 
 INSTANTIATE_TEST_SUITE_P(Gaudi, Wires, ::testing::Values("inline", "thread"));
 
-/* Collects what the PMD logs while alive (probe failures are one line each). */
-class LogCapture {
-public:
-	LogCapture() : f_(open_memstream(&buf_, &len_)) { rte_openlog_stream(f_); }
-	~LogCapture()
-	{
-		rte_openlog_stream(nullptr);
-		fclose(f_);
-		free(buf_);
-	}
-	std::string text()
-	{
-		fflush(f_);
-		return std::string(buf_, len_);
-	}
-
-private:
-	char *buf_ = nullptr;
-	size_t len_ = 0;
-	FILE *f_;
-};
-
 /* Bad devargs and sockets that cannot open fail the probe with a line naming the devarg. */
 TEST(WireArgs, BadUdpArgsFailProbe)
 {
@@ -371,7 +349,7 @@ TEST(WireArgs, BadUdpArgsFailProbe)
 		 "devarg udp_remote=0:[::1]:7001: not of the address family of udp_local"},
 	};
 	for (auto &c : bad) {
-		LogCapture log;
+		gaudi_test::LogCapture log;
 		Nic nic(c[0]);
 		EXPECT_NE(nic.probe_rc(), 0) << c[0];
 		EXPECT_NE(log.text().find(c[1]), std::string::npos)
@@ -381,7 +359,7 @@ TEST(WireArgs, BadUdpArgsFailProbe)
 	UdpPeer peer;
 	std::string args = "ports=1,wire=udp,udp_local=127.0.0.1:" + std::to_string(peer.port()) +
 			   ",udp_remote=0:127.0.0.1:" + std::to_string(peer.model_port());
-	LogCapture log;
+	gaudi_test::LogCapture log;
 	Nic nic(args);
 	EXPECT_NE(nic.probe_rc(), 0);
 	std::string want = "devarg udp_local=0:127.0.0.1:" + std::to_string(peer.port()) +
@@ -543,7 +521,7 @@ TEST(WireArgs, TapDefaultNameAndBusy)
 	strncpy(ifr.ifr_name, "gwbusy0", IFNAMSIZ - 1);
 	ASSERT_EQ(ioctl(fd, TUNSETIFF, &ifr), 0);
 	{
-		LogCapture log;
+		gaudi_test::LogCapture log;
 		Nic nic("ports=1,wire=tap,tap_name=0:gwbusy0");
 		EXPECT_NE(nic.probe_rc(), 0);
 		EXPECT_NE(log.text().find("devarg tap_name=0:gwbusy0: TUNSETIFF: Device or resource busy"),

@@ -2,8 +2,29 @@
  * Gaudi2 PMD: per-NIC adapter and per-port private data.
  *
  * One NIC (a PCI function or a net_gaudi_emu instance) has up to 24 ports; each port is one
- * ethdev. The adapter owns the register window (and, for the emulated NIC, the device model);
- * each port owns its event queue memory and its queues.
+ * ethdev. The adapter owns the backend (register windows, and for the emulated NIC the device
+ * model); each port owns its event queue memory and its queues.
+ *
+ * Source layout, by role (as DPDK's larger drivers split theirs). Each X.cpp implements X.h;
+ * headers include only base/ and the headers above them in this list, so the include graph
+ * has no cycle (check: grep the includes of the gaudi_ headers):
+ *   gaudi_logs.h, gaudi_recovery.h    leaves (recovery: struct gaudi_recovery, fault hooks)
+ *   gaudi_backend.h                   what differs between silicon and model (class Backend)
+ *   gaudi_ethdev.h                    adapter, port, per-process structs; port life cycle
+ *   gaudi_rxtx.h                      datapath: queue structs, rx/tx burst (gaudi_rxtx.cpp)
+ *   gaudi_eq.h                        the event queue, its one owner: memory, start, consumer
+ *   gaudi_queue.h                     RX/TX queue control: setup, release, start, stop, info
+ *   gaudi_mac.h gaudi_link.h gaudi_stats.h gaudi_intr.h gaudi_info.h
+ *                                     MAC and filters; link, FEC, flow control; stats and
+ *                                     xstats; interrupts; device info and dumps
+ *   gaudi_mp.h                        multi-process: secondary ops table, attach
+ *   gaudi_devargs.h                   devargs tables and their parser
+ *   gaudi_bringup.h                   bring-up shared by both probes (firmware, ports, MACs)
+ * gaudi_ethdev.cpp holds the life cycle and the ops table; gaudi_pci.cpp (net_gaudi) and
+ * gaudi_vdev.cpp (net_gaudi_emu) the devargs tables, probes and the two Backends; only they
+ * include emu/ or their bus. The EQ consumer (gaudi_eq.cpp) calls the datapath (TX
+ * completion) and the recovery hooks; the datapath and recovery call the EQ consumer through
+ * gaudi_eq.h, never through gaudi_ethdev.cpp.
  */
 #pragma once
 
@@ -20,27 +41,21 @@
 #include "base/gaudi_bar.h"
 #include "base/gaudi_desc.h"
 #include "base/gaudi_port.h"
+#include "gaudi_backend.h"
 #include "gaudi_recovery.h"
-
-namespace gaudi::emu {
-class Device;
-class SharedView;
-}
 
 struct gaudi_rxq;
 struct gaudi_txq;
 struct rte_intr_handle;
 
 /* One per NIC and per process: its members are valid only in the process that made them (the
- * primary's holds the device model; a secondary's a read-only view of it, see gaudi_proc). */
+ * primary's backend holds the device; a secondary's only reads it, see gaudi_proc). */
 struct gaudi_adapter {
-	gaudi::hw::Bar bar;
-	std::unique_ptr<gaudi::emu::Device> emu; /* null on silicon and in secondaries */
-	std::unique_ptr<gaudi::emu::SharedView> view; /* secondary on net_gaudi_emu: registers */
+	std::unique_ptr<gaudi::Backend> backend; /* gaudi_pci.cpp or gaudi_vdev.cpp */
 	unsigned nports = 0;
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
-	char name[40] = {}; /* device name; ports are "<name>_p<N>" */
-	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (net_gaudi_emu) */
+	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
+	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (gaudi_devargs) */
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
 	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
@@ -55,9 +70,9 @@ struct gaudi_adapter {
 
 /* Event-queue and doorbell-FIFO shadow memory of a port (one IOVA-contiguous memzone). */
 struct gaudi_port_mem {
-	gaudi::hw::Eqe *eq;              /* 2^kEqLog2 entries */
-	volatile uint32_t *eq_pi;        /* HW-written EQ PI (24 bits) */
-	volatile uint32_t *db_ci;        /* HW-written doorbell FIFO position, 6 bits (gaudi_db_*) */
+	gaudi::hw::Eqe *eq;	  /* 2^kEqLog2 entries */
+	volatile uint32_t *eq_pi; /* HW-written EQ PI (24 bits) */
+	volatile uint32_t *db_ci; /* HW-written doorbell FIFO position, 6 bits (gaudi_db_*) */
 	const rte_memzone *mz;
 };
 
@@ -92,13 +107,13 @@ struct gaudi_port {
 
 	/* Interrupts (net_gaudi_emu only; null/-1 otherwise). The interrupt thread owns
 	 * lsc_reported and rearm_pending. */
-	rte_intr_handle *intr;      /* also dev->intr_handle */
-	int lsc_fd;                 /* eventfd of QPC interrupt 9 (event queue) */
-	int rxq_fd;                 /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
-	uint8_t lsc_reported;       /* link status last reported through the LSC callback */
-	bool rearm_pending;         /* an alarm will re-arm the EQ interrupt */
+	rte_intr_handle *intr; /* also dev->intr_handle */
+	int lsc_fd;	       /* eventfd of QPC interrupt 9 (event queue) */
+	int rxq_fd;	       /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
+	uint8_t lsc_reported;  /* link status last reported through the LSC callback */
+	bool rearm_pending;    /* an alarm will re-arm the EQ interrupt */
 
-	gaudi_recovery rec;         /* [faults] gaudi_recovery.h, under eq_lock */
+	gaudi_recovery rec; /* [faults] gaudi_recovery.h, under eq_lock */
 };
 
 /* Per-process state of a port (eth_dev->process_private), set in secondary processes only.
@@ -109,6 +124,26 @@ struct gaudi_proc {
 	gaudi_adapter *adapter;
 	gaudi::hw::Port hw; /* reads only: every state-changing op is refused in a secondary */
 };
+
+inline gaudi_port *gaudi_priv(rte_eth_dev *dev)
+{
+	return static_cast<gaudi_port *>(dev->data->dev_private);
+}
+
+/* Queue 0 of a port, or null when the port has none (not configured, or not set up). */
+inline gaudi_rxq *gaudi_rxq0(const rte_eth_dev *dev)
+{
+	if (dev->data->rx_queues == nullptr || dev->data->nb_rx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_rxq *>(dev->data->rx_queues[0]);
+}
+
+inline gaudi_txq *gaudi_txq0(const rte_eth_dev *dev)
+{
+	if (dev->data->tx_queues == nullptr || dev->data->nb_tx_queues == 0)
+		return nullptr;
+	return static_cast<gaudi_txq *>(dev->data->tx_queues[0]);
+}
 
 /* The private data of the ethdev that drives NIC port hw of this adapter, or null if none does. */
 inline gaudi_port *gaudi_adapter_port(const gaudi_adapter *ad, unsigned hw)
@@ -125,7 +160,8 @@ inline gaudi_port *gaudi_adapter_port(const gaudi_adapter *ad, unsigned hw)
 inline gaudi_adapter *gaudi_adapter_of(const rte_eth_dev *dev)
 {
 	auto *pp = static_cast<const gaudi_proc *>(dev->process_private);
-	return pp != nullptr ? pp->adapter : static_cast<gaudi_port *>(dev->data->dev_private)->adapter;
+	return pp != nullptr ? pp->adapter
+			     : static_cast<gaudi_port *>(dev->data->dev_private)->adapter;
 }
 inline const gaudi::hw::Port &gaudi_hw(const rte_eth_dev *dev)
 {
@@ -136,7 +172,7 @@ inline const gaudi::hw::Port &gaudi_hw(const rte_eth_dev *dev)
 inline bool gaudi_is_emulated(const rte_eth_dev *dev)
 {
 	gaudi_adapter *ad = gaudi_adapter_of(dev);
-	return ad != nullptr && (ad->emu != nullptr || ad->view != nullptr);
+	return ad != nullptr && ad->backend != nullptr && ad->backend->emulated();
 }
 
 /* Max frame the port takes on RX and sends on TX, without FCS: MTU + Ethernet + VLAN header. */
@@ -155,8 +191,18 @@ static inline uint32_t gaudi_db_outstanding(const gaudi_port *port)
 	return (port->db_pushed - (ci + 1)) & (gaudi::hw::kDbFifoEntries - 1);
 }
 
-/* Drain the port's event queue: TX completions go to txq; other events are counted. Returns
- * without waiting if another thread is draining it. */
-void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq);
-/* The same with eq_lock held by the caller. */
-void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq);
+/* ---- port life cycle (gaudi_ethdev.cpp) ---- */
+
+int gaudi_dev_configure(rte_eth_dev *dev);
+int gaudi_dev_start(rte_eth_dev *dev);
+int gaudi_dev_stop(rte_eth_dev *dev);
+int gaudi_dev_close(rte_eth_dev *dev);
+int gaudi_dev_reset(rte_eth_dev *dev);
+int gaudi_mtu_set(rte_eth_dev *dev, uint16_t mtu);
+/* Create the ethdev of hardware port hw_port of an adapter (probe). */
+int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port,
+		      const uint8_t mac[6]);
+/* Close every ethdev of a device (remove, or a failed probe). */
+int gaudi_remove_ports(rte_device *device);
+/* Drop a reference to the adapter: the last one (probe's or a port's) frees it. */
+void gaudi_adapter_put(gaudi_adapter *ad);

@@ -13,7 +13,7 @@
 #include <rte_alarm.h>
 #include <rte_cycles.h>
 
-#include "emu/gaudi_emu.h"
+#include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_logs.h"
 #include "gaudi_rxtx.h"
@@ -329,56 +329,6 @@ void gaudi_rec_request_reset(gaudi_port *port, const char *why)
 	rte_eal_alarm_set(1, reset_cb, dev_of(port));
 }
 
-int gaudi_rec_parse_devarg(const char *k, const char *v, emu::Config *cfg, std::string *err)
-{
-	std::string kvs = std::string(k) + "=" + v;
-	if (strcmp(k, "fault") == 0) {
-		emu::FaultSpec f;
-		std::string why;
-		if (!emu::fault_spec_parse(v, cfg->nports, &f, &why)) {
-			*err = "devarg " + kvs + ": " + why;
-			return -1;
-		}
-		cfg->faults.push_back(f);
-		return 1;
-	}
-	if (strcmp(k, "fault_seed") == 0 || strcmp(k, "tx_watchdog_ms") == 0) {
-		char *end = nullptr;
-		errno = 0;
-		unsigned long long n = strtoull(v, &end, 0);
-		bool wd = k[0] == 't';
-		if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || (wd && n > 600000)) {
-			*err = "devarg " + kvs + (wd ? ": must be 0 (off) .. 600000 ms"
-						      : ": must be an unsigned integer");
-			return -1;
-		}
-		if (wd)
-			cfg->tx_watchdog_ms = unsigned(n);
-		else
-			cfg->fault_random.seed = n;
-		return 1;
-	}
-	if (strcmp(k, "fault_rate") == 0) {
-		char *end = nullptr;
-		double r = strtod(v, &end);
-		if (*v == '\0' || *end != '\0' || !(r >= 0 && r <= 1)) {
-			*err = "devarg " + kvs + ": must be a probability per sent frame, 0..1 (e.g. 1e-4)";
-			return -1;
-		}
-		cfg->fault_random.rate = r;
-		return 1;
-	}
-	if (strcmp(k, "fault_kinds") == 0) {
-		std::string why;
-		if (!emu::fault_kinds_parse(v, &cfg->fault_random.kinds_mask, &why)) {
-			*err = "devarg " + kvs + ": " + why;
-			return -1;
-		}
-		return 1;
-	}
-	return 0;
-}
-
 /* ---- rte_pmd_gaudi.h ---- */
 
 namespace {
@@ -387,24 +337,20 @@ int inject(uint16_t port_id, rte_pmd_gaudi_fault kind, uint64_t after, uint32_t 
 	gaudi_port *port = gaudi_port_of(port_id);
 	if (port == nullptr)
 		return -ENODEV;
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY || port->adapter == nullptr ||
-	    !port->adapter->emu)
+	/* A secondary's dev_private points at the primary's adapter: only the primary injects. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || port->adapter == nullptr)
 		return -ENOTSUP;
-	if (unsigned(kind) >= emu::kFaultKinds)
-		return -EINVAL;
-	emu::FaultSpec f;
-	f.kind = emu::FaultKind(kind);
-	f.port = port->hw.id();
-	f.after_frames = after;
-	f.arg = arg;
+	gaudi::Backend &be = *port->adapter->backend;
 	std::string err;
-	if (!port->adapter->emu->inject_fault(f, &err)) {
-		GAUDI_LOG(ERR, "port %u: inject %s: %s", port_id, emu::fault_kind_name(f.kind),
-			  err.c_str());
-		return err.find("too many") != std::string::npos ? -ENOSPC : -EINVAL;
+	int rc = be.inject_fault(port->hw.id(), unsigned(kind), after, arg, &err);
+	if (rc != 0) {
+		if (!err.empty())
+			GAUDI_LOG(ERR, "port %u: inject %s: %s", port_id,
+				  be.fault_kind_name(unsigned(kind)), err.c_str());
+		return rc;
 	}
 	GAUDI_LOG(INFO, "port %u: fault %s armed (arg %u, after %" PRIu64 " frames)", port_id,
-		  emu::fault_kind_name(f.kind), arg, after);
+		  be.fault_kind_name(unsigned(kind)), arg, after);
 	return 0;
 }
 } // namespace
@@ -442,11 +388,8 @@ int rte_pmd_gaudi_get_recovery_stats(uint16_t port_id, struct rte_pmd_gaudi_reco
 	st->tx_watchdog = r.tx_watchdog;
 	st->reset_events = r.reset_events;
 	st->last_qp_syndrome = port->last_qp_syndrome;
-	if (rte_eal_process_type() == RTE_PROC_PRIMARY && port->adapter != nullptr &&
-	    port->adapter->emu)
-		for (unsigned k = 0; k < emu::kFaultKinds; k++)
-			st->faults_injected +=
-				port->adapter->emu->faults_injected(port->hw.id(), emu::FaultKind(k));
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY && port->adapter != nullptr)
+		st->faults_injected = port->adapter->backend->faults_injected(port->hw.id());
 	return 0;
 }
 

@@ -12,9 +12,6 @@
 #include <cstdint>
 #include <string>
 
-namespace gaudi::emu {
-struct Config;
-}
 struct gaudi_port;
 struct gaudi_txq;
 struct rte_eth_dev;
@@ -43,10 +40,6 @@ struct gaudi_recovery {
 	uint32_t wd_eq_ci, wd_txq_ci, wd_db_ci, wd_hw_eq_pi;
 };
 
-/* net_gaudi_emu devargs fault=, fault_seed=, fault_rate=, fault_kinds=, tx_watchdog_ms=:
- * 0 = not one of them, 1 = parsed into cfg, -1 = bad value (*err names the devarg). */
-int gaudi_rec_parse_devarg(const char *key, const char *val, gaudi::emu::Config *cfg,
-			   std::string *err);
 /* Probe: counters' baselines, watchdog period. */
 void gaudi_rec_init(gaudi_port *port, uint32_t watchdog_ms);
 /* dev_start (after the queues started) / dev_stop (first thing). */

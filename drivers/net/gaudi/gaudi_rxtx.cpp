@@ -13,7 +13,9 @@
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
+#include "gaudi_eq.h"
 #include "gaudi_logs.h"
+#include "gaudi_recovery.h"
 
 using namespace gaudi::hw;
 

@@ -54,7 +54,6 @@ struct Config {
 	/* [faults] armed at creation (gaudi_emu_fault.h) and the random mode */
 	std::vector<FaultSpec> faults;
 	FaultRandom fault_random;
-	unsigned tx_watchdog_ms = 1000; /* [faults] for the PMD's TX watchdog, not the model */
 	/* Strict mode: an access to an offset the published register map does not define, or a
 	 * write to a read-only register, stops the process with a message naming it (rte_panic).
 	 * Off, such accesses are only counted (map_violations) and logged. */

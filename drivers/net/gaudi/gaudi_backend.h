@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: the one interface to what differs between the silicon and the software model.
+ *
+ * Two implementations, and only their files include their backend: gaudi_pci.cpp (net_gaudi:
+ * the PCI function through vfio-pci, BAR0 mapping, MSI-X through rte_intr and VFIO eventfds,
+ * firmware files from /lib/firmware) and gaudi_vdev.cpp (net_gaudi_emu: the device model,
+ * emu::Device, or in a secondary process its emu::SharedView). Everything else is shared and
+ * reaches the backend through gaudi_adapter::backend.
+ *
+ * Not here on purpose: the station MACs and the port mask. The firmware reports them
+ * (NIC_INFO_GET), which is shared code: gaudi_bringup.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/gaudi_bar.h"
+
+namespace gaudi {
+
+class Backend {
+public:
+	virtual ~Backend() = default;
+
+	/* The NIC register window (silicon: BAR0 + kNicRegionBarOffset), valid as long as the
+	 * backend is: ports keep a pointer to it. */
+	virtual hw::Bar &nic_bar() = 0;
+	/* The firmware registers' window (silicon: BAR0 + kFwRegsBarOffset, kFwRegsSize bytes:
+	 * boot status, COMMS, CPU queue registers). Not valid() when the backend has none. */
+	virtual hw::Bar &fw_bar() = 0;
+	/* NIC ports the register window covers. */
+	virtual unsigned nports() const = 0;
+	/* The NIC is net_gaudi_emu's model (in this process or, for a secondary, the primary's). */
+	virtual bool emulated() const = 0;
+
+	/* Firmware image `name` (kFwBootFitFile, ...): 0 and its bytes, or a negative errno
+	 * and a line naming the path in *err. */
+	virtual int read_firmware(const std::string &name, std::vector<uint8_t> *image,
+				  std::string *err) const = 0;
+
+	/* The plugged module's EEPROM, SFF-8636 lower page 0 + upper page 00h: 0, or -ENOTSUP
+	 * if the backend cannot read it. */
+	static constexpr unsigned kModuleEepromLen = 256;
+	virtual int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const = 0;
+
+	/* Whether the device's QPC interrupts reach the eventfds bind_irq names. When false the
+	 * driver offers no interrupts (LSC, Rx) and polls. */
+	virtual bool irqs_routed() const = 0;
+	/* Send QPC interrupt `index` (reg::INTR_*) of `port` to eventfd fd (-1: nowhere). 0 or a
+	 * negative errno. */
+	virtual int bind_irq(unsigned port, unsigned index, int fd) = 0;
+
+	/* [faults] Arm fault kind (rte_pmd_gaudi_fault) on port, at once (after_frames 0) or
+	 * after that many sent frames: 0, -ENOTSUP (no fault injection), -EINVAL (bad kind or
+	 * arg; *err says why), -ENOSPC (too many armed). */
+	virtual int inject_fault(unsigned port, unsigned kind, uint64_t after_frames, uint32_t arg,
+				 std::string *err) = 0;
+	virtual const char *fault_kind_name(unsigned kind) const = 0;
+	/* [faults] Faults of every kind that fired on port. */
+	virtual uint64_t faults_injected(unsigned port) const = 0;
+
+	/* Port stop: write out what the backend buffers (the model's tx pcap files). */
+	virtual void flush() = 0;
+	/* Firmware version as fw_version_get reports it; false if not known. */
+	virtual bool fw_version(std::string *out) const = 0;
+};
+
+/* Reads dir/name whole: 0, or a negative errno and "cannot read PATH: why" in *err. For the
+ * backends' read_firmware. */
+int read_fw_file(const std::string &dir, const std::string &name, std::vector<uint8_t> *image,
+		 std::string *err);
+
+} // namespace gaudi

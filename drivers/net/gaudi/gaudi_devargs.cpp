@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: the devargs parser and the driver's own keys. See gaudi_devargs.h.
+ */
+#include "gaudi_devargs.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_kvargs.h>
+
+std::string gaudi_devarg_str(const char *key, const char *value)
+{
+	return std::string(key) + "=" + (value != nullptr ? value : "");
+}
+
+int gaudi_devarg_error(void *opaque, const char *key, const char *value, const std::string &why)
+{
+	static_cast<gaudi_devargs_ctx *>(opaque)->err =
+		"devarg " + gaudi_devarg_str(key, value) + ": " + why;
+	return -1;
+}
+
+bool gaudi_devarg_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out)
+{
+	if (s == nullptr || *s == '\0' || *s == '-' || *s == '+')
+		return false;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return false;
+	*out = static_cast<unsigned>(v);
+	return true;
+}
+
+/* fw_dir=PATH: where the firmware files are read from (instead of the default). */
+int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque)
+{
+	struct stat st;
+	if (value == nullptr || *value == '\0')
+		return gaudi_devarg_error(opaque, key, value, "must be a directory");
+	if (stat(value, &st) != 0 || !S_ISDIR(st.st_mode) || access(value, R_OK | X_OK) != 0)
+		return gaudi_devarg_error(
+			opaque, key, value,
+			std::string("not a readable directory: ") +
+				(errno != 0 ? strerror(errno) : "not a directory"));
+	static_cast<gaudi_devargs_ctx *>(opaque)->drv->fw_dir = value;
+	return 0;
+}
+
+/* tx_watchdog_ms=MS: [faults] how long a stalled TX queue waits before a reset is asked for. */
+int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque)
+{
+	const char *v = value != nullptr ? value : "";
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || n > 600000)
+		return gaudi_devarg_error(opaque, key, value, "must be 0 (off) .. 600000 ms");
+	static_cast<gaudi_devargs_ctx *>(opaque)->drv->tx_watchdog_ms = unsigned(n);
+	return 0;
+}
+
+bool gaudi_devargs_parse(const char *args, std::span<const gaudi_devarg_key> keys,
+			 gaudi_devargs_ctx *ctx, bool (*check)(gaudi_devargs_ctx *ctx))
+{
+	if (args == nullptr || *args == '\0')
+		return check == nullptr || check(ctx);
+	rte_kvargs *kv = rte_kvargs_parse(args, nullptr);
+	if (kv == nullptr) {
+		ctx->err = std::string("cannot parse devargs '") + args + "'";
+		return false;
+	}
+	bool ok = true;
+	/* Unknown keys first: the line lists the valid ones, from the table. */
+	for (unsigned i = 0; ok && i < kv->count; i++) {
+		const char *k = kv->pairs[i].key;
+		bool known = false;
+		for (const gaudi_devarg_key &key : keys)
+			known |= strcmp(key.name, k) == 0;
+		if (!known) {
+			std::string valid;
+			for (const gaudi_devarg_key &key : keys)
+				valid += (valid.empty() ? "" : ", ") + std::string(key.name);
+			ctx->err = std::string("unknown devarg '") + k + "' (valid: " + valid + ")";
+			ok = false;
+		}
+	}
+	for (const gaudi_devarg_key &key : keys) {
+		if (!ok)
+			break;
+		if (key.once && rte_kvargs_count(kv, key.name) > 1) {
+			ctx->err = std::string("devarg ") + key.name + " given more than once";
+			ok = false;
+		} else if (rte_kvargs_process(kv, key.name, key.handler, ctx) != 0) {
+			ok = false;
+		}
+	}
+	rte_kvargs_free(kv);
+	return ok && (check == nullptr || check(ctx));
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: devargs. Each driver has one table of keys, an X-macro list
+ * X(name, help, once, handler): the parser's table (GAUDI_DEVARG_KEY) and the parameter string
+ * of RTE_PMD_REGISTER_PARAM_STRING (GAUDI_DEVARG_HELP, a string literal) are both made from it,
+ * so they cannot disagree. Keys are parsed with rte_kvargs_process, one key at a time, in table
+ * order; rules that involve several keys live in one check function per driver.
+ *
+ * net_gaudi_emu's table (model keys, gaudi_vdev.cpp) and net_gaudi's (gaudi_pci.cpp) both end
+ * with GAUDI_DRIVER_DEVARGS, the driver's own settings (struct gaudi_devargs).
+ */
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+/* Driver settings, the same for both drivers. The model's settings (emu::Config) are
+ * net_gaudi_emu's own and never carry these. */
+struct gaudi_devargs {
+	uint32_t tx_watchdog_ms = 1000; /* [faults] TX watchdog period; 0 = off */
+	std::string fw_dir;		/* directory of the firmware files; empty = default */
+};
+
+/* What the handlers write: the driver settings, the backend's settings (net_gaudi_emu:
+ * emu::Config) and the reason of the first bad devarg. */
+struct gaudi_devargs_ctx {
+	gaudi_devargs *drv;
+	void *backend;
+	std::string err;
+};
+
+/* An rte_kvargs_process handler; opaque is the gaudi_devargs_ctx. 0, or -1 with ctx->err set
+ * to a line that names the devarg ("devarg key=value: why"). value may be null. */
+using gaudi_devarg_handler = int (*)(const char *key, const char *value, void *opaque);
+
+struct gaudi_devarg_key {
+	const char *name;
+	bool once; /* given twice is a mistake, not a silent override */
+	gaudi_devarg_handler handler;
+};
+
+#define GAUDI_DEVARG_KEY(name, help, once, handler) {#name, once, handler},
+#define GAUDI_DEVARG_HELP(name, help, once, handler) #name "=" help " "
+
+/* The driver's own keys (handlers in gaudi_devargs.cpp, writing ctx->drv). */
+#define GAUDI_DRIVER_DEVARGS(X)                        \
+	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir) \
+	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms)
+
+int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque);
+int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque);
+
+/* Parse args (may be null or empty) with a driver's table, then run check (may be null) for
+ * the rules across keys. False with ctx->err naming the devarg on: args kvargs cannot parse,
+ * a key not in the table (the line lists the table's keys), a once key given twice, a
+ * handler's or check's error. */
+bool gaudi_devargs_parse(const char *args, std::span<const gaudi_devarg_key> keys,
+			 gaudi_devargs_ctx *ctx, bool (*check)(gaudi_devargs_ctx *ctx));
+
+/* Handler helpers. */
+std::string gaudi_devarg_str(const char *key, const char *value); /* "key=value" */
+int gaudi_devarg_error(void *opaque, const char *key, const char *value, const std::string &why);
+/* Unsigned decimal in lo..hi: no sign, no other characters. */
+bool gaudi_devarg_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out);

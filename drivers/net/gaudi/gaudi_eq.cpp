@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: event queue memory, programming and consumer. See gaudi_eq.h.
+ */
+#include "gaudi_eq.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "gaudi_logs.h"
+#include "gaudi_queue.h"
+#include "gaudi_recovery.h"
+#include "gaudi_rxtx.h"
+
+using namespace gaudi;
+using namespace gaudi::hw;
+
+int gaudi_port_mem_alloc(rte_eth_dev *dev)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	size_t eq_len = sizeof(Eqe) << kEqLog2;
+	/* EQ, then the EQ PI shadow and the doorbell FIFO CI shadow, each 128-byte aligned. */
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, "eq", 0, eq_len + 2 * kRingAlign, dev->device->numa_node);
+	if (mz == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve event queue memory", dev->data->port_id);
+		return -ENOMEM;
+	}
+	auto *base = static_cast<uint8_t *>(mz->addr);
+	port->mem.mz = mz;
+	port->mem.eq = reinterpret_cast<Eqe *>(base);
+	port->mem.eq_pi = reinterpret_cast<volatile uint32_t *>(base + eq_len);
+	port->mem.db_ci = reinterpret_cast<volatile uint32_t *>(base + eq_len + kRingAlign);
+	return 0;
+}
+
+void gaudi_port_eq_start(gaudi_port *port)
+{
+	const rte_memzone *mz = port->mem.mz;
+	size_t eq_len = sizeof(Eqe) << kEqLog2;
+	memset(port->mem.eq, 0, eq_len);
+	*port->mem.eq_pi = 0;
+	port->eq_ci = 0;
+	port->hw.eq_init({mz->iova, kEqLog2, mz->iova + eq_len});
+}
+void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
+{
+	if (!rte_spinlock_trylock(&port->eq_lock))
+		return;
+	gaudi_eq_poll_locked(port, txq);
+	rte_spinlock_unlock(&port->eq_lock);
+}
+
+void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
+{
+	uint32_t pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
+	uint32_t ci = port->eq_ci;
+	const uint32_t mask = (1u << kEqLog2) - 1;
+	const uint32_t quarter = 1u << (kEqLog2 - 2);
+	while (ci != pi) {
+		Eqe *e = &port->mem.eq[ci & mask];
+		uint32_t d0 = __atomic_load_n(&e->d0, __ATOMIC_ACQUIRE);
+		if (!(d0 & EQE_VALID))
+			break;
+		switch (EqeType(d0 & EQE_TYPE_MASK)) {
+		case EqeType::raw_tx_comp:
+			if (txq != nullptr) /* d2: the ring index of the solicited WQE */
+				gaudi_tx_complete(txq, gaudi_txq_unring(txq, e->d2));
+			break;
+		case EqeType::link_status:
+			port->ev_link++;
+			gaudi_rec_link_event(port, e->d2); /* [faults] */
+			break;
+		case EqeType::qp_err:
+			port->ev_qp_err++;
+			port->last_qp_syndrome = e->d2;
+			port->qp_err_pending = true;
+			break;
+		case EqeType::db_fifo_overrun:
+			port->ev_db_overrun++;
+			gaudi_rec_db_overrun(port); /* [faults] ring again */
+			break;
+		case EqeType::comp_err:
+			port->ev_cq_overrun++;
+			gaudi_rec_cq_overrun(port); /* [faults] log, rate-limited */
+			break;
+		default:
+			break;
+		}
+		e->d0 = 0; /* software clears the valid bit [regs gaudi2_cn_eq.c] */
+		ci = (ci + 1) & EQ_IDX_MASK; /* the EQ indexes are 24 bits */
+		/* The CI register is written every quarter ring, as the Linux driver does. */
+		if ((ci & (quarter - 1)) == 0)
+			port->hw.eq_write_ci(ci);
+	}
+	port->eq_ci = ci;
+}
+
+void gaudi_eq_report_events(gaudi_port *port)
+{
+	if (port->qp_err_pending) {
+		port->qp_err_pending = false;
+		GAUDI_LOG(ERR, "port %u: raw QP error, syndrome 0x%02x (%" PRIu64 " so far)",
+			  port->port_id, port->last_qp_syndrome, port->ev_qp_err);
+	}
+}

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: RX and TX queue control. See gaudi_queue.h.
+ */
+#include "gaudi_queue.h"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "gaudi_eq.h"
+#include "gaudi_logs.h"
+#include "gaudi_rxtx.h"
+
+using namespace gaudi;
+using namespace gaudi::hw;
+
+namespace {
+
+bool is_pow2(uint32_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+uint32_t log2u(uint32_t v)
+{
+	return std::bit_width(v) - 1;
+}
+
+/* Slot size for a max frame: power of two, at least 1 KB, at most 16 KB [facts §2]. */
+uint32_t slot_log2_for(uint32_t max_frame)
+{
+	uint32_t l = std::bit_width(max_frame - 1);
+	return std::clamp<uint32_t>(l, kRxSlotMinLog2, kRxSlotMaxLog2);
+}
+
+bool ring_size_ok(uint16_t nb, uint32_t lo, uint32_t hi)
+{
+	return is_pow2(nb) && nb >= lo && nb <= hi;
+}
+
+} // namespace
+
+const rte_memzone *gaudi_dma_zone(const rte_eth_dev *dev, const char *what, uint16_t q, size_t len,
+				  int socket, unsigned flags, size_t align)
+{
+	char name[RTE_MEMZONE_NAMESIZE];
+	snprintf(name, sizeof(name), "gaudi_%u_%s%u", dev->data->port_id, what, q);
+	const rte_memzone *mz = rte_memzone_lookup(name);
+	if (mz != nullptr)
+		rte_memzone_free(mz);
+	mz = rte_memzone_reserve_aligned(name, len, socket, flags, align);
+	if (mz != nullptr)
+		memset(mz->addr, 0, len);
+	return mz;
+}
+
+size_t gaudi_ring_align(size_t len)
+{
+	return std::clamp<size_t>(std::bit_ceil(len), kRingAlign, RTE_PGSIZE_2M);
+}
+
+void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
+{
+	if (dev->data->rx_queues == nullptr || qid >= dev->data->nb_rx_queues)
+		return;
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
+	if (rxq == nullptr)
+		return;
+	rte_memzone_free(rxq->mz);
+	rte_memzone_free(rxq->cq_mz);
+	rte_free(rxq);
+	dev->data->rx_queues[qid] = nullptr;
+}
+
+void gaudi_txq_release(rte_eth_dev *dev, uint16_t qid)
+{
+	if (dev->data->tx_queues == nullptr || qid >= dev->data->nb_tx_queues)
+		return;
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
+	if (txq == nullptr)
+		return;
+	gaudi_tx_drain(txq);
+	rte_memzone_free(txq->mz);
+	rte_memzone_free(txq->bounce_mz);
+	rte_free(txq->bounce_iova);
+	rte_free(txq->sw_ring);
+	rte_free(txq);
+	dev->data->tx_queues[qid] = nullptr;
+}
+
+/* (Re)build RX ring memory for the port's current MTU. */
+int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	uint32_t max_frame = gaudi_max_frame(dev->data->mtu);
+	uint32_t slot_log2 = slot_log2_for(max_frame);
+	size_t slots_len = static_cast<size_t>(rxq->nb_desc) << slot_log2;
+	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
+	int socket = dev->device->numa_node;
+	/* Slot ring and CQ apart: each is walked by index, so each must be IOVA-contiguous. */
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, "rxs", rxq->queue_id, slots_len, socket,
+			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(slots_len));
+	const rte_memzone *cq_mz =
+		gaudi_dma_zone(dev, "rxc", rxq->queue_id, cq_len + kRingAlign, socket,
+			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(cq_len + kRingAlign));
+	if (mz == nullptr || cq_mz == nullptr) {
+		GAUDI_LOG(ERR,
+			  "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
+			  "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or "
+			  "--iova-mode=va",
+			  dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
+		rte_memzone_free(mz);
+		rte_memzone_free(cq_mz);
+		rxq->mz = rxq->cq_mz = nullptr; /* gaudi_dma_zone() freed the old ones by name */
+		return -ENOMEM;
+	}
+	rxq->mz = mz;
+	rxq->cq_mz = cq_mz;
+	rxq->slots = static_cast<uint8_t *>(mz->addr);
+	rxq->cq = static_cast<Cqe *>(cq_mz->addr);
+	rxq->cq_pi =
+		reinterpret_cast<volatile uint32_t *>(static_cast<uint8_t *>(cq_mz->addr) + cq_len);
+	rxq->slot_log2 = slot_log2;
+	rxq->max_frame = max_frame;
+	return 0;
+}
+
+int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
+			 const rte_eth_rxconf *conf, rte_mempool *mp)
+{
+	(void)socket;
+	if (!ring_size_ok(nb_desc, kRxRingMin, kRxRingMax)) {
+		GAUDI_LOG(ERR, "port %u: rx ring size %u: must be a power of two in %u..%u",
+			  dev->data->port_id, nb_desc, kRxRingMin, kRxRingMax);
+		return -EINVAL;
+	}
+	uint64_t offloads = conf->offloads | dev->data->dev_conf.rxmode.offloads;
+	bool scatter = offloads & RTE_ETH_RX_OFFLOAD_SCATTER;
+	uint32_t buf = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
+	if (!scatter && gaudi_max_frame(dev->data->mtu) > buf) {
+		GAUDI_LOG(ERR, "port %u: mbuf data room %u < max frame %u and scattered rx is off",
+			  dev->data->port_id, buf, gaudi_max_frame(dev->data->mtu));
+		return -EINVAL;
+	}
+	gaudi_rxq_release(dev, qid);
+	auto *rxq = static_cast<gaudi_rxq *>(rte_zmalloc_socket(
+		"gaudi_rxq", sizeof(gaudi_rxq), RTE_CACHE_LINE_SIZE, dev->device->numa_node));
+	if (rxq == nullptr)
+		return -ENOMEM;
+	rxq->nb_desc = nb_desc;
+	rxq->mask = nb_desc - 1;
+	rxq->mp = mp;
+	rxq->port = gaudi_priv(dev);
+	rxq->queue_id = qid;
+	rxq->scatter = scatter;
+	rxq->deferred = conf->rx_deferred_start != 0;
+	int rc = gaudi_rxq_alloc_ring(dev, rxq);
+	if (rc != 0) {
+		rte_free(rxq);
+		return rc;
+	}
+	dev->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+/* Bounce slots for frames the WQE cannot point at (multi-segment, or short and needing
+ * padding), one per WQ slot, sized for the port's current MTU. A slot is a power of two
+ * aligned to its size, so it never crosses a page and needs no IOVA-contiguous zone: each
+ * slot's IOVA is looked up once here. */
+int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	uint32_t stride = std::bit_ceil(std::max<uint32_t>(gaudi_max_frame(dev->data->mtu), 64));
+	size_t len = static_cast<size_t>(stride) * txq->nb_desc;
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, "txb", txq->queue_id, len, dev->device->numa_node, 0, stride);
+	auto *iova = static_cast<uint64_t *>(
+		rte_zmalloc_socket("gaudi_txb_iova", sizeof(uint64_t) * txq->nb_desc,
+				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
+	if (mz == nullptr || iova == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
+			  dev->data->port_id, len);
+		rte_memzone_free(mz);
+		rte_free(iova);
+		txq->bounce_mz = nullptr; /* gaudi_dma_zone() freed the old one by name */
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < txq->nb_desc; i++)
+		iova[i] = rte_mem_virt2iova(static_cast<uint8_t *>(mz->addr) + size_t(i) * stride);
+	rte_free(txq->bounce_iova);
+	txq->bounce_mz = mz;
+	txq->bounce = static_cast<uint8_t *>(mz->addr);
+	txq->bounce_iova = iova;
+	txq->bounce_stride = stride;
+	return 0;
+}
+
+int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
+			 const rte_eth_txconf *conf)
+{
+	(void)socket;
+	if (!ring_size_ok(nb_desc, kTxRingMin, kTxRingMax)) {
+		GAUDI_LOG(ERR, "port %u: tx ring size %u: must be a power of two in %u..%u",
+			  dev->data->port_id, nb_desc, kTxRingMin, kTxRingMax);
+		return -EINVAL;
+	}
+	gaudi_txq_release(dev, qid);
+	auto *txq = static_cast<gaudi_txq *>(rte_zmalloc_socket(
+		"gaudi_txq", sizeof(gaudi_txq), RTE_CACHE_LINE_SIZE, dev->device->numa_node));
+	if (txq == nullptr)
+		return -ENOMEM;
+	txq->sw_ring = static_cast<rte_mbuf **>(
+		rte_zmalloc_socket("gaudi_txq_sw", sizeof(rte_mbuf *) * nb_desc,
+				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
+	size_t wq_len = sizeof(TxWqe) * nb_desc;
+	const rte_memzone *mz =
+		txq->sw_ring == nullptr
+			? nullptr
+			: gaudi_dma_zone(dev, "txq", qid, wq_len, dev->device->numa_node,
+					 RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(wq_len));
+	if (mz == nullptr) {
+		GAUDI_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
+		rte_free(txq->sw_ring);
+		rte_free(txq);
+		return -ENOMEM;
+	}
+	txq->mz = mz;
+	txq->wq = static_cast<TxWqe *>(mz->addr);
+	txq->nb_desc = nb_desc;
+	int rc = gaudi_txq_alloc_bounce(dev, txq);
+	if (rc != 0) {
+		rte_memzone_free(mz);
+		rte_free(txq->sw_ring);
+		rte_free(txq);
+		return rc;
+	}
+	txq->mask = nb_desc - 1;
+	txq->port = gaudi_priv(dev);
+	txq->queue_id = qid;
+	txq->max_frame = gaudi_max_frame(dev->data->mtu);
+	txq->deferred = conf->tx_deferred_start != 0;
+	dev->data->tx_queues[qid] = txq;
+	return 0;
+}
+
+/* (Re)start the raw RX path of queue 0: empty CQ, responder QPC valid. */
+int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
+	*rxq->cq_pi = 0;
+	rxq->ci = 0;
+	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
+	RxRingCfg rcfg{rxq->mz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rxq->cq_mz->iova,
+		       rxq->cq_mz->iova + cq_len};
+	if (!port->hw.rx_init(rcfg))
+		return -EIO;
+	rxq->started = true;
+	dev->data->rx_queue_state[rxq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+void gaudi_rxq_hw_stop(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	rxq->started = false;
+	gaudi_priv(dev)->hw.rx_disable();
+	dev->data->rx_queue_state[rxq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
+}
+
+/* (Re)start the raw TX QP: WQ from index 0, requester QPC valid. */
+int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
+		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign, dev->data->mtu};
+	txq->pi = txq->ci = 0;
+	if (!port->hw.tx_init(tcfg))
+		return -EIO;
+	/* Software cannot reset the doorbell FIFO's CI: push dummies until it wraps to 63, as
+	 * gaudi2_cn.c db_fifo_reset does, then count doorbells from there. */
+	if (!port->hw.db_fifo_align(port->mem.db_ci)) {
+		GAUDI_LOG(ERR, "port %u: doorbell FIFO CI did not reach 63 (reads %u)",
+			  dev->data->port_id, *port->mem.db_ci);
+		return -EIO;
+	}
+	port->db_pushed = 0;
+	txq->started = true;
+	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+/* Stop the raw TX QP: let the device finish what it was given (bounded wait), reap the
+ * completions, invalidate the QPC, return every mbuf still on the ring. */
+void gaudi_txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	txq->started = false;
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 10; /* 100 ms */
+	while (gaudi_db_outstanding(port) != 0 && rte_get_timer_cycles() < end) {
+		port->hw.bar()->service();
+		rte_pause();
+	}
+	gaudi_eq_poll(port, txq);
+	port->hw.tx_disable();
+	gaudi_tx_drain(txq); /* WQEs never completed: their mbufs go back to the pool */
+	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
+}
+
+int gaudi_rx_queue_start(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
+	if (rxq == nullptr)
+		return -EINVAL;
+	if (rxq->max_frame != gaudi_max_frame(dev->data->mtu))
+		return -EINVAL; /* MTU changed while stopped: the slots need the port restarted */
+	return gaudi_rxq_hw_start(dev, rxq);
+}
+
+int gaudi_rx_queue_stop(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
+	if (rxq == nullptr)
+		return -EINVAL;
+	gaudi_rxq_hw_stop(dev, rxq);
+	return 0;
+}
+
+int gaudi_tx_queue_start(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
+	if (txq == nullptr)
+		return -EINVAL;
+	return gaudi_txq_hw_start(dev, txq);
+}
+
+int gaudi_tx_queue_stop(rte_eth_dev *dev, uint16_t qid)
+{
+	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
+	if (txq == nullptr)
+		return -EINVAL;
+	gaudi_txq_hw_stop(dev, txq);
+	return 0;
+}
+
+void gaudi_rxq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_rxq_info *qinfo)
+{
+	auto *rxq = static_cast<const gaudi_rxq *>(dev->data->rx_queues[qid]);
+	qinfo->mp = rxq->mp;
+	qinfo->scattered_rx = rxq->scatter;
+	qinfo->nb_desc = rxq->nb_desc;
+	qinfo->rx_buf_size = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
+	qinfo->conf.rx_deferred_start = rxq->deferred;
+	qinfo->conf.offloads = rxq->scatter ? RTE_ETH_RX_OFFLOAD_SCATTER : 0;
+	qinfo->queue_state = dev->data->rx_queue_state[qid];
+}
+
+void gaudi_txq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_txq_info *qinfo)
+{
+	auto *txq = static_cast<const gaudi_txq *>(dev->data->tx_queues[qid]);
+	qinfo->nb_desc = txq->nb_desc;
+	qinfo->conf.tx_deferred_start = txq->deferred;
+	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads;
+	qinfo->queue_state = dev->data->tx_queue_state[qid];
+}

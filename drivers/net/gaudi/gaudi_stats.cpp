@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: basic and extended statistics (MAC counters, events, recovery).
+ */
+#include "gaudi_stats.h"
+
+#include <cstdio>
+#include <iterator>
+
+#include "base/gaudi_mac_stats.h"
+#include "gaudi_ethdev.h"
+#include "gaudi_rxtx.h"
+
+using namespace gaudi;
+using namespace gaudi::hw;
+
+int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
+{
+	const Port &hw = gaudi_hw(dev); /* secondary-safe: queue counters are shared memory */
+	auto *rxq = gaudi_rxq0(dev);
+	auto *txq = gaudi_txq0(dev);
+	if (rxq != nullptr) {
+		st->ipackets = st->q_ipackets[0] = rxq->packets;
+		st->ibytes = st->q_ibytes[0] = rxq->bytes;
+		st->ierrors = st->q_errors[0] = rxq->errors;
+	}
+	if (txq != nullptr) {
+		st->opackets = st->q_opackets[0] = txq->packets;
+		st->obytes = st->q_obytes[0] = txq->bytes;
+		st->oerrors = txq->errors;
+	}
+	/* Frames the MAC refused: too long, runts, FCS, and other receive errors. */
+	st->ierrors += hw.rx_stat(RxStat::frame_too_long_errors) +
+		       hw.rx_stat(RxStat::ether_stats_undersize_pkts) +
+		       hw.rx_stat(RxStat::frame_check_sequence_errors) +
+		       hw.rx_stat(RxStat::if_in_errors);
+	/* Frames the RX path had no room for (CQ full). */
+	st->imissed = hw.rx_stat(RxStat::ether_stats_drop_events);
+	st->oerrors += hw.tx_stat(TxStat::if_out_errors);
+	return 0;
+}
+
+int gaudi_stats_reset(rte_eth_dev *dev)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	if (auto *rxq = gaudi_rxq0(dev)) {
+		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = rxq->filtered = 0;
+	}
+	if (auto *txq = gaudi_txq0(dev)) {
+		txq->packets = txq->bytes = txq->errors = txq->db_busy = 0;
+	}
+	port->hw.stats_reset();
+	return 0;
+}
+
+/* ---- extended statistics ---- */
+
+namespace {
+
+/* MAC counters as xstats: mac_<rx|tx>_<what>, in gaudi_mac_stats.h order. */
+constexpr const char *kRxNames[] = {
+	"mac_rx_octets",
+	"mac_rx_good_octets",
+	"mac_rx_alignment_errors",
+	"mac_rx_pause_frames",
+	"mac_rx_frame_too_long_errors",
+	"mac_rx_in_range_length_errors",
+	"mac_rx_good_frames",
+	"mac_rx_fcs_errors",
+	"mac_rx_vlan_frames",
+	"mac_rx_errors",
+	"mac_rx_unicast_packets",
+	"mac_rx_multicast_packets",
+	"mac_rx_broadcast_packets",
+	"mac_rx_drop_events",
+	"mac_rx_packets",
+	"mac_rx_undersize_packets",
+	"mac_rx_size_64_packets",
+	"mac_rx_size_65_to_127_packets",
+	"mac_rx_size_128_to_255_packets",
+	"mac_rx_size_256_to_511_packets",
+	"mac_rx_size_512_to_1023_packets",
+	"mac_rx_size_1024_to_1518_packets",
+	"mac_rx_size_1519_to_max_packets",
+	"mac_rx_oversize_packets",
+	"mac_rx_jabbers",
+	"mac_rx_fragments",
+	"mac_rx_pfc_prio0_pause_frames",
+	"mac_rx_pfc_prio1_pause_frames",
+	"mac_rx_pfc_prio2_pause_frames",
+	"mac_rx_pfc_prio3_pause_frames",
+	"mac_rx_pfc_prio4_pause_frames",
+	"mac_rx_pfc_prio5_pause_frames",
+	"mac_rx_pfc_prio6_pause_frames",
+	"mac_rx_pfc_prio7_pause_frames",
+	"mac_rx_control_frames",
+};
+static_assert(std::size(kRxNames) == size_t(RxStat::count));
+
+constexpr const char *kTxNames[] = {
+	"mac_tx_octets",
+	"mac_tx_good_octets",
+	"mac_tx_pause_frames",
+	"mac_tx_good_frames",
+	"mac_tx_vlan_frames",
+	"mac_tx_errors",
+	"mac_tx_unicast_packets",
+	"mac_tx_multicast_packets",
+	"mac_tx_broadcast_packets",
+	"mac_tx_size_64_packets",
+	"mac_tx_size_65_to_127_packets",
+	"mac_tx_size_128_to_255_packets",
+	"mac_tx_size_256_to_511_packets",
+	"mac_tx_size_512_to_1023_packets",
+	"mac_tx_size_1024_to_1518_packets",
+	"mac_tx_size_1519_to_max_packets",
+	"mac_tx_pfc_prio0_pause_frames",
+	"mac_tx_pfc_prio1_pause_frames",
+	"mac_tx_pfc_prio2_pause_frames",
+	"mac_tx_pfc_prio3_pause_frames",
+	"mac_tx_pfc_prio4_pause_frames",
+	"mac_tx_pfc_prio5_pause_frames",
+	"mac_tx_pfc_prio6_pause_frames",
+	"mac_tx_pfc_prio7_pause_frames",
+	"mac_tx_control_frames",
+	"mac_tx_packets",
+};
+static_assert(std::size(kTxNames) == size_t(TxStat::count));
+
+/* Port-level counters: RS-FEC, doorbells lost to FIFO overruns, event-queue events. */
+enum PortX : unsigned {
+	fec_corrected,
+	fec_uncorrected,
+	db_fifo_overruns,
+	ev_cq_overrun,
+	ev_db_overrun,
+	ev_qp_err,
+	ev_link,
+	/* [faults] gaudi_recovery.h */
+	rec_db_rerings,
+	rec_qp_recoveries,
+	rec_tx_fault_drops,
+	rec_link_down,
+	rec_link_up,
+	rec_tx_watchdog,
+	rec_reset_events,
+	port_x_count
+};
+constexpr const char *kPortNames[] = {
+	"rx_fec_corrected_codewords",
+	"rx_fec_uncorrected_codewords",
+	"tx_doorbell_fifo_overruns",
+	"rx_cq_overrun_events",
+	"tx_doorbell_fifo_overrun_events",
+	"qp_error_events",
+	"link_status_events",
+	"recovery_db_rerings",
+	"recovery_qp_resets",
+	"recovery_tx_fault_drops",
+	"recovery_link_down_events",
+	"recovery_link_up_events",
+	"recovery_tx_watchdog",
+	"recovery_reset_events",
+};
+static_assert(std::size(kPortNames) == port_x_count);
+
+/* Driver counters of queue 0 the basic per-queue stats do not carry. */
+constexpr const char *kQueueNames[] = {
+	"rx_q0_cqe_not_valid",
+	"rx_q0_address_filtered",
+	"tx_q0_errors",
+	"tx_q0_doorbell_busy",
+};
+
+constexpr unsigned kNbMac = unsigned(RxStat::count) + unsigned(TxStat::count);
+constexpr unsigned kNbXstats = kNbMac + port_x_count + std::size(kQueueNames);
+
+uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
+{
+	switch (i) {
+	case fec_corrected:
+		return hw.fec_corrected();
+	case fec_uncorrected:
+		return hw.fec_uncorrected();
+	case db_fifo_overruns:
+		return port->rec.db_lost;
+	case ev_cq_overrun:
+		return port->ev_cq_overrun;
+	case ev_db_overrun:
+		return port->ev_db_overrun;
+	case ev_qp_err:
+		return port->ev_qp_err;
+	case ev_link:
+		return port->ev_link;
+	case rec_db_rerings:
+		return port->rec.db_rerings;
+	case rec_qp_recoveries:
+		return port->rec.qp_recoveries;
+	case rec_tx_fault_drops:
+		return port->rec.tx_fault_drops;
+	case rec_link_down:
+		return port->rec.link_down;
+	case rec_link_up:
+		return port->rec.link_up;
+	case rec_tx_watchdog:
+		return port->rec.tx_watchdog;
+	case rec_reset_events:
+		return port->rec.reset_events;
+	default:
+		return 0;
+	}
+}
+
+} // namespace
+
+int gaudi_xstats_get_names(rte_eth_dev *dev, rte_eth_xstat_name *names, unsigned n)
+{
+	(void)dev;
+	if (names == nullptr || n < kNbXstats)
+		return kNbXstats;
+	unsigned k = 0;
+	for (const char *s : kRxNames)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", s);
+	for (const char *s : kTxNames)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", s);
+	for (const char *s : kPortNames)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", s);
+	for (const char *s : kQueueNames)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", s);
+	return kNbXstats;
+}
+
+int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n)
+{
+	if (xs == nullptr || n < kNbXstats)
+		return kNbXstats;
+	gaudi_port *port = gaudi_priv(dev);
+	const Port &hw = gaudi_hw(dev); /* secondary-safe */
+	unsigned k = 0;
+	for (unsigned i = 0; i < unsigned(RxStat::count); i++, k++)
+		xs[k] = {k, hw.rx_stat(RxStat(i))};
+	for (unsigned i = 0; i < unsigned(TxStat::count); i++, k++)
+		xs[k] = {k, hw.tx_stat(TxStat(i))};
+	for (unsigned i = 0; i < port_x_count; i++, k++)
+		xs[k] = {k, port_x(port, hw, i)};
+	gaudi_rxq *rxq = gaudi_rxq0(dev);
+	gaudi_txq *txq = gaudi_txq0(dev);
+	xs[k] = {k, rxq ? rxq->cqe_not_valid : 0};
+	k++;
+	xs[k] = {k, rxq ? rxq->filtered : 0};
+	k++;
+	xs[k] = {k, txq ? txq->errors : 0};
+	k++;
+	xs[k] = {k, txq ? txq->db_busy : 0};
+	k++;
+	return kNbXstats;
+}
+
+int gaudi_xstats_reset(rte_eth_dev *dev)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	/* Basic stats and MAC counters (stats_reset), then what only xstats show. The device's
+	 * overrun registers and FEC counters are not cleared by software: they keep counting. */
+	int rc = dev->dev_ops->stats_reset(dev);
+	port->ev_cq_overrun = port->ev_db_overrun = port->ev_qp_err = port->ev_link = 0;
+	return rc;
+}

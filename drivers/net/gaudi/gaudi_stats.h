@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: basic and extended statistics.
+ */
+#pragma once
+
+#include <ethdev_driver.h>
+
+int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st);
+int gaudi_stats_reset(rte_eth_dev *dev);
+int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n);
+int gaudi_xstats_get_names(rte_eth_dev *dev, rte_eth_xstat_name *names, unsigned n);
+int gaudi_xstats_reset(rte_eth_dev *dev);

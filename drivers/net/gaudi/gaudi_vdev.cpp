@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Gaudi2 PMD: net_gaudi_emu, the NIC as a software model: its devargs, its Backend and its
+ * probe (gaudi_backend.h).
+ */
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <bus_vdev_driver.h>
+#include <ethdev_driver.h>
+
+#include "emu/gaudi_emu.h"
+#include "emu/gaudi_emu_tap.h" /* [wires tap/udp] */
+#include "emu/gaudi_emu_udp.h"
+#include "gaudi_backend.h"
+#include "gaudi_bringup.h"
+#include "gaudi_devargs.h"
+#include "gaudi_ethdev.h"
+#include "gaudi_logs.h"
+#include "gaudi_mp.h"
+
+using namespace gaudi;
+using namespace gaudi::hw;
+
+namespace {
+
+/* ---- devargs of the model (emu::Config); the driver's own keys: gaudi_devargs.h ---- */
+
+emu::Config &model_cfg(void *opaque)
+{
+	return *static_cast<emu::Config *>(static_cast<gaudi_devargs_ctx *>(opaque)->backend);
+}
+
+int arg_ports(const char *k, const char *v, void *opaque)
+{
+	if (!gaudi_devarg_uint(v, 1, kMaxPorts, &model_cfg(opaque).nports))
+		return gaudi_devarg_error(opaque, k, v, "must be 1.." + std::to_string(kMaxPorts));
+	return 0;
+}
+
+int arg_wire(const char *k, const char *v, void *opaque)
+{
+	static constexpr struct {
+		const char *name;
+		emu::Wire wire;
+	} kWires[] = {{"loopback", emu::Wire::loopback},
+		      {"pair", emu::Wire::pair},
+		      {"pcap", emu::Wire::pcap},
+		      {"tap", emu::Wire::tap}, /* [wires tap/udp] */
+		      {"udp", emu::Wire::udp}};
+	for (const auto &w : kWires)
+		if (v != nullptr && strcmp(v, w.name) == 0) {
+			model_cfg(opaque).wire = w.wire;
+			return 0;
+		}
+	return gaudi_devarg_error(opaque, k, v, "must be loopback, pair, pcap, tap or udp");
+}
+
+int arg_strict(const char *k, const char *v, void *opaque)
+{
+	if (v == nullptr || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0))
+		return gaudi_devarg_error(opaque, k, v, "must be 0 or 1");
+	model_cfg(opaque).strict = v[0] == '1';
+	return 0;
+}
+
+/* [wire delay] the loopback/pair cable's length in microseconds (model only) */
+int arg_wire_delay(const char *k, const char *v, void *opaque)
+{
+	if (!gaudi_devarg_uint(v, 0, 1000000, &model_cfg(opaque).wire_delay_us))
+		return gaudi_devarg_error(opaque, k, v, "must be 0..1000000 (microseconds)");
+	return 0;
+}
+
+int arg_engine(const char *k, const char *v, void *opaque)
+{
+	if (v != nullptr && strcmp(v, "inline") == 0)
+		model_cfg(opaque).engine = emu::Engine::inline_run;
+	else if (v != nullptr && strcmp(v, "thread") == 0)
+		model_cfg(opaque).engine = emu::Engine::thread;
+	else
+		return gaudi_devarg_error(opaque, k, v, "must be inline or thread");
+	return 0;
+}
+
+/* rx_pcap=PORT:PATH, tx_pcap=PORT:PATH */
+int arg_pcap(const char *k, const char *val, void *opaque)
+{
+	emu::Config *cfg = &model_cfg(opaque);
+	const char *v = val != nullptr ? val : "";
+	const char *colon = strchr(v, ':');
+	unsigned p = 0;
+	std::string num = colon ? std::string(v, colon - v) : std::string();
+	if (colon == nullptr || colon[1] == '\0' ||
+	    !gaudi_devarg_uint(num.c_str(), 0, cfg->nports - 1, &p))
+		return gaudi_devarg_error(opaque, k, val,
+					  "must be PORT:PATH with PORT < ports (" +
+						  std::to_string(cfg->nports) + ")");
+	std::string path(colon + 1);
+	bool rx = strcmp(k, "rx_pcap") == 0;
+	auto &slot = rx ? cfg->rx_pcap[p] : cfg->tx_pcap[p];
+	bool shared_out = false;
+	for (unsigned o = 0; !rx && o < kMaxPorts; o++)
+		shared_out |= o != p && cfg->tx_pcap[o] == path;
+	if (!slot.empty())
+		return gaudi_devarg_error(opaque, k, val,
+					  "port " + std::to_string(p) + " given twice");
+	if (shared_out) /* Two writers of one file would interleave and lose frames. */
+		return gaudi_devarg_error(opaque, k, val,
+					  path + " is already another port's tx_pcap");
+	if (rx && access(path.c_str(), R_OK) != 0)
+		return gaudi_devarg_error(opaque, k, val,
+					  "cannot read " + path + ": " + strerror(errno));
+	slot = path;
+	return 0;
+}
+
+/* ---- [wires tap/udp] begin ---- */
+
+/* tap_name=PORT:NAME, udp_local=[PORT:]IP:UDPPORT, udp_remote=[PORT:]IP:UDPPORT (without
+ * PORT: port 0; IPv6 as [ADDR] and only with PORT:, since kvargs takes a leading '[' for a
+ * list). */
+int arg_wire_end(const char *k, const char *v, void *opaque)
+{
+	emu::Config *cfg = &model_cfg(opaque);
+	bool tap = strcmp(k, "tap_name") == 0;
+	std::string val(v != nullptr ? v : ""), num, rest = val;
+	size_t colon = val.find(':');
+	if (colon != std::string::npos) {
+		num = val.substr(0, colon);
+		if (!num.empty() && num.find_first_not_of("0123456789") == std::string::npos &&
+		    (tap || val.find(':', colon + 1) != std::string::npos))
+			rest = val.substr(colon + 1);
+		else
+			num.clear();
+	}
+	unsigned p = 0;
+	if ((tap && num.empty()) ||
+	    (!num.empty() && !gaudi_devarg_uint(num.c_str(), 0, cfg->nports - 1, &p)))
+		return gaudi_devarg_error(
+			opaque, k, v,
+			std::string("must be ") + (tap ? "PORT:NAME" : "[PORT:]IP:UDPPORT") +
+				" with PORT < ports (" + std::to_string(cfg->nports) + ")");
+	auto &slot = tap			   ? cfg->tap_name[p]
+		     : strcmp(k, "udp_local") == 0 ? cfg->udp_local[p]
+						   : cfg->udp_remote[p];
+	if (!slot.empty())
+		return gaudi_devarg_error(opaque, k, v,
+					  "port " + std::to_string(p) + " given twice");
+	std::string why;
+	emu::UdpEndpoint ep;
+	if (tap && !emu::tap_name_valid(rest))
+		return gaudi_devarg_error(opaque, k, v,
+					  "'" + rest +
+						  "' is not an interface name (1..15 bytes, no "
+						  "'/', ':', ',' or space)");
+	if (!tap && !emu::parse_udp_endpoint(rest, &ep, &why))
+		return gaudi_devarg_error(opaque, k, v, why);
+	slot = rest;
+	return 0;
+}
+
+/* ---- [wires tap/udp] end ---- */
+
+/* ---- [faults] ---- */
+
+int arg_fault(const char *k, const char *v, void *opaque)
+{
+	emu::Config *cfg = &model_cfg(opaque);
+	emu::FaultSpec f;
+	std::string why;
+	if (!emu::fault_spec_parse(v != nullptr ? v : "", cfg->nports, &f, &why))
+		return gaudi_devarg_error(opaque, k, v, why);
+	cfg->faults.push_back(f);
+	return 0;
+}
+
+int arg_fault_seed(const char *k, const char *val, void *opaque)
+{
+	const char *v = val != nullptr ? val : "";
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0')
+		return gaudi_devarg_error(opaque, k, val, "must be an unsigned integer");
+	model_cfg(opaque).fault_random.seed = n;
+	return 0;
+}
+
+int arg_fault_rate(const char *k, const char *val, void *opaque)
+{
+	const char *v = val != nullptr ? val : "";
+	char *end = nullptr;
+	double r = strtod(v, &end);
+	if (*v == '\0' || *end != '\0' || !(r >= 0 && r <= 1))
+		return gaudi_devarg_error(opaque, k, val,
+					  "must be a probability per sent frame, 0..1 (e.g. 1e-4)");
+	model_cfg(opaque).fault_random.rate = r;
+	return 0;
+}
+
+int arg_fault_kinds(const char *k, const char *v, void *opaque)
+{
+	std::string why;
+	if (!emu::fault_kinds_parse(v != nullptr ? v : "",
+				    &model_cfg(opaque).fault_random.kinds_mask, &why))
+		return gaudi_devarg_error(opaque, k, v, why);
+	return 0;
+}
+
+/* The rules across keys, in one place: tap/udp devargs go with their wire and a UDP port needs
+ * both ends [wires tap/udp]; pcap files need wire=pcap. */
+bool emu_devargs_check(gaudi_devargs_ctx *ctx)
+{
+	const emu::Config &cfg = model_cfg(ctx);
+	for (unsigned p = 0; p < kMaxPorts; p++) {
+		std::string ps = std::to_string(p) + ":";
+		if (!cfg.tap_name[p].empty() && cfg.wire != emu::Wire::tap) {
+			ctx->err = "devarg tap_name=" + ps + cfg.tap_name[p] + ": needs wire=tap";
+			return false;
+		}
+		bool l = !cfg.udp_local[p].empty(), r = !cfg.udp_remote[p].empty();
+		std::string arg = l ? "udp_local=" + ps + cfg.udp_local[p]
+				    : "udp_remote=" + ps + cfg.udp_remote[p];
+		if ((l || r) && cfg.wire != emu::Wire::udp) {
+			ctx->err = "devarg " + arg + ": needs wire=udp";
+			return false;
+		}
+		if (l != r) {
+			ctx->err = "devarg " + arg + ": port " + std::to_string(p) +
+				   " also needs " + (l ? "udp_remote" : "udp_local");
+			return false;
+		}
+	}
+	if (cfg.wire == emu::Wire::pcap)
+		return true;
+	for (unsigned p = 0; p < kMaxPorts; p++)
+		if (!cfg.rx_pcap[p].empty() || !cfg.tx_pcap[p].empty()) {
+			bool rx = !cfg.rx_pcap[p].empty();
+			ctx->err = std::string("devarg ") + (rx ? "rx_pcap=" : "tx_pcap=") +
+				   std::to_string(p) + ":" +
+				   (rx ? cfg.rx_pcap[p] : cfg.tx_pcap[p]) + ": needs wire=pcap";
+			return false;
+		}
+	return true;
+}
+
+/* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
+ * per-port keys are checked against it. */
+#define GAUDI_EMU_DEVARGS(X)                                                 \
+	X(ports, "<1..24>", true, arg_ports)                                 \
+	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                \
+	X(rx_pcap, "<port>:<path>", false, arg_pcap)                         \
+	X(tx_pcap, "<port>:<path>", false, arg_pcap)                         \
+	X(engine, "inline|thread", true, arg_engine)                         \
+	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                  \
+	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)        \
+	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)       \
+	X(strict, "<0|1>", true, arg_strict)                                 \
+	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)               \
+	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault) \
+	X(fault_seed, "<n>", true, arg_fault_seed)                           \
+	X(fault_rate, "<0..1>", true, arg_fault_rate)                        \
+	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)          \
+	GAUDI_DRIVER_DEVARGS(X)
+
+constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
+
+/* ---- the backend: the model in the primary, its shared registers in a secondary ---- */
+
+class VdevBackend final : public Backend {
+public:
+	/* Primary: the device model. */
+	VdevBackend(std::unique_ptr<emu::Device> dev, std::string fw_dir)
+	    : dev_(std::move(dev)), fw_dir_(std::move(fw_dir))
+	{
+	}
+	/* Secondary: read-only view of the primary's model. */
+	explicit VdevBackend(std::unique_ptr<emu::SharedView> view) : view_(std::move(view)) {}
+
+	emu::Device *device() { return dev_.get(); }
+
+	hw::Bar &nic_bar() override { return dev_ ? dev_->bar() : view_->bar(); }
+	hw::Bar &fw_bar() override
+	{
+		/* TODO(model firmware, issue 8 item 2, being built alongside): the model gets a
+		 * hooked window for the device CPU's registers (boot status, COMMS, CPU queue);
+		 * until then it has none. */
+		return no_fw_bar_;
+	}
+	unsigned nports() const override { return dev_ ? dev_->nports() : view_->nports(); }
+	bool emulated() const override { return true; }
+
+	/* fw_dir= given: the files there, as on silicon. Otherwise a built-in stand-in: the
+	 * model's boot protocol takes any image. */
+	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
+			  std::string *err) const override
+	{
+		if (!fw_dir_.empty())
+			return read_fw_file(fw_dir_, name, image, err);
+		std::string stand_in = "gaudi2 emu firmware stand-in: " + name;
+		image->assign(stand_in.begin(), stand_in.end());
+		return 0;
+	}
+
+	int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const override
+	{
+		static_assert(kModuleEepromLen == emu::Device::kModuleEepromLen);
+		emu::Device::module_eeprom(port, out);
+		return 0;
+	}
+
+	bool irqs_routed() const override { return dev_ != nullptr; }
+	int bind_irq(unsigned port, unsigned index, int fd) override
+	{
+		if (!dev_)
+			return -ENOTSUP;
+		dev_->bind_irq(port, index, fd);
+		return 0;
+	}
+
+	int inject_fault(unsigned port, unsigned kind, uint64_t after_frames, uint32_t arg,
+			 std::string *err) override
+	{
+		if (!dev_)
+			return -ENOTSUP;
+		if (kind >= emu::kFaultKinds)
+			return -EINVAL;
+		emu::FaultSpec f;
+		f.kind = emu::FaultKind(kind);
+		f.port = port;
+		f.after_frames = after_frames;
+		f.arg = arg;
+		if (!dev_->inject_fault(f, err))
+			return err->find("too many") != std::string::npos ? -ENOSPC : -EINVAL;
+		return 0;
+	}
+	const char *fault_kind_name(unsigned kind) const override
+	{
+		return kind < emu::kFaultKinds ? emu::fault_kind_name(emu::FaultKind(kind)) : "?";
+	}
+	uint64_t faults_injected(unsigned port) const override
+	{
+		uint64_t n = 0;
+		for (unsigned k = 0; dev_ && k < emu::kFaultKinds; k++)
+			n += dev_->faults_injected(port, emu::FaultKind(k));
+		return n;
+	}
+
+	void flush() override
+	{
+		if (dev_)
+			dev_->flush();
+	}
+	bool fw_version(std::string *out) const override
+	{
+		uint32_t v = emu::Device::kFwVersion;
+		*out = "emu-" + std::to_string((v >> 16) & 0xFF) + "." +
+		       std::to_string((v >> 8) & 0xFF) + "." + std::to_string(v & 0xFF);
+		return true;
+	}
+
+private:
+	std::unique_ptr<emu::Device> dev_;
+	std::unique_ptr<emu::SharedView> view_;
+	std::string fw_dir_;
+	hw::Bar no_fw_bar_;
+};
+
+/* The memzone the model shares its registers and MAC counters through (emu::SharedView). */
+std::string emu_shm_name(const char *name)
+{
+	return std::string("gaudi_emu_") + name;
+}
+
+int emu_probe_secondary(rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	std::string err;
+	auto view = emu::SharedView::attach(emu_shm_name(name), &err);
+	if (!view) {
+		GAUDI_LOG(ERR, "%s: secondary process: %s", name, err.c_str());
+		return -ENODEV;
+	}
+	auto *ad = new (std::nothrow) gaudi_adapter;
+	auto be = std::unique_ptr<VdevBackend>(new (std::nothrow) VdevBackend(std::move(view)));
+	if (ad == nullptr || be == nullptr) {
+		delete ad;
+		return -ENOMEM;
+	}
+	snprintf(ad->name, sizeof(ad->name), "%s", name);
+	ad->nports = be->nports();
+	ad->backend = std::move(be);
+	ad->open_ports = 1;
+	int rc = gaudi_attach_ports(&vdev->device, ad);
+	if (rc != 0)
+		gaudi_remove_ports(&vdev->device);
+	gaudi_adapter_put(ad);
+	return rc;
+}
+
+int emu_probe(rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return emu_probe_secondary(vdev);
+	emu::Config cfg;
+	gaudi_devargs drv;
+	gaudi_devargs_ctx args{&drv, &cfg, {}};
+	if (!gaudi_devargs_parse(rte_vdev_device_args(vdev), kEmuDevargs, &args,
+				 emu_devargs_check)) {
+		GAUDI_LOG(ERR, "%s: %s", name, args.err.c_str());
+		return -EINVAL;
+	}
+	std::string err;
+	{ /* [wires tap/udp] N of net_gaudi_emuN names the default TAPs gaudi<N>p<port> */
+		const char *d = name + strlen(name);
+		while (d > name && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		cfg.instance = static_cast<unsigned>(strtoul(d, nullptr, 10));
+	}
+	cfg.shm_name = emu_shm_name(name);
+	if (cfg.shm_name.size() >= RTE_MEMZONE_NAMESIZE) {
+		GAUDI_LOG(NOTICE,
+			  "%s: name too long to share the model: secondary processes will "
+			  "not attach",
+			  name);
+		cfg.shm_name.clear();
+	}
+	auto model = emu::Device::create(cfg, &err);
+	if (!model) {
+		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		return -EINVAL;
+	}
+	/* Until the firmware handshake reports them: every port of the model, with the station
+	 * addresses its firmware will report (gaudi_bringup.h). */
+	gaudi_interim_ports interim;
+	for (unsigned p = 0; p < model->nports(); p++) {
+		interim.port_mask |= 1u << p;
+		model->fw_mac_addr(p, interim.mac[p].data());
+	}
+	auto be = std::unique_ptr<VdevBackend>(new (std::nothrow)
+						       VdevBackend(std::move(model), drv.fw_dir));
+	auto *ad = new (std::nothrow) gaudi_adapter;
+	if (ad == nullptr || be == nullptr) {
+		delete ad;
+		return -ENOMEM;
+	}
+	std::vector<gaudi_bringup_port> ports;
+	int rc = gaudi_bringup(*be, interim, &ports, &err);
+	if (rc != 0) {
+		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		delete ad;
+		return rc;
+	}
+	snprintf(ad->name, sizeof(ad->name), "%s", name);
+	ad->tx_watchdog_ms = drv.tx_watchdog_ms; /* [faults] */
+	ad->nports = be->nports();
+	ad->backend = std::move(be);
+	ad->open_ports = 1; /* probe's own reference while ports are created */
+	for (const gaudi_bringup_port &bp : ports) {
+		rc = gaudi_port_create(ad, &vdev->device, bp.hw_port, bp.mac.data());
+		if (rc != 0) {
+			gaudi_remove_ports(&vdev->device);
+			gaudi_adapter_put(ad);
+			return rc;
+		}
+	}
+	gaudi_adapter_put(ad);
+	return 0;
+}
+
+int emu_remove(rte_vdev_device *vdev)
+{
+	return gaudi_remove_ports(&vdev->device);
+}
+
+rte_vdev_driver gaudi_emu_driver = {
+	.next = {},
+	.driver = {},
+	.probe = emu_probe,
+	.remove = emu_remove,
+};
+} // namespace
+
+RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
+RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu, GAUDI_EMU_DEVARGS(GAUDI_DEVARG_HELP));
