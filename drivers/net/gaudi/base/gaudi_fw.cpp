@@ -264,9 +264,10 @@ FwErr FwHost::load_image(const FwImage &img, uint32_t exec_timeout_us)
 		return fail(FwErr::desc_invalid, "COMMS descriptor at SRAM offset " + hex(off) +
 							 " beyond the SRAM window");
 	LkdFwCommsDesc d{};
-	auto *w = reinterpret_cast<uint32_t *>(&d);
-	for (size_t i = 0; i < sizeof(d) / 4; i++)
-		w[i] = sram_.rd32(uint32_t(off + 4 * i));
+	for (size_t i = 0; i < sizeof(d) / 4; i++) {
+		uint32_t v = sram_.rd32(uint32_t(off + 4 * i));
+		std::memcpy(reinterpret_cast<uint8_t *>(&d) + 4 * i, &v, 4);
+	}
 	size_t data_size = d.header.size;
 	if (data_size > sizeof(d) - sizeof(d.header))
 		data_size = sizeof(d) -
