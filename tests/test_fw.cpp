@@ -424,6 +424,19 @@ TEST(Fw, StepsOutOfOrder)
 	EXPECT_EQ(r.queues(), FwErr::ok) << r.host->error();
 }
 
+TEST(Fw, QueueStaysWhereInitFoundIt)
+{
+	Rig r(cfg());
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	/* A driver rewriting the queue registers later does not move (or break) the queue. */
+	r.dev->fw_bar().wr32(fw::PQ_LENGTH, 0);
+	r.dev->fw_bar().wr32(fw::PQ_BASE_ADDR_LOW, 0x40);
+	uint64_t echo = 0;
+	EXPECT_EQ(r.host->test(0xABCD, &echo), FwErr::ok) << r.host->error();
+	EXPECT_EQ(echo, 0xABCDu);
+}
+
 TEST(Fw, WindowIsThePublishedMap)
 {
 	Config c = cfg();

@@ -330,6 +330,8 @@ void Device::Impl::fw_queue_init()
 		return;
 	}
 	f.ci = 0;
+	f.pq_iova = pq;
+	f.pq_entries = pql / sizeof(fw::PqBd);
 	f.queues_ready = true;
 	fw_wr(fw::QUEUE_INIT, uint32_t(fw::PqInit::READY_FOR_HOST));
 	/* [choice] The NIC may be programmed from here: silicon's NIC blocks are usable once
@@ -341,8 +343,8 @@ void Device::Impl::fw_queue_init()
 void Device::Impl::fw_serve_pq()
 {
 	FwModel &f = fw_;
-	uint64_t pq = (uint64_t(fw_rd(fw::PQ_BASE_ADDR_HIGH)) << 32) | fw_rd(fw::PQ_BASE_ADDR_LOW);
-	uint32_t entries = fw_rd(fw::PQ_LENGTH) / sizeof(fw::PqBd);
+	uint64_t pq = f.pq_iova;
+	uint32_t entries = f.pq_entries;
 	uint32_t pi = fw_rd(fw::PF_PQ_PI) % (2 * entries);
 	while (f.ci != pi) {
 		auto *bd = reinterpret_cast<fw::PqBd *>(
@@ -355,9 +357,12 @@ void Device::Impl::fw_serve_pq()
 		}
 		fw::PqBd b;
 		std::memcpy(&b, bd, sizeof(b));
-		uint8_t *pkt = b.len >= sizeof(fw::CpucpPacket) && b.len <= kMaxPacket
-				       ? iommu_.translate(b.ptr, b.len, f.cache)
-				       : nullptr;
+		/* [model] 8-byte aligned packets of a sane length only (the fence is written
+		 * with an aligned atomic store). */
+		uint8_t *pkt =
+			b.len >= sizeof(fw::CpucpPacket) && b.len <= kMaxPacket && (b.ptr & 7) == 0
+				? iommu_.translate(b.ptr, b.len, f.cache)
+				: nullptr;
 		if (pkt == nullptr) {
 			f.invalid++; /* [model] nowhere to answer: the host times out */
 			continue;

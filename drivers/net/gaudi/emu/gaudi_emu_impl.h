@@ -323,6 +323,9 @@ struct Device::Impl {
 		/* CPU queue */
 		bool queues_ready = false;
 		uint32_t ci = 0; /* PQ entries consumed (free-running, modulo 2 x entries) */
+		/* The PQ as QUEUE_INIT found it: later writes to its registers do not move it. */
+		uint64_t pq_iova = 0;
+		uint32_t pq_entries = 0;
 		IommuCache cache;
 		/* cpucp results */
 		bool pci_access = false;
