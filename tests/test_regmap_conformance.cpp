@@ -170,7 +170,7 @@ TEST(RegmapConformance, RegsMatchTsv)
 		EXPECT_TRUE(ok) << "kBlockRows {" << b.block << ", " << hex(b.cfg_addr) << "}: TSV "
 				<< (!t ? std::string("has no (") + b.block + ", @base) row"
 				       : "line " + std::to_string(t->line) + " says @base " +
-						    t->offset);
+						 t->offset);
 	}
 	for (const auto &r : reg::kRegRows) {
 		regs++;
@@ -182,7 +182,7 @@ TEST(RegmapConformance, RegsMatchTsv)
 				<< "}: TSV "
 				<< (!t ? std::string("has no register row")
 				       : "line " + std::to_string(t->line) + " says offset " +
-						    t->offset);
+						 t->offset);
 	}
 	for (const auto &f : reg::kFieldRows) {
 		fields++;
@@ -292,15 +292,15 @@ TEST(RegmapConformance, QpcMatchesStructsTables)
 		auto it = c->second.find(r.name);
 		if (it == c->second.end()) {
 			bad++;
-			ADD_FAILURE()
-				<< ours << ": no row of that name in the " << r.ctx << " table";
+			ADD_FAILURE() << ours << ": no row of that name in the " << r.ctx
+				      << " table";
 			continue;
 		}
 		if (it->second.size() != 1) {
 			bad++;
-			ADD_FAILURE()
-				<< ours << ": " << it->second.size() << " rows of that name in the "
-				<< r.ctx << " table (ambiguous)";
+			ADD_FAILURE() << ours << ": " << it->second.size()
+				      << " rows of that name in the " << r.ctx
+				      << " table (ambiguous)";
 			continue;
 		}
 		const MdField &m = it->second.front();
@@ -340,8 +340,9 @@ TEST(RegmapConformance, RowsAreUnique)
 	for (const auto &f : reg::kFieldRows) {
 		EXPECT_TRUE(fields.emplace(f.block, f.reg, f.field).second)
 			<< "duplicate kFieldRows " << f.block << "." << f.reg << "." << f.field;
-		EXPECT_LE(f.lsb + f.width, 32u) << "kFieldRows " << f.block << "." << f.reg << "."
-						<< f.field << " runs past bit 31";
+		EXPECT_LE(f.lsb + f.width, 32u)
+			<< "kFieldRows " << f.block << "." << f.reg << "." << f.field
+			<< " runs past bit 31";
 		for (const auto *o : by_reg[{f.block, f.reg}]) {
 			uint32_t a = reg::Field{f.lsb, f.width}.mask();
 			uint32_t b = reg::Field{o->lsb, o->width}.mask();
@@ -357,8 +358,8 @@ TEST(RegmapConformance, RowsAreUnique)
 		EXPECT_TRUE(qfields.emplace(r.ctx, r.name).second)
 			<< "duplicate qpc::kFieldRows " << r.ctx << "." << r.name;
 		for (const auto *o : by_ctx[r.ctx]) {
-			bool disjoint =
-				r.f.bit + r.f.width <= o->f.bit || o->f.bit + o->f.width <= r.f.bit;
+			bool disjoint = r.f.bit + r.f.width <= o->f.bit ||
+					o->f.bit + o->f.width <= r.f.bit;
 			EXPECT_TRUE(disjoint) << "qpc::kFieldRows " << r.ctx << "." << r.name
 					      << " overlaps " << o->name;
 		}
@@ -392,8 +393,8 @@ TEST(RegmapConformance, FieldMask)
 		ASSERT_TRUE(tb) << "TSV line " << t->line << ": bits \"" << t->bits
 				<< "\" is not hi:lo";
 		uint32_t hi = tb->lsb + tb->width - 1;
-		uint32_t want =
-			(hi == 31 ? 0xFFFFFFFFu : (1u << (hi + 1)) - 1) & ~((1u << tb->lsb) - 1);
+		uint32_t want = (hi == 31 ? 0xFFFFFFFFu : (1u << (hi + 1)) - 1) &
+				~((1u << tb->lsb) - 1);
 		EXPECT_EQ((reg::Field{f.lsb, f.width}.mask()), want)
 			<< f.block << "." << f.reg << "." << f.field << " (TSV " << t->bits << ")";
 	}
@@ -402,7 +403,7 @@ TEST(RegmapConformance, FieldMask)
 /* gaudi2-nic-structs.md as lines, and every markdown table row in it with the "##"/"###"
  * headings above it and the header row of its table. */
 struct MdRow {
-	std::string section;	/* last "## " heading */
+	std::string section;    /* last "## " heading */
 	std::string subsection; /* last "### " heading (cleared by a "## ") */
 	std::vector<std::string> header;
 	std::vector<std::string> cells;
@@ -595,8 +596,8 @@ TEST(RegmapConformance, DescriptorsMatchStructs)
 				ref["TxWqe"].push_back(
 					Ref{name, uint32_t(*bit), uint32_t(*width), r.line});
 			else
-				ADD_FAILURE()
-					<< "structs.md line " << r.line << ": unreadable WQE row";
+				ADD_FAILURE() << "structs.md line " << r.line
+					      << ": unreadable WQE row";
 		}
 		bool cqe = sub_is(r, "### CQE"), eqe = sub_is(r, "### NIC EQE");
 		if ((cqe || eqe) && r.header[0] == "Dword") {
@@ -678,8 +679,8 @@ TEST(RegmapConformance, DescriptorsMatchStructs)
 			if (v)
 				syndromes[*v] = {r.cells[1], r.line};
 			else
-				ADD_FAILURE()
-					<< "structs.md line " << r.line << ": unreadable code";
+				ADD_FAILURE() << "structs.md line " << r.line
+					      << ": unreadable code";
 		}
 	}
 	ASSERT_FALSE(opcodes.empty()) << "no \"WQE opcodes: 0 NOP, ...\" list in section (c)";
@@ -694,8 +695,8 @@ TEST(RegmapConformance, DescriptorsMatchStructs)
 			auto it = digest.find(e.name);
 			bool ok = it != digest.end() && it->second == e.value;
 			bad += !ok;
-			EXPECT_TRUE(ok) << table << " {" << e.name << ", " << hex(e.value)
-					<< "}: " << where << " "
+			EXPECT_TRUE(ok) << table << " {" << e.name << ", " << hex(e.value) << "}: "
+					<< where << " "
 					<< (it == digest.end() ? std::string("has no such name")
 							       : "says " + hex(it->second));
 		}
@@ -705,8 +706,8 @@ TEST(RegmapConformance, DescriptorsMatchStructs)
 	for (const auto &e : hw::kQpErrSyndromeRows) {
 		enums++;
 		auto it = syndromes.find(e.value);
-		bool ok =
-			it != syndromes.end() && it->second.first.find(e.name) != std::string::npos;
+		bool ok = it != syndromes.end() &&
+			  it->second.first.find(e.name) != std::string::npos;
 		bad += !ok;
 		EXPECT_TRUE(ok) << "kQpErrSyndromeRows {\"" << e.name << "\", " << hex(e.value)
 				<< "}: the syndrome table "
@@ -746,8 +747,9 @@ const std::map<std::string, std::string> &prose_patterns()
 {
 	static const std::map<std::string, std::string> p = {
 		{"CFG_BAR_SIZE", R"((\d+) (MB|KB) \(`CFG_BAR_SIZE`)"},
-		{"CFG_BASE - STM_FLASH_BASE_ADDR", R"(CFG_BASE [^)]*STM_FLASH_BASE_ADDR\)[^.]*\. )"
-						   R"(That difference is (0x[0-9A-Fa-f]+))"},
+		{"CFG_BASE - STM_FLASH_BASE_ADDR",
+		 R"(CFG_BASE [^)]*STM_FLASH_BASE_ADDR\)[^.]*\. )"
+		 R"(That difference is (0x[0-9A-Fa-f]+))"},
 		{"NIC0 macro start", R"(\| NIC0 macro start [^|]*\| [^|]* \| \**(0x[0-9A-Fa-f]+))"},
 		{"NIC macro stride",
 		 R"(\| NIC m macro start \| 0x[0-9A-Fa-f]+ \+ m x (0x[0-9A-Fa-f]+))"},
@@ -845,8 +847,9 @@ TEST(RegmapConformance, ConstantsMatchStructs)
 		Found f = find_const(doc, c.name);
 		bool ok = f.value && f.error.empty() && *f.value == c.value;
 		bad += !ok;
-		std::string said =
-			!f.error.empty() ? f.error : f.where + " gives " + std::to_string(*f.value);
+		std::string said = !f.error.empty()
+					   ? f.error
+					   : f.where + " gives " + std::to_string(*f.value);
 		EXPECT_TRUE(ok) << table << " {\"" << c.name << "\", " << c.value << " ("
 				<< hex(c.value) << ")}: gaudi2-nic-structs.md " << said;
 	};
@@ -967,7 +970,8 @@ TEST(RegmapConformance, FirmwareMatchesStructs)
 	for (const auto &r : fw::kFwRegRows) {
 		auto it = regs.find(strip(r.reg));
 		if (it == regs.end()) {
-			absent++; /* e.g. CPU_IF_PQ_LENGTH: read from cpu_if_regs.h, not in the digest */
+			/* e.g. CPU_IF_PQ_LENGTH: read from cpu_if_regs.h, not in the digest */
+			absent++;
 			std::printf("[ fw       ] %s (%s, %s): not in the digest, unchecked\n",
 				    r.name, r.reg, hex(r.cfg_addr).c_str());
 			continue;

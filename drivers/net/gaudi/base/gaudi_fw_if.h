@@ -569,7 +569,45 @@ inline constexpr FwEnumRow kOpcodeRows[] = {GAUDI_FW_OPCODES(GAUDI_FW_ROW)};
 inline constexpr FwEnumRow kCpucpRcRows[] = {GAUDI_FW_CPUCP_RC(GAUDI_FW_ROW)};
 #undef GAUDI_FW_ROW
 
-/* Layout rows: X(struct, field, offset, size) */
+/* Layout rows: X(struct, field); offset and size come from the declarations above. */
+#define GAUDI_FW_LAYOUT(X)                                   \
+	X(CpucpPacket, value)                                \
+	X(CpucpPacket, ctl)                                  \
+	X(CpucpPacket, fence)                                \
+	X(CpucpNicInfo, mac_addrs)                           \
+	X(CpucpNicInfo, link_mask)                           \
+	X(CpucpNicInfo, pol_tx_mask)                         \
+	X(CpucpNicInfo, pol_rx_mask)                         \
+	X(CpucpNicInfo, link_ext_mask)                       \
+	X(CpucpNicInfo, qsfp_eeprom)                         \
+	X(CpucpNicInfo, auto_neg_mask)                       \
+	X(CpucpNicInfo, serdes_type)                         \
+	X(CpucpNicInfo, tx_swap_map)                         \
+	X(CpucpNicInfo, reserved)                            \
+	X(CpucpNicStatus, port)                              \
+	X(CpucpNicStatus, bad_format_cnt)                    \
+	X(CpucpNicStatus, responder_out_of_sequence_psn_cnt) \
+	X(CpucpNicStatus, high_ber_reinit)                   \
+	X(CpucpNicStatus, correctable_err_cnt)               \
+	X(CpucpNicStatus, uncorrectable_err_cnt)             \
+	X(CpucpNicStatus, retraining_cnt)                    \
+	X(CpucpNicStatus, up)                                \
+	X(CpucpNicStatus, pcs_link)                          \
+	X(CpucpNicStatus, phy_ready)                         \
+	X(CpucpNicStatus, auto_neg)                          \
+	X(CpucpNicStatus, timeout_retransmission_cnt)        \
+	X(CpucpNicStatus, high_ber_cnt)                      \
+	X(CpucpNicStatus, pre_fec_ser)                       \
+	X(CpucpNicStatus, post_fec_ser)                      \
+	X(CpucpNicStatus, bandwidth)                         \
+	X(CpucpNicStatus, latency)                           \
+	X(CpucpNicStatus, port_toggle_cnt)                   \
+	X(CpucpNicStatus, reserved)                          \
+	X(CpucpCnInitHwMemPacket, mem_base_addr)             \
+	X(CpucpCnInitHwMemPacket, num_entries)               \
+	X(CpucpCnInitHwMemPacket, entry_size)                \
+	X(CpucpCnInitHwMemPacket, granularity)
+
 struct FwLayoutRow {
 	const char *strct;
 	const char *field;
@@ -578,55 +616,7 @@ struct FwLayoutRow {
 };
 #define GAUDI_FW_LAYOUT_ROW(s, f) \
 	FwLayoutRow{#s, #f, uint32_t(offsetof(s, f)), uint32_t(sizeof(s::f))},
-inline constexpr FwLayoutRow kLayoutRows[] = {
-	GAUDI_FW_LAYOUT_ROW(CpucpPacket, value) GAUDI_FW_LAYOUT_ROW(CpucpPacket, ctl) GAUDI_FW_LAYOUT_ROW(
-		CpucpPacket, fence) GAUDI_FW_LAYOUT_ROW(CpucpNicInfo,
-							mac_addrs) GAUDI_FW_LAYOUT_ROW(CpucpNicInfo,
-										       link_mask)
-		GAUDI_FW_LAYOUT_ROW(CpucpNicInfo, pol_tx_mask) GAUDI_FW_LAYOUT_ROW(
-			CpucpNicInfo,
-			pol_rx_mask) GAUDI_FW_LAYOUT_ROW(CpucpNicInfo,
-							 link_ext_mask) GAUDI_FW_LAYOUT_ROW(CpucpNicInfo,
-											    qsfp_eeprom)
-			GAUDI_FW_LAYOUT_ROW(CpucpNicInfo, auto_neg_mask) GAUDI_FW_LAYOUT_ROW(
-				CpucpNicInfo,
-				serdes_type) GAUDI_FW_LAYOUT_ROW(CpucpNicInfo,
-								 tx_swap_map) GAUDI_FW_LAYOUT_ROW(CpucpNicInfo,
-												  reserved)
-				GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, port) GAUDI_FW_LAYOUT_ROW(
-					CpucpNicStatus,
-					bad_format_cnt) GAUDI_FW_LAYOUT_ROW(CpucpNicStatus,
-									    responder_out_of_sequence_psn_cnt)
-					GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, high_ber_reinit) GAUDI_FW_LAYOUT_ROW(
-						CpucpNicStatus,
-						correctable_err_cnt) GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, uncorrectable_err_cnt)
-						GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, retraining_cnt) GAUDI_FW_LAYOUT_ROW(
-							CpucpNicStatus,
-							up) GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, pcs_link)
-							GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, phy_ready) GAUDI_FW_LAYOUT_ROW(
-								CpucpNicStatus,
-								auto_neg) GAUDI_FW_LAYOUT_ROW(CpucpNicStatus,
-											      timeout_retransmission_cnt)
-								GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, high_ber_cnt) GAUDI_FW_LAYOUT_ROW(
-									CpucpNicStatus,
-									pre_fec_ser) GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, post_fec_ser)
-									GAUDI_FW_LAYOUT_ROW(CpucpNicStatus, bandwidth) GAUDI_FW_LAYOUT_ROW(
-										CpucpNicStatus,
-										latency) GAUDI_FW_LAYOUT_ROW(CpucpNicStatus,
-													     port_toggle_cnt)
-										GAUDI_FW_LAYOUT_ROW(
-											CpucpNicStatus,
-											reserved) GAUDI_FW_LAYOUT_ROW(CpucpCnInitHwMemPacket,
-														      mem_base_addr)
-											GAUDI_FW_LAYOUT_ROW(
-												CpucpCnInitHwMemPacket,
-												num_entries)
-												GAUDI_FW_LAYOUT_ROW(
-													CpucpCnInitHwMemPacket,
-													entry_size)
-													GAUDI_FW_LAYOUT_ROW(
-														CpucpCnInitHwMemPacket,
-														granularity)};
+inline constexpr FwLayoutRow kLayoutRows[] = {GAUDI_FW_LAYOUT(GAUDI_FW_LAYOUT_ROW)};
 #undef GAUDI_FW_LAYOUT_ROW
 
 /* ---- Firmware files [G2P][PHYC] ---- */

@@ -64,7 +64,8 @@ bool Device::Impl::init(std::string *err)
 	uint64_t all = cfg_.nports >= 64 ? ~0ull : (1ull << cfg_.nports) - 1;
 	if (cfg_.fw_port_mask & ~all) {
 		char m[64];
-		std::snprintf(m, sizeof(m), "fw_port_mask 0x%llx", (unsigned long long)cfg_.fw_port_mask);
+		std::snprintf(m, sizeof(m), "fw_port_mask 0x%llx",
+			      (unsigned long long)cfg_.fw_port_mask);
 		*err = std::string(m) + " names ports beyond nports " + std::to_string(cfg_.nports);
 		return false;
 	}
