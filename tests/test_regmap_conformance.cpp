@@ -4,7 +4,9 @@
  * looked up by name in gaudi2-nic-regmap.tsv, every row of gaudi_qpc.h (kFieldRows) in the
  * requester/responder tables of gaudi2-nic-structs.md section (b); gaudi_desc.h's descriptor
  * and enum rows against section (c), gaudi_hw_defs.h's kConstRows (and a few constants of
- * gaudi_regs.h, gaudi_qpc.h, gaudi_desc.h listed here) against sections (a), (b), (g).
+ * gaudi_regs.h, gaudi_qpc.h, gaudi_desc.h listed here) against sections (a), (b), (g), and
+ * gaudi_fw_if.h (firmware registers, boot/COMMS/cpucp values, packet and reply layouts, file
+ * names, timeouts) against sections (e) and (f).
  * The tables are read in place from $GAUDI_SHARED_RESEARCH, else from the path meson compiled in
  * (GAUDI_SHARED_RESEARCH_DEFAULT); a missing table is a failure, not a skip.
  */
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "base/gaudi_desc.h"
+#include "base/gaudi_fw_if.h"
 #include "base/gaudi_hw_defs.h"
 #include "base/gaudi_qpc.h"
 #include "base/gaudi_regs.h"
@@ -858,6 +861,365 @@ TEST(RegmapConformance, ConstantsMatchStructs)
 		    "(g): %u mismatches\n",
 		    checked, bad);
 	EXPECT_GT(checked, 0u);
+}
+
+/* ---- Firmware interface (gaudi_fw_if.h) against sections (e) and (f) ---- */
+
+/* The rows of the first table after the first line containing marker. */
+std::vector<const MdRow *> table_after(const MdDoc &doc, const std::string &marker)
+{
+	std::vector<const MdRow *> out;
+	unsigned at = 0;
+	for (size_t i = 0; i < doc.lines.size() && at == 0; i++)
+		if (doc.lines[i].find(marker) != std::string::npos)
+			at = unsigned(i + 1);
+	if (at == 0)
+		return out;
+	for (const auto &r : doc.rows) {
+		if (r.line <= at)
+			continue;
+		if (!out.empty() && r.line > out.back()->line + 1)
+			break;
+		out.push_back(&r);
+	}
+	return out;
+}
+
+/* Leading identifier of a cell ("**NIC_INFO_GET**", "mac_addrs[128], ...", "ctl: ..."). */
+std::string ident(const std::string &cell)
+{
+	size_t b = cell.find_first_not_of(" *`");
+	if (b == std::string::npos)
+		return "";
+	size_t e = b;
+	while (e < cell.size() &&
+	       (std::isalnum(static_cast<unsigned char>(cell[e])) || cell[e] == '_'))
+		e++;
+	return cell.substr(b, e - b);
+}
+
+/* "N NAME" items of the sentence that starts at marker (up to the next ". "). */
+std::map<std::string, uint64_t> numbered_list(const MdDoc &doc, const std::string &marker)
+{
+	std::map<std::string, uint64_t> out;
+	size_t p = doc.text.find(marker);
+	if (p == std::string::npos)
+		return out;
+	size_t e = doc.text.find(". ", p);
+	std::string list = doc.text.substr(p, e == std::string::npos ? std::string::npos : e - p);
+	static const std::regex item(R"((\d+) ([A-Z][A-Z0-9_]+))");
+	for (std::sregex_iterator it(list.begin(), list.end(), item), end; it != end; ++it)
+		out[(*it)[2].str()] = std::stoull((*it)[1].str());
+	return out;
+}
+
+std::optional<uint64_t> prose_number(const MdDoc &doc, const std::string &re, int group = 1)
+{
+	std::smatch m;
+	if (!std::regex_search(doc.text, m, std::regex(re)))
+		return std::nullopt;
+	return std::strtoull(m[group].str().c_str(), nullptr, 0);
+}
+
+TEST(RegmapConformance, FirmwareMatchesStructs)
+{
+	namespace fw = gaudi::hw::fw;
+	MdDoc doc;
+	ASSERT_NO_FATAL_FAILURE(load_doc(doc));
+	unsigned checked = 0, bad = 0, absent = 0;
+	auto expect = [&](bool ok, const std::string &what) {
+		checked++;
+		bad += !ok;
+		EXPECT_TRUE(ok) << what;
+	};
+
+	/* Registers: the (f) table by register name, then the CPU_IF addresses in (e)'s prose. */
+	std::map<std::string, std::pair<uint64_t, unsigned>> regs;
+	auto strip = [](std::string n) {
+		const std::string pre = "PSOC_GLOBAL_CONF_";
+		return n.rfind(pre, 0) == 0 ? n.substr(pre.size()) : n;
+	};
+	for (const auto &r : doc.rows)
+		if (r.header.size() >= 3 && r.header[1] == "Register" &&
+		    r.header[2] == "Config address" && r.cells.size() >= 3 &&
+		    r.cells[1].find('/') == std::string::npos) {
+			auto v = leading_uint(r.cells[2]);
+			if (v)
+				regs[strip(r.cells[1])] = {*v, r.line};
+		}
+	ASSERT_FALSE(regs.empty()) << "no \"Register | Config address\" table in section (f)";
+	std::smatch m;
+	if (std::regex_search(doc.text, m, std::regex(R"(PF_PQ_PI \((0x[0-9A-Fa-f]+)\))")))
+		regs["CPU_IF_PF_PQ_PI"] = {std::stoull(m[1].str(), nullptr, 16), 0};
+	if (std::regex_search(doc.text, m, std::regex(R"(QUEUE_INIT \((0x[0-9A-Fa-f]+)\))")))
+		regs["CPU_IF_QUEUE_INIT"] = {std::stoull(m[1].str(), nullptr, 16), 0};
+	if (std::regex_search(
+		    doc.text, m,
+		    std::regex(R"(PQ/EQ/CQ_BASE_ADDR_LOW/HIGH\. These are at )"
+			       R"((0x[0-9A-Fa-f]+)/([0-9A-Fa-f]{2}), (0x[0-9A-Fa-f]+)/)"
+			       R"(([0-9A-Fa-f]{2}) and (0x[0-9A-Fa-f]+)/([0-9A-Fa-f]{2}))"))) {
+		const char *q[] = {"PQ", "EQ", "CQ"};
+		for (int i = 0; i < 3; i++) {
+			uint64_t lo = std::stoull(m[1 + 2 * i].str(), nullptr, 16);
+			uint64_t hi =
+				(lo & ~0xFFull) | std::stoull(m[2 + 2 * i].str(), nullptr, 16);
+			regs[std::string("CPU_IF_") + q[i] + "_BASE_ADDR_LOW"] = {lo, 0};
+			regs[std::string("CPU_IF_") + q[i] + "_BASE_ADDR_HIGH"] = {hi, 0};
+		}
+	}
+	for (const auto &r : fw::kFwRegRows) {
+		auto it = regs.find(strip(r.reg));
+		if (it == regs.end()) {
+			/* e.g. CPU_IF_PQ_LENGTH: read from cpu_if_regs.h, not in the digest */
+			absent++;
+			std::printf("[ fw       ] %s (%s, %s): not in the digest, unchecked\n",
+				    r.name, r.reg, hex(r.cfg_addr).c_str());
+			continue;
+		}
+		expect(it->second.first == r.cfg_addr,
+		       std::string("kFwRegRows {") + r.name + ", " + r.reg + ", " +
+			       hex(r.cfg_addr) + "}: gaudi2-nic-structs.md " +
+			       (it->second.second ? "line " + std::to_string(it->second.second)
+						  : std::string("(e) prose")) +
+			       " says " + hex(it->second.first));
+	}
+
+	/* Enumerations. */
+	auto check_enum = [&](const char *table, const auto &rows,
+			      const std::map<std::string, uint64_t> &digest) {
+		EXPECT_FALSE(digest.empty()) << table << ": nothing found in the digest";
+		for (const auto &e : rows) {
+			auto it = digest.find(e.name);
+			if (it == digest.end()) {
+				absent++;
+				std::printf(
+					"[ fw       ] %s %s = %llu: not in the digest, unchecked\n",
+					table, e.name, (unsigned long long)e.value);
+				continue;
+			}
+			expect(it->second == e.value,
+			       std::string(table) + " {" + e.name + ", " + std::to_string(e.value) +
+				       "}: digest says " + std::to_string(it->second));
+		}
+	};
+	std::map<std::string, uint64_t> boot;
+	for (const auto &r : doc.rows)
+		if (r.header.size() >= 2 && r.header[0] == "Value" && r.header[1] == "Status")
+			if (auto v = leading_uint(r.cells[0]))
+				boot[ident(r.cells[1])] = *v;
+	for (const char *n : {"NIC_FW_RDY", "READY_TO_BOOT", "WAITING_FOR_BOOT_FIT"})
+		if (auto v = prose_number(doc, std::string(n) + R"( \((\d+)\))"))
+			boot[n] = *v;
+	check_enum("kBootStatusRows", fw::kBootStatusRows, boot);
+	auto bit_table = [&](const std::string &marker) {
+		std::map<std::string, uint64_t> out;
+		for (const MdRow *r : table_after(doc, marker))
+			for (size_t c = 0; c + 1 < r->cells.size(); c += 2)
+				if (auto v = leading_uint(r->cells[c]))
+					out[ident(r->cells[c + 1])] = *v;
+		return out;
+	};
+	check_enum("kDevSts0Rows", fw::kDevSts0Rows, bit_table("DEV_STS0 bits."));
+	auto err0 = bit_table("ERR0 bits (bit 31 ENABLED)");
+	if (prose_number(doc, R"(ERR0 bits \(bit (\d+) ENABLED\))"))
+		err0["ENABLED"] = *prose_number(doc, R"(ERR0 bits \(bit (\d+) ENABLED\))");
+	check_enum("kErr0Rows", fw::kErr0Rows, err0);
+	check_enum("kCommsCmdRows", fw::kCommsCmdRows, numbered_list(doc, "Commands: 0 NOOP"));
+	check_enum("kCommsStsRows", fw::kCommsStsRows, numbered_list(doc, "Statuses: 0 NOOP"));
+	std::map<std::string, uint64_t> ops;
+	for (const auto &r : doc.rows)
+		if (sub_is(r, "### Opcodes") && r.header[0] == "#" && r.cells.size() >= 2)
+			if (auto v = leading_uint(r.cells[0]))
+				ops[ident(r.cells[1])] = *v;
+	/* The opcodes only the newer vendor copy numbers ("* 55 NIC_ECC_INTRS_UNMASK"). */
+	static const std::regex bullet(R"(^\* ((\d+) [A-Z_0-9]+(, )?)+)");
+	for (const auto &l : doc.lines)
+		if (std::regex_search(l, bullet)) {
+			static const std::regex item(R"((\d+) ([A-Z][A-Z_0-9]+))");
+			for (std::sregex_iterator it(l.begin(), l.end(), item), e; it != e; ++it)
+				ops.emplace((*it)[2].str(), std::stoull((*it)[1].str()));
+		}
+	check_enum("kOpcodeRows", fw::kOpcodeRows, ops);
+	std::map<std::string, uint64_t> rcs;
+	size_t rp = doc.text.find("Return codes:");
+	if (rp != std::string::npos) {
+		std::string l = doc.text.substr(rp, doc.text.find(". ", rp) - rp);
+		static const std::regex item(R"((\d+) ([a-z]+( packet| params)?))");
+		for (std::sregex_iterator it(l.begin(), l.end(), item), e; it != e; ++it) {
+			std::string n = (*it)[2].str();
+			n = std::regex_replace(n, std::regex(" packet$"), "_pkt");
+			n = std::regex_replace(n, std::regex(" params$"), "_params");
+			rcs[n] = std::stoull((*it)[1].str());
+		}
+	}
+	check_enum("kCpucpRcRows", fw::kCpucpRcRows, rcs);
+	/* QUEUE_INIT handshake values. */
+	for (auto [n, v] : {std::pair{"READY_FOR_CP", fw::PqInit::READY_FOR_CP},
+			    std::pair{"READY_FOR_HOST", fw::PqInit::READY_FOR_HOST}}) {
+		auto d = prose_number(doc, std::string(R"((\d+) \()") + n + R"(\))");
+		expect(d && *d == uint32_t(v),
+		       std::string("PqInit::") + n + " = " + std::to_string(uint32_t(v)) +
+			       ": digest " + (d ? std::to_string(*d) : std::string("none")));
+	}
+
+	/* Fields of control words and registers: (name, ours, digest regex of "hi:lo"). */
+	struct FieldRef {
+		const char *name;
+		fw::FwField f;
+		const char *re;
+	};
+	const FieldRef fields[] = {
+		{"kPktCtlOpcode", fw::kPktCtlOpcode, R"(opcode in bits (\d+):(\d+))"},
+		{"kPktCtlRc", fw::kPktCtlRc, R"(return code in bits (\d+):(\d+))"},
+		{"kCommsCmdSize", fw::kCommsCmdSize, R"(size in bits (\d+):(\d+))"},
+		{"kCommsCmdCmd", fw::kCommsCmdCmd, R"(command in bits (\d+):(\d+))"},
+		{"kCommsStsOffset", fw::kCommsStsOffset, R"(offset >> 2 in bits (\d+):(\d+))"},
+		{"kCommsStsRamType", fw::kCommsStsRamType, R"(RAM type in bits (\d+):(\d+))"},
+		{"kCommsStsStatus", fw::kCommsStsStatus, R"(status in bits (\d+):(\d+))"},
+		{"kPktValEnable (PFC/LPBK)", fw::kPktValEnable, R"(value bit (\d+)() = enable)"},
+		{"kPktValLanes (PFC/LPBK)", fw::kPktValLanes, R"(bits (\d+):(\d+) = lanes)"},
+		{"kCheckersType", fw::kCheckersType, R"(check type in bits (\d+):(\d+))"},
+		{"kCheckersCheck", fw::kCheckersCheck, R"(check enable in bit (\d+)())"},
+		{"kCheckersDrop", fw::kCheckersDrop, R"(drop in bit (\d+)())"},
+	};
+	for (const auto &f : fields) {
+		bool found = std::regex_search(doc.text, m, std::regex(f.re));
+		uint32_t hi = found ? uint32_t(std::stoul(m[1].str())) : 0;
+		uint32_t lo = found && m[2].length() ? uint32_t(std::stoul(m[2].str())) : hi;
+		expect(found && lo == f.f.lsb && hi - lo + 1 == f.f.width,
+		       std::string(f.name) + " lsb " + std::to_string(f.f.lsb) + " width " +
+			       std::to_string(f.f.width) + ": digest " +
+			       (found ? "\"" + m[0].str() + "\""
+				      : std::string("has no /") + f.re + "/"));
+	}
+
+	/* Constants stated in prose: (name, ours, regex; group 1 the number, group 2 a unit). */
+	struct ConstRef {
+		const char *name;
+		uint64_t value;
+		const char *re;
+		uint64_t scale;
+	};
+	const ConstRef consts[] = {
+		{"kFenceVal", fw::kFenceVal, R"(CPUCP_PACKET_FENCE_VAL = (0x[0-9A-Fa-f]+))", 1},
+		{"kFencePreset", fw::kFencePreset, R"(presets it to (0x[0-9A-Fa-f]+))", 1},
+		{"kCommsDescMagic", fw::kCommsDescMagic, R"("HCDM" \((0x[0-9A-Fa-f]+)\))", 1},
+		{"kCommsMsgMagic", fw::kCommsMsgMagic, R"(message magic is (0x[0-9A-Fa-f]+))", 1},
+		{"kCommsDescVer", fw::kCommsDescVer, R"(version \(v(\d+)\))", 1},
+		{"kCommsMaxSize + 1 (32 MB)", fw::kCommsMaxSize + 1ull, R"(max (\d+) MB)", 1 << 20},
+		{"kPqBytes", fw::kPqBytes, R"(These are (\d+) KB \(4096 buffer)", 1024},
+		{"kEqBytes", fw::kEqBytes, R"(\), (\d+) KB \(64 entries)", 1024},
+		{"kCqBytes", fw::kCqBytes, R"(x 64 B\) and (\d+) MB)", 1 << 20},
+		{"sizeof(PqBd)", sizeof(fw::PqBd), R"(one (\d+)-byte buffer descriptor)", 1},
+		{"sizeof(CpucpPacket)", sizeof(fw::CpucpPacket),
+		 R"(`struct cpucp_packet`, (\d+) bytes)", 1},
+		{"sizeof(CpucpNicInfo)", sizeof(fw::CpucpNicInfo),
+		 R"(`struct cpucp_nic_info`[^0-9]+(\d+) bytes)", 1},
+		{"sizeof(CpucpNicStatus)", sizeof(fw::CpucpNicStatus),
+		 R"(NIC copy is (\d+) bytes in total)", 1},
+		{"sizeof(CpucpCnInitHwMemPacket)", sizeof(fw::CpucpCnInitHwMemPacket),
+		 R"(`cpucp_cn_init_hw_mem_packet`, (\d+) bytes)", 1},
+		{"kCpucpMaxNics", fw::kCpucpMaxNics, R"(CPUCP_MAX_NICS (\d+))", 1},
+		{"kCpucpLanesPerNic", fw::kCpucpLanesPerNic, R"((\d+) lanes per NIC)", 1},
+		{"kCpuTimeoutUs", fw::kCpuTimeoutUs, R"(GAUDI2_CPU_TIMEOUT_USEC of (\d+) s)",
+		 1000000},
+		{"kMsgToCpuTimeoutUs", fw::kMsgToCpuTimeoutUs,
+		 R"(GAUDI2_MSG_TO_CPU_TIMEOUT_USEC \((\d+) s\))", 1000000},
+		{"kCpucpInfoTimeoutUs", fw::kCpucpInfoTimeoutUs,
+		 R"((\d+) s \(HL_CPUCP_INFO_TIMEOUT_USEC\))", 1000000},
+		{"kPrebootReqTimeoutUs", fw::kPrebootReqTimeoutUs,
+		 R"(GAUDI2_PREBOOT_REQ_TIMEOUT_USEC, (\d+) s)", 1000000},
+		{"kWaitForBlTimeoutUs", fw::kWaitForBlTimeoutUs,
+		 R"(GAUDI2_WAIT_FOR_BL_TIMEOUT_USEC \((\d+) s\))", 1000000},
+		{"kBootFitReqTimeoutUs", fw::kBootFitReqTimeoutUs,
+		 R"(GAUDI2_BOOT_FIT_REQ_TIMEOUT_USEC \((\d+) s\))", 1000000},
+		{"kHwStateDirty (mmHW_STATE dirty bit)", 1,
+		 R"(mmHW_STATE \(dirty bit\) \| CPU_IF_KMD_HW_DIRTY_STATUS \| (0x[0-9A-Fa-f]+))",
+		 0},
+	};
+	for (const auto &c : consts) {
+		auto v = prose_number(doc, c.re);
+		if (c.scale == 0) { /* presence only: the row exists */
+			expect(v.has_value(),
+			       std::string(c.name) + ": digest has no /" + c.re + "/");
+			continue;
+		}
+		expect(v && *v * c.scale == c.value,
+		       std::string(c.name) + " = " + std::to_string(c.value) + ": digest " +
+			       (v ? "gives " + std::to_string(*v * c.scale)
+				  : std::string("has no /") + c.re + "/"));
+	}
+	/* The fatal ERR0 mask: the digest's list, plus NIC_FW_FAIL (ours, for a NIC driver). */
+	{
+		size_t p = doc.text.find("The fatal mask covers");
+		uint32_t mask = 0;
+		if (p != std::string::npos) {
+			std::string l = doc.text.substr(p, doc.text.find(". ", p) - p);
+			for (const auto &e : fw::kErr0Rows) {
+				std::string n = e.name;
+				std::string shortn =
+					std::regex_replace(n, std::regex("_FAIL$"), "");
+				if (has_word(l, n) ||
+				    (n == "DEVICE_UNUSABLE_FAIL" && has_word(l, shortn)))
+					mask |= uint32_t(e.value < 32 ? 1u << e.value : 0);
+			}
+		}
+		expect(mask != 0 && (fw::err0::kFatal & ~fw::err0::NIC_FW_FAIL) == mask,
+		       "err0::kFatal " + hex(fw::err0::kFatal) +
+			       " minus NIC_FW_FAIL: digest's fatal mask " + hex(mask));
+	}
+
+	/* Layouts: offset and size of each field, by name, in the (e) tables. */
+	std::map<std::string, std::vector<const MdRow *>> tables = {
+		{"CpucpPacket", table_after(doc, "### Packet header")},
+		{"CpucpNicInfo", table_after(doc, "`struct cpucp_nic_info`")},
+		{"CpucpNicStatus", table_after(doc, "`struct cpucp_nic_status`")},
+		{"CpucpCnInitHwMemPacket", table_after(doc, "`cpucp_cn_init_hw_mem_packet`")},
+	};
+	/* The init-memory table describes its fields in words. */
+	const std::map<std::string, std::string> words = {{"mem_base_addr", "memory base address"},
+							  {"num_entries", "number of entries"},
+							  {"entry_size", "entry size"},
+							  {"granularity", "granularity"}};
+	for (const auto &l : fw::kLayoutRows) {
+		const MdRow *hit = nullptr;
+		for (const MdRow *r : tables[l.strct]) {
+			if (r->cells.size() < 3)
+				continue;
+			auto w = words.find(l.field);
+			bool match =
+				std::string(l.strct) == "CpucpCnInitHwMemPacket"
+					? w != words.end() && r->cells[2].rfind(w->second, 0) == 0
+					: ident(r->cells[2]) == l.field;
+			if (match)
+				hit = r;
+		}
+		std::string ours = std::string("kLayoutRows {") + l.strct + "." + l.field +
+				   ", offset " + std::to_string(l.offset) + ", size " +
+				   std::to_string(l.size) + "}";
+		if (!hit) {
+			expect(false, ours + ": no row of that name in its (e) table");
+			continue;
+		}
+		auto off = leading_uint(hit->cells[0]);
+		auto size = leading_uint(hit->cells[1]);
+		expect(off && size && *off == l.offset && *size == l.size,
+		       ours + ": gaudi2-nic-structs.md line " + std::to_string(hit->line) +
+			       " says " + hit->cells[0] + " / " + hit->cells[1]);
+	}
+
+	/* Firmware files. */
+	std::set<std::string> files;
+	for (const auto &r : doc.rows)
+		if (r.header.size() >= 2 && r.header[0] == "File")
+			files.insert(r.cells[0]);
+	for (const char *f : {fw::kBootFitFile, fw::kFitFile, fw::kPhyFwFile})
+		expect(files.count(f) == 1, std::string(f) + ": not in the firmware files table");
+
+	std::printf("[ regmap   ] checked %u firmware-interface rows against gaudi2-nic-structs.md "
+		    "(e), (f): %u mismatches, %u rows the digest does not state\n",
+		    checked, bad, absent);
+	EXPECT_GT(checked, 100u);
 }
 
 } /* namespace */

@@ -61,6 +61,18 @@ bool Device::Impl::init(std::string *err)
 		*err = "nports must be 1.." + std::to_string(kMaxPorts);
 		return false;
 	}
+	uint64_t all = cfg_.nports >= 64 ? ~0ull : (1ull << cfg_.nports) - 1;
+	if (cfg_.fw_port_mask & ~all) {
+		char m[64];
+		std::snprintf(m, sizeof(m), "fw_port_mask 0x%llx",
+			      (unsigned long long)cfg_.fw_port_mask);
+		*err = std::string(m) + " names ports beyond nports " + std::to_string(cfg_.nports);
+		return false;
+	}
+	if (cfg_.fw_nic_info_rc > hw::fw::kPktCtlRc.get(hw::fw::kPktCtlRc.mask())) {
+		*err = "fw_nic_info_rc must fit the 4-bit cpucp return code";
+		return false;
+	}
 	ports_ = std::make_unique<PortModel[]>(cfg_.nports);
 	if (cfg_.shm_name.empty()) {
 		heap_shm_ = std::make_unique<SharedNic>();
@@ -151,6 +163,7 @@ bool Device::Impl::init(std::string *err)
 		if (ms != 0)
 			start_link_flap(f.port, ms);
 	}
+	fw_init();
 	hooks_ = {this, &Impl::hook_write, &Impl::hook_read, &Impl::hook_service};
 	bar_ = Bar(region_, kNicRegionSize, &hooks_);
 	__atomic_store_n(&shm_->magic, SharedNic::kMagic, __ATOMIC_RELEASE);
@@ -383,6 +396,8 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 	uint32_t old = rd(off);
 	if (!check_access(off, true, val, old))
 		return; /* not a register, or read-only: no effect */
+	if (!fw_gate_check(off, val))
+		return; /* [firmware] the NIC is not usable before the firmware is up */
 	wr(off, val);
 	RegAddr a = decode(off);
 	if (a.block == Block::none || a.port >= cfg_.nports)
@@ -535,9 +550,9 @@ unsigned Device::nports() const
 
 void Device::fw_mac_addr(unsigned port, uint8_t out[6]) const
 {
-	/* Locally administered (0x02) + Habana's vendor bytes 1d:a3 + port number [model]. */
-	const uint8_t mac[6] = {0x02, 0x1d, 0xa3, 0x00, 0x00, uint8_t(port)};
-	std::memcpy(out, mac, sizeof(mac));
+	/* What NIC_INFO_GET reports (gaudi_emu_fw.cpp); the default base is locally
+	 * administered (0x02) + Habana's vendor bytes 1d:a3 [model]. */
+	mac_of(impl_->cfg_.fw_mac.data(), port, out);
 }
 
 PortCounters Device::counters(unsigned port) const

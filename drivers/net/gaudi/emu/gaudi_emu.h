@@ -22,6 +22,31 @@
 
 namespace gaudi::emu {
 
+/* [firmware] How the model's firmware fails bring-up (tests of the probe's error paths). */
+enum class FwFault {
+	none,
+	boot_stuck,     /* preboot never reaches a ready boot status (stays IN_PREBOOT) */
+	dirty,          /* HW_STATE reads dirty: a previous owner left the device initialised */
+	image_rejected, /* DATA_RDY of every image answers VALID_ERR */
+	cpucp_silent,   /* the device CPU takes packets but never writes a fence */
+};
+
+/* Counters of the model's firmware (device CPU). */
+struct FwCounters {
+	uint64_t packets;       /* cpucp packets served */
+	uint64_t invalid;       /* packets answered with a non-zero return code */
+	uint64_t comms_errors;  /* COMMS commands out of protocol order or size */
+	uint64_t gate_refused;  /* NIC register writes refused by fw_gate */
+	uint32_t boot_status;   /* CPU_BOOT_STATUS now */
+	bool queues_ready;      /* QUEUE_INIT handshake done */
+	bool pci_access;        /* ENABLE_PCI_ACCESS received (and no DISABLE since) */
+	uint64_t msix_db_addr;  /* its value */
+	uint64_t lpbk_mask;     /* ports NIC_LPBK_SET enabled */
+	uint64_t pfc_mask;      /* ports NIC_PFC_SET enabled */
+	uint64_t boot_fit_bytes; /* image bytes received, boot FIT and FIT */
+	uint64_t fit_bytes;
+};
+
 /* What a port's MAC is cabled to. */
 enum class Wire {
 	loopback, /* a port hears what it sends */
@@ -64,6 +89,23 @@ struct Config {
 	 * (PortCounters::wire_delay_drops). */
 	uint32_t wire_delay_us = 0;
 	uint32_t wire_delay_frames = 2048;
+	/* [firmware] The device CPU the model plays (gaudi_emu_fw.cpp, hardware-model guide
+	 * "Firmware"). fw_port_mask: the link_mask NIC_INFO_GET reports (0 = all nports
+	 * ports). fw_mac: station MAC of port 0; port n gets fw_mac + n in its last 3 bytes. */
+	uint64_t fw_port_mask = 0;
+	std::array<uint8_t, 6> fw_mac{0x02, 0x1d, 0xa3, 0x00, 0x00, 0x00};
+	uint64_t fw_auto_neg_mask = 0;
+	uint16_t fw_serdes_type = 4; /* [choice] HLS2_SERDES_TYPE (cpucp_serdes_type) */
+	/* Refuse NIC register writes until the firmware is up and the CPU queues are set up
+	 * (strict: stop with a named message; else count them as map violations and drop
+	 * them). Off until the PMD probe runs the handshake. */
+	bool fw_gate = false;
+	/* [firmware] Bring-up faults: the way the firmware fails (FwFault), the CPU_BOOT_ERR0
+	 * bits preboot reports (ENABLED is added when non-zero), the return code NIC_INFO_GET
+	 * answers with. */
+	FwFault fw_fault = FwFault::none;
+	uint32_t fw_boot_err0 = 0;
+	uint32_t fw_nic_info_rc = 0;
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -91,9 +133,18 @@ public:
 	Device &operator=(const Device &) = delete;
 
 	hw::Bar &bar();
+	/* [firmware] The firmware register window: configuration addresses from
+	 * hw::fw::kFwCfgBase, hw::fw::kFwWindowSize long (PSOC_GLOBAL_CONF and CPU_IF), and
+	 * the device SRAM region the COMMS protocol copies images into (from
+	 * hw::fw::kSramBaseAddr). Both serve the model's device CPU (gaudi_emu_fw.cpp). */
+	hw::Bar &fw_bar();
+	hw::Bar &fw_sram_bar();
+	FwCounters fw_counters() const;
 	unsigned nports() const;
-	/* The station address firmware reports for a port (locally administered 02:1d:a3:...). */
+	/* The station address the firmware reports for a port: Config::fw_mac + port. */
 	void fw_mac_addr(unsigned port, uint8_t out[6]) const;
+	/* Port n's address from port 0's: + n in the last three bytes. */
+	static void mac_of(const uint8_t base[6], unsigned port, uint8_t out[6]);
 	PortCounters counters(unsigned port) const;
 	/* Flush tx pcap files (also done at destruction). */
 	void flush();
@@ -143,6 +194,13 @@ public:
 	SharedView &operator=(const SharedView &) = delete;
 
 	hw::Bar &bar();
+	/* [firmware] The firmware register window: configuration addresses from
+	 * hw::fw::kFwCfgBase, hw::fw::kFwWindowSize long (PSOC_GLOBAL_CONF and CPU_IF), and
+	 * the device SRAM region the COMMS protocol copies images into (from
+	 * hw::fw::kSramBaseAddr). Both serve the model's device CPU (gaudi_emu_fw.cpp). */
+	hw::Bar &fw_bar();
+	hw::Bar &fw_sram_bar();
+	FwCounters fw_counters() const;
 	unsigned nports() const;
 
 	struct Impl;

@@ -9,6 +9,7 @@
  *   gaudi_emu_rxb.cpp  RXB: TS_RAW0 address filter, flow-control thresholds
  *   gaudi_emu_mac.cpp  MAC_128 / MAC_PCS / MAC_CORE / RS-FEC / MAC_GLOB_STAT
  *   gaudi_emu_eq.cpp   event queue and QPC interrupts
+ *   gaudi_emu_fw.cpp   the device CPU: boot status, COMMS firmware load, CPU queue, cpucp
  *
  * Sources: the register map (base/gaudi_regs.h, from the hbl_cn asic_reg headers) and the public
  * drivers' use of it (gaudi2_cn.c, gaudi2_cn_eq.c, gaudi2_en.c); [model] marks behaviour the
@@ -35,6 +36,7 @@
 #include <rte_spinlock.h>
 
 #include "../base/gaudi_desc.h"
+#include "../base/gaudi_fw_if.h"
 #include "../base/gaudi_mac_stats.h"
 #include "../base/gaudi_qpc.h"
 #include "../base/gaudi_regs.h"
@@ -305,6 +307,39 @@ struct Device::Impl {
 		RxView view_;
 	};
 
+	/* [firmware] The device CPU's state (gaudi_emu_fw.cpp), under fw.lock. */
+	struct FwModel {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		std::unique_ptr<uint8_t[]> regs; /* the firmware window, kFwWindowSize bytes */
+		std::vector<uint8_t> map;	 /* per word: kKnown [| kReadOnly] */
+		BarHooks hooks{}, sram_hooks{};
+		Bar bar, sram_bar;
+		/* COMMS */
+		enum class Stage { preboot, boot_fit, linux } stage = Stage::preboot;
+		bool reset_done = false;
+		bool desc_ready = false;
+		bool data_ready = false;
+		uint32_t img_size = 0;
+		uint64_t img_written = 0; /* bytes written into the image area (highest end) */
+		uint32_t pending = 0;     /* the status the next NOOP command reveals, 0 = none */
+		fw::LkdFwCommsDesc desc{};
+		/* CPU queue */
+		bool queues_ready = false;
+		uint32_t ci = 0; /* PQ entries consumed (free-running, modulo 2 x entries) */
+		/* The PQ as QUEUE_INIT found it: later writes to its registers do not move it. */
+		uint64_t pq_iova = 0;
+		uint32_t pq_entries = 0;
+		IommuCache cache;
+		/* cpucp results */
+		bool pci_access = false;
+		uint64_t msix_db = 0;
+		uint64_t lpbk_mask = 0, pfc_mask = 0;
+		uint64_t packets = 0, invalid = 0, comms_errors = 0, boot_fit_bytes = 0,
+			 fit_bytes = 0;
+		std::atomic<uint64_t> gate_refused{0};
+		std::atomic<bool> nic_open{false}; /* fw_gate: firmware up and queues ready */
+	};
+
 	explicit Impl(const Config &c) : cfg_(c) {}
 	~Impl();
 
@@ -395,6 +430,22 @@ struct Device::Impl {
 	void raise_irq(unsigned p, uint32_t index);
 	void clear_irq(unsigned p, uint32_t bits);
 
+	/* ---- firmware (gaudi_emu_fw.cpp) ---- */
+	void fw_init();
+	static void fw_hook_write(void *ctx, uint32_t off, uint32_t val);
+	static uint32_t fw_hook_read(void *ctx, uint32_t off);
+	static void fw_sram_write(void *ctx, uint32_t off, uint32_t val);
+	static uint32_t fw_sram_read(void *ctx, uint32_t off);
+	uint32_t fw_rd(uint32_t off) const;
+	void fw_wr(uint32_t off, uint32_t v);
+	void fw_violation(const char *what, uint32_t off, uint32_t val);
+	void fw_comms(uint32_t cmd);
+	void fw_queue_init();
+	void fw_serve_pq();
+	uint32_t fw_packet(uint8_t *pkt, uint32_t len);
+	/* fw_gate: a NIC register write before the firmware is up. False = refused. */
+	bool fw_gate_check(uint32_t off, uint32_t val);
+
 	/* ---- engine (gaudi_emu.cpp) ---- */
 	bool pump_all();
 	void run_pending();
@@ -418,6 +469,8 @@ struct Device::Impl {
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2;
 	std::vector<uint8_t> map_;
 	std::atomic<uint64_t> violations_{0};
+
+	FwModel fw_;
 
 	std::thread engine_;
 	std::atomic<bool> stop_{false};
