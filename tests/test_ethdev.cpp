@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 
 namespace {
 
@@ -454,8 +455,16 @@ TEST(Devargs, ErrorsNameTheDevarg)
 {
 	const char *bad[][2] = {
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
-			    "tap_name, udp_local, udp_remote, strict, fault, fault_seed, fault_rate, "
-			    "fault_kinds, fw_dir, tx_watchdog_ms)"},
+			    "tap_name, udp_local, udp_remote, strict, wire_delay_us, fw_port_mask, "
+			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fault, fault_seed, "
+			    "fault_rate, fault_kinds, fw_dir, port_mask, tx_watchdog_ms)"},
+		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
+				   "0..23 (e.g. 0x5)"},
+		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a unicast "
+					     "MAC xx:xx:xx:xx:xx:xx"},
+		{"fw_fault=late", "devarg fw_fault=late: must be none, boot_stuck, dirty, "
+				  "image_rejected or cpucp_silent"},
+		{"port_mask=0x1000000", "devarg port_mask=0x1000000: must be a non-zero hex mask"},
 		{"ports=25", "devarg ports=25: must be 1..24"},
 		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},
 		{"strict=1,strict=0", "devarg strict given more than once"},
@@ -513,6 +522,87 @@ TEST(Devargs, FirmwareDirectory)
 	unlink(boot.c_str());
 	unlink(fit.c_str());
 	rmdir(dir);
+}
+
+/* ---- Bring-up through the firmware (gaudi_bringup, the model's device CPU) ---- */
+
+uint16_t port_by_name(const std::string &name)
+{
+	uint16_t id = UINT16_MAX;
+	return rte_eth_dev_get_port_by_name(name.c_str(), &id) == 0 ? id : UINT16_MAX;
+}
+
+/* The ethdevs are the ports of NIC_INFO_GET's link_mask, with its station addresses (issue 8:
+ * fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30 gives ports 0 and 2, 00:1D:A3:10:20:30 and :32);
+ * port_mask= opens a subset. */
+TEST(Firmware, PortsAndMacsFromNicInfo)
+{
+	uint16_t before = rte_eth_dev_count_avail();
+	{
+		Nic nic("ports=4,wire=loopback,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30", 0);
+		ASSERT_EQ(nic.probe_rc(), 0);
+		EXPECT_EQ(rte_eth_dev_count_avail(), before + 2);
+		uint16_t p0 = port_by_name(nic.name() + "_p0"), p2 = port_by_name(nic.name() + "_p2");
+		ASSERT_NE(p0, UINT16_MAX);
+		ASSERT_NE(p2, UINT16_MAX);
+		EXPECT_EQ(port_by_name(nic.name() + "_p1"), UINT16_MAX);
+		EXPECT_EQ(port_by_name(nic.name() + "_p3"), UINT16_MAX);
+		rte_ether_addr a0, a2;
+		ASSERT_EQ(rte_eth_macaddr_get(p0, &a0), 0);
+		ASSERT_EQ(rte_eth_macaddr_get(p2, &a2), 0);
+		const uint8_t want0[6] = {0x00, 0x1d, 0xa3, 0x10, 0x20, 0x30};
+		const uint8_t want2[6] = {0x00, 0x1d, 0xa3, 0x10, 0x20, 0x32};
+		EXPECT_EQ(memcmp(a0.addr_bytes, want0, 6), 0);
+		EXPECT_EQ(memcmp(a2.addr_bytes, want2, 6), 0);
+		/* The firmware's queue memory lives as long as the adapter. */
+		EXPECT_NE(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr);
+		nic.close();
+		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr);
+	}
+	{
+		Nic nic("ports=4,wire=loopback,fw_port_mask=0x5,port_mask=0x4", 0);
+		ASSERT_EQ(nic.probe_rc(), 0);
+		EXPECT_EQ(rte_eth_dev_count_avail(), before + 1);
+		EXPECT_EQ(port_by_name(nic.name() + "_p0"), UINT16_MAX);
+		EXPECT_NE(port_by_name(nic.name() + "_p2"), UINT16_MAX);
+	}
+	EXPECT_EQ(rte_eth_dev_count_avail(), before);
+}
+
+/* Each way bring-up fails on the model gives its message, fails the probe, and leaves
+ * neither a port nor the firmware's memory behind. */
+TEST(Firmware, EachBringupFailureNamesItsStep)
+{
+	const struct {
+		const char *args;
+		const char *msg;
+		int rc;
+	} cases[] = {
+		{"fw_fault=boot_stuck", "firmware: device not in the expected boot state (boot status 5",
+		 -ETIMEDOUT},
+		{"fw_fault=dirty", "firmware: device is dirty (HW_STATE 1)", -EBUSY},
+		{"fw_boot_err0=0x40", "CPU_BOOT_ERR0 0x80000040", -EIO},
+		{"fw_fault=image_rejected",
+		 "firmware: firmware file habanalabs/gaudi2/gaudi2-boot-fit.itb rejected", -EINVAL},
+		{"fw_fault=cpucp_silent", "firmware: cpucp ENABLE_PCI_ACCESS timed out after 100 ms",
+		 -ETIMEDOUT},
+		{"fw_nic_info_rc=2", "firmware: cpucp NIC_INFO_GET failed: return code 2 (fault)",
+		 -EIO},
+		{"ports=4,fw_port_mask=0x5,port_mask=0x3",
+		 "devarg port_mask=0x3: port 1 is masked off by the firmware (NIC_INFO_GET "
+		 "link_mask 0x5)",
+		 -ENODEV},
+	};
+	uint16_t before = rte_eth_dev_count_avail();
+	for (const auto &c : cases) {
+		gaudi_test::LogCapture log;
+		Nic nic(std::string("wire=loopback,") + c.args, 0);
+		EXPECT_EQ(nic.probe_rc(), c.rc) << c.args;
+		EXPECT_NE(log.text().find(c.msg), std::string::npos)
+			<< c.args << "\nlogged: " << log.text();
+		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c.args;
+		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c.args;
+	}
 }
 
 } // namespace

@@ -9,6 +9,9 @@ For each engine (inline, thread) and forwarding mode, one testpmd process:
   txonly   both ports transmit; TX grows on both, TX-errors stays 0.
   rxonly   `start tx_first 2` sends exactly 64 frames per port and nothing else: each port must
            receive exactly the 64 frames its peer sent.
+Then the firmware's port mask (issue 8): ports=4,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30 on
+wire=loopback gives testpmd two ports (NIC ports 0 and 2) whose MACs are the firmware's
+(00:1D:A3:10:20:30 and :32), and io forwarding circulates frames on both.
 Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
 """
 import sys
@@ -84,6 +87,15 @@ def rxonly(tp):
     return s
 
 
+def firmware_ports(tp):
+    """Two ethdevs from the firmware's link_mask 0x5, MACs from NIC_INFO_GET, forwarding."""
+    for port, mac in ((0, "00:1D:A3:10:20:30"), (1, "00:1D:A3:10:20:32")):
+        info = tp.cmd(f"show port info {port}")
+        check(f"MAC address: {mac}" in info, f"port {port}: MAC is not {mac}:\n{info}")
+    check("Invalid port" in tp.cmd("show port info 2"), "a third port exists")
+    return looping(tp)
+
+
 CASES = {"io": looping, "mac": looping, "txonly": txonly, "rxonly": rxonly}
 
 
@@ -110,6 +122,22 @@ def main():
                     print(tp.transcript[-4000:])
                 failed += 1
             sys.stdout.flush()
+    name = "inline firmware-mask io"
+    vdev = "net_gaudi_emu0,ports=4,wire=loopback,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30"
+    tp = None
+    try:
+        with TestPmd([vdev], pmd_path=pmd,
+                     app_args=["--forward-mode=io", f"--burst={BURST}"]) as tp:
+            s = firmware_ports(tp)
+            tp.quit()
+        print(f"ok    {name} " + "  ".join(
+            f"p{p} rx={s[p]['RX-packets']} tx={s[p]['TX-packets']}" for p in (0, 1)))
+        passed += 1
+    except (Fail, TestPmdError) as e:
+        print(f"FAIL  {name}: {e}")
+        if tp is not None:
+            print(tp.transcript[-4000:])
+        failed += 1
     return finish(passed, failed)
 
 

@@ -9,12 +9,15 @@
 
 #include <sys/stat.h>
 
+#include "base/gaudi_hw_defs.h"
+
 namespace gaudi {
 
-int read_fw_file(const std::string &dir, const std::string &name, std::vector<uint8_t> *image,
+int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector<uint8_t> *image,
 		 std::string *err)
 {
-	std::string path = dir + "/" + name;
+	std::string path = fw_dir.empty() ? std::string(hw::kFwSearchDir) + "/" + name
+					  : fw_dir + "/" + name.substr(name.rfind('/') + 1);
 	FILE *f = fopen(path.c_str(), "rbe");
 	struct stat st;
 	int e = 0;

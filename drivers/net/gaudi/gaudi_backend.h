@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/gaudi_bar.h"
+#include "base/gaudi_fw.h"
 
 namespace gaudi {
 
@@ -28,21 +29,29 @@ public:
 	/* The NIC register window (silicon: BAR0 + kNicRegionBarOffset), valid as long as the
 	 * backend is: ports keep a pointer to it. */
 	virtual hw::Bar &nic_bar() = 0;
-	/* The firmware registers' window (silicon: BAR0 + kFwRegsBarOffset, kFwRegsSize bytes:
-	 * boot status, COMMS, CPU queue registers). Not valid() when the backend has none. */
+	/* The firmware registers' window (silicon: BAR0 + kCfgBarOffset + fw::kFwCfgBase,
+	 * fw::kFwWindowSize bytes: boot status, COMMS, CPU queue registers) and the device SRAM
+	 * the boot protocol copies images into (silicon: BAR0 + fw::kSramBar0Offset). Not
+	 * valid() in a secondary process. */
 	virtual hw::Bar &fw_bar() = 0;
+	virtual hw::Bar &fw_sram_bar() = 0;
+	/* How long each firmware step may take: the public driver's timeouts on silicon; the
+	 * model's device CPU answers within the register access, so short bounds there. */
+	virtual hw::fw::FwTimeouts fw_timeouts() const = 0;
 	/* NIC ports the register window covers. */
 	virtual unsigned nports() const = 0;
 	/* The NIC is net_gaudi_emu's model (in this process or, for a secondary, the primary's). */
 	virtual bool emulated() const = 0;
 
-	/* Firmware image `name` (kFwBootFitFile, ...): 0 and its bytes, or a negative errno
-	 * and a line naming the path in *err. */
+	/* Firmware image `name` (fw::kBootFitFile, ...: a path under /lib/firmware, as the
+	 * public driver requests it): 0 and its bytes, or a negative errno and a line naming the
+	 * path in *err. */
 	virtual int read_firmware(const std::string &name, std::vector<uint8_t> *image,
 				  std::string *err) const = 0;
 
-	/* The plugged module's EEPROM, SFF-8636 lower page 0 + upper page 00h: 0, or -ENOTSUP
-	 * if the backend cannot read it. */
+	/* The plugged module's EEPROM, SFF-8636 lower page 0 + upper page 00h, for a process
+	 * that has not run the bring-up (a secondary): 0, or -ENOTSUP. The primary reads the
+	 * copy the firmware reported in NIC_INFO_GET (gaudi_fw_state). */
 	static constexpr unsigned kModuleEepromLen = 256;
 	virtual int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const = 0;
 
@@ -68,9 +77,10 @@ public:
 	virtual bool fw_version(std::string *out) const = 0;
 };
 
-/* Reads dir/name whole: 0, or a negative errno and "cannot read PATH: why" in *err. For the
- * backends' read_firmware. */
-int read_fw_file(const std::string &dir, const std::string &name, std::vector<uint8_t> *image,
+/* Reads firmware file name whole, for the backends' read_firmware: from /lib/firmware/name,
+ * or with fw_dir (devarg) from fw_dir/<last component of name>. 0, or a negative errno and
+ * "cannot read firmware file PATH: why" in *err. */
+int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector<uint8_t> *image,
 		 std::string *err);
 
 } // namespace gaudi

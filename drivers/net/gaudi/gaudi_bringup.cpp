@@ -5,37 +5,168 @@
 #include "gaudi_bringup.h"
 
 #include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include <rte_errno.h>
+#include <rte_ether.h>
 
 #include "gaudi_logs.h"
 
 using namespace gaudi;
+using namespace gaudi::hw;
 
-int gaudi_bringup(Backend &be, const gaudi_interim_ports &interim,
+namespace {
+
+/* DMA memory of the CPU queue, at the public driver's sizes [gaudi2.c gaudi2_init_cpu_queues,
+ * HL_QUEUE_SIZE_IN_BYTES, HL_EQ_SIZE_IN_BYTES, HL_CPU_ACCESSIBLE_MEM_SIZE], then one page
+ * for the virtual MSI-X doorbell ENABLE_PCI_ACCESS names [gaudi2.c virt_msix_db]. */
+constexpr size_t kPqOff = 0;
+constexpr size_t kEqOff = kPqOff + fw::kPqBytes;
+constexpr size_t kCqOff = kEqOff + fw::kEqBytes;
+constexpr size_t kMsixDbOff = kCqOff + fw::kCqBytes;
+constexpr size_t kFwMemLen = kMsixDbOff + 4096;
+
+int fw_errno(fw::FwErr e)
+{
+	switch (e) {
+	case fw::FwErr::boot_state:
+	case fw::FwErr::comms_timeout:
+	case fw::FwErr::boot_fit_timeout:
+	case fw::FwErr::linux_timeout:
+	case fw::FwErr::queue_init_timeout:
+	case fw::FwErr::cpucp_timeout:
+		return -ETIMEDOUT;
+	case fw::FwErr::dirty:
+		return -EBUSY;
+	case fw::FwErr::image_too_large:
+	case fw::FwErr::image_rejected:
+		return -EINVAL;
+	default:
+		return -EIO;
+	}
+}
+
+/* "firmware: <the step's message>" with the errno of the step. */
+int step_failed(const fw::FwHost &h, fw::FwErr e, std::string *err)
+{
+	*err = "firmware: " + h.error();
+	return fw_errno(e);
+}
+
+} // namespace
+
+gaudi_fw_state::~gaudi_fw_state()
+{
+	if (host && pci_access)
+		host->disable_pci_access();
+	host.reset();
+	if (mz != nullptr)
+		rte_memzone_free(mz);
+}
+
+int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_state *fw,
 		  std::vector<gaudi_bringup_port> *ports, std::string *err)
 {
-	/* The boot FIT and the CPU-CP firmware, in the order the host loads them after preboot
-	 * [habanalabs gaudi2.c, firmware_if.c]. A missing file fails the probe here, with its
-	 * path, before anything is programmed.
-	 * TODO(firmware handshake, issue 8 item 1/2): check the preboot status
-	 * (CPU_BOOT_STATUS through be.fw_bar()), hand these images to the boot protocol (COMMS),
-	 * set up the CPU queue and send INFO_GET, ENABLE_PCI_ACCESS and NIC_INFO_GET. */
-	for (const char *name : {hw::kFwBootFitFile, hw::kFwFitFile}) {
-		std::vector<uint8_t> image;
-		int rc = be.read_firmware(name, &image, err);
-		if (rc != 0)
-			return rc;
-		GAUDI_LOG(DEBUG, "firmware %s: %zu bytes", name, image.size());
-	}
+	fw->host = std::make_unique<fw::FwHost>(be.fw_bar(), be.fw_sram_bar(), be.fw_timeouts());
+	fw::FwHost &h = *fw->host;
 
-	/* TODO(firmware handshake): port mask and MACs from NIC_INFO_GET (link_mask, mac_addr);
-	 * until then each probe's interim values. */
-	ports->clear();
-	for (unsigned p = 0; p < be.nports(); p++)
-		if (interim.port_mask & (1u << p))
-			ports->push_back({p, interim.mac[p]});
-	if (ports->empty()) {
-		*err = "no NIC port to create (port mask 0)";
+	/* 1. Preboot: a ready boot status, a clean device, no fatal boot error [firmware_if.c
+	 *    hl_fw_read_preboot_status]. */
+	fw::FwErr e = h.read_preboot();
+	if (e != fw::FwErr::ok)
+		return step_failed(h, e, err);
+
+	/* 2. The boot FIT, then the CPU-CP firmware, through the COMMS protocol [firmware_if.c
+	 *    hl_fw_dynamic_init_cpu]. A missing file fails the probe with its path. */
+	std::vector<uint8_t> boot_fit, fit;
+	int rc = be.read_firmware(fw::kBootFitFile, &boot_fit, err);
+	if (rc == 0)
+		rc = be.read_firmware(fw::kFitFile, &fit, err);
+	if (rc != 0)
+		return rc;
+	e = h.load_firmware({fw::kBootFitFile, boot_fit}, {fw::kFitFile, fit});
+	if (e != fw::FwErr::ok)
+		return step_failed(h, e, err);
+
+	/* 3. The CPU queue [gaudi2.c gaudi2_init_cpu_queues]. */
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	snprintf(mzname, sizeof(mzname), "gaudi_fw_%s", name);
+	fw->mz = rte_memzone_reserve_aligned(mzname, kFwMemLen, SOCKET_ID_ANY,
+					     RTE_MEMZONE_IOVA_CONTIG, 4096);
+	if (fw->mz == nullptr) {
+		*err = std::string("cannot reserve the firmware queue memory: ") +
+		       rte_strerror(rte_errno);
+		return -ENOMEM;
+	}
+	auto *base = static_cast<uint8_t *>(fw->mz->addr);
+	memset(base, 0, kFwMemLen);
+	auto at = [&](size_t off, size_t len) {
+		return fw::DmaMem{base + off, fw->mz->iova + off, len};
+	};
+	e = h.init_cpu_queues(at(kPqOff, fw::kPqBytes), at(kEqOff, fw::kEqBytes),
+			      at(kCqOff, fw::kCqBytes));
+	if (e != fw::FwErr::ok)
+		return step_failed(h, e, err);
+
+	/* 4. Late init: the device may reach host memory [gaudi2.c gaudi2_late_init]; then the
+	 *    NIC's data [hbl_cn NIC_INFO_GET]. */
+	e = h.enable_pci_access(fw->mz->iova + kMsixDbOff);
+	if (e != fw::FwErr::ok)
+		return step_failed(h, e, err);
+	fw->pci_access = true;
+	e = h.nic_info_get(&fw->info);
+	if (e != fw::FwErr::ok)
+		return step_failed(h, e, err);
+
+	/* 5. The ports: those in link_mask, with their station addresses. Ports the firmware
+	 *    masks off stay closed (hbl_cn keeps only the ports of link_mask). */
+	const uint64_t all = (uint64_t(1) << be.nports()) - 1;
+	const uint64_t link = fw->info.link_mask[0] & all;
+	if (port_mask != 0 && (port_mask & ~link) != 0) {
+		unsigned p = __builtin_ctzll(port_mask & ~link);
+		char m[160];
+		snprintf(m, sizeof(m),
+			 "devarg port_mask=0x%x: port %u is masked off by the firmware "
+			 "(NIC_INFO_GET link_mask 0x%" PRIx64 ")",
+			 port_mask, p, fw->info.link_mask[0]);
+		*err = m;
 		return -ENODEV;
 	}
+	const uint64_t open = port_mask != 0 ? port_mask : link;
+	ports->clear();
+	for (unsigned p = 0; p < be.nports(); p++) {
+		if (!(open & (uint64_t(1) << p))) {
+			GAUDI_LOG(INFO, "%s: port %u %s", name, p,
+				  link & (uint64_t(1) << p) ? "not requested (port_mask)"
+							    : "masked off by the firmware");
+			continue;
+		}
+		gaudi_bringup_port bp{p, {}};
+		memcpy(bp.mac.data(), fw->info.mac_addrs[p], bp.mac.size());
+		rte_ether_addr a;
+		memcpy(a.addr_bytes, bp.mac.data(), RTE_ETHER_ADDR_LEN);
+		if (!rte_is_valid_assigned_ether_addr(&a)) {
+			char m[120];
+			snprintf(m, sizeof(m),
+				 "firmware: NIC_INFO_GET gives port %u an unusable station "
+				 "address " RTE_ETHER_ADDR_PRT_FMT,
+				 p, RTE_ETHER_ADDR_BYTES(&a));
+			*err = m;
+			return -EIO;
+		}
+		ports->push_back(bp);
+	}
+	if (ports->empty()) {
+		char m[120];
+		snprintf(m, sizeof(m),
+			 "firmware: no NIC port enabled (NIC_INFO_GET link_mask 0x%" PRIx64 ")",
+			 fw->info.link_mask[0]);
+		*err = m;
+		return -ENODEV;
+	}
+	GAUDI_LOG(INFO, "%s: firmware up (boot status %u), link_mask 0x%" PRIx64 ", %zu port(s)",
+		  name, h.boot_status(), fw->info.link_mask[0], ports->size());
 	return 0;
 }

@@ -1,23 +1,37 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Gaudi2 PMD: bring-up shared by both probes (net_gaudi and net_gaudi_emu): firmware, then the
- * list of ports to create with their station addresses.
+ * Gaudi2 PMD: bring-up shared by both probes (net_gaudi and net_gaudi_emu), the same code on
+ * silicon and on the model: preboot status, the boot protocol with the firmware files, the CPU
+ * queue, ENABLE_PCI_ACCESS and NIC_INFO_GET, whose reply says which ports exist (link_mask)
+ * and their station addresses. ../shared/research/gaudi2-bringup.md has the sequence.
  */
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include <rte_memzone.h>
+
+#include "base/gaudi_fw.h"
 #include "base/gaudi_hw_defs.h"
 #include "gaudi_backend.h"
 
-/* What each probe knows of the ports today, until the firmware handshake reports them.
- * TODO(firmware handshake, issue 8 item 1/2): NIC_INFO_GET's reply gives the link mask and the
- * station MACs; then this goes away and gaudi_bringup fills gaudi_bringup_port from it. */
-struct gaudi_interim_ports {
-	uint32_t port_mask = 0;
-	std::array<std::array<uint8_t, 6>, gaudi::hw::kMaxPorts> mac{};
+/* The firmware connection of an adapter (primary process only): the host side of the
+ * protocol, the DMA memory of the CPU queue, and what NIC_INFO_GET reported. */
+struct gaudi_fw_state {
+	std::unique_ptr<gaudi::hw::fw::FwHost> host;
+	const rte_memzone *mz = nullptr; /* PQ, EQ, CPU-accessible memory, MSI-X doorbell */
+	gaudi::hw::fw::CpucpNicInfo info{};
+	bool pci_access = false; /* ENABLE_PCI_ACCESS acknowledged */
+
+	gaudi_fw_state() = default;
+	gaudi_fw_state(const gaudi_fw_state &) = delete;
+	gaudi_fw_state &operator=(const gaudi_fw_state &) = delete;
+	/* Tells the firmware the host stops (DISABLE_PCI_ACCESS, as habanalabs does before a
+	 * reset or removal), then frees the queue memory. */
+	~gaudi_fw_state();
 };
 
 /* One ethdev to create: NIC port and station address. */
@@ -26,7 +40,10 @@ struct gaudi_bringup_port {
 	std::array<uint8_t, 6> mac;
 };
 
-/* Loads the firmware images through the backend and returns the ports to create, in NIC port
- * order. Returns 0, or a negative errno and a line saying what failed in *err. */
-int gaudi_bringup(gaudi::Backend &be, const gaudi_interim_ports &interim,
+/* Brings the device's firmware up through the backend and returns, in NIC port order, the
+ * ports to create: those the firmware enables (NIC_INFO_GET link_mask) and, if port_mask is
+ * not 0, the user asked for (a requested port the firmware masks off fails the probe).
+ * name names the device in memzones and logs. Returns 0, or a negative errno and a line
+ * saying which step failed in *err. */
+int gaudi_bringup(gaudi::Backend &be, const char *name, uint32_t port_mask, gaudi_fw_state *fw,
 		  std::vector<gaudi_bringup_port> *ports, std::string *err);

@@ -52,6 +52,21 @@ int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* port_mask=HEX: the NIC ports to open, among those the firmware enables (gaudi_bringup). */
+int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long m =
+		value != nullptr && *value != '\0' && *value != '-' ? strtoul(value, &end, 16) : 0;
+	if (value == nullptr || end == nullptr || *end != '\0' || errno != 0 || m == 0 ||
+	    m >= (1ul << 24))
+		return gaudi_devarg_error(opaque, key, value,
+					  "must be a non-zero hex mask of ports 0..23 (e.g. 0x5)");
+	static_cast<gaudi_devargs_ctx *>(opaque)->drv->port_mask = static_cast<uint32_t>(m);
+	return 0;
+}
+
 /* tx_watchdog_ms=MS: [faults] how long a stalled TX queue waits before a reset is asked for. */
 int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque)
 {

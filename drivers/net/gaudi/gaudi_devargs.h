@@ -19,6 +19,7 @@
 struct gaudi_devargs {
 	uint32_t tx_watchdog_ms = 1000; /* [faults] TX watchdog period; 0 = off */
 	std::string fw_dir;		/* directory of the firmware files; empty = default */
+	uint32_t port_mask = 0;		/* NIC ports to open; 0 = every port the firmware enables */
 };
 
 /* What the handlers write: the driver settings, the backend's settings (net_gaudi_emu:
@@ -43,11 +44,13 @@ struct gaudi_devarg_key {
 #define GAUDI_DEVARG_HELP(name, help, once, handler) #name "=" help " "
 
 /* The driver's own keys (handlers in gaudi_devargs.cpp, writing ctx->drv). */
-#define GAUDI_DRIVER_DEVARGS(X)                        \
-	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir) \
+#define GAUDI_DRIVER_DEVARGS(X)                             \
+	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir)      \
+	X(port_mask, "<hex>", true, gaudi_devarg_port_mask) \
 	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms)
 
 int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque);
+int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque);
 int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque);
 
 /* Parse args (may be null or empty) with a driver's table, then run check (may be null) for

@@ -42,6 +42,7 @@
 #include "base/gaudi_desc.h"
 #include "base/gaudi_port.h"
 #include "gaudi_backend.h"
+#include "gaudi_bringup.h"
 #include "gaudi_recovery.h"
 
 struct gaudi_rxq;
@@ -52,6 +53,8 @@ struct rte_intr_handle;
  * primary's backend holds the device; a secondary's only reads it, see gaudi_proc). */
 struct gaudi_adapter {
 	std::unique_ptr<gaudi::Backend> backend; /* gaudi_pci.cpp or gaudi_vdev.cpp */
+	/* The firmware connection (primary only; gaudi_bringup). After backend: it goes first. */
+	std::unique_ptr<gaudi_fw_state> fw;
 	unsigned nports = 0;
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */

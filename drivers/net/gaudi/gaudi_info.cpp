@@ -87,11 +87,28 @@ const uint32_t *gaudi_ptypes_get(rte_eth_dev *dev)
 
 /* ---- module EEPROM (QSFP28, SFF-8636) ---- */
 
+namespace {
+
+/* The backend's copy (the model's modules, one per port), else the one the firmware reported
+ * in NIC_INFO_GET's qsfp_eeprom (silicon, in the process that ran the bring-up). */
+int module_eeprom(const rte_eth_dev *dev, uint8_t out[Backend::kModuleEepromLen])
+{
+	gaudi_adapter *ad = gaudi_adapter_of(dev);
+	int rc = ad->backend->module_eeprom(gaudi_hw(dev).id(), out);
+	if (rc == -ENOTSUP && ad->fw) {
+		static_assert(sizeof(ad->fw->info.qsfp_eeprom) >= Backend::kModuleEepromLen);
+		memcpy(out, ad->fw->info.qsfp_eeprom, Backend::kModuleEepromLen);
+		return 0;
+	}
+	return rc;
+}
+
+} // namespace
+
 int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 {
-	/* Silicon: the firmware's NIC_INFO_GET carries the QSFP EEPROM (not read yet). */
 	uint8_t buf[Backend::kModuleEepromLen];
-	int rc = gaudi_adapter_of(dev)->backend->module_eeprom(gaudi_hw(dev).id(), buf);
+	int rc = module_eeprom(dev, buf);
 	if (rc != 0)
 		return rc;
 	info->type = RTE_ETH_MODULE_SFF_8636;
@@ -102,7 +119,7 @@ int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 int gaudi_get_module_eeprom(rte_eth_dev *dev, rte_dev_eeprom_info *info)
 {
 	uint8_t buf[Backend::kModuleEepromLen];
-	int rc = gaudi_adapter_of(dev)->backend->module_eeprom(gaudi_hw(dev).id(), buf);
+	int rc = module_eeprom(dev, buf);
 	if (rc != 0)
 		return rc;
 	if (info->offset >= Backend::kModuleEepromLen ||

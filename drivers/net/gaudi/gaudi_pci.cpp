@@ -43,7 +43,8 @@ public:
 	{
 		auto *bar0 = static_cast<volatile uint8_t *>(pci->mem_resource[kCfgBar].addr);
 		nic_ = Bar(bar0 + kNicRegionBarOffset, kNicRegionSize);
-		fw_ = Bar(bar0 + kFwRegsBarOffset, kFwRegsSize);
+		fw_ = Bar(bar0 + kCfgBarOffset + fw::kFwCfgBase, fw::kFwWindowSize);
+		sram_ = Bar(bar0 + fw::kSramBar0Offset, fw::kSramSize);
 		efds_.fill(-1);
 	}
 	~PciBackend() override
@@ -56,19 +57,21 @@ public:
 
 	hw::Bar &nic_bar() override { return nic_; }
 	hw::Bar &fw_bar() override { return fw_; }
+	hw::Bar &fw_sram_bar() override { return sram_; }
+	hw::fw::FwTimeouts fw_timeouts() const override { return {}; } /* the public driver's */
 	unsigned nports() const override { return kMaxPorts; }
 	bool emulated() const override { return false; }
 
 	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
 			  std::string *err) const override
 	{
-		return read_fw_file(fw_dir_.empty() ? kFwDir : fw_dir_, name, image, err);
+		return read_fw_file(fw_dir_, name, image, err);
 	}
 
 	int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const override
 	{
-		/* The firmware's NIC_INFO_GET reply carries each port's qsfp_eeprom: read once the
-		 * firmware handshake is in (issue 8). */
+		/* The primary reads the firmware's NIC_INFO_GET copy (gaudi_info.cpp); a
+		 * secondary has no firmware connection. */
 		(void)port;
 		(void)out;
 		return -ENOTSUP;
@@ -133,7 +136,7 @@ public:
 private:
 	rte_pci_device *pci_;
 	std::string fw_dir_;
-	Bar nic_, fw_;
+	Bar nic_, fw_, sram_;
 	/* eventfd of MSI-X vectors 1 .. (kMsixNicPortFirst + kMaxPorts - 1) */
 	std::array<int, kMsixNicPortFirst + kMaxPorts - RTE_INTR_VEC_RXTX_OFFSET> efds_;
 	bool msix_on_ = false;
@@ -142,10 +145,24 @@ private:
 int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 {
 	(void)drv;
+	/* The driver needs VFIO: DMA through the IOMMU and MSI-X through eventfds. EAL maps a
+	 * UIO-bound function too, so refuse it here, by name. */
+	if (pci->kdrv != RTE_PCI_KDRV_VFIO) {
+		GAUDI_LOG(ERR,
+			  "%s: not bound to vfio-pci (kernel driver %s): bind it with "
+			  "dpdk-devbind.py -b vfio-pci %s, with every device of its IOMMU group",
+			  pci->device.name,
+			  pci->kdrv == RTE_PCI_KDRV_NONE ? "none" : "uio or other",
+			  pci->device.name);
+		return -ENODEV;
+	}
+	/* BAR0 holds the configuration space, the NIC and the SRAM window: CFG_BAR_SIZE
+	 * [habanalabs gaudi2.c gaudi2_pci_bars_map checks it]. */
 	const rte_mem_resource &bar0 = pci->mem_resource[kCfgBar];
-	if (bar0.addr == nullptr || bar0.len < kNicRegionBarOffset + kNicRegionSize) {
-		GAUDI_LOG(ERR, "%s: BAR0 not mapped or too small (%" PRIu64 " bytes)",
-			  pci->device.name, bar0.len);
+	if (bar0.addr == nullptr || bar0.len < kCfgBarSize) {
+		GAUDI_LOG(ERR,
+			  "%s: BAR0 not mapped or smaller than %" PRIu64 " bytes (%" PRIu64 ")",
+			  pci->device.name, kCfgBarSize, bar0.len);
 		return -ENODEV;
 	}
 	gaudi_devargs settings;
@@ -175,27 +192,18 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 		gaudi_adapter_put(ad);
 		return rc;
 	}
-	/* Until the firmware handshake reports them (NIC_INFO_GET): all 24 ports, with locally
-	 * administered station addresses derived from the PCI address. */
-	gaudi_interim_ports interim;
-	for (unsigned p = 0; p < kMaxPorts; p++) {
-		interim.port_mask |= 1u << p;
-		interim.mac[p] = {0x02,
-				  0x1d,
-				  0xa3,
-				  static_cast<uint8_t>(pci->addr.bus),
-				  static_cast<uint8_t>(pci->addr.devid << 3 | pci->addr.function),
-				  static_cast<uint8_t>(p)};
-	}
 	std::vector<gaudi_bringup_port> ports;
 	std::string err;
-	int rc = gaudi_bringup(*be, interim, &ports, &err);
+	auto fw = std::make_unique<gaudi_fw_state>();
+	int rc = gaudi_bringup(*be, pci->device.name, settings.port_mask, fw.get(), &ports, &err);
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "%s: %s", pci->device.name, err.c_str());
+		fw.reset(); /* before the backend whose registers it uses */
 		delete ad;
 		return rc;
 	}
 	ad->backend = std::move(be);
+	ad->fw = std::move(fw);
 	for (const gaudi_bringup_port &bp : ports) {
 		rc = gaudi_port_create(ad, &pci->device, bp.hw_port, bp.mac.data());
 		if (rc != 0) {

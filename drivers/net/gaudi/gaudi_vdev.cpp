@@ -215,6 +215,73 @@ int arg_fault_kinds(const char *k, const char *v, void *opaque)
 	return 0;
 }
 
+/* ---- [firmware] what the model's device CPU reports, and how it fails bring-up ---- */
+
+/* fw_port_mask=HEX: NIC_INFO_GET's link_mask (ports beyond ports= are refused by the model). */
+int arg_fw_port_mask(const char *k, const char *v, void *opaque)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long m = v != nullptr && *v != '\0' && *v != '-' ? strtoull(v, &end, 16) : 0;
+	if (v == nullptr || end == nullptr || *end != '\0' || errno != 0 || m == 0 ||
+	    m >= (1ull << kMaxPorts))
+		return gaudi_devarg_error(opaque, k, v,
+					  "must be a non-zero hex mask of ports 0..23 (e.g. 0x5)");
+	model_cfg(opaque).fw_port_mask = m;
+	return 0;
+}
+
+/* fw_mac=XX:XX:XX:XX:XX:XX: station MAC of port 0; port n's is this + n (low 3 bytes). */
+int arg_fw_mac(const char *k, const char *v, void *opaque)
+{
+	rte_ether_addr a;
+	if (v == nullptr || rte_ether_unformat_addr(v, &a) != 0 ||
+	    !rte_is_valid_assigned_ether_addr(&a))
+		return gaudi_devarg_error(opaque, k, v, "must be a unicast MAC xx:xx:xx:xx:xx:xx");
+	memcpy(model_cfg(opaque).fw_mac.data(), a.addr_bytes, RTE_ETHER_ADDR_LEN);
+	return 0;
+}
+
+/* fw_fault=KIND: the way the model's firmware fails bring-up (tests of the probe's errors). */
+int arg_fw_fault(const char *k, const char *v, void *opaque)
+{
+	static constexpr struct {
+		const char *name;
+		emu::FwFault f;
+	} kFaults[] = {{"none", emu::FwFault::none},
+		       {"boot_stuck", emu::FwFault::boot_stuck},
+		       {"dirty", emu::FwFault::dirty},
+		       {"image_rejected", emu::FwFault::image_rejected},
+		       {"cpucp_silent", emu::FwFault::cpucp_silent}};
+	for (const auto &f : kFaults)
+		if (v != nullptr && strcmp(v, f.name) == 0) {
+			model_cfg(opaque).fw_fault = f.f;
+			return 0;
+		}
+	return gaudi_devarg_error(
+		opaque, k, v, "must be none, boot_stuck, dirty, image_rejected or cpucp_silent");
+}
+
+/* fw_boot_err0=HEX: CPU_BOOT_ERR0 bits preboot reports. */
+int arg_fw_boot_err0(const char *k, const char *v, void *opaque)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long m = v != nullptr && *v != '\0' && *v != '-' ? strtoul(v, &end, 16) : 0;
+	if (v == nullptr || end == nullptr || *end != '\0' || errno != 0 || m > 0x7FFFFFFF)
+		return gaudi_devarg_error(opaque, k, v, "must be a hex CPU_BOOT_ERR0 value");
+	model_cfg(opaque).fw_boot_err0 = static_cast<uint32_t>(m);
+	return 0;
+}
+
+/* fw_nic_info_rc=N: the cpucp return code NIC_INFO_GET answers with (0..15). */
+int arg_fw_nic_info_rc(const char *k, const char *v, void *opaque)
+{
+	if (!gaudi_devarg_uint(v, 0, 15, &model_cfg(opaque).fw_nic_info_rc))
+		return gaudi_devarg_error(opaque, k, v, "must be a cpucp return code 0..15");
+	return 0;
+}
+
 /* The rules across keys, in one place: tap/udp devargs go with their wire and a UDP port needs
  * both ends [wires tap/udp]; pcap files need wire=pcap. */
 bool emu_devargs_check(gaudi_devargs_ctx *ctx)
@@ -254,21 +321,26 @@ bool emu_devargs_check(gaudi_devargs_ctx *ctx)
 
 /* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
  * per-port keys are checked against it. */
-#define GAUDI_EMU_DEVARGS(X)                                                 \
-	X(ports, "<1..24>", true, arg_ports)                                 \
-	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                \
-	X(rx_pcap, "<port>:<path>", false, arg_pcap)                         \
-	X(tx_pcap, "<port>:<path>", false, arg_pcap)                         \
-	X(engine, "inline|thread", true, arg_engine)                         \
-	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                  \
-	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)        \
-	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)       \
-	X(strict, "<0|1>", true, arg_strict)                                 \
-	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)               \
-	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault) \
-	X(fault_seed, "<n>", true, arg_fault_seed)                           \
-	X(fault_rate, "<0..1>", true, arg_fault_rate)                        \
-	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)          \
+#define GAUDI_EMU_DEVARGS(X)                                                                 \
+	X(ports, "<1..24>", true, arg_ports)                                                 \
+	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                                \
+	X(rx_pcap, "<port>:<path>", false, arg_pcap)                                         \
+	X(tx_pcap, "<port>:<path>", false, arg_pcap)                                         \
+	X(engine, "inline|thread", true, arg_engine)                                         \
+	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                                  \
+	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                        \
+	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                       \
+	X(strict, "<0|1>", true, arg_strict)                                                 \
+	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                               \
+	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                     \
+	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                                   \
+	X(fw_fault, "none|boot_stuck|dirty|image_rejected|cpucp_silent", true, arg_fw_fault) \
+	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                     \
+	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                               \
+	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)                 \
+	X(fault_seed, "<n>", true, arg_fault_seed)                                           \
+	X(fault_rate, "<0..1>", true, arg_fault_rate)                                        \
+	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)                          \
 	GAUDI_DRIVER_DEVARGS(X)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
@@ -288,12 +360,17 @@ public:
 	emu::Device *device() { return dev_.get(); }
 
 	hw::Bar &nic_bar() override { return dev_ ? dev_->bar() : view_->bar(); }
-	hw::Bar &fw_bar() override
+	hw::Bar &fw_bar() override { return dev_ ? dev_->fw_bar() : no_bar_; }
+	hw::Bar &fw_sram_bar() override { return dev_ ? dev_->fw_sram_bar() : no_bar_; }
+	hw::fw::FwTimeouts fw_timeouts() const override
 	{
-		/* TODO(model firmware, issue 8 item 2, being built alongside): the model gets a
-		 * hooked window for the device CPU's registers (boot status, COMMS, CPU queue);
-		 * until then it has none. */
-		return no_fw_bar_;
+		/* The model's device CPU answers within the register access (either engine), so
+		 * each step is bounded at 100 ms: a bring-up fault fails the probe quickly. */
+		hw::fw::FwTimeouts t;
+		t.preboot_us = t.comms_us = t.boot_fit_us = t.bl_us = t.cpu_us = t.msg_us =
+			t.info_us = 100 * 1000;
+		t.poll_us = 100;
+		return t;
 	}
 	unsigned nports() const override { return dev_ ? dev_->nports() : view_->nports(); }
 	bool emulated() const override { return true; }
@@ -371,7 +448,7 @@ private:
 	std::unique_ptr<emu::Device> dev_;
 	std::unique_ptr<emu::SharedView> view_;
 	std::string fw_dir_;
-	hw::Bar no_fw_bar_;
+	hw::Bar no_bar_;
 };
 
 /* The memzone the model shares its registers and MAC counters through (emu::SharedView). */
@@ -434,17 +511,11 @@ int emu_probe(rte_vdev_device *vdev)
 			  name);
 		cfg.shm_name.clear();
 	}
+	cfg.fw_gate = true; /* the model refuses NIC programming before the firmware is up */
 	auto model = emu::Device::create(cfg, &err);
 	if (!model) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
 		return -EINVAL;
-	}
-	/* Until the firmware handshake reports them: every port of the model, with the station
-	 * addresses its firmware will report (gaudi_bringup.h). */
-	gaudi_interim_ports interim;
-	for (unsigned p = 0; p < model->nports(); p++) {
-		interim.port_mask |= 1u << p;
-		model->fw_mac_addr(p, interim.mac[p].data());
 	}
 	auto be = std::unique_ptr<VdevBackend>(new (std::nothrow)
 						       VdevBackend(std::move(model), drv.fw_dir));
@@ -453,10 +524,13 @@ int emu_probe(rte_vdev_device *vdev)
 		delete ad;
 		return -ENOMEM;
 	}
+	/* The same bring-up as on silicon: the model's device CPU answers. */
 	std::vector<gaudi_bringup_port> ports;
-	int rc = gaudi_bringup(*be, interim, &ports, &err);
+	auto fw = std::make_unique<gaudi_fw_state>();
+	int rc = gaudi_bringup(*be, name, drv.port_mask, fw.get(), &ports, &err);
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		fw.reset(); /* before the model it talks to */
 		delete ad;
 		return rc;
 	}
@@ -464,6 +538,7 @@ int emu_probe(rte_vdev_device *vdev)
 	ad->tx_watchdog_ms = drv.tx_watchdog_ms; /* [faults] */
 	ad->nports = be->nports();
 	ad->backend = std::move(be);
+	ad->fw = std::move(fw);
 	ad->open_ports = 1; /* probe's own reference while ports are created */
 	for (const gaudi_bringup_port &bp : ports) {
 		rc = gaudi_port_create(ad, &vdev->device, bp.hw_port, bp.mac.data());

@@ -34,28 +34,15 @@ inline constexpr uint64_t kCfgBarSize = 256ull << 20; /* CFG_BAR_SIZE */
 inline constexpr uint32_t kMacroStride = 0x80000;
 inline constexpr uint32_t kNicRegionSize = kMacros * kMacroStride;
 
-/* The device CPU's (firmware's) registers, as config addresses [gaudi2-nic-structs.md (e),
- * (f); habanalabs gaudi2_regs.h]: PSOC_GLOBAL_CONF (scratchpads from 0x4C4B100, among them
- * CPU_BOOT_DEV_STS0/1 and CPU_BOOT_ERR0/1; CPU_BOOT_STATUS 0x4C4B300; KMD_MSG_TO_CPU 0x4C4B304)
- * through CPU_IF (PQ/EQ/CQ base, PF_PQ_PI 0x4CC1200, QUEUE_INIT 0x4CC1230). The window starts
- * at the 4 KB block that holds the scratchpads and ends with the CPU_IF block. */
-inline constexpr uint32_t kFwRegsCfgBase = 0x4C4B000;
-inline constexpr uint32_t kFwRegsCfgEnd = 0x4CC2000;
-inline constexpr uint64_t kFwRegsBarOffset = kCfgBarOffset + kFwRegsCfgBase;
-inline constexpr uint32_t kFwRegsSize = kFwRegsCfgEnd - kFwRegsCfgBase;
-
 /* MSI-X vector of NIC port p's event queue: GAUDI2_IRQ_NUM_NIC_PORT_FIRST + p [Linux
  * drivers/accel/habanalabs/gaudi2/gaudi2P.h, enum gaudi2_irq_num: EVENT_QUEUE 0
  * (GAUDI2_EVENT_QUEUE_MSIX_IDX), 20 decoder vectors (4 dcores x 2 decoders + 2 shared, normal
  * and abnormal each), COMPLETION 21, NIC_PORT_FIRST 22; gaudi2_nic_eq_request_irqs]. */
 inline constexpr unsigned kMsixNicPortFirst = 22;
 
-/* Firmware files [gaudi2-nic-structs.md (f); habanalabs gaudi2P.h GAUDI2_BOOT_FIT_FILE,
- * GAUDI2_LINUX_FW_FILE], in /lib/firmware/habanalabs/gaudi2/ by default. */
-inline constexpr const char *kFwDir = "/lib/firmware/habanalabs/gaudi2";
-inline constexpr const char *kFwBootFitFile = "gaudi2-boot-fit.itb";
-inline constexpr const char *kFwFitFile = "gaudi2-fit.itb";
-
+/* Where the Linux firmware loader looks for files ("habanalabs/gaudi2/...", fw::kBootFitFile
+ * etc. in gaudi_fw_if.h): the firmware directory of the distribution. */
+inline constexpr const char *kFwSearchDir = "/lib/firmware";
 /* Raw Ethernet QP [facts §2]: QPN 0, transport RAW, one raw CQ (CQ 0). */
 inline constexpr uint32_t kRawQpn = 0;
 inline constexpr uint32_t kRawCq = 0;
