@@ -40,8 +40,6 @@ public:
 	virtual hw::fw::FwTimeouts fw_timeouts() const = 0;
 	/* NIC ports the register window covers. */
 	virtual unsigned nports() const = 0;
-	/* The NIC is net_gaudi_emu's model (in this process or, for a secondary, the primary's). */
-	virtual bool emulated() const = 0;
 
 	/* Firmware image `name` (fw::kBootFitFile, ...: a path under /lib/firmware, as the
 	 * public driver requests it): 0 and its bytes, or a negative errno and a line naming the

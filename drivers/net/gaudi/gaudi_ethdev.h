@@ -171,13 +171,6 @@ inline const gaudi::hw::Port &gaudi_hw(const rte_eth_dev *dev)
 	auto *pp = static_cast<const gaudi_proc *>(dev->process_private);
 	return pp != nullptr ? pp->hw : static_cast<gaudi_port *>(dev->data->dev_private)->hw;
 }
-/* The NIC is net_gaudi_emu's device model (in this process or, for a secondary, the primary). */
-inline bool gaudi_is_emulated(const rte_eth_dev *dev)
-{
-	gaudi_adapter *ad = gaudi_adapter_of(dev);
-	return ad != nullptr && ad->backend != nullptr && ad->backend->emulated();
-}
-
 /* Max frame the port takes on RX and sends on TX, without FCS: MTU + Ethernet + VLAN header. */
 static inline uint32_t gaudi_max_frame(uint16_t mtu)
 {

@@ -60,7 +60,6 @@ public:
 	hw::Bar &fw_sram_bar() override { return sram_; }
 	hw::fw::FwTimeouts fw_timeouts() const override { return {}; } /* the public driver's */
 	unsigned nports() const override { return kMaxPorts; }
-	bool emulated() const override { return false; }
 
 	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
 			  std::string *err) const override

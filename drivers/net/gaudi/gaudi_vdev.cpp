@@ -373,7 +373,6 @@ public:
 		return t;
 	}
 	unsigned nports() const override { return dev_ ? dev_->nports() : view_->nports(); }
-	bool emulated() const override { return true; }
 
 	/* fw_dir= given: the files there, as on silicon. Otherwise a built-in stand-in: the
 	 * model's boot protocol takes any image. */
