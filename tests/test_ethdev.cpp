@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -460,8 +461,12 @@ TEST(Devargs, ErrorsNameTheDevarg)
 			    "fault_rate, fault_kinds, fw_dir, port_mask, tx_watchdog_ms)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
-		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a unicast "
-					     "MAC xx:xx:xx:xx:xx:xx"},
+		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
+					     "unicast MAC xx:xx:xx:xx:xx:xx"},
+		{"fw_port_mask=+0x3", "devarg fw_port_mask=+0x3: must be a non-zero hex mask"},
+		{"ports=2,fw_port_mask=0x5", "devarg fw_port_mask=0x5: names ports beyond ports=2"},
+		{"fw_boot_err0=0x80000000", "devarg fw_boot_err0=0x80000000: must be hex "
+					    "0..0x7fffffff"},
 		{"fw_fault=late", "devarg fw_fault=late: must be none, boot_stuck, dirty, "
 				  "image_rejected or cpucp_silent"},
 		{"port_mask=0x1000000", "devarg port_mask=0x1000000: must be a non-zero hex mask"},
@@ -514,6 +519,17 @@ TEST(Devargs, FirmwareDirectory)
 		std::string want = "cannot read firmware file " + fit + ": empty file";
 		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
 	}
+	/* A FIFO (or any non-regular file) is refused at once, never read (it would block). */
+	unlink(fit.c_str());
+	ASSERT_EQ(mkfifo(fit.c_str(), 0600), 0);
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL);
+		std::string want = "cannot read firmware file " + fit + ": not a regular file";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	unlink(fit.c_str());
 	put(fit, "cpu-cp fit");
 	{
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);

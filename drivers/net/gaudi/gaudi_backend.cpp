@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/gaudi_hw_defs.h"
 
@@ -18,29 +20,44 @@ int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector
 {
 	std::string path = fw_dir.empty() ? std::string(hw::kFwSearchDir) + "/" + name
 					  : fw_dir + "/" + name.substr(name.rfind('/') + 1);
-	FILE *f = fopen(path.c_str(), "rbe");
+	/* O_NONBLOCK: a FIFO or device node in the firmware directory must not block the probe;
+	 * only a regular file is read. */
+	int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	std::string why;
 	int e = 0;
-	if (f == nullptr || fstat(fileno(f), &st) != 0)
+	if (fd < 0 || fstat(fd, &st) != 0) {
 		e = errno;
-	else if (!S_ISREG(st.st_mode))
-		e = EISDIR;
+		why = strerror(e);
+	} else if (!S_ISREG(st.st_mode)) {
+		e = EINVAL;
+		why = "not a regular file";
+	} else if (st.st_size == 0) {
+		e = EINVAL;
+		why = "empty file";
+	}
 	if (e != 0) {
-		if (f != nullptr)
-			fclose(f);
-		*err = "cannot read firmware file " + path + ": " + strerror(e);
+		if (fd >= 0)
+			close(fd);
+		*err = "cannot read firmware file " + path + ": " + why;
 		return -e;
 	}
 	image->resize(static_cast<size_t>(st.st_size));
-	size_t got = image->empty() ? 0 : fread(image->data(), 1, image->size(), f);
-	e = ferror(f) ? EIO : 0;
-	fclose(f);
-	if (e != 0 || got != image->size() || image->empty()) {
-		*err = "cannot read firmware file " + path + ": " +
-		       (image->empty() ? "empty file" : strerror(e != 0 ? e : EIO));
-		image->clear();
-		return e != 0 ? -e : -EIO;
+	size_t got = 0;
+	while (got < image->size()) {
+		ssize_t r = read(fd, image->data() + got, image->size() - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			e = r < 0 ? errno : EIO;
+			close(fd);
+			image->clear();
+			*err = "cannot read firmware file " + path + ": " + strerror(e);
+			return -e;
+		}
+		got += static_cast<size_t>(r);
 	}
+	close(fd);
 	return 0;
 }
 

@@ -96,8 +96,10 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	fw->mz = rte_memzone_reserve_aligned(mzname, kFwMemLen, SOCKET_ID_ANY,
 					     RTE_MEMZONE_IOVA_CONTIG, 4096);
 	if (fw->mz == nullptr) {
-		*err = std::string("cannot reserve the firmware queue memory: ") +
-		       rte_strerror(rte_errno);
+		*err = std::string("cannot reserve the firmware queue memory (2.1 MB, "
+				   "IOVA-contiguous): ") +
+		       rte_strerror(rte_errno) +
+		       " (no hugepages reserved? or run EAL with --no-huge)";
 		return -ENOMEM;
 	}
 	auto *base = static_cast<uint8_t *>(fw->mz->addr);

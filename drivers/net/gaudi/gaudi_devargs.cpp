@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 
 #include <sys/stat.h>
@@ -37,6 +38,28 @@ bool gaudi_devarg_uint(const char *s, unsigned long lo, unsigned long hi, unsign
 	return true;
 }
 
+bool gaudi_devarg_hex(const char *s, uint64_t hi, uint64_t *out)
+{
+	if (s == nullptr)
+		return false;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	uint64_t v = 0;
+	size_t n = 0;
+	for (; s[n] != '\0'; n++) {
+		int d = isdigit((unsigned char)s[n])	? s[n] - '0'
+			: isxdigit((unsigned char)s[n]) ? (tolower((unsigned char)s[n]) - 'a' + 10)
+							: -1;
+		if (d < 0 || v > (hi >> 4))
+			return false;
+		v = v << 4 | unsigned(d);
+	}
+	if (n == 0 || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
 /* fw_dir=PATH: where the firmware files are read from (instead of the default). */
 int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque)
 {
@@ -55,12 +78,8 @@ int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque)
 /* port_mask=HEX: the NIC ports to open, among those the firmware enables (gaudi_bringup). */
 int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque)
 {
-	char *end = nullptr;
-	errno = 0;
-	unsigned long m =
-		value != nullptr && *value != '\0' && *value != '-' ? strtoul(value, &end, 16) : 0;
-	if (value == nullptr || end == nullptr || *end != '\0' || errno != 0 || m == 0 ||
-	    m >= (1ul << 24))
+	uint64_t m = 0;
+	if (!gaudi_devarg_hex(value, (1u << 24) - 1, &m) || m == 0)
 		return gaudi_devarg_error(opaque, key, value,
 					  "must be a non-zero hex mask of ports 0..23 (e.g. 0x5)");
 	static_cast<gaudi_devargs_ctx *>(opaque)->drv->port_mask = static_cast<uint32_t>(m);

@@ -63,5 +63,7 @@ bool gaudi_devargs_parse(const char *args, std::span<const gaudi_devarg_key> key
 /* Handler helpers. */
 std::string gaudi_devarg_str(const char *key, const char *value); /* "key=value" */
 int gaudi_devarg_error(void *opaque, const char *key, const char *value, const std::string &why);
+/* Hexadecimal, with or without 0x, in 0..hi: no sign, space or other characters. */
+bool gaudi_devarg_hex(const char *s, uint64_t hi, uint64_t *out);
 /* Unsigned decimal in lo..hi: no sign, no other characters. */
 bool gaudi_devarg_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out);

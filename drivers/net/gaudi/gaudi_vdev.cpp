@@ -220,11 +220,8 @@ int arg_fault_kinds(const char *k, const char *v, void *opaque)
 /* fw_port_mask=HEX: NIC_INFO_GET's link_mask (ports beyond ports= are refused by the model). */
 int arg_fw_port_mask(const char *k, const char *v, void *opaque)
 {
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long m = v != nullptr && *v != '\0' && *v != '-' ? strtoull(v, &end, 16) : 0;
-	if (v == nullptr || end == nullptr || *end != '\0' || errno != 0 || m == 0 ||
-	    m >= (1ull << kMaxPorts))
+	uint64_t m = 0;
+	if (!gaudi_devarg_hex(v, (uint64_t(1) << kMaxPorts) - 1, &m) || m == 0)
 		return gaudi_devarg_error(opaque, k, v,
 					  "must be a non-zero hex mask of ports 0..23 (e.g. 0x5)");
 	model_cfg(opaque).fw_port_mask = m;
@@ -237,7 +234,8 @@ int arg_fw_mac(const char *k, const char *v, void *opaque)
 	rte_ether_addr a;
 	if (v == nullptr || rte_ether_unformat_addr(v, &a) != 0 ||
 	    !rte_is_valid_assigned_ether_addr(&a))
-		return gaudi_devarg_error(opaque, k, v, "must be a unicast MAC xx:xx:xx:xx:xx:xx");
+		return gaudi_devarg_error(opaque, k, v,
+					  "must be a non-zero unicast MAC xx:xx:xx:xx:xx:xx");
 	memcpy(model_cfg(opaque).fw_mac.data(), a.addr_bytes, RTE_ETHER_ADDR_LEN);
 	return 0;
 }
@@ -265,11 +263,12 @@ int arg_fw_fault(const char *k, const char *v, void *opaque)
 /* fw_boot_err0=HEX: CPU_BOOT_ERR0 bits preboot reports. */
 int arg_fw_boot_err0(const char *k, const char *v, void *opaque)
 {
-	char *end = nullptr;
-	errno = 0;
-	unsigned long m = v != nullptr && *v != '\0' && *v != '-' ? strtoul(v, &end, 16) : 0;
-	if (v == nullptr || end == nullptr || *end != '\0' || errno != 0 || m > 0x7FFFFFFF)
-		return gaudi_devarg_error(opaque, k, v, "must be a hex CPU_BOOT_ERR0 value");
+	uint64_t m = 0;
+	if (!gaudi_devarg_hex(v, 0x7FFFFFFF, &m))
+		return gaudi_devarg_error(
+			opaque, k, v,
+			"must be hex 0..0x7fffffff (the CPU_BOOT_ERR0 error bits; the "
+			"model sets bit 31, ENABLED, itself)");
 	model_cfg(opaque).fw_boot_err0 = static_cast<uint32_t>(m);
 	return 0;
 }
@@ -287,6 +286,13 @@ int arg_fw_nic_info_rc(const char *k, const char *v, void *opaque)
 bool emu_devargs_check(gaudi_devargs_ctx *ctx)
 {
 	const emu::Config &cfg = model_cfg(ctx);
+	if (cfg.fw_port_mask >> cfg.nports) {
+		char m[64];
+		snprintf(m, sizeof(m), "0x%llx", (unsigned long long)cfg.fw_port_mask);
+		ctx->err = std::string("devarg fw_port_mask=") + m +
+			   ": names ports beyond ports=" + std::to_string(cfg.nports);
+		return false;
+	}
 	for (unsigned p = 0; p < kMaxPorts; p++) {
 		std::string ps = std::to_string(p) + ":";
 		if (!cfg.tap_name[p].empty() && cfg.wire != emu::Wire::tap) {
