@@ -27,6 +27,7 @@ its own.
 
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
+       [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
 Also `meson test -C build --benchmark` (the `datapath` benchmark, short windows).
 """
 import argparse
@@ -49,6 +50,7 @@ BACKENDS = {
     "null": ["net_null0", "net_null1"],
 }
 REF = "memif"
+BASE_PMD = [None]   # --base-pmd: a build to compare with (before/after in one invocation)
 _CYC = re.compile(r"CPU cycles/packet=([\d.]+) \(.*?\) at (\d+) MHz")
 
 
@@ -68,6 +70,8 @@ def loadavg():
 
 def measure(name, size, seconds, pmd, cores, bursts=8):
     """(Mpps, busy cycles per frame, TSC MHz) after `start tx_first <bursts>`."""
+    if name.endswith("@base"):   # the same backend with the --base-pmd build
+        name, pmd = name[:-len("@base")], BASE_PMD[0]
     vdevs = BACKENDS[name]
     if name == "null":
         vdevs = [f"{v},size={size}" for v in vdevs]
@@ -112,8 +116,13 @@ def main():
     ap.add_argument("--sizes", default="64,1500")
     ap.add_argument("--cores", default="1", help="forwarding cores, e.g. 1,2")
     ap.add_argument("--repeat", type=int, default=1, help="runs per point; the best is kept")
+    ap.add_argument("--base-pmd", help="another build of the PMD (e.g. before a change): its "
+                    "gaudi backends run too, named <backend>@base")
     args = ap.parse_args()
     names = args.backends.split(",")
+    if args.base_pmd:
+        BASE_PMD[0] = args.base_pmd
+        names = [x for n in names for x in ([n, n + "@base"] if n.startswith("gaudi") else [n])]
     sizes = [int(s) for s in args.sizes.split(",")]
     cores_l = [int(c) for c in args.cores.split(",")]
     cpu, ncpu = machine()
@@ -140,7 +149,7 @@ def main():
     print(f"# {date}; {cpu}; {ncpu} CPUs; load average {load0} (start), {load1} (end)")
     print(f"# testpmd io, --burst=32, {args.seconds:g}s window, best of {args.repeat}; "
           f"cyc/frame: --record-core-cycles; tsc/frame: TSC Hz x cores / rate")
-    print(f"{'backend':13} {'size':>5} {'cores':>5} {'Mpps':>8} {'vs ' + REF:>9} "
+    print(f"{'backend':18} {'size':>5} {'cores':>5} {'Mpps':>8} {'vs ' + REF:>9} "
           f"{'cyc/frame':>10} {'tsc/frame':>10}")
     for cores in cores_l:
         for size in sizes:
@@ -148,12 +157,12 @@ def main():
             for name in names:
                 r = res[name, size, cores]
                 if r is None:
-                    print(f"{name:13} {size:5} {cores:5} {'n/a':>8}")
+                    print(f"{name:18} {size:5} {cores:5} {'n/a':>8}")
                     continue
                 mpps, cyc, mhz = r
                 ratio = f"{mpps / ref[0]:.2f}" if ref else "n/a"
                 tsc = f"{mhz * cores / mpps:.0f}" if mhz and mpps else "n/a"
-                print(f"{name:13} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
+                print(f"{name:18} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
                       f"{'n/a' if cyc is None else f'{cyc:.0f}':>10} {tsc:>10}")
     return 0 if all(v is not None for v in res.values()) else 1
 
