@@ -160,6 +160,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	bool honour = (!(cmd & reg::CMD_PAUSE_IGNORE) || (cmd & reg::CMD_PFC_MODE)) &&
 		      (cmd & reg::CMD_TX_ENA) && (dest == Dest::self || dest == Dest::peer);
 	unsigned rq = dest == Dest::self ? p : (p ^ 1);
+	/* A far end in PCS loopback ignores its line side; read once per doorbell. */
+	bool peer_pcs_loop = dest == Dest::peer && pcs_loopback(p ^ 1);
 	DelayLine *line = ports_[p].delay.get(); /* [wire delay] */
 	uint64_t due = line != nullptr ? rte_get_tsc_cycles() + delay_tsc_ : 0;
 
@@ -250,8 +252,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 					dlv.deliver(p, data, w.size);
 				break;
 			case Dest::peer:
-				/* A far end in PCS loopback ignores its line side. */
-				if (pcs_loopback(p ^ 1))
+				if (peer_pcs_loop)
 					break;
 				if (line != nullptr) /* [wire delay] */
 					line->push(p ^ 1, data, w.size, due);
