@@ -10,7 +10,6 @@
 #include <cstring>
 
 #include <rte_cycles.h>
-#include <rte_prefetch.h>
 
 namespace gaudi::emu {
 
@@ -160,8 +159,6 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	bool honour = (!(cmd & reg::CMD_PAUSE_IGNORE) || (cmd & reg::CMD_PFC_MODE)) &&
 		      (cmd & reg::CMD_TX_ENA) && (dest == Dest::self || dest == Dest::peer);
 	unsigned rq = dest == Dest::self ? p : (p ^ 1);
-	/* A far end in PCS loopback ignores its line side; read once per doorbell. */
-	bool peer_pcs_loop = dest == Dest::peer && pcs_loopback(p ^ 1);
 	DelayLine *line = ports_[p].delay.get(); /* [wire delay] */
 	uint64_t due = line != nullptr ? rte_get_tsc_cycles() + delay_tsc_ : 0;
 
@@ -206,12 +203,6 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		const uint8_t *data = iommu_.translate(w.local_addr, w.size, t.cache);
 		if (data == nullptr)
 			return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
-		if (n > 1) { /* [model] fetch the next WQE's frame while this one is sent */
-			const auto *nw = reinterpret_cast<const TxWqe *>(
-				wq + size_t((t.exec + 1) & (entries - 1)) * sizeof(TxWqe));
-			if (const uint8_t *nd = iommu_.translate(nw->local_addr, 1, t.cache))
-				rte_prefetch0(nd);
-		}
 
 		if (!(cmd & reg::CMD_TX_ENA) || link_down) { /* [faults] a flapped link drops too */
 			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
@@ -252,7 +243,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 					dlv.deliver(p, data, w.size);
 				break;
 			case Dest::peer:
-				if (peer_pcs_loop)
+				/* A far end in PCS loopback ignores its line side. */
+				if (pcs_loopback(p ^ 1))
 					break;
 				if (line != nullptr) /* [wire delay] */
 					line->push(p ^ 1, data, w.size, due);
