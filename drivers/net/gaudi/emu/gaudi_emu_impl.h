@@ -276,6 +276,7 @@ struct Device::Impl {
 		{
 			hold(q);
 			m_.rx_frame(q, view_, data, len);
+			delivered_ = true;
 		}
 		/* Port q's MAC is sending XOFF: flow control on and its CQ full. */
 		bool xoff(unsigned q)
@@ -298,12 +299,17 @@ struct Device::Impl {
 		}
 		void release()
 		{
-			if (port_ >= 0)
+			if (port_ >= 0) {
+				if (delivered_)
+					m_.rx_publish(unsigned(port_), view_);
 				rte_spinlock_unlock(&m_.ports_[port_].rx.lock);
+			}
 			port_ = -1;
+			delivered_ = false;
 		}
 		Impl &m_;
 		int port_ = -1;
+		bool delivered_ = false; /* frames given to port_ since hold: PI to publish */
 		RxView view_;
 	};
 
@@ -392,6 +398,7 @@ struct Device::Impl {
 	/* ---- RXE and CQ (gaudi_emu_rxe.cpp) ---- */
 	RxView rx_view(unsigned q);
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
+	void rx_publish(unsigned q, const RxView &v);
 	void on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
 	void cq_write_ci(unsigned p, uint32_t ci);
 	void cq_arm(unsigned p, uint32_t index);

@@ -148,6 +148,19 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	c->size = len;
 	store_release(&c->d0, CQE_VALID | kRawQpn); /* body before valid */
 	r.pi++;
+	/* The PI (shadow, registers) follows once per batch (rx_publish), or now when an armed CQ
+	 * fires: the COMP event then carries this frame's PI and finds it visible. */
+	if (unlikely(r.armed) && int32_t(r.pi - r.arm_index) > 0)
+		rx_publish(q, v);
+}
+
+/* [model] The CQ's producer index is made visible once per batch of frames (a doorbell's, a
+ * pump's), after their CQEs, as a DMA engine that coalesces its PI write-backs would: the
+ * driver reads the PI shadow and trusts each CQE's valid bit [gaudi2_en.c read_pkt_from_hw].
+ * Under rx.lock. */
+void Device::Impl::rx_publish(unsigned q, const RxView &v)
+{
+	RxState &r = ports_[q].rx;
 	if (v.pi_shadow != nullptr)
 		store_release(v.pi_shadow, r.pi);
 	wr(reg::rxe(q) + reg::RXE_CQ_PRODUCER_INDEX_0, r.pi);
@@ -247,6 +260,8 @@ bool Device::Impl::pump_pcap(unsigned q)
 		r.source->pop();
 		moved = true;
 	}
+	if (moved)
+		rx_publish(q, v);
 	return moved;
 }
 
@@ -357,6 +372,7 @@ bool Device::Impl::pump_net(unsigned q)
 				 w.rx_len(i)); /* MAC checks: too long = dropped */
 		if (n == 0)
 			break;
+		rx_publish(q, v);
 		moved = true;
 		budget -= n;
 		if (n < want)

@@ -262,7 +262,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			}
 		}
 		uint32_t idx = t.exec;
-		t.exec = (t.exec + 1) % ring;
+		uint32_t nx = t.exec + 1;
+		t.exec = nx < ring ? nx : nx % ring; /* a division only at the wrap */
 		if (w.ctrl & WQE_SE) {
 			if (ports_[p]
 				    .net) /* [wires tap/udp] sent before the driver may free them */
