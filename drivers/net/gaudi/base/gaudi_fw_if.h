@@ -344,7 +344,9 @@ struct LkdFwCommsDesc {
 static_assert(offsetof(LkdFwCommsDesc, img_addr) == 632);
 static_assert(sizeof(LkdFwCommsDesc) == 1280);
 
-/* CRC-32 (IEEE 802.3, reflected, init and final xor ~0) as the COMMS descriptor uses it. */
+/* CRC-32 (IEEE 802.3, reflected, init and final xor ~0) as the COMMS descriptor uses it. Not
+ * rte_net_crc (RTE_NET_CRC32_ETH is the same CRC): its first call picks a SIMD path for the
+ * whole process and logs the choice in every probe; this runs once per image at bring-up. */
 constexpr uint32_t comms_crc32(const uint8_t *p, size_t n)
 {
 	uint32_t c = 0xFFFFFFFFu;
