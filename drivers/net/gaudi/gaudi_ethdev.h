@@ -49,6 +49,12 @@ struct gaudi_rxq;
 struct gaudi_txq;
 struct rte_intr_handle;
 
+/* The adapter's consumer of an odd port's event queue (gaudi_intr.cpp). */
+struct gaudi_link_eq;
+struct gaudi_link_eq_free {
+	void operator()(gaudi_link_eq *le) const;
+};
+
 /* One per NIC and per process: its members are valid only in the process that made them (the
  * primary's backend holds the device; a secondary's only reads it, see gaudi_proc). */
 struct gaudi_adapter {
@@ -62,6 +68,12 @@ struct gaudi_adapter {
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
 	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
+	/* The odd port's event queue of each macro, while no started ethdev of that port
+	 * consumes it and the even port runs: its link events are the even port's too
+	 * (gaudi_intr.cpp gaudi_link_eq_update). Made on first use; after backend: goes first. */
+	std::array<std::unique_ptr<gaudi_link_eq, gaudi_link_eq_free>,
+		   gaudi::hw::kMaxPorts / gaudi::hw::kPortsPerMacro>
+		link_eq;
 
 	static constexpr std::array<uint16_t, gaudi::hw::kMaxPorts> no_ports()
 	{
