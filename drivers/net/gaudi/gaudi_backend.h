@@ -42,10 +42,11 @@ public:
 	virtual unsigned nports() const = 0;
 
 	/* Firmware image `name` (fw::kBootFitFile, ...: a path under /lib/firmware, as the
-	 * public driver requests it): 0 and its bytes, or a negative errno and a line naming the
-	 * path in *err. */
+	 * public driver requests it): 0, its bytes and in *path the file they came from (what
+	 * later messages about the image name), or a negative errno and a line naming the path
+	 * in *err. */
 	virtual int read_firmware(const std::string &name, std::vector<uint8_t> *image,
-				  std::string *err) const = 0;
+				  std::string *path, std::string *err) const = 0;
 
 	/* The plugged module's EEPROM, SFF-8636 lower page 0 + upper page 00h, for a process
 	 * that has not run the bring-up (a secondary): 0, or -ENOTSUP. The primary reads the
@@ -79,6 +80,6 @@ public:
  * or with fw_dir (devarg) from fw_dir/<last component of name>. 0, or a negative errno and
  * "cannot read firmware file PATH: why" in *err. */
 int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector<uint8_t> *image,
-		 std::string *err);
+		 std::string *path, std::string *err);
 
 } // namespace gaudi

@@ -81,12 +81,13 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	/* 2. The boot FIT, then the CPU-CP firmware, through the COMMS protocol [firmware_if.c
 	 *    hl_fw_dynamic_init_cpu]. A missing file fails the probe with its path. */
 	std::vector<uint8_t> boot_fit, fit;
-	int rc = be.read_firmware(fw::kBootFitFile, &boot_fit, err);
+	std::string boot_fit_path, fit_path; /* what the step's messages name */
+	int rc = be.read_firmware(fw::kBootFitFile, &boot_fit, &boot_fit_path, err);
 	if (rc == 0)
-		rc = be.read_firmware(fw::kFitFile, &fit, err);
+		rc = be.read_firmware(fw::kFitFile, &fit, &fit_path, err);
 	if (rc != 0)
 		return rc;
-	e = h.load_firmware({fw::kBootFitFile, boot_fit}, {fw::kFitFile, fit});
+	e = h.load_firmware({boot_fit_path.c_str(), boot_fit}, {fit_path.c_str(), fit});
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
 

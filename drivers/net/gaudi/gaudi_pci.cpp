@@ -61,10 +61,10 @@ public:
 	hw::fw::FwTimeouts fw_timeouts() const override { return {}; } /* the public driver's */
 	unsigned nports() const override { return kMaxPorts; }
 
-	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
+	int read_firmware(const std::string &name, std::vector<uint8_t> *image, std::string *path,
 			  std::string *err) const override
 	{
-		return read_fw_file(fw_dir_, name, image, err);
+		return read_fw_file(fw_dir_, name, image, path, err);
 	}
 
 	int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const override
