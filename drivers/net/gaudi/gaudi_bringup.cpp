@@ -12,6 +12,7 @@
 #include <rte_errno.h>
 #include <rte_ether.h>
 
+#include "base/gaudi_sm.h"
 #include "gaudi_logs.h"
 
 using namespace gaudi;
@@ -119,6 +120,10 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
 	fw->pci_access = true;
+	/* The EQ interrupts' monitors: SOB of port p >= 1 -> interrupt 22 + p written to the
+	 * virtual MSI-X doorbell [gaudi2.c gaudi2_prepare_sm_for_virt_msix_db, in hw_init]; each
+	 * port's QPC points at its SOB when its EQ interrupt is enabled (gaudi_intr.cpp). */
+	sm::arm_nic_eq_msix(be.sm_bar(), be.nports(), fw->mz->iova + kMsixDbOff);
 	e = h.nic_info_get(&fw->info);
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);

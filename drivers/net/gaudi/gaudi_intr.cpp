@@ -27,9 +27,8 @@ using namespace gaudi::hw;
 
 namespace {
 
-/* The backend, if the device's interrupts reach this process's eventfds (the model in the
- * primary); null otherwise: silicon until the EQ interrupt is routed to MSI-X (gaudi_pci.cpp),
- * and secondary processes. */
+/* The backend, if the device's interrupts reach this process's eventfds (the primary, on
+ * silicon with VFIO MSI-X); null otherwise. */
 Backend *irq_backend(rte_eth_dev *dev)
 {
 	Backend *be = gaudi_adapter_of(dev)->backend.get();
@@ -204,7 +203,10 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 	gaudi_port *port = gaudi_priv(dev);
 	const rte_eth_intr_conf &ic = dev->data->dev_conf.intr_conf;
 	if ((ic.lsc || ic.rxq) && port->intr == nullptr) {
-		GAUDI_LOG(ERR, "port %u: interrupts need net_gaudi_emu", dev->data->port_id);
+		GAUDI_LOG(ERR,
+			  "port %u: no interrupts in this process (they need the primary, and "
+			  "on silicon VFIO MSI-X)",
+			  dev->data->port_id);
 		return -ENOTSUP;
 	}
 	if (ic.rmv)
@@ -213,6 +215,15 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 		rx_intr_release(dev);
 	if (!ic.rxq)
 		return 0;
+	/* The raw CQ's interrupt (source 4) has no published route to MSI-X: only the model
+	 * delivers it. */
+	if (irq_backend(dev)->bind_irq(port->hw.id(), reg::INTR_RX_RING0, -1) == -ENOTSUP) {
+		GAUDI_LOG(ERR,
+			  "port %u: Rx interrupts need net_gaudi_emu (no known route from "
+			  "the raw CQ to MSI-X on silicon)",
+			  dev->data->port_id);
+		return -ENOTSUP;
+	}
 	/* One Rx queue, one vector: QPC interrupt 4 (rx_ring0), signalled when the raw CQ's arm
 	 * fires. */
 	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -246,6 +257,7 @@ void gaudi_intr_start(rte_eth_dev *dev)
 	 * even sibling arrive there (SW-42306). */
 	bool eq_irq = ic.lsc != 0 || (port->hw.id() & 1) != 0;
 	m->bind_irq(port->hw.id(), reg::INTR_EQ, eq_irq ? port->lsc_fd : -1);
+	port->hw.eq_irq_route(); /* source 9 -> the port's SOB -> MSI-X (base/gaudi_sm.h) */
 	port->hw.intr_clear(reg::INTR_EQ);
 	port->hw.intr_enable(reg::INTR_EQ, eq_irq);
 }
@@ -398,6 +410,7 @@ void link_eq_own(gaudi_link_eq *le)
 		le->ci = 0;
 		le->hw.eq_init({le->mz->iova, kEqLog2, le->mz->iova + (sizeof(Eqe) << kEqLog2)});
 		le->ad->backend->bind_irq(le->hw.id(), reg::INTR_EQ, le->fd);
+		le->hw.eq_irq_route();
 		le->hw.intr_clear(reg::INTR_EQ);
 		le->hw.intr_enable(reg::INTR_EQ, true);
 		le->owned = true;

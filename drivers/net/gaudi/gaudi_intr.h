@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 PMD: interrupts. LSC through the event queue (QPC interrupt 9), Rx through the
  * raw CQ arm (QPC interrupt 4). Offered when the backend routes them to eventfds
- * (Backend::irqs_routed): today net_gaudi_emu, whose model signals the eventfds; on silicon the
- * EQ interrupt's MSI-X routing is not programmed yet (gaudi_pci.cpp).
+ * (Backend::irqs_routed). The EQ interrupt takes the published route on both backends:
+ * INTERRUPT_BASE_9/DATA_9 -> the port's sync object -> monitor -> virtual MSI-X doorbell ->
+ * MSI-X vector 22 + port (base/gaudi_sm.h; the monitors are armed at bring-up). The raw CQ's
+ * has no published route: net_gaudi_emu only.
  */
 #pragma once
 

@@ -428,6 +428,7 @@ public:
 	hw::Bar &nic_bar() override { return dev_ ? dev_->bar() : view_->bar(); }
 	hw::Bar &fw_bar() override { return dev_ ? dev_->fw_bar() : no_bar_; }
 	hw::Bar &fw_sram_bar() override { return dev_ ? dev_->fw_sram_bar() : no_bar_; }
+	hw::Bar &sm_bar() override { return dev_ ? dev_->sm_bar() : no_bar_; }
 	hw::fw::FwTimeouts fw_timeouts() const override
 	{
 		/* The model's device CPU answers within the register access (either engine), so
@@ -465,7 +466,10 @@ public:
 	{
 		if (!dev_)
 			return -ENOTSUP;
-		dev_->bind_irq(port, index, fd);
+		if (index == reg::INTR_EQ) /* as vfio binds the port's MSI-X vector */
+			dev_->bind_msix(kMsixNicPortFirst + port, fd);
+		else
+			dev_->bind_irq(port, index, fd);
 		return 0;
 	}
 
