@@ -120,8 +120,8 @@ struct gaudi_port {
 	rte_ether_addr uc[15];
 	rte_ether_addr mc[32];
 
-	/* Interrupts (net_gaudi_emu only; null/-1 otherwise). The interrupt thread owns
-	 * lsc_reported and rearm_pending. */
+	/* Interrupts (when the backend routes them, gaudi_intr.h; null/-1 otherwise). The
+	 * interrupt thread owns lsc_reported and rearm_pending. */
 	rte_intr_handle *intr; /* also dev->intr_handle */
 	int lsc_fd;	       /* eventfd of QPC interrupt 9 (event queue) */
 	int rxq_fd;	       /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */
