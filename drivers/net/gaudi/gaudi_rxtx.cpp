@@ -240,6 +240,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	const uint32_t slot_size = 1u << rxq->slot_log2;
 	/* Read once per burst: a filter change applies from the next burst on. */
 	const bool sw_filter = __atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED);
+	const uint32_t ptype_mask = __atomic_load_n(&rxq->port->ptype_mask, __ATOMIC_RELAXED);
 	uint16_t i = 0;
 	bool stop = false;
 	while (i < n && !stop) {
@@ -293,7 +294,8 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				continue;
 			}
 			m->pkt_len = len;
-			m->packet_type = parse_ptype(src[j], len);
+			m->packet_type = ptype_mask != 0 ? parse_ptype(src[j], len) & ptype_mask
+							  : RTE_PTYPE_UNKNOWN;
 			rxq->bytes += len;
 			pkts[nb_rx++] = m;
 		}

@@ -80,3 +80,6 @@ int gaudi_rx_descriptor_status(void *rxq, uint16_t offset);
 int gaudi_tx_descriptor_status(void *txq, uint16_t offset);
 /* Packet types rx_burst sets in mbuf->packet_type (RTE_PTYPE_UNKNOWN-terminated). */
 extern const uint32_t gaudi_ptypes[];
+/* The packet-type families gaudi_ptypes covers. */
+inline constexpr uint32_t gaudi_ptype_mask_all =
+	RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK;
