@@ -445,10 +445,13 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 			const void *p = rte_pktmbuf_read(m, 0, len, dst);
 			if (p != dst)
 				rte_memcpy(dst, p, len);
+			uint8_t &dirty = txq->bounce_dirty[slot];
 			if (len < kTxPadSize) {
-				memset(dst + len, 0, kTxPadSize - len);
+				if (dirty > len)
+					memset(dst + len, 0, dirty - len);
 				size = kTxPadSize;
 			}
+			dirty = static_cast<uint8_t>(std::min(len, kTxPadSize));
 			addr = txq->bounce_iova[slot];
 			txq->sw_ring[slot] = nullptr;
 			if (unlikely(m->nb_segs != 1)) { /* a chain: segment by segment */
