@@ -653,6 +653,10 @@ TEST(Features, PacketTypesOnRequest)
 	EXPECT_EQ(type_of_one(), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4);
 	ASSERT_EQ(rte_eth_dev_set_ptypes(nic.port(1), RTE_PTYPE_UNKNOWN, nullptr, 0), 0);
 	EXPECT_EQ(type_of_one(), RTE_PTYPE_UNKNOWN);
+	/* Kept across a port reset, as the application's other settings are. */
+	ASSERT_EQ(rte_eth_dev_reset(nic.port(1)), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	EXPECT_EQ(type_of_one(), RTE_PTYPE_UNKNOWN);
 	ASSERT_GE(rte_eth_dev_set_ptypes(nic.port(1), RTE_PTYPE_ALL_MASK, set, 16), 0);
 	EXPECT_EQ(type_of_one(), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP);
 }

@@ -233,9 +233,11 @@ int gaudi_dev_reset(rte_eth_dev *dev)
 	gaudi_rxq_release(dev, 0);
 	gaudi_txq_release(dev, 0);
 	uint8_t promisc = dev->data->promiscuous, allmulti = dev->data->all_multicast;
+	uint32_t ptype_mask = gaudi_priv(dev)->ptype_mask; /* rte_eth_dev_set_ptypes' choice */
 	int rc = gaudi_port_hw_init(dev);
 	dev->data->promiscuous = promisc;
 	dev->data->all_multicast = allmulti;
+	gaudi_priv(dev)->ptype_mask = ptype_mask;
 	return rc;
 }
 
