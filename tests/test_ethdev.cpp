@@ -337,6 +337,34 @@ TEST_P(Engine, ShortAndMultiSegmentFrames)
 	free_all(rx);
 }
 
+/* A short frame's pad is zeros whatever the bounce slot held before: rounds of longer, then
+ * shorter frames through every slot of a 64-entry ring (63 per round, so the slots rotate). */
+TEST_P(Engine, ShortFramePadIsZeroAfterLongerFrames)
+{
+	Nic nic(args(), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 256, 64, RTE_ETHER_MTU, 0, RTE_ETH_TX_OFFLOAD_MULTI_SEGS), 0);
+	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	const struct {
+		uint16_t len;
+		unsigned segs;
+	} rounds[] = {{186, 2}, {120, 1}, {186, 3}, {42, 1}, {14, 1}, {14, 1}};
+	uint32_t seq = 0;
+	for (const auto &r : rounds) {
+		std::vector<rte_mbuf *> tx;
+		for (unsigned i = 0; i < 63; i++)
+			tx.push_back(nic.frame(seq + i, r.len, r.segs));
+		ASSERT_EQ(nic.send_all(0, tx), 63u);
+		auto rx = nic.receive(1, 63);
+		ASSERT_EQ(rx.size(), 63u) << "round of " << r.len << "-byte frames";
+		for (unsigned i = 0; i < rx.size(); i++)
+			EXPECT_EQ(bytes_of(rx[i]), Nic::padded(Nic::pattern(seq + i, r.len)))
+				<< r.len << "-byte frame " << i;
+		free_all(rx);
+		seq += 63;
+	}
+}
+
 /* A frame larger than the mbuf arrives as a chain when scattered RX is on. */
 TEST_P(Engine, ScatteredRx)
 {

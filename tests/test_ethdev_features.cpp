@@ -628,6 +628,39 @@ TEST(Features, PacketTypes)
 	rte_pktmbuf_free(rx[0]);
 }
 
+/* rte_eth_dev_set_ptypes: only the families asked for are reported; none skips the parse
+ * (testpmd asks for none at port start). */
+TEST(Features, PacketTypesOnRequest)
+{
+	Nic nic("ports=2");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	const auto tcp4 = pkt({0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6}, 0x0800);
+	auto type_of_one = [&]() {
+		EXPECT_EQ(nic.send(0, {nic.frame(tcp4)}), 1u);
+		auto rx = nic.receive(1, 1);
+		EXPECT_EQ(rx.size(), 1u);
+		if (rx.empty())
+			return ~0u;
+		uint32_t t = rx[0]->packet_type;
+		rte_pktmbuf_free(rx[0]);
+		return t;
+	};
+	uint32_t set[16];
+	ASSERT_GE(rte_eth_dev_set_ptypes(nic.port(1), RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK, set,
+					 16), 0);
+	EXPECT_EQ(type_of_one(), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4);
+	ASSERT_EQ(rte_eth_dev_set_ptypes(nic.port(1), RTE_PTYPE_UNKNOWN, nullptr, 0), 0);
+	EXPECT_EQ(type_of_one(), RTE_PTYPE_UNKNOWN);
+	/* Kept across a port reset, as the application's other settings are. */
+	ASSERT_EQ(rte_eth_dev_reset(nic.port(1)), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	EXPECT_EQ(type_of_one(), RTE_PTYPE_UNKNOWN);
+	ASSERT_GE(rte_eth_dev_set_ptypes(nic.port(1), RTE_PTYPE_ALL_MASK, set, 16), 0);
+	EXPECT_EQ(type_of_one(), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP);
+}
+
 /* ---- Flow control / PFC ---- */
 
 TEST(Features, FlowControlConfigAndPauseCounters)

@@ -24,6 +24,17 @@ BURST = 32
 ROUNDS = 2                       # start tx_first ROUNDS
 INJECTED = BURST * ROUNDS        # frames per port put on the wire by tx_first
 RUN_SECONDS = 2.0
+# How long counters may take to move again. A loaded 2-CPU machine (the suite runs tests in
+# parallel, ASan slows them) can leave a forwarding thread without a CPU for a second: growth
+# is waited for, not assumed within a fixed window.
+GROWTH_TIMEOUT = 20.0
+
+
+def grown(tp, before, keys):
+    """Stats once every port's `keys` counters passed `before` (or the last stats at the
+    timeout)."""
+    return wait_for(tp, lambda st: all(st[p][k] > before[p][k] for p in (0, 1) for k in keys),
+                    GROWTH_TIMEOUT, stall=GROWTH_TIMEOUT)
 
 
 def zero_errors(stats, ports=(0, 1), missed_ok=False):
@@ -38,8 +49,7 @@ def looping(tp):
     tp.cmd(f"start tx_first {ROUNDS}")
     time.sleep(RUN_SECONDS)
     a = tp.port_stats()
-    time.sleep(0.5)
-    b = tp.port_stats()
+    b = grown(tp, a, ("RX-packets", "TX-packets"))
     for p in (0, 1):
         for k in ("RX-packets", "TX-packets"):
             check(b[p][k] > a[p][k] > INJECTED,
@@ -61,8 +71,7 @@ def txonly(tp):
     tp.cmd("start")
     time.sleep(RUN_SECONDS)
     a = tp.port_stats()
-    time.sleep(0.5)
-    b = tp.port_stats()
+    b = grown(tp, a, ("TX-packets",))
     tp.cmd("stop")
     for p in (0, 1):
         check(b[p]["TX-packets"] > a[p]["TX-packets"] > 0, f"port {p} TX not growing: "

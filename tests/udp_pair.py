@@ -16,7 +16,7 @@ import sys
 import time
 
 from e2e_common import TX_PAD, Fail, check, engines, finish, gaudi_pmd
-from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats
+from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats, wait_for
 
 RUN_SECONDS = 1.5
 
@@ -72,8 +72,9 @@ def tx_to_rx(engine, pmd):
             time.sleep(RUN_SECONDS)
             b.cmd("stop")
             sb = b.port_stats()[0]
-            time.sleep(0.5)         # A drains what is still queued at its socket
-            sa = a.port_stats()[0]
+            # A drains what is still queued at its socket: its counters must stand still
+            # for a second (a loaded machine may take longer than any fixed wait).
+            sa = wait_for(a, lambda st: False, 30, stall=1.0)[0]
             drops = udp_drops(a_port)
             fwd = parse_fwd_stats(a.cmd("stop"))[0]
             a.quit()
@@ -104,8 +105,13 @@ def swap_both_ways(engine, pmd):
             a.cmd("start tx_first")
             time.sleep(RUN_SECONDS)
             s1 = (a.port_stats()[0], b.port_stats()[0])
-            time.sleep(0.5)
-            s2 = (a.port_stats()[0], b.port_stats()[0])
+            # Growth is waited for (up to 20 s), not assumed within a fixed window.
+            keys = ("RX-packets", "TX-packets")
+            for _ in range(100):
+                time.sleep(0.2)
+                s2 = (a.port_stats()[0], b.port_stats()[0])
+                if all(s2[i][k] > s1[i][k] for i in (0, 1) for k in keys):
+                    break
             a.cmd("stop")
             b.cmd("stop")
             a.quit()

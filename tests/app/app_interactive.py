@@ -16,14 +16,14 @@ from app_common import APP, TX_PAD, Fail, check, main, workdir
 W = workdir()
 
 
-def session(cmds, extra=()):
-    """Run the prompt, typing each command 0.3 s after the previous one; returns stdout split
+def session(cmds, extra=(), gap=0.3):
+    """Run the prompt, typing each command `gap` s after the previous one; returns stdout split
     per command (the text after each prompt)."""
     p = subprocess.Popen([APP, "-i", f"--json={os.path.join(W, 'i.json')}"] + list(extra),
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     for c in cmds:
-        time.sleep(0.3)
+        time.sleep(gap)
         p.stdin.write(c + "\n")
         p.stdin.flush()
     try:
@@ -106,7 +106,8 @@ def test_totals_survive_port_restart():
     js = os.path.join(W, "i.json")
     out = session(["start", "stop", "port stop all", "port start all", "start", "stop",
                    "port stop all", "port config all loopback 0", "port start all", "start",
-                   "stop", "show port stats all"], ["--forward-mode=txonly", "--rate=50000"])
+                   "stop", "show port stats all"], ["--forward-mode=txonly", "--rate=50000"],
+                  gap=1.5)  # each run must send on both ports, even on a loaded machine
     runs = [re.findall(r"port (\d): rx (\d+) tx (\d+) frames", out[i]) for i in (1, 5, 10)]
     with open(js) as f:
         rep = {p["port"]: p for p in json.load(f)["ports"]}

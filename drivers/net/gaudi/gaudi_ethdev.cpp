@@ -223,6 +223,7 @@ int gaudi_port_hw_init(rte_eth_dev *dev)
 	port->hw.stats_reset();
 	port->promisc = false;
 	port->allmulti = false;
+	port->ptype_mask = gaudi_ptype_mask_all;
 	port->n_uc = port->n_mc = 0;
 	gaudi_rx_filter_apply(port);
 	dev->data->promiscuous = 0;
@@ -241,11 +242,13 @@ int gaudi_dev_reset(rte_eth_dev *dev)
 	gaudi_rxq_release(dev, 0);
 	gaudi_txq_release(dev, 0);
 	uint8_t promisc = dev->data->promiscuous, allmulti = dev->data->all_multicast;
+	uint32_t ptype_mask = gaudi_priv(dev)->ptype_mask; /* rte_eth_dev_set_ptypes' choice */
 	gaudi_link_eq_release(gaudi_priv(dev)->adapter, gaudi_priv(dev)->hw.id());
 	int rc = gaudi_port_hw_init(dev); /* quiesces our EQ: the adapter takes it again below */
 	gaudi_link_eq_update(gaudi_priv(dev)->adapter, gaudi_priv(dev)->hw.id());
 	dev->data->promiscuous = promisc;
 	dev->data->all_multicast = allmulti;
+	gaudi_priv(dev)->ptype_mask = ptype_mask;
 	return rc;
 }
 
@@ -281,6 +284,7 @@ const eth_dev_ops gaudi_ops = {
 	.tx_burst_mode_get = gaudi_burst_mode_get,
 	.fw_version_get = gaudi_fw_version_get,
 	.dev_supported_ptypes_get = gaudi_ptypes_get,
+	.dev_ptypes_set = gaudi_ptypes_set,
 	.rx_queue_start = gaudi_rx_queue_start,
 	.rx_queue_stop = gaudi_rx_queue_stop,
 	.tx_queue_start = gaudi_tx_queue_start,

@@ -116,6 +116,9 @@ struct gaudi_port {
 	/* Address filters beyond the one RXB TS_RAW0 filter the hardware has: while any is in
 	 * use (or allmulti), RXB takes every address and rx_burst filters (sw_filter). */
 	bool sw_filter;
+	/* The packet-type families rx_burst reports (rte_eth_dev_set_ptypes; RTE_PTYPE_*_MASK
+	 * bits): 0 skips the parse, as testpmd asks at port start. All at probe; kept by reset. */
+	uint32_t ptype_mask;
 	uint8_t n_uc, n_mc;
 	rte_ether_addr uc[15];
 	rte_ether_addr mc[32];

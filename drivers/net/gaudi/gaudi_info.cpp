@@ -38,7 +38,8 @@ int gaudi_dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
 	info->max_rx_pktlen = kMaxMtu + kFrameOverhead;
 	info->min_rx_bufsize = 64;
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
-	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* MBUF_FAST_FREE: one mempool, direct mbufs, refcnt 1: completions put them back in bulk. */
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	info->rx_desc_lim = {.nb_max = kRxRingMax, .nb_min = kRxRingMin, .nb_align = kRxRingMin};
 	info->tx_desc_lim = {.nb_max = kTxRingMax,
 			     .nb_min = kTxRingMin,
@@ -83,6 +84,15 @@ const uint32_t *gaudi_ptypes_get(rte_eth_dev *dev)
 {
 	(void)dev;
 	return gaudi_ptypes;
+}
+
+/* rte_eth_dev_set_ptypes: the families the application wants (0: none). The datapath reads it
+ * once per burst, so a change applies from the next burst on. */
+int gaudi_ptypes_set(rte_eth_dev *dev, uint32_t ptype_mask)
+{
+	__atomic_store_n(&gaudi_priv(dev)->ptype_mask, ptype_mask & gaudi_ptype_mask_all,
+			 __ATOMIC_RELAXED);
+	return 0;
 }
 
 /* ---- module EEPROM (QSFP28, SFF-8636) ---- */

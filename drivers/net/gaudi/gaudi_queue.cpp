@@ -178,8 +178,9 @@ int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
 	size_t len = static_cast<size_t>(stride) * txq->nb_desc;
 	const rte_memzone *mz =
 		gaudi_dma_zone(dev, "txb", txq->queue_id, len, dev->device->numa_node, 0, stride);
+	/* One block: each slot's IOVA, then each slot's dirty length (gaudi_txq). */
 	auto *iova = static_cast<uint64_t *>(
-		rte_zmalloc_socket("gaudi_txb_iova", sizeof(uint64_t) * txq->nb_desc,
+		rte_zmalloc_socket("gaudi_txb_iova", (sizeof(uint64_t) + 1) * txq->nb_desc,
 				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
 	if (mz == nullptr || iova == nullptr) {
 		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
@@ -195,6 +196,8 @@ int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
 	txq->bounce_mz = mz;
 	txq->bounce = static_cast<uint8_t *>(mz->addr);
 	txq->bounce_iova = iova;
+	txq->bounce_dirty = reinterpret_cast<uint8_t *>(iova + txq->nb_desc);
+	memset(txq->bounce_dirty, kTxPadSize, txq->nb_desc); /* contents unknown: all dirty */
 	txq->bounce_stride = stride;
 	return 0;
 }

@@ -201,6 +201,11 @@ bool sw_filter_pass(const gaudi_port *port, const uint8_t *frame)
 }
 } // namespace
 
+/* CQEs are taken in groups: the group's CQEs are read (valid bit, slot, length) and given back
+ * first, with a prefetch of each frame's slot and of the mbuf data it is copied to, then the
+ * group's frames are copied while those lines arrive. */
+constexpr uint16_t kRxGroup = 32;
+
 uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	auto *rxq = static_cast<gaudi_rxq *>(queue);
@@ -217,10 +222,13 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	uint32_t avail = pi - rxq->ci;
 	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(avail, nb_pkts));
 
-	if (unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, pkts, n) != 0)) {
+	/* Raw mbufs from the mempool cache in bulk: a pool's free mbufs have refcnt 1, one
+	 * segment and no next (rte_mbuf_raw_alloc's contract); the fields rx_burst does not set
+	 * below are set here. */
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, reinterpret_cast<void **>(pkts), n) != 0)) {
 		/* Take what the pool can give, one by one; the rest waits in the CQ. */
 		uint16_t got = 0;
-		while (got < n && (pkts[got] = rte_pktmbuf_alloc(rxq->mp)) != nullptr)
+		while (got < n && (pkts[got] = rte_mbuf_raw_alloc(rxq->mp)) != nullptr)
 			got++;
 		rte_eth_devices[rxq->port->port_id].data->rx_mbuf_alloc_failed += n - got;
 		n = got;
@@ -228,52 +236,74 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 
 	uint16_t nb_rx = 0;
 	uint32_t ci = rxq->ci;
+	const uint16_t port_id = rxq->port->port_id;
+	const uint32_t slot_size = 1u << rxq->slot_log2;
 	/* Read once per burst: a filter change applies from the next burst on. */
 	const bool sw_filter = __atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED);
-	uint16_t i;
-	for (i = 0; i < n; i++) {
-		Cqe *cqe = &rxq->cq[ci & rxq->mask];
-		uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
-		if (unlikely(!(d0 & CQE_VALID))) {
-			rxq->cqe_not_valid++;
-			break;
+	const uint32_t ptype_mask = __atomic_load_n(&rxq->port->ptype_mask, __ATOMIC_RELAXED);
+	uint16_t i = 0;
+	bool stop = false;
+	while (i < n && !stop) {
+		const uint8_t *src[kRxGroup];
+		uint32_t lens[kRxGroup];
+		uint16_t g = 0, want = std::min<uint16_t>(kRxGroup, n - i);
+		for (; g < want; g++) {
+			Cqe *cqe = &rxq->cq[ci & rxq->mask];
+			uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
+			if (unlikely(!(d0 & CQE_VALID))) {
+				rxq->cqe_not_valid++;
+				stop = true;
+				break;
+			}
+			uint32_t slot = cqe->wqe_index & rxq->mask;
+			lens[g] = cqe->size;
+			src[g] = rxq->slots + (static_cast<size_t>(slot) << rxq->slot_log2);
+			cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
+			ci++;
+			rte_prefetch0(src[g]);
+			rte_prefetch0(static_cast<uint8_t *>(pkts[i + g]->buf_addr) +
+				      RTE_PKTMBUF_HEADROOM);
 		}
-		uint32_t len = cqe->size;
-		uint32_t slot = cqe->wqe_index & rxq->mask;
-		const uint8_t *src = rxq->slots + (static_cast<size_t>(slot) << rxq->slot_log2);
-		rte_mbuf *m = pkts[i];
-		cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
-		ci++;
-		if (unlikely(len == 0 || len > rxq->max_frame ||
-			     len > (1u << rxq->slot_log2))) {
-			rxq->errors++;
-			rte_pktmbuf_free(m);
-			continue;
+		for (uint16_t j = 0; j < g; j++, i++) {
+			rte_mbuf *m = pkts[i];
+			uint32_t len = lens[j];
+			m->data_off = RTE_PKTMBUF_HEADROOM;
+			m->port = port_id;
+			m->ol_flags = 0;
+			m->vlan_tci = 0;
+			m->vlan_tci_outer = 0;
+			m->data_len = 0; /* tailroom below counts from it */
+			if (unlikely(len == 0 || len > rxq->max_frame || len > slot_size)) {
+				rxq->errors++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			if (likely(len <= rte_pktmbuf_tailroom(m))) {
+				rte_memcpy(rte_pktmbuf_mtod(m, void *), src[j], len);
+				m->data_len = len;
+			} else if (!rxq->scatter || !rx_scatter(rxq, m, src[j], len)) {
+				/* Without scatter the queue setup guarantees fit; this is allocation
+				 * failure of an extra segment: the frame is lost, and counted. */
+				rte_eth_devices[port_id].data->rx_mbuf_alloc_failed++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src[j])) {
+				rxq->filtered++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			m->pkt_len = len;
+			m->packet_type = ptype_mask != 0 ? parse_ptype(src[j], len) & ptype_mask
+							  : RTE_PTYPE_UNKNOWN;
+			rxq->bytes += len;
+			pkts[nb_rx++] = m;
 		}
-		if (likely(len <= rte_pktmbuf_tailroom(m))) {
-			rte_memcpy(rte_pktmbuf_mtod(m, void *), src, len);
-			m->data_len = len;
-		} else if (!rxq->scatter || !rx_scatter(rxq, m, src, len)) {
-			/* Without scatter the queue setup guarantees fit; this is allocation
-			 * failure of an extra segment: the frame is lost, and counted. */
-			rte_eth_devices[rxq->port->port_id].data->rx_mbuf_alloc_failed++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src)) {
-			rxq->filtered++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		m->pkt_len = len;
-		m->port = rxq->port->port_id;
-		m->packet_type = parse_ptype(src, len);
-		rxq->bytes += len;
-		pkts[nb_rx++] = m;
 	}
-	/* mbufs allocated for CQEs we did not reach (valid bit not visible yet). */
+	/* Raw mbufs taken for CQEs we did not reach (valid bit not visible yet) go back as
+	 * they came. */
 	if (i < n)
-		rte_pktmbuf_free_bulk(&pkts[i], n - i);
+		rte_mempool_put_bulk(rxq->mp, reinterpret_cast<void **>(&pkts[i]), n - i);
 	if (ci != rxq->ci) {
 		rxq->ci = ci;
 		rxq->port->hw.rx_write_ci(ci);
@@ -281,6 +311,41 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	rxq->packets += nb_rx;
 	return nb_rx;
 }
+
+namespace {
+/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE: the application promises that the mbufs it transmits
+ * come from one mempool, are direct and have refcnt 1, so freeing is putting them back in
+ * bulk, without rte_pktmbuf_prefree_seg's per-mbuf checks. A port-level offload (the queue
+ * offload capabilities are empty, so a queue cannot ask for more than its port). */
+inline bool tx_fast_free(const gaudi_txq *txq)
+{
+	return rte_eth_devices[txq->port->port_id].data->dev_conf.txmode.offloads &
+	       RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+}
+
+/* Free n mbufs that the queue is done with; nulls (bounced frames' slots) are skipped. */
+void tx_free_mbufs(rte_mbuf **ms, uint32_t n, bool fast)
+{
+	if (!fast) {
+		rte_pktmbuf_free_bulk(ms, n); /* skips nulls */
+		return;
+	}
+	constexpr uint32_t kBatch = 64;
+	void *batch[kBatch];
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (ms[i] == nullptr)
+			continue;
+		if (k == kBatch) {
+			rte_mempool_put_bulk(static_cast<rte_mbuf *>(batch[0])->pool, batch, k);
+			k = 0;
+		}
+		batch[k++] = ms[i];
+	}
+	if (k != 0)
+		rte_mempool_put_bulk(static_cast<rte_mbuf *>(batch[0])->pool, batch, k);
+}
+} // namespace
 
 void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 {
@@ -290,11 +355,12 @@ void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 	uint32_t start = txq->ci & txq->mask;
 	uint32_t first = std::min(n, txq->nb_desc - start);
 	rte_mbuf **ring = txq->sw_ring;
-	/* sw_ring entries are null for bounced frames; free_bulk skips nulls. */
-	rte_pktmbuf_free_bulk(&ring[start], first);
+	const bool fast = tx_fast_free(txq);
+	/* sw_ring entries are null for bounced frames. */
+	tx_free_mbufs(&ring[start], first, fast);
 	std::fill_n(&ring[start], first, nullptr);
 	if (n > first) {
-		rte_pktmbuf_free_bulk(&ring[0], n - first);
+		tx_free_mbufs(&ring[0], n - first, fast);
 		std::fill_n(&ring[0], n - first, nullptr);
 	}
 	txq->ci = (txq->ci + n) & WQ_IDX_MASK;
@@ -351,6 +417,11 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 	uint32_t pi = txq->pi;
 	uint64_t bytes = 0;
 	uint16_t posted = 0;
+	/* Bounced frames' mbufs are freed in bulk once the burst is posted. */
+	constexpr uint16_t kFreeBatch = 64;
+	rte_mbuf *copied[kFreeBatch];
+	uint16_t nb_copied = 0;
+	const bool fast = tx_fast_free(txq);
 	for (uint16_t i = 0; i < n; i++) {
 		rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
@@ -374,13 +445,24 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 			const void *p = rte_pktmbuf_read(m, 0, len, dst);
 			if (p != dst)
 				rte_memcpy(dst, p, len);
+			uint8_t &dirty = txq->bounce_dirty[slot];
 			if (len < kTxPadSize) {
-				memset(dst + len, 0, kTxPadSize - len);
+				if (dirty > len)
+					memset(dst + len, 0, dirty - len);
 				size = kTxPadSize;
 			}
+			dirty = static_cast<uint8_t>(std::min(len, kTxPadSize));
 			addr = txq->bounce_iova[slot];
 			txq->sw_ring[slot] = nullptr;
-			rte_pktmbuf_free(m);
+			if (unlikely(m->nb_segs != 1)) { /* a chain: segment by segment */
+				rte_pktmbuf_free(m);
+			} else {
+				if (unlikely(nb_copied == kFreeBatch)) {
+					tx_free_mbufs(copied, nb_copied, fast);
+					nb_copied = 0;
+				}
+				copied[nb_copied++] = m;
+			}
 		}
 		wqe->size = size;
 		wqe->local_addr = addr;
@@ -401,6 +483,8 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		txq->packets += posted;
 		txq->bytes += bytes;
 	}
+	if (nb_copied != 0)
+		tx_free_mbufs(copied, nb_copied, fast);
 	return n;
 }
 } // namespace

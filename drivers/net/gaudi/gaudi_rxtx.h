@@ -43,6 +43,10 @@ struct gaudi_txq {
 	rte_mbuf **sw_ring;       /* mbuf to free when the slot completes (null: bounce) */
 	uint8_t *bounce;          /* nb_desc slots of bounce_stride bytes */
 	uint64_t *bounce_iova;    /* IOVA of each bounce slot */
+	/* Per bounce slot: how many of its first kTxPadSize bytes a frame may have left non-zero.
+	 * A short frame's pad must go out as zeros; only what an earlier, longer frame left
+	 * there is cleared, so a run of short frames writes no pad at all. */
+	uint8_t *bounce_dirty;
 	uint32_t bounce_stride;
 	const rte_memzone *bounce_mz;
 	uint32_t pi;              /* next WQ index to post (22-bit free-running) */
@@ -80,3 +84,6 @@ int gaudi_rx_descriptor_status(void *rxq, uint16_t offset);
 int gaudi_tx_descriptor_status(void *txq, uint16_t offset);
 /* Packet types rx_burst sets in mbuf->packet_type (RTE_PTYPE_UNKNOWN-terminated). */
 extern const uint32_t gaudi_ptypes[];
+/* The packet-type families gaudi_ptypes covers. */
+inline constexpr uint32_t gaudi_ptype_mask_all =
+	RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK;
