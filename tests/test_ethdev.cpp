@@ -568,6 +568,43 @@ TEST(Devargs, FirmwareDirectory)
 	rmdir(dir);
 }
 
+/* A per-port devarg for a port that gets no ethdev (masked off by the firmware's link_mask, or
+ * left out of port_mask) cannot apply: the probe fails, naming the devarg and the port, and
+ * leaves nothing behind. */
+TEST(Devargs, PerPortDevargOfAClosedPortFailsProbe)
+{
+	const char *pcap = "/var/tmp/gaudi_test_closed_port.pcap";
+	const std::string mask = "ports=4,fw_port_mask=0x5,";
+	const std::string masked =
+		": port 1 is masked off by the firmware (NIC_INFO_GET link_mask 0x5)";
+	const std::string cases[][2] = {
+		{mask + "wire=pcap,tx_pcap=1:" + pcap,
+		 std::string("devarg tx_pcap=1:") + pcap + masked},
+		{mask + "wire=udp,udp_local=1:127.0.0.1:47001,udp_remote=1:127.0.0.1:47002",
+		 "devarg udp_local=1:127.0.0.1:47001" + masked},
+		{mask + "wire=loopback,fault=qp_err:1:100", "devarg fault=qp_err:1:100" + masked},
+		{mask + "wire=loopback,fault=link_flap:3",
+		 "devarg fault=link_flap:3: port 3 is masked off"},
+		{"ports=4,port_mask=0x1,wire=loopback,fault=qp_err:2",
+		 "devarg fault=qp_err:2: port 2 is not opened (port_mask=0x1)"},
+	};
+	uint16_t before = rte_eth_dev_count_avail();
+	for (const auto &c : cases) {
+		gaudi_test::LogCapture log;
+		Nic nic(c[0], 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL) << c[0];
+		EXPECT_NE(log.text().find(c[1]), std::string::npos)
+			<< c[0] << "\nlogged: " << log.text();
+		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c[0];
+		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c[0];
+	}
+	unlink(pcap);
+	/* The same devargs for an opened port are fine. */
+	Nic ok(mask + "wire=loopback,fault=qp_err:2:100", 0);
+	EXPECT_EQ(ok.probe_rc(), 0);
+	EXPECT_EQ(rte_eth_dev_count_avail(), before + 2);
+}
+
 /* ---- Bring-up through the firmware (gaudi_bringup, the model's device CPU) ---- */
 
 uint16_t port_by_name(const std::string &name)
@@ -611,6 +648,36 @@ TEST(Firmware, PortsAndMacsFromNicInfo)
 		EXPECT_NE(port_by_name(nic.name() + "_p2"), UINT16_MAX);
 	}
 	EXPECT_EQ(rte_eth_dev_count_avail(), before);
+}
+
+/* An image over the COMMS size limit (25 bits) is refused before anything is sent, and the
+ * message names the file it read, not the name the driver asked for. */
+TEST(Firmware, OversizeImageNamesItsPath)
+{
+	char dir[] = "/var/tmp/gaudi_fw_XXXXXX";
+	ASSERT_NE(mkdtemp(dir), nullptr);
+	std::string d(dir), boot = d + "/gaudi2-boot-fit.itb", fit = d + "/gaudi2-fit.itb";
+	const off_t size = off_t(1) << 25; /* kCommsMaxSize + 1 */
+	for (const std::string &f : {boot, fit}) {
+		FILE *fp = fopen(f.c_str(), "w");
+		ASSERT_NE(fp, nullptr) << f;
+		fputs("fit", fp);
+		fclose(fp);
+	}
+	ASSERT_EQ(truncate(boot.c_str(), size), 0); /* sparse: no 32 MB on disk */
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL);
+		std::string want = "firmware: firmware file " + boot +
+				   " is 33554432 bytes, over the "
+				   "COMMS size limit 33554431";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr);
+	}
+	unlink(boot.c_str());
+	unlink(fit.c_str());
+	rmdir(dir);
 }
 
 /* Each way bring-up fails on the model gives its message, fails the probe, and leaves

@@ -13,12 +13,17 @@
 #include <string>
 #include <vector>
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <rte_eal.h>
 #include <rte_memzone.h>
 
 #include "gaudi_emu.h"
 #include "gaudi_fw.h"
+#include "gaudi_port.h"
 #include "gaudi_regs.h"
+#include "gaudi_sm.h"
 
 using namespace gaudi;
 using emu::Config;
@@ -181,6 +186,79 @@ TEST(Fw, FullHandshake)
 	EXPECT_EQ(r.dev->fw_counters().packets, 5002u);
 	ASSERT_EQ(r.host->disable_pci_access(), FwErr::ok);
 	EXPECT_FALSE(r.dev->fw_counters().pci_access);
+	EXPECT_EQ(r.dev->map_violations(), 0u);
+}
+
+/* The EQ interrupt's route to MSI-X (base/gaudi_sm.h), as on silicon: with the QPC's
+ * INTERRUPT_BASE_9/DATA_9 unprogrammed an EQ event raises nothing; with the route but no
+ * monitor it only counts in the SOB; with the monitors armed it raises MSI-X vector 22 + port
+ * through the doorbell ENABLE_PCI_ACCESS named, once per event, and the monitors re-arm. */
+TEST(Fw, EqInterruptTakesThePublishedRouteToMsix)
+{
+	namespace sm = hw::sm;
+	Rig r(cfg(2));
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	Dma db(4096);
+	ASSERT_EQ(r.host->enable_pci_access(db.mem().iova), FwErr::ok) << r.host->error();
+	const size_t eq_len = sizeof(hw::Eqe) << hw::kEqLog2;
+	Dma eq(eq_len + 128);
+	ASSERT_NE(eq.mem().va, nullptr);
+	int efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	ASSERT_GE(efd, 0);
+	r.dev->bind_msix(hw::kMsixNicPortFirst + 1, efd);
+	/* Port 1: link events of the macro land on the odd port's EQ. */
+	hw::Port p1(&r.dev->bar(), 1);
+	p1.eq_init({eq.mem().iova, hw::kEqLog2, eq.mem().iova + eq_len});
+	p1.intr_clear(hw::reg::INTR_EQ);
+	p1.intr_enable(hw::reg::INTR_EQ, true);
+	auto events = [&] {
+		return *reinterpret_cast<volatile uint32_t *>(static_cast<uint8_t *>(eq.mem().va) +
+							      eq_len);
+	};
+	auto msix = [&] {
+		uint64_t n = 0;
+		return read(efd, &n, sizeof(n)) == sizeof(n) ? n : 0;
+	};
+	auto sob = [&] {
+		return sm::SOB_OBJ_VAL.get(
+			r.dev->sm_bar().rd32(sm::sob_addr(sm::nic_eq_sob(1)) - sm::kWindowBase));
+	};
+	auto flip = [&](bool up) {
+		p1.intr_clear(hw::reg::INTR_EQ); /* as the handler re-arms */
+		p1.mac_config(up);
+	};
+
+	flip(true); /* no route: the MSI goes nowhere */
+	EXPECT_EQ(events(), 1u);
+	EXPECT_EQ(msix(), 0u);
+	EXPECT_EQ(r.dev->msix_raised(), 0u);
+
+	p1.eq_irq_route(); /* route, no monitor: the SOB counts */
+	EXPECT_EQ(r.dev->bar().rd32(hw::reg::qpc(1) + hw::reg::QPC_INTERRUPT_BASE_9),
+		  sm::SOB_OBJ_0 + 4 * 86);
+	EXPECT_EQ(r.dev->bar().rd32(hw::reg::qpc(1) + hw::reg::QPC_INTERRUPT_DATA_9), 0x80000001u);
+	flip(false);
+	EXPECT_EQ(events(), 2u);
+	EXPECT_EQ(sob(), 1u);
+	EXPECT_EQ(msix(), 0u);
+
+	sm::arm_nic_eq_msix(r.dev->sm_bar(), 2, db.mem().iova); /* resets the SOB too */
+	EXPECT_EQ(sob(), 0u);
+	flip(true);
+	EXPECT_EQ(events(), 3u);
+	EXPECT_EQ(msix(), 1u);
+	EXPECT_EQ(sob(), 0u) << "the second monitor takes the SOB back to 0";
+	flip(false); /* the third monitor re-armed the first */
+	EXPECT_EQ(events(), 4u);
+	EXPECT_EQ(msix(), 1u);
+	EXPECT_EQ(r.dev->msix_raised(), 2u);
+	/* Port 0's vector stays quiet: its EQ is off, its SOB untouched. */
+	EXPECT_EQ(sm::SOB_OBJ_VAL.get(
+			  r.dev->sm_bar().rd32(sm::sob_addr(sm::nic_eq_sob(0)) - sm::kWindowBase)),
+		  0u);
+	close(efd);
+	r.dev->bind_msix(hw::kMsixNicPortFirst + 1, -1);
 	EXPECT_EQ(r.dev->map_violations(), 0u);
 }
 

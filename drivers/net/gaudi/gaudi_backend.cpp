@@ -16,10 +16,11 @@
 namespace gaudi {
 
 int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector<uint8_t> *image,
-		 std::string *err)
+		 std::string *out_path, std::string *err)
 {
 	std::string path = fw_dir.empty() ? std::string(hw::kFwSearchDir) + "/" + name
 					  : fw_dir + "/" + name.substr(name.rfind('/') + 1);
+	*out_path = path;
 	/* O_NONBLOCK: a FIFO or device node in the firmware directory must not block the probe;
 	 * only a regular file is read. */
 	int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -35,6 +35,10 @@ public:
 	 * valid() in a secondary process. */
 	virtual hw::Bar &fw_bar() = 0;
 	virtual hw::Bar &fw_sram_bar() = 0;
+	/* The sync manager objects the EQ interrupt's route to MSI-X uses (hw::sm, silicon:
+	 * BAR0 + kCfgBarOffset + sm::kWindowBase, sm::kWindowSize bytes). Not valid() in a
+	 * secondary process. */
+	virtual hw::Bar &sm_bar() = 0;
 	/* How long each firmware step may take: the public driver's timeouts on silicon; the
 	 * model's device CPU answers within the register access, so short bounds there. */
 	virtual hw::fw::FwTimeouts fw_timeouts() const = 0;
@@ -42,10 +46,11 @@ public:
 	virtual unsigned nports() const = 0;
 
 	/* Firmware image `name` (fw::kBootFitFile, ...: a path under /lib/firmware, as the
-	 * public driver requests it): 0 and its bytes, or a negative errno and a line naming the
-	 * path in *err. */
+	 * public driver requests it): 0, its bytes and in *path the file they came from (what
+	 * later messages about the image name), or a negative errno and a line naming the path
+	 * in *err. */
 	virtual int read_firmware(const std::string &name, std::vector<uint8_t> *image,
-				  std::string *err) const = 0;
+				  std::string *path, std::string *err) const = 0;
 
 	/* The plugged module's EEPROM, SFF-8636 lower page 0 + upper page 00h, for a process
 	 * that has not run the bring-up (a secondary): 0, or -ENOTSUP. The primary reads the
@@ -53,11 +58,13 @@ public:
 	static constexpr unsigned kModuleEepromLen = 256;
 	virtual int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const = 0;
 
-	/* Whether the device's QPC interrupts reach the eventfds bind_irq names. When false the
-	 * driver offers no interrupts (LSC, Rx) and polls. */
+	/* Whether the device's QPC interrupts reach the eventfds bind_irq names (the EQ's: once
+	 * the driver programs its route, base/gaudi_sm.h). When false the driver offers no
+	 * interrupts (LSC, Rx) and polls. */
 	virtual bool irqs_routed() const = 0;
-	/* Send QPC interrupt `index` (reg::INTR_*) of `port` to eventfd fd (-1: nowhere). 0 or a
-	 * negative errno. */
+	/* Send QPC interrupt `index` (reg::INTR_*) of `port` to eventfd fd (-1: nowhere): for
+	 * the EQ, MSI-X vector kMsixNicPortFirst + port. 0, -ENOTSUP (no such interrupt on this
+	 * backend) or a negative errno. */
 	virtual int bind_irq(unsigned port, unsigned index, int fd) = 0;
 
 	/* [faults] Arm fault kind (rte_pmd_gaudi_fault) on port, at once (after_frames 0) or
@@ -79,6 +86,6 @@ public:
  * or with fw_dir (devarg) from fw_dir/<last component of name>. 0, or a negative errno and
  * "cannot read firmware file PATH: why" in *err. */
 int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector<uint8_t> *image,
-		 std::string *err);
+		 std::string *path, std::string *err);
 
 } // namespace gaudi

@@ -12,6 +12,7 @@
 #include <rte_errno.h>
 #include <rte_ether.h>
 
+#include "base/gaudi_sm.h"
 #include "gaudi_logs.h"
 
 using namespace gaudi;
@@ -81,12 +82,13 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	/* 2. The boot FIT, then the CPU-CP firmware, through the COMMS protocol [firmware_if.c
 	 *    hl_fw_dynamic_init_cpu]. A missing file fails the probe with its path. */
 	std::vector<uint8_t> boot_fit, fit;
-	int rc = be.read_firmware(fw::kBootFitFile, &boot_fit, err);
+	std::string boot_fit_path, fit_path; /* what the step's messages name */
+	int rc = be.read_firmware(fw::kBootFitFile, &boot_fit, &boot_fit_path, err);
 	if (rc == 0)
-		rc = be.read_firmware(fw::kFitFile, &fit, err);
+		rc = be.read_firmware(fw::kFitFile, &fit, &fit_path, err);
 	if (rc != 0)
 		return rc;
-	e = h.load_firmware({fw::kBootFitFile, boot_fit}, {fw::kFitFile, fit});
+	e = h.load_firmware({boot_fit_path.c_str(), boot_fit}, {fit_path.c_str(), fit});
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
 
@@ -118,6 +120,10 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
 	fw->pci_access = true;
+	/* The EQ interrupts' monitors: SOB of port p >= 1 -> interrupt 22 + p written to the
+	 * virtual MSI-X doorbell [gaudi2.c gaudi2_prepare_sm_for_virt_msix_db, in hw_init]; each
+	 * port's QPC points at its SOB when its EQ interrupt is enabled (gaudi_intr.cpp). */
+	sm::arm_nic_eq_msix(be.sm_bar(), be.nports(), fw->mz->iova + kMsixDbOff);
 	e = h.nic_info_get(&fw->info);
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);

@@ -74,6 +74,8 @@ int gaudi_dev_start(rte_eth_dev *dev)
 		return -EINVAL;
 	}
 
+	if (port->hw.id() & 1) /* the adapter may consume our EQ for the even sibling */
+		gaudi_link_eq_release(port->adapter, port->hw.id());
 	rte_spinlock_lock(&port->eq_lock);
 	gaudi_port_eq_start(port);
 	rte_spinlock_unlock(&port->eq_lock);
@@ -88,6 +90,7 @@ int gaudi_dev_start(rte_eth_dev *dev)
 		rc = gaudi_txq_hw_start(dev, txq);
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
+		gaudi_link_eq_update(port->adapter, port->hw.id());
 		return rc;
 	}
 	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
@@ -97,6 +100,7 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	rte_spinlock_lock(&port->eq_lock);
 	port->started = true;
 	rte_spinlock_unlock(&port->eq_lock);
+	gaudi_link_eq_update(port->adapter, port->hw.id()); /* before the link comes up */
 	gaudi_rec_start(dev); /* [faults] TX watchdog */
 	port->hw.mac_config(true);
 	gaudi_link_update(dev, 0);
@@ -121,6 +125,7 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	port->hw.eq_disable();
 	port->started = false;
 	rte_spinlock_unlock(&port->eq_lock);
+	gaudi_link_eq_update(port->adapter, port->hw.id());
 	if (txq != nullptr)
 		gaudi_tx_drain(txq);
 	port->adapter->backend->flush();
@@ -150,8 +155,12 @@ int gaudi_dev_close(rte_eth_dev *dev)
 	}
 	gaudi_port *port = gaudi_priv(dev);
 	gaudi_dev_stop(dev);
+	/* Our interrupt teardown must not undo the adapter's hold on the odd EQ: let go, and
+	 * take it again once this port is gone. */
+	gaudi_link_eq_release(port->adapter, port->hw.id());
 	gaudi_intr_uninit(dev);
 	port->adapter->eth_port[port->hw.id()] = UINT16_MAX;
+	gaudi_link_eq_update(port->adapter, port->hw.id());
 	gaudi_rxq_release(dev, 0);
 	gaudi_txq_release(dev, 0);
 	rte_memzone_free(port->mem.mz);
@@ -234,7 +243,9 @@ int gaudi_dev_reset(rte_eth_dev *dev)
 	gaudi_txq_release(dev, 0);
 	uint8_t promisc = dev->data->promiscuous, allmulti = dev->data->all_multicast;
 	uint32_t ptype_mask = gaudi_priv(dev)->ptype_mask; /* rte_eth_dev_set_ptypes' choice */
-	int rc = gaudi_port_hw_init(dev);
+	gaudi_link_eq_release(gaudi_priv(dev)->adapter, gaudi_priv(dev)->hw.id());
+	int rc = gaudi_port_hw_init(dev); /* quiesces our EQ: the adapter takes it again below */
+	gaudi_link_eq_update(gaudi_priv(dev)->adapter, gaudi_priv(dev)->hw.id());
 	dev->data->promiscuous = promisc;
 	dev->data->all_multicast = allmulti;
 	gaudi_priv(dev)->ptype_mask = ptype_mask;

@@ -49,6 +49,12 @@ struct gaudi_rxq;
 struct gaudi_txq;
 struct rte_intr_handle;
 
+/* The adapter's consumer of an odd port's event queue (gaudi_intr.cpp). */
+struct gaudi_link_eq;
+struct gaudi_link_eq_free {
+	void operator()(gaudi_link_eq *le) const;
+};
+
 /* One per NIC and per process: its members are valid only in the process that made them (the
  * primary's backend holds the device; a secondary's only reads it, see gaudi_proc). */
 struct gaudi_adapter {
@@ -62,6 +68,12 @@ struct gaudi_adapter {
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
 	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
+	/* The odd port's event queue of each macro, while no started ethdev of that port
+	 * consumes it and the even port runs: its link events are the even port's too
+	 * (gaudi_intr.cpp gaudi_link_eq_update). Made on first use; after backend: goes first. */
+	std::array<std::unique_ptr<gaudi_link_eq, gaudi_link_eq_free>,
+		   gaudi::hw::kMaxPorts / gaudi::hw::kPortsPerMacro>
+		link_eq;
 
 	static constexpr std::array<uint16_t, gaudi::hw::kMaxPorts> no_ports()
 	{
@@ -111,8 +123,8 @@ struct gaudi_port {
 	rte_ether_addr uc[15];
 	rte_ether_addr mc[32];
 
-	/* Interrupts (net_gaudi_emu only; null/-1 otherwise). The interrupt thread owns
-	 * lsc_reported and rearm_pending. */
+	/* Interrupts (when the backend routes them, gaudi_intr.h; null/-1 otherwise). The
+	 * interrupt thread owns lsc_reported and rearm_pending. */
 	rte_intr_handle *intr; /* also dev->intr_handle */
 	int lsc_fd;	       /* eventfd of QPC interrupt 9 (event queue) */
 	int rxq_fd;	       /* eventfd of QPC interrupt 4 (raw CQ arm), if intr_conf.rxq */

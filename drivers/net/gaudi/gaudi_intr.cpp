@@ -3,8 +3,11 @@
  */
 #include "gaudi_intr.h"
 
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <new>
 
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -24,9 +27,8 @@ using namespace gaudi::hw;
 
 namespace {
 
-/* The backend, if the device's interrupts reach this process's eventfds (the model in the
- * primary); null otherwise: silicon until the EQ interrupt is routed to MSI-X (gaudi_pci.cpp),
- * and secondary processes. */
+/* The backend, if the device's interrupts reach this process's eventfds (the primary, on
+ * silicon with VFIO MSI-X); null otherwise. */
 Backend *irq_backend(rte_eth_dev *dev)
 {
 	Backend *be = gaudi_adapter_of(dev)->backend.get();
@@ -55,7 +57,8 @@ void lsc_check(rte_eth_dev *dev)
 }
 
 /* The odd port of a macro also receives its even sibling's link events (hardware bug, hbl_cn
- * SW-42306): its interrupt looks at the sibling's link as well. */
+ * SW-42306): its interrupt looks at the sibling's link as well. While the odd port is not
+ * started the adapter consumes that queue instead (gaudi_link_eq_update, below). */
 void lsc_check_sibling(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
@@ -200,7 +203,10 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 	gaudi_port *port = gaudi_priv(dev);
 	const rte_eth_intr_conf &ic = dev->data->dev_conf.intr_conf;
 	if ((ic.lsc || ic.rxq) && port->intr == nullptr) {
-		GAUDI_LOG(ERR, "port %u: interrupts need net_gaudi_emu", dev->data->port_id);
+		GAUDI_LOG(ERR,
+			  "port %u: no interrupts in this process (they need the primary, and "
+			  "on silicon VFIO MSI-X)",
+			  dev->data->port_id);
 		return -ENOTSUP;
 	}
 	if (ic.rmv)
@@ -209,6 +215,15 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 		rx_intr_release(dev);
 	if (!ic.rxq)
 		return 0;
+	/* The raw CQ's interrupt (source 4) has no published route to MSI-X: only the model
+	 * delivers it. */
+	if (irq_backend(dev)->bind_irq(port->hw.id(), reg::INTR_RX_RING0, -1) == -ENOTSUP) {
+		GAUDI_LOG(ERR,
+			  "port %u: Rx interrupts need net_gaudi_emu (no known route from "
+			  "the raw CQ to MSI-X on silicon)",
+			  dev->data->port_id);
+		return -ENOTSUP;
+	}
 	/* One Rx queue, one vector: QPC interrupt 4 (rx_ring0), signalled when the raw CQ's arm
 	 * fires. */
 	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -242,6 +257,7 @@ void gaudi_intr_start(rte_eth_dev *dev)
 	 * even sibling arrive there (SW-42306). */
 	bool eq_irq = ic.lsc != 0 || (port->hw.id() & 1) != 0;
 	m->bind_irq(port->hw.id(), reg::INTR_EQ, eq_irq ? port->lsc_fd : -1);
+	port->hw.eq_irq_route(); /* source 9 -> the port's SOB -> MSI-X (base/gaudi_sm.h) */
 	port->hw.intr_clear(reg::INTR_EQ);
 	port->hw.intr_enable(reg::INTR_EQ, eq_irq);
 }
@@ -282,4 +298,175 @@ int gaudi_rx_queue_intr_disable(rte_eth_dev *dev, uint16_t qid)
 		return -ENOTSUP;
 	port->hw.intr_enable(reg::INTR_RX_RING0, false);
 	return 0;
+}
+
+/* ---- the odd port's event queue, consumed by the adapter (gaudi_intr.h) ---- */
+
+struct gaudi_link_eq {
+	gaudi_adapter *ad;
+	Port hw;	       /* the odd port's registers */
+	const rte_memzone *mz; /* EQ, then its PI shadow */
+	Eqe *eq;
+	volatile uint32_t *pi;
+	uint32_t ci;
+	int fd; /* eventfd of the odd port's QPC interrupt 9 */
+	rte_intr_handle *intr;
+	rte_spinlock_t lock; /* owned, ci and the EQ: the interrupt thread vs start/stop */
+	bool owned;	     /* the queue is programmed with mz and bound to fd */
+};
+
+namespace {
+
+/* Consume the queue: only LINK_STATUS matters (the odd port sends nothing, so no TX
+ * completion); other events are dropped, as hbl_cn's default dispatcher logs and drops events
+ * of resources nobody registered [gaudi2_cn_eq.c gaudi2_cn_eq_dispatcher_default_handler].
+ * Under le->lock. */
+void link_eq_drain(gaudi_link_eq *le)
+{
+	const uint32_t mask = (1u << kEqLog2) - 1;
+	uint32_t pi = __atomic_load_n(le->pi, __ATOMIC_ACQUIRE);
+	uint32_t ci = le->ci;
+	while (ci != pi) {
+		Eqe *e = &le->eq[ci & mask];
+		uint32_t d0 = __atomic_load_n(&e->d0, __ATOMIC_ACQUIRE);
+		if (!(d0 & EQE_VALID))
+			break;
+		if (EqeType(d0 & EQE_TYPE_MASK) == EqeType::link_status)
+			gaudi_rec_link_event_hw(le->ad, le->hw.id(), e->d2);
+		e->d0 = 0;
+		ci = (ci + 1) & EQ_IDX_MASK;
+	}
+	le->ci = ci;
+	le->hw.eq_write_ci(ci); /* exact CI: the queue never fills */
+}
+
+/* EAL interrupt thread: QPC interrupt 9 of an odd port the adapter consumes. */
+void link_eq_handler(void *arg)
+{
+	auto *le = static_cast<gaudi_link_eq *>(arg);
+	uint64_t n;
+	if (read(le->fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		GAUDI_LOG(DEBUG, "%s: port %u EQ eventfd read: %s", le->ad->name, le->hw.id(),
+			  strerror(errno));
+	rte_spinlock_lock(&le->lock);
+	if (le->owned) {
+		link_eq_drain(le);
+		le->hw.intr_clear(reg::INTR_EQ); /* re-arm [gaudi2_cn_eq.c, INTERRUPT_CLR] */
+		link_eq_drain(le);		 /* events between the drain and the re-arm */
+	}
+	rte_spinlock_unlock(&le->lock);
+	/* The ports of the macro the link registers say changed (lsc_check compares). */
+	for (unsigned hw = le->hw.id() & ~1u; hw <= le->hw.id(); hw++) {
+		gaudi_port *p = gaudi_adapter_port(le->ad, hw);
+		if (p != nullptr && p->started && p->intr != nullptr)
+			lsc_check(&rte_eth_devices[p->port_id]);
+	}
+}
+
+gaudi_link_eq *link_eq_make(gaudi_adapter *ad, unsigned odd)
+{
+	static std::atomic<unsigned> seq{0}; /* memzone names are process-wide */
+	auto *le = new (std::nothrow) gaudi_link_eq{};
+	if (le == nullptr)
+		return nullptr;
+	le->ad = ad;
+	le->hw = Port(&ad->backend->nic_bar(), odd);
+	le->fd = -1;
+	rte_spinlock_init(&le->lock);
+	size_t eq_len = sizeof(Eqe) << kEqLog2;
+	char name[RTE_MEMZONE_NAMESIZE];
+	snprintf(name, sizeof(name), "gaudi_leq%u", seq.fetch_add(1));
+	le->mz = rte_memzone_reserve_aligned(name, eq_len + kRingAlign, SOCKET_ID_ANY,
+					     RTE_MEMZONE_IOVA_CONTIG, kRingAlign);
+	le->intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED);
+	le->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (le->mz == nullptr || le->intr == nullptr || le->fd < 0 ||
+	    rte_intr_type_set(le->intr, RTE_INTR_HANDLE_VDEV) != 0 ||
+	    rte_intr_fd_set(le->intr, le->fd) != 0 ||
+	    rte_intr_callback_register(le->intr, link_eq_handler, le) != 0) {
+		GAUDI_LOG(ERR,
+			  "%s: cannot set up the event queue of port %u for port %u's link "
+			  "events: no LSC for port %u while port %u is not started",
+			  ad->name, odd, odd - 1, odd - 1, odd);
+		rte_memzone_free(le->mz);
+		rte_intr_instance_free(le->intr);
+		close_fd(&le->fd);
+		delete le;
+		return nullptr;
+	}
+	auto *base = static_cast<uint8_t *>(le->mz->addr);
+	le->eq = reinterpret_cast<Eqe *>(base);
+	le->pi = reinterpret_cast<volatile uint32_t *>(base + eq_len);
+	return le;
+}
+
+/* Program the odd port's EQ with the adapter's memory, route its interrupt to le->fd. */
+void link_eq_own(gaudi_link_eq *le)
+{
+	rte_spinlock_lock(&le->lock);
+	if (!le->owned) {
+		memset(le->eq, 0, sizeof(Eqe) << kEqLog2);
+		*le->pi = 0;
+		le->ci = 0;
+		le->hw.eq_init({le->mz->iova, kEqLog2, le->mz->iova + (sizeof(Eqe) << kEqLog2)});
+		le->ad->backend->bind_irq(le->hw.id(), reg::INTR_EQ, le->fd);
+		le->hw.eq_irq_route();
+		le->hw.intr_clear(reg::INTR_EQ);
+		le->hw.intr_enable(reg::INTR_EQ, true);
+		le->owned = true;
+	}
+	rte_spinlock_unlock(&le->lock);
+}
+
+void link_eq_disown(gaudi_link_eq *le)
+{
+	rte_spinlock_lock(&le->lock);
+	if (le->owned) {
+		le->hw.intr_enable(reg::INTR_EQ, false);
+		le->ad->backend->bind_irq(le->hw.id(), reg::INTR_EQ, -1);
+		le->hw.eq_disable();
+		le->owned = false;
+	}
+	rte_spinlock_unlock(&le->lock);
+}
+
+} // namespace
+
+void gaudi_link_eq_free::operator()(gaudi_link_eq *le) const
+{
+	link_eq_disown(le);
+	rte_intr_callback_unregister_sync(le->intr, link_eq_handler, le);
+	rte_intr_instance_free(le->intr);
+	close_fd(&le->fd);
+	rte_memzone_free(le->mz);
+	delete le;
+}
+
+void gaudi_link_eq_release(gaudi_adapter *ad, unsigned hw)
+{
+	auto &le = ad->link_eq[hw / kPortsPerMacro];
+	if (le)
+		link_eq_disown(le.get());
+}
+
+void gaudi_link_eq_update(gaudi_adapter *ad, unsigned hw)
+{
+	Backend *be = ad->backend.get();
+	unsigned odd = hw | 1;
+	if (be == nullptr || !be->irqs_routed() || odd >= ad->nports ||
+	    rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return;
+	gaudi_port *even = gaudi_adapter_port(ad, odd - 1), *self = gaudi_adapter_port(ad, odd);
+	bool want = even != nullptr && even->started && even->intr != nullptr &&
+		    (self == nullptr || !self->started);
+	auto &le = ad->link_eq[odd / kPortsPerMacro];
+	if (!want) {
+		if (le)
+			link_eq_disown(le.get());
+		return;
+	}
+	if (!le)
+		le.reset(link_eq_make(ad, odd));
+	if (le)
+		link_eq_own(le.get());
 }

@@ -18,6 +18,7 @@
 #include <rte_interrupts.h>
 
 #include "base/gaudi_regs.h"
+#include "base/gaudi_sm.h"
 #include "gaudi_backend.h"
 #include "gaudi_bringup.h"
 #include "gaudi_devargs.h"
@@ -45,6 +46,7 @@ public:
 		nic_ = Bar(bar0 + kNicRegionBarOffset, kNicRegionSize);
 		fw_ = Bar(bar0 + kCfgBarOffset + fw::kFwCfgBase, fw::kFwWindowSize);
 		sram_ = Bar(bar0 + fw::kSramBar0Offset, fw::kSramSize);
+		sm_ = Bar(bar0 + kCfgBarOffset + sm::kWindowBase, sm::kWindowSize);
 		efds_.fill(-1);
 	}
 	~PciBackend() override
@@ -58,13 +60,14 @@ public:
 	hw::Bar &nic_bar() override { return nic_; }
 	hw::Bar &fw_bar() override { return fw_; }
 	hw::Bar &fw_sram_bar() override { return sram_; }
+	hw::Bar &sm_bar() override { return sm_; }
 	hw::fw::FwTimeouts fw_timeouts() const override { return {}; } /* the public driver's */
 	unsigned nports() const override { return kMaxPorts; }
 
-	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
+	int read_firmware(const std::string &name, std::vector<uint8_t> *image, std::string *path,
 			  std::string *err) const override
 	{
-		return read_fw_file(fw_dir_, name, image, err);
+		return read_fw_file(fw_dir_, name, image, path, err);
 	}
 
 	int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const override
@@ -78,11 +81,12 @@ public:
 
 	bool irqs_routed() const override
 	{
-		/* TODO(issue 8 item 4): on silicon the QPC's EQ interrupt reaches MSI-X only once
-		 * INTERRUPT_BASE_9/DATA_9 point at a sync-manager object whose monitor writes the
-		 * MSI-X doorbell (hbl_cn gaudi2 EQ interrupt set-up). Until that is programmed no
-		 * interrupt arrives: the driver offers none and polls. bind_irq is ready for it. */
-		return false;
+		/* The EQ interrupt reaches MSI-X vector kMsixNicPortFirst + port through the route
+		 * the shared code programs (bring-up: the sync-manager monitors; port start:
+		 * INTERRUPT_BASE_9/DATA_9, base/gaudi_sm.h), given VFIO MSI-X in the primary.
+		 * Untested on silicon. */
+		return rte_eal_process_type() == RTE_PROC_PRIMARY &&
+		       rte_intr_type_get(pci_->intr_handle) == RTE_INTR_HANDLE_VFIO_MSIX;
 	}
 	/* The EQ interrupt of port p is MSI-X vector kMsixNicPortFirst + p. rte_intr_enable
 	 * programs every vector of the PCI device's handle at once (VFIO_DEVICE_SET_IRQS): vector 0
@@ -135,7 +139,7 @@ public:
 private:
 	rte_pci_device *pci_;
 	std::string fw_dir_;
-	Bar nic_, fw_, sram_;
+	Bar nic_, fw_, sram_, sm_;
 	/* eventfd of MSI-X vectors 1 .. (kMsixNicPortFirst + kMaxPorts - 1) */
 	std::array<int, kMsixNicPortFirst + kMaxPorts - RTE_INTR_VEC_RXTX_OFFSET> efds_;
 	bool msix_on_ = false;

@@ -285,9 +285,14 @@ void gaudi_rec_cq_overrun(gaudi_port *port)
  * each port of this NIC that it shows. */
 void gaudi_rec_link_event(gaudi_port *port, uint32_t status)
 {
-	unsigned even = port->hw.id() & ~1u;
+	gaudi_rec_link_event_hw(port->adapter, port->hw.id(), status);
+}
+
+void gaudi_rec_link_event_hw(gaudi_adapter *ad, unsigned eq_hw, uint32_t status)
+{
+	unsigned even = eq_hw & ~1u;
 	for (unsigned hw = even; hw < even + kPortsPerMacro; hw++) {
-		gaudi_port *p = gaudi_adapter_port(port->adapter, hw);
+		gaudi_port *p = gaudi_adapter_port(ad, hw);
 		if (p == nullptr)
 			continue;
 		bool up = status & (1u << reg::mac_lane(hw, 0));

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+struct gaudi_adapter;
 struct gaudi_port;
 struct gaudi_txq;
 struct rte_eth_dev;
@@ -49,6 +50,9 @@ void gaudi_rec_stop(rte_eth_dev *dev);
 void gaudi_rec_db_overrun(gaudi_port *port);
 void gaudi_rec_cq_overrun(gaudi_port *port);
 void gaudi_rec_link_event(gaudi_port *port, uint32_t status);
+/* The same for a LINK_STATUS event read from NIC port hw's event queue by its adapter (the odd
+ * port's queue when no started ethdev consumes it, gaudi_intr.cpp). */
+void gaudi_rec_link_event_hw(gaudi_adapter *ad, unsigned hw, uint32_t status);
 /* Work a fault left for the TX queue: re-ring a lost doorbell, restart the QP after a QP
  * error. Under eq_lock (tx_burst, watchdog). Cheap test first. */
 void gaudi_rec_tx_slow(gaudi_txq *txq);

@@ -2,6 +2,7 @@
  * Gaudi2 PMD: net_gaudi_emu, the NIC as a software model: its devargs, its Backend and its
  * probe (gaudi_backend.h).
  */
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -33,9 +34,21 @@ namespace {
 
 /* ---- devargs of the model (emu::Config); the driver's own keys: gaudi_devargs.h ---- */
 
+/* What the model's devargs fill (gaudi_devargs_ctx::backend): the model's settings, and the
+ * text of each fault= as given (cfg.faults[i]), for the messages that name it. */
+struct EmuArgs {
+	emu::Config cfg;
+	std::vector<std::string> fault_text;
+};
+
+EmuArgs &emu_args(void *opaque)
+{
+	return *static_cast<EmuArgs *>(static_cast<gaudi_devargs_ctx *>(opaque)->backend);
+}
+
 emu::Config &model_cfg(void *opaque)
 {
-	return *static_cast<emu::Config *>(static_cast<gaudi_devargs_ctx *>(opaque)->backend);
+	return emu_args(opaque).cfg;
 }
 
 int arg_ports(const char *k, const char *v, void *opaque)
@@ -179,6 +192,7 @@ int arg_fault(const char *k, const char *v, void *opaque)
 	if (!emu::fault_spec_parse(v != nullptr ? v : "", cfg->nports, &f, &why))
 		return gaudi_devarg_error(opaque, k, v, why);
 	cfg->faults.push_back(f);
+	emu_args(opaque).fault_text.push_back(v);
 	return 0;
 }
 
@@ -325,6 +339,52 @@ bool emu_devargs_check(gaudi_devargs_ctx *ctx)
 	return true;
 }
 
+/* After bring-up: a per-port devarg naming a port that has no ethdev (masked off by the
+ * firmware's link_mask, or left out of port_mask) cannot apply, and fails the probe as any bad
+ * devarg does, naming the devarg and the port. */
+bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup_port> &ports,
+			    uint64_t link_mask, uint32_t port_mask, std::string *err)
+{
+	const emu::Config &cfg = args.cfg;
+	uint64_t open = 0;
+	for (const gaudi_bringup_port &bp : ports)
+		open |= uint64_t(1) << bp.hw_port;
+	auto why = [&](unsigned p) {
+		char m[96];
+		if (!(link_mask & (uint64_t(1) << p)))
+			snprintf(m, sizeof(m),
+				 "port %u is masked off by the firmware (NIC_INFO_GET link_mask "
+				 "0x%llx)",
+				 p, (unsigned long long)link_mask);
+		else
+			snprintf(m, sizeof(m), "port %u is not opened (port_mask=0x%x)", p,
+				 port_mask);
+		return std::string(m);
+	};
+	const struct {
+		const char *key;
+		const std::array<std::string, kMaxPorts> &v;
+	} per_port[] = {{"rx_pcap", cfg.rx_pcap},
+			{"tx_pcap", cfg.tx_pcap},
+			{"tap_name", cfg.tap_name},
+			{"udp_local", cfg.udp_local},
+			{"udp_remote", cfg.udp_remote}};
+	for (const auto &k : per_port)
+		for (unsigned p = 0; p < kMaxPorts; p++)
+			if (!k.v[p].empty() && !(open & (uint64_t(1) << p))) {
+				*err = std::string("devarg ") + k.key + "=" + std::to_string(p) +
+				       ":" + k.v[p] + ": " + why(p);
+				return false;
+			}
+	for (size_t i = 0; i < cfg.faults.size(); i++)
+		if (!(open & (uint64_t(1) << cfg.faults[i].port))) {
+			*err = "devarg fault=" + args.fault_text[i] + ": " +
+			       why(cfg.faults[i].port);
+			return false;
+		}
+	return true;
+}
+
 /* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
  * per-port keys are checked against it. */
 #define GAUDI_EMU_DEVARGS(X)                                                                 \
@@ -368,6 +428,7 @@ public:
 	hw::Bar &nic_bar() override { return dev_ ? dev_->bar() : view_->bar(); }
 	hw::Bar &fw_bar() override { return dev_ ? dev_->fw_bar() : no_bar_; }
 	hw::Bar &fw_sram_bar() override { return dev_ ? dev_->fw_sram_bar() : no_bar_; }
+	hw::Bar &sm_bar() override { return dev_ ? dev_->sm_bar() : no_bar_; }
 	hw::fw::FwTimeouts fw_timeouts() const override
 	{
 		/* The model's device CPU answers within the register access (either engine), so
@@ -382,11 +443,12 @@ public:
 
 	/* fw_dir= given: the files there, as on silicon. Otherwise a built-in stand-in: the
 	 * model's boot protocol takes any image. */
-	int read_firmware(const std::string &name, std::vector<uint8_t> *image,
+	int read_firmware(const std::string &name, std::vector<uint8_t> *image, std::string *path,
 			  std::string *err) const override
 	{
 		if (!fw_dir_.empty())
-			return read_fw_file(fw_dir_, name, image, err);
+			return read_fw_file(fw_dir_, name, image, path, err);
+		*path = name; /* no file: the name is all there is to tell */
 		std::string stand_in = "gaudi2 emu firmware stand-in: " + name;
 		image->assign(stand_in.begin(), stand_in.end());
 		return 0;
@@ -404,7 +466,10 @@ public:
 	{
 		if (!dev_)
 			return -ENOTSUP;
-		dev_->bind_irq(port, index, fd);
+		if (index == reg::INTR_EQ) /* as vfio binds the port's MSI-X vector */
+			dev_->bind_msix(kMsixNicPortFirst + port, fd);
+		else
+			dev_->bind_irq(port, index, fd);
 		return 0;
 	}
 
@@ -493,9 +558,10 @@ int emu_probe(rte_vdev_device *vdev)
 	const char *name = rte_vdev_device_name(vdev);
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return emu_probe_secondary(vdev);
-	emu::Config cfg;
+	EmuArgs ea;
+	emu::Config &cfg = ea.cfg;
 	gaudi_devargs drv;
-	gaudi_devargs_ctx args{&drv, &cfg, {}};
+	gaudi_devargs_ctx args{&drv, &ea, {}};
 	if (!gaudi_devargs_parse(rte_vdev_device_args(vdev), kEmuDevargs, &args,
 				 emu_devargs_check)) {
 		GAUDI_LOG(ERR, "%s: %s", name, args.err.c_str());
@@ -533,6 +599,9 @@ int emu_probe(rte_vdev_device *vdev)
 	std::vector<gaudi_bringup_port> ports;
 	auto fw = std::make_unique<gaudi_fw_state>();
 	int rc = gaudi_bringup(*be, name, drv.port_mask, fw.get(), &ports, &err);
+	if (rc == 0 &&
+	    !emu_port_devargs_check(ea, ports, fw->info.link_mask[0], drv.port_mask, &err))
+		rc = -EINVAL;
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
 		fw.reset(); /* before the model it talks to */

@@ -4,6 +4,7 @@
  * hbl_en gaudi2_en.c (raw QP contexts, doorbell, CQ consumer index).
  */
 #include "gaudi_port.h"
+#include "gaudi_sm.h"
 
 #include <algorithm>
 #include <bit>
@@ -191,6 +192,13 @@ void Port::intr_enable(uint32_t index, bool on)
 		bar_->wr32(q + reg::QPC_INTERRUPT_EN, en & ~msi);
 		bar_->wr32(q + reg::QPC_INTERRUPT_MASK, mask | bit);
 	}
+}
+
+void Port::eq_irq_route()
+{
+	uint32_t q = reg::qpc(port_);
+	bar_->wr32(q + reg::QPC_INTERRUPT_BASE_9, sm::sob_addr(sm::nic_eq_sob(port_)));
+	bar_->wr32(q + reg::QPC_INTERRUPT_DATA_9, sm::kSobIncrementByOne);
 }
 
 void Port::quiesce()

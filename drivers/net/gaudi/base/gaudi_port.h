@@ -94,6 +94,11 @@ public:
 	{
 		bar_->wr32(reg::qpc(port_) + reg::QPC_INTERRUPT_CLR, reg::intr_bit(index));
 	}
+	/* The event queue's interrupt (source 9) goes to its sync object: INTERRUPT_BASE_9 =
+	 * the port's SOB, INTERRUPT_DATA_9 = increment by one [gaudi2_cn_eq.c
+	 * gaudi2_cn_eq_interrupts_enable_conditionally; base/gaudi_sm.h for the rest of the
+	 * route]. */
+	void eq_irq_route();
 	/* Quiesce as habanalabs does after power-up (interrupts and RX are enabled there):
 	 * EVENT_QUE_CFG 0, INTERRUPT_EN 0, INTERRUPT_MASK all ones [gaudi2_cn.c
 	 * gaudi2_nic_disable_nics_interrupts]; CQ 0 off, raw QP contexts invalid, MAC off. */

@@ -53,7 +53,9 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(QPC, SECURED_DB_FIRST32, 0x460)                                                       \
 	X(QPC, SECURED_DB_SECOND32, 0x464)                                                      \
 	X(QPC, INTERRUPT_BASE_0, 0x4B0)                                                         \
+	X(QPC, INTERRUPT_BASE_9, 0x4D4)                                                         \
 	X(QPC, INTERRUPT_DATA_0, 0x4DC)                                                         \
+	X(QPC, INTERRUPT_DATA_9, 0x500)                                                         \
 	X(QPC, INTERRUPT_CAUSE, 0x690)                                                          \
 	X(QPC, INTERRUPT_MASK, 0x694)                                                           \
 	X(QPC, INTERRUPT_CLR, 0x698)                                                            \
@@ -168,6 +170,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(QPC, GW_CTRL, REQUESTER, 24, 1)                           \
 	X(QPC, GW_CTRL, DOORBELL_MASK, 25, 1)                       \
 	X(QPC, GW_CTRL, DOORBELL_FORCE, 26, 1)                      \
+	X(QPC, INTERRUPT_BASE_9, R, 0, 28)                          \
 	X(QPC, INTERRUPT_CAUSE, R, 0, 11)                           \
 	X(QPC, INTERRUPT_MASK, R, 0, 11)                            \
 	X(QPC, INTERRUPT_EN, INTERRUPT0_WIRE_EN, 0, 1)              \

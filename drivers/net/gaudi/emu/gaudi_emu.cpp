@@ -164,6 +164,7 @@ bool Device::Impl::init(std::string *err)
 			start_link_flap(f.port, ms);
 	}
 	fw_init();
+	sm_init();
 	hooks_ = {this, &Impl::hook_write, &Impl::hook_read, &Impl::hook_service};
 	bar_ = Bar(region_, kNicRegionSize, &hooks_);
 	__atomic_store_n(&shm_->magic, SharedNic::kMagic, __ATOMIC_RELEASE);

@@ -156,6 +156,18 @@ public:
 	 * interrupt fires (-1 = nowhere). Stands in for INTERRUPT_BASE_n/DATA_n -> MSI-X vector ->
 	 * vfio eventfd on silicon. */
 	void bind_irq(unsigned port, unsigned index, int fd);
+	/* The sync manager's objects (configuration addresses from hw::sm::kWindowBase,
+	 * hw::sm::kWindowSize long), through which the EQ interrupt (QPC source 9) reaches
+	 * MSI-X: INTERRUPT_BASE_9/DATA_9 -> SOB -> monitor -> virtual MSI-X doorbell (the
+	 * address ENABLE_PCI_ACCESS gave) -> vector (gaudi_emu_sm.cpp). */
+	hw::Bar &sm_bar();
+	/* Where MSI-X vector `vector` goes: an eventfd the model adds 1 to (-1 = nowhere), as
+	 * vfio-pci binds a vector to an eventfd. */
+	void bind_msix(unsigned vector, int fd);
+	/* Doorbell writes the sync manager turned into MSI-X, and monitor writes to addresses
+	 * the model does not decode. */
+	uint64_t msix_raised() const;
+	uint64_t sm_lost() const;
 	/* The plugged module's EEPROM: SFF-8636 lower page 0 + upper page 00h (256 bytes).
 	 * On silicon firmware (cpucp) reads it over the module's I2C. */
 	static constexpr unsigned kModuleEepromLen = 256;

@@ -87,6 +87,16 @@ void Device::Impl::raise_irq(unsigned p, uint32_t index)
 		if (on)
 			wr(q + reg::QPC_INTERRUPT_CAUSE, cause | bit);
 	}
+	if (fire && index == reg::INTR_EQ) {
+		/* The MSI is an LBW write of INTERRUPT_DATA_9 to INTERRUPT_BASE_9: the port's
+		 * sync object, whose monitor writes the MSI-X doorbell (gaudi_emu_sm.cpp). An
+		 * unprogrammed route (BASE 0) reaches nothing, as on silicon. */
+		lbw_write(reg::QPC_INTERRUPT_BASE_9_R.get(rd(q + reg::QPC_INTERRUPT_BASE_9)),
+			  rd(q + reg::QPC_INTERRUPT_DATA_9));
+		return;
+	}
+	/* [choice] Source 4 (rx_ring0) has no published route: it stays an eventfd the driver
+	 * hands over (bind_irq), see gaudi_hw_model.rst. */
 	int fd = fire ? pm.irq_fd[index].load(std::memory_order_acquire) : -1;
 	if (fd >= 0) {
 		uint64_t one = 1;

@@ -346,6 +346,20 @@ struct Device::Impl {
 		std::atomic<bool> nic_open{false}; /* fw_gate: firmware up and queues ready */
 	};
 
+	/* The sync manager's objects (gaudi_emu_sm.cpp), as far as the NIC's EQ interrupt uses
+	 * them: SOBs, monitors and the virtual MSI-X doorbell (base/gaudi_sm.h). Under lock. */
+	struct SmModel {
+		static constexpr unsigned kMsixVectors = kMsixNicPortFirst + kMaxPorts;
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		std::unique_ptr<uint32_t[]> regs; /* the window, sm::kWindowSize bytes */
+		std::array<uint64_t, 2048 / 64> armed{};
+		BarHooks hooks{};
+		Bar bar;
+		std::array<std::atomic<int>, kMsixVectors> msix_fd; /* eventfd per vector, or -1 */
+		uint64_t msix = 0; /* doorbell writes turned into MSI-X */
+		uint64_t lost = 0; /* monitor writes the model has nowhere to put */
+	};
+
 	explicit Impl(const Config &c) : cfg_(c) {}
 	~Impl();
 
@@ -453,6 +467,15 @@ struct Device::Impl {
 	/* fw_gate: a NIC register write before the firmware is up. False = refused. */
 	bool fw_gate_check(uint32_t off, uint32_t val);
 
+	/* ---- sync manager (gaudi_emu_sm.cpp) ---- */
+	void sm_init();
+	static void sm_hook_write(void *ctx, uint32_t off, uint32_t val);
+	static uint32_t sm_hook_read(void *ctx, uint32_t off);
+	/* A device-side LBW write to configuration address addr (a QPC interrupt's
+	 * INTERRUPT_BASE_n / DATA_n): into the sync manager, or nowhere. */
+	void lbw_write(uint32_t addr, uint32_t val);
+	void sm_write(uint64_t dev_addr, uint32_t val);
+
 	/* ---- engine (gaudi_emu.cpp) ---- */
 	bool pump_all();
 	void run_pending();
@@ -478,6 +501,7 @@ struct Device::Impl {
 	std::atomic<uint64_t> violations_{0};
 
 	FwModel fw_;
+	SmModel sm_;
 
 	std::thread engine_;
 	std::atomic<bool> stop_{false};
