@@ -73,6 +73,12 @@ void lsc_check_sibling(rte_eth_dev *dev)
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */
 bool drain_if_stopped(gaudi_port *port)
 {
+	/* A started port is the common case, and tx_burst holds eq_lock for its whole burst:
+	 * answer it without the lock, so that this thread does not spin beside the datapath on
+	 * every EQ interrupt (14 % of an inline 64-byte run's samples did). Deciding on a value
+	 * about to change is no worse than deciding under the lock just before it changes. */
+	if (__atomic_load_n(&port->started, __ATOMIC_RELAXED))
+		return false;
 	rte_spinlock_lock(&port->eq_lock);
 	bool stopped = !port->started;
 	if (stopped) {
