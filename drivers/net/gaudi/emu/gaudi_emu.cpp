@@ -231,7 +231,8 @@ void Device::Impl::power_up(unsigned p)
 	uint32_t fec = reg::mac_core(p) + reg::MAC_CORE_MAC_FEC91_CFG;
 	wr(fec, rd(fec) | reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(reg::lane_bits(p)));
 	/* The PI/CI mirrors of a CQ enabled at power-up. */
-	ports_[p].rx.pi = ports_[p].rx.ci = 0;
+	ports_[p].rx.pi = ports_[p].rx.ci_seen = 0;
+	ports_[p].rx.ci.store(0, std::memory_order_relaxed);
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -196,25 +196,33 @@ struct Device::Impl {
 		bool paused = false;
 		bool hold = false;
 	};
+	/* The producer's index and the engine's on lines of their own: with the thread engine
+	 * they are written from two cores. */
 	struct alignas(64) DbFifo {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER; /* producers */
-		std::array<detail::Doorbell, kDbFifoEntries> e{};
 		std::atomic<uint32_t> pushed{0};
-		std::atomic<uint32_t> popped{0}; /* written by the engine under tx.lock only */
+		std::array<detail::Doorbell, kDbFifoEntries> e{};
+		alignas(64) std::atomic<uint32_t> popped{0}; /* the engine's, under tx.lock only */
 	};
 	struct alignas(64) RxState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		std::array<uint32_t, qpc::kResDwords> res{};
 		bool valid = false;
-		uint32_t pi = 0;      /* free-running CQ producer index */
-		uint32_t ci = 0;      /* free-running CQ consumer index, written by the driver */
-		bool overrun = false; /* inside a CQ overrun episode */
+		uint32_t pi = 0; /* free-running CQ producer index */
+		/* The engine's copy of ci, refreshed when the CQ looks full (cq_room). */
+		uint32_t ci_seen = 0;
+		bool overrun = false;	 /* inside a CQ overrun episode */
+		uint32_t overrun_ci = 0; /* ci when it began: the episode ends when ci moves */
 		bool armed = false;
 		uint32_t arm_index = 0;
 		IommuCache cache;
 		std::unique_ptr<PcapSource> source;
 		std::span<uint64_t> stats; /* RxStat::count counters in SharedNic */
 		uint64_t wire_rx = 0;
+		/* Free-running CQ consumer index, written by the driver (cq_write_ci) without
+		 * rx.lock with the thread engine: on a line of its own, read by the engine only
+		 * when the CQ looks full. */
+		alignas(64) std::atomic<uint32_t> ci{0};
 	};
 	struct alignas(64) EqState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
@@ -282,8 +290,7 @@ struct Device::Impl {
 		bool xoff(unsigned q)
 		{
 			hold(q);
-			const RxState &r = m_.ports_[q].rx;
-			return view_.pause_gen && r.pi - r.ci >= view_.cq_size;
+			return view_.pause_gen && m_.cq_room(q, view_.cq_size) == 0;
 		}
 		bool pfc() const { return view_.cmd & reg::CMD_PFC_MODE; }
 
@@ -397,6 +404,17 @@ struct Device::Impl {
 
 	/* ---- RXE and CQ (gaudi_emu_rxe.cpp) ---- */
 	RxView rx_view(unsigned q);
+	/* Free CQ entries of port q (under rx.lock): from the engine's copy of the CI, which is
+	 * read again from the driver's only when the CQ looks full (a line the driver writes is
+	 * not touched per frame). */
+	uint32_t cq_room(unsigned q, uint32_t cq_size)
+	{
+		RxState &r = ports_[q].rx;
+		if (r.pi - r.ci_seen >= cq_size)
+			r.ci_seen = r.ci.load(std::memory_order_acquire);
+		uint32_t used = r.pi - r.ci_seen;
+		return used >= cq_size ? 0 : cq_size - used;
+	}
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
 	void rx_publish(unsigned q, const RxView &v);
 	void on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);

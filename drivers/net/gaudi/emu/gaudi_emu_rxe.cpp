@@ -114,13 +114,17 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		return;
 	}
-	if (r.pi - r.ci >= v.cq_size ||
+	uint32_t room = cq_room(q, v.cq_size);
+	if (unlikely(r.overrun) && r.ci.load(std::memory_order_relaxed) != r.overrun_ci)
+		r.overrun = false; /* CI moved: the overrun episode is over */
+	if (room == 0 ||
 	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
 	     fault_take_cq_full(ports_[q].fault))) {
 		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [facts §2]. */
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		if (!r.overrun) {
 			r.overrun = true;
+			r.overrun_ci = r.ci.load(std::memory_order_relaxed);
 			post_eq(q, EqeType::comp_err, kRawCq, 0);
 			/* [model] With flow control on, the MAC still sends PAUSE to a sender that
 			 * ignores it (PAUSE_IGNORE): one per episode, counted on both sides. */
@@ -179,18 +183,27 @@ void Device::Impl::cq_check_arm(unsigned p)
 	}
 }
 
+/* The driver's CQ consumer index write. Release: the CQEs it gave back (valid cleared) are
+ * seen cleared by an engine that sees the CI. The engine notices the new CI itself (cq_room,
+ * rx_frame: the end of an overrun episode), so the thread engine's consumer takes no lock
+ * here: a TX batch holds the receiver's rx.lock while it copies its frames. */
 void Device::Impl::cq_write_ci(unsigned p, uint32_t ci)
 {
+	RxState &r = ports_[p].rx;
+	if (cfg_.engine != Engine::inline_run) {
+		r.ci.store(ci, std::memory_order_release);
+		wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, ci);
+		return; /* the thread engine retries paused TX on its own */
+	}
 	{
-		RxState &r = ports_[p].rx;
+		/* Inline: under rx.lock, so that a TX batch that found this CQ full and paused
+		 * (under the lock) either sees this CI or is seen paused just below. */
 		SpinGuard g(r.lock);
-		if (ci != r.ci)
-			r.overrun = false; /* CI moved: the overrun episode is over */
-		r.ci = ci;
+		r.ci.store(ci, std::memory_order_release);
 		wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, ci);
 	}
-	if (cfg_.engine != Engine::inline_run || held_.load(std::memory_order_relaxed))
-		return; /* the thread engine retries paused TX on its own */
+	if (held_.load(std::memory_order_relaxed))
+		return;
 	/* XON: the CQ has room, so TX the port paused resumes (a flag check when none is). */
 	for (unsigned s : {p, p ^ 1u})
 		if (s < cfg_.nports && rd(reg::mac_128(s, 0) + reg::MAC_128_RX_PAUSE_STATUS) != 0)
@@ -213,7 +226,8 @@ void Device::Impl::cq_reset(unsigned p)
 {
 	RxState &r = ports_[p].rx;
 	SpinGuard g(r.lock);
-	r.pi = r.ci = 0;
+	r.pi = r.ci_seen = 0;
+	r.ci.store(0, std::memory_order_release);
 	r.overrun = r.armed = false;
 	wr(reg::rxe(p) + reg::RXE_CQ_PRODUCER_INDEX_0, 0);
 	wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, 0);
@@ -232,9 +246,11 @@ void Device::Impl::on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t o
 	} else if (r == reg::RXE_CQ_PRODUCER_INDEX_0) {
 		SpinGuard g(rx.lock);
 		rx.pi = val;
+		rx.ci_seen = rx.ci.load(std::memory_order_relaxed);
 	} else if (r == reg::RXE_CQ_CONSUMER_INDEX_0) {
 		SpinGuard g(rx.lock);
-		rx.ci = val;
+		rx.ci.store(val, std::memory_order_release);
+		rx.ci_seen = val;
 	}
 }
 
@@ -255,7 +271,7 @@ bool Device::Impl::pump_pcap(unsigned q)
 	bool moved = false;
 	const uint8_t *data;
 	uint32_t len;
-	while (r.pi - r.ci < v.cq_size && r.source->peek(&data, &len)) {
+	while (cq_room(q, v.cq_size) != 0 && r.source->peek(&data, &len)) {
 		rx_frame(q, v, data, len);
 		r.source->pop();
 		moved = true;
@@ -362,10 +378,10 @@ bool Device::Impl::pump_net(unsigned q)
 		return false;
 	bool moved = false;
 	for (uint32_t budget = v.cq_size; budget != 0;) {
-		uint32_t used = r.pi - r.ci;
-		if (used >= v.cq_size)
+		uint32_t room = cq_room(q, v.cq_size);
+		if (room == 0)
 			break;
-		uint32_t want = std::min({v.cq_size - used, budget, uint32_t(NetWire::kBatch)});
+		uint32_t want = std::min({room, budget, uint32_t(NetWire::kBatch)});
 		unsigned n = w.recv(want);
 		for (unsigned i = 0; i < n; i++)
 			rx_frame(q, v, w.rx_data(i),
