@@ -475,6 +475,7 @@ struct Device::Impl {
 	bool pump_all();
 	void run_pending();
 	void engine_loop();
+	static cpu_set_t engine_cpus();
 
 	Config cfg_;
 	/* Registers and MAC counters: in the memzone cfg_.shm_name (mz_) or on the heap. */
