@@ -26,12 +26,14 @@
 #pragma once
 
 #include <array>
+#include <cstring>
 #include <atomic>
 #include <memory>
 #include <span>
 #include <thread>
 #include <vector>
 
+#include <rte_byteorder.h>
 #include <rte_memzone.h>
 #include <rte_spinlock.h>
 
@@ -91,13 +93,14 @@ inline constexpr uint32_t kSecuredDbFifoId = 30; /* GAUDI2_DB_FIFO_SECURE_HW_ID 
 inline constexpr uint32_t kRxDmaFaultSyndrome = 0x01; /* class 0 (rx packet) [model] */
 inline constexpr uint64_t kEtherBroadcast = 0xFFFFFFFFFFFFull;
 
-/* A destination address as the model compares it: byte 0 in bits 7:0. */
+/* A destination address as the model compares it: byte 0 in bits 7:0 (two loads, not six). */
 inline uint64_t mac48(const uint8_t *p)
 {
-	uint64_t v = 0;
-	for (int i = 0; i < 6; i++)
-		v |= uint64_t(p[i]) << (8 * i);
-	return v;
+	uint32_t lo;
+	uint16_t hi;
+	std::memcpy(&lo, p, sizeof(lo));
+	std::memcpy(&hi, p + 4, sizeof(hi));
+	return rte_le_to_cpu_32(lo) | (uint64_t(rte_le_to_cpu_16(hi)) << 32);
 }
 /* RXB TS_*_MAC_47_32 / _31_0 hold the address with byte 0 most significant (gaudi2_cn.c
  * builds it by shifting bytes 0..5 in): back to mac48 order. */
@@ -109,28 +112,76 @@ inline uint64_t rxb_mac48(uint32_t hi, uint32_t lo)
 	return v;
 }
 
-/* RMON size buckets on the frame length with FCS. */
-template <typename E>
-inline void count_size_bucket(uint64_t *c, uint32_t fl, E b64)
-{
-	uint32_t b = static_cast<uint32_t>(b64);
-	if (fl < 64)
-		return;
-	if (fl == 64)
-		bump(c[b]);
-	else if (fl <= 127)
-		bump(c[b + 1]);
-	else if (fl <= 255)
-		bump(c[b + 2]);
-	else if (fl <= 511)
-		bump(c[b + 3]);
-	else if (fl <= 1023)
-		bump(c[b + 4]);
-	else if (fl <= 1518)
-		bump(c[b + 5]);
-	else
-		bump(c[b + 6]);
-}
+/* The MAC counters every good frame moves, for a batch of frames: added to the shared
+ * counters once per batch (MacTally::flush) instead of per frame. A reader of the counters
+ * sees a batch's frames together at its end, the others at once. */
+struct MacTallyMap {
+	size_t octets_fcs, octets, frames, pkts, ucast, mcast, bcast, vlan, size64;
+};
+inline constexpr MacTallyMap kTxTally = {
+	size_t(TxStat::ether_stats_octets),	  size_t(TxStat::octets_transmitted_ok),
+	size_t(TxStat::frames_transmitted_ok),	  size_t(TxStat::ether_stats_pkts),
+	size_t(TxStat::if_out_ucast_pkts),	  size_t(TxStat::if_out_multicast_pkts),
+	size_t(TxStat::if_out_broadcast_pkts),	  size_t(TxStat::vlan_transmitted_ok),
+	size_t(TxStat::ether_stats_pkts_64)};
+inline constexpr MacTallyMap kRxTally = {
+	size_t(RxStat::ether_stats_octets),	  size_t(RxStat::octets_received_ok),
+	size_t(RxStat::frames_received_ok),	  size_t(RxStat::ether_stats_pkts),
+	size_t(RxStat::if_in_ucast_pkts),	  size_t(RxStat::if_in_multicast_pkts),
+	size_t(RxStat::if_in_broadcast_pkts),	  size_t(RxStat::vlan_received_ok),
+	size_t(RxStat::ether_stats_pkts_64)};
+
+struct MacTally {
+	uint64_t wire = 0; /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
+	uint64_t frames = 0, octets = 0, ucast = 0, mcast = 0, bcast = 0, vlan = 0;
+	std::array<uint64_t, 7> size{}; /* RMON buckets 64, 65-127, ..., 1519+ (with FCS) */
+
+	/* A good frame of len bytes (no FCS), fl = len + FCS; no size bucket below 64. */
+	void frame(uint32_t len, uint32_t fl, uint64_t dst, const uint8_t *data)
+	{
+		frames++;
+		octets += len;
+		if (dst == kEtherBroadcast)
+			bcast++;
+		else if (dst & 1)
+			mcast++;
+		else
+			ucast++;
+		if (len >= 14 && data[12] == 0x81 && data[13] == 0x00)
+			vlan++;
+		if (fl < 64)
+			return;
+		size[fl == 64	   ? 0
+		     : fl <= 127  ? 1
+		     : fl <= 255  ? 2
+		     : fl <= 511  ? 3
+		     : fl <= 1023 ? 4
+		     : fl <= 1518 ? 5
+				  : 6]++;
+	}
+	void flush(uint64_t *st, uint64_t &wire_ctr, const MacTallyMap &m)
+	{
+		if (wire != 0)
+			bump(wire_ctr, wire);
+		if (frames == 0) {
+			wire = 0;
+			return;
+		}
+		bump(st[m.octets_fcs], octets + frames * kFcsLen);
+		bump(st[m.octets], octets);
+		bump(st[m.frames], frames);
+		bump(st[m.pkts], frames);
+		const std::pair<size_t, uint64_t> rest[] = {
+			{m.ucast, ucast}, {m.mcast, mcast}, {m.bcast, bcast}, {m.vlan, vlan}};
+		for (const auto &[i, n] : rest)
+			if (n != 0)
+				bump(st[i], n);
+		for (size_t b = 0; b < size.size(); b++)
+			if (size[b] != 0)
+				bump(st[m.size64 + b], size[b]);
+		*this = MacTally{};
+	}
+};
 
 template <uint32_t N>
 inline uint32_t field(const std::array<uint32_t, N> &img, qpc::Field f)
@@ -219,6 +270,8 @@ struct Device::Impl {
 		std::unique_ptr<PcapSource> source;
 		std::span<uint64_t> stats; /* RxStat::count counters in SharedNic */
 		uint64_t wire_rx = 0;
+		/* Good frames since the last rx_publish, counted there. */
+		detail::MacTally tally;
 		/* Free-running CQ consumer index, written by the driver (cq_write_ci) without
 		 * rx.lock with the thread engine: on a line of its own, read by the engine only
 		 * when the CQ looks full. */

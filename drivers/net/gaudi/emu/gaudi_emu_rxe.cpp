@@ -60,7 +60,7 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 {
 	RxState &r = ports_[q].rx;
 	uint64_t *st = r.stats.data();
-	bump(r.wire_rx);
+	r.tally.wire++;
 	if (!(v.cmd & reg::CMD_RX_ENA))
 		return;
 	uint32_t fl = len + kFcsLen;
@@ -76,19 +76,10 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	/* Address filters after the MAC counters: MAC_ADDR unless PROMIS_EN (hbl_cn keeps the
 	 * MAC promiscuous), then RXB TS_RAW0 (rxb_pass). Filtered frames are not errors. */
 	uint64_t dst = mac48(data);
-	bool bcast = dst == kEtherBroadcast, mcast = !bcast && (dst & 1);
 	/* The MAC counts every good frame it receives; the RXB address filter below drops
-	 * after that, so filtered frames show in the MAC counters but reach no queue. */
-	bump(st[size_t(RxStat::ether_stats_octets)], fl);
-	bump(st[size_t(RxStat::octets_received_ok)], len); /* [model] no FCS */
-	bump(st[size_t(RxStat::frames_received_ok)]);
-	bump(st[size_t(RxStat::ether_stats_pkts)]);
-	bump(st[size_t(bcast   ? RxStat::if_in_broadcast_pkts
-		       : mcast ? RxStat::if_in_multicast_pkts
-			       : RxStat::if_in_ucast_pkts)]);
-	if (data[12] == 0x81 && data[13] == 0x00)
-		bump(st[size_t(RxStat::vlan_received_ok)]);
-	count_size_bucket(st, fl, RxStat::ether_stats_pkts_64);
+	 * after that, so filtered frames show in the MAC counters but reach no queue.
+	 * [model] Octets without FCS in octets_received_ok. Counted at rx_publish. */
+	r.tally.frame(len, fl, dst, data);
 	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
 	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] Frames software sends do not
 	 * pause the port: only the MAC's own XOFF does (run_doorbell). */
@@ -161,10 +152,12 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 /* [model] The CQ's producer index is made visible once per batch of frames (a doorbell's, a
  * pump's), after their CQEs, as a DMA engine that coalesces its PI write-backs would: the
  * driver reads the PI shadow and trusts each CQE's valid bit [gaudi2_en.c read_pkt_from_hw].
- * Under rx.lock. */
+ * The batch's good frames are added to the MAC counters here too: every rx_frame is followed
+ * by an rx_publish under the same hold of rx.lock. Under rx.lock. */
 void Device::Impl::rx_publish(unsigned q, const RxView &v)
 {
 	RxState &r = ports_[q].rx;
+	r.tally.flush(r.stats.data(), r.wire_rx, kRxTally);
 	if (v.pi_shadow != nullptr)
 		store_release(v.pi_shadow, r.pi);
 	wr(reg::rxe(q) + reg::RXE_CQ_PRODUCER_INDEX_0, r.pi);
