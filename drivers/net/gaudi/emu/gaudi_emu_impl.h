@@ -238,7 +238,8 @@ struct Device::Impl {
 		uint32_t last_idx = 0;
 		uint32_t exec = 0; /* execution index: a ring index, 0..LAST_IDX */
 		bool error = false;
-		IommuCache cache;
+		IommuCache cache;    /* frames, doorbell CI */
+		IommuCache wq_cache; /* the send queue */
 		std::unique_ptr<PcapSink> sink;
 		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
 		uint64_t wire_tx = 0;

@@ -123,7 +123,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	uint32_t entries = 1u << log2;
 	uint64_t wq_iova = (uint64_t(rd(txe + reg::TXE_SQ_BASE_ADDRESS_63_32_0)) << 32) |
 			   rd(txe + reg::TXE_SQ_BASE_ADDRESS_31_0_0);
-	const uint8_t *wq = iommu_.translate(wq_iova, uint64_t(entries) * sizeof(TxWqe), t.cache);
+	/* The ring has a translation cache of its own: the frames' (t.cache) keeps its range. */
+	const uint8_t *wq =
+		iommu_.translate(wq_iova, uint64_t(entries) * sizeof(TxWqe), t.wq_cache);
 	if (wq == nullptr)
 		return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
 
@@ -196,8 +198,15 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				return qp_error(p, qpn, QpErrSyndrome(fst.wqe_syndrome));
 			link_down = forced_down(p);
 		}
-		TxWqe w;
-		std::memcpy(&w, wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe), sizeof(w));
+		/* The three fields raw TX uses, each loaded as the driver stored it: one 16-byte
+		 * load over its smaller stores, still in flight with the inline engine, cannot be
+		 * forwarded from the store buffer and waits for them. */
+		const auto *wqe = reinterpret_cast<const TxWqe *>(
+			wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe));
+		const struct {
+			uint32_t ctrl, size;
+			uint64_t local_addr;
+		} w = {wqe->ctrl, wqe->size, wqe->local_addr};
 		if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
 			return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
 		if (wqe_opcode(w.ctrl) != WqeOpcode::linear)
