@@ -263,8 +263,7 @@ struct Device::Impl {
 		uint32_t pi = 0; /* free-running CQ producer index */
 		/* The engine's copy of ci, refreshed when the CQ looks full (cq_room). */
 		uint32_t ci_seen = 0;
-		bool overrun = false;	 /* inside a CQ overrun episode */
-		uint32_t overrun_ci = 0; /* ci when it began: the episode ends when ci moves */
+		bool overrun = false; /* inside a CQ overrun episode: drops since the last frame */
 		bool armed = false;
 		uint32_t arm_index = 0;
 		IommuCache cache;

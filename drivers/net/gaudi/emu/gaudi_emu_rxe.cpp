@@ -106,8 +106,6 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		return;
 	}
 	uint32_t room = cq_room(q, v.cq_size);
-	if (unlikely(r.overrun) && r.ci.load(std::memory_order_relaxed) != r.overrun_ci)
-		r.overrun = false; /* CI moved: the overrun episode is over */
 	if (room == 0 ||
 	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
 	     fault_take_cq_full(ports_[q].fault))) {
@@ -115,7 +113,6 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		if (!r.overrun) {
 			r.overrun = true;
-			r.overrun_ci = r.ci.load(std::memory_order_relaxed);
 			post_eq(q, EqeType::comp_err, kRawCq, 0);
 			/* [model] With flow control on, the MAC still sends PAUSE to a sender that
 			 * ignores it (PAUSE_IGNORE): one per episode, counted on both sides. */
@@ -143,6 +140,11 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	c->size = len;
 	store_release(&c->d0, CQE_VALID | kRawQpn); /* body before valid */
 	r.pi++;
+	/* A frame the CQ takes ends an overrun episode (the CI moved). Decided here, by the
+	 * engine, not at the driver's CI write: with the thread engine that write may land in
+	 * the middle of a batch (no lock), and a forced overrun ([faults] cq_overrun) would then
+	 * count two episodes for one run of drops. */
+	r.overrun = false;
 	/* The PI (shadow, registers) follows once per batch (rx_publish), or now when an armed CQ
 	 * fires: the COMP event then carries this frame's PI and finds it visible. */
 	if (unlikely(r.armed) && int32_t(r.pi - r.arm_index) > 0)
@@ -177,9 +179,9 @@ void Device::Impl::cq_check_arm(unsigned p)
 }
 
 /* The driver's CQ consumer index write. Release: the CQEs it gave back (valid cleared) are
- * seen cleared by an engine that sees the CI. The engine notices the new CI itself (cq_room,
- * rx_frame: the end of an overrun episode), so the thread engine's consumer takes no lock
- * here: a TX batch holds the receiver's rx.lock while it copies its frames. */
+ * seen cleared by an engine that sees the CI. The engine notices the new CI itself
+ * (cq_room), so the thread engine's consumer takes no lock here: a TX batch holds the
+ * receiver's rx.lock while it copies its frames. */
 void Device::Impl::cq_write_ci(unsigned p, uint32_t ci)
 {
 	RxState &r = ports_[p].rx;
