@@ -26,12 +26,14 @@
 #pragma once
 
 #include <array>
+#include <cstring>
 #include <atomic>
 #include <memory>
 #include <span>
 #include <thread>
 #include <vector>
 
+#include <rte_byteorder.h>
 #include <rte_memzone.h>
 #include <rte_spinlock.h>
 
@@ -91,13 +93,14 @@ inline constexpr uint32_t kSecuredDbFifoId = 30; /* GAUDI2_DB_FIFO_SECURE_HW_ID 
 inline constexpr uint32_t kRxDmaFaultSyndrome = 0x01; /* class 0 (rx packet) [model] */
 inline constexpr uint64_t kEtherBroadcast = 0xFFFFFFFFFFFFull;
 
-/* A destination address as the model compares it: byte 0 in bits 7:0. */
+/* A destination address as the model compares it: byte 0 in bits 7:0 (two loads, not six). */
 inline uint64_t mac48(const uint8_t *p)
 {
-	uint64_t v = 0;
-	for (int i = 0; i < 6; i++)
-		v |= uint64_t(p[i]) << (8 * i);
-	return v;
+	uint32_t lo;
+	uint16_t hi;
+	std::memcpy(&lo, p, sizeof(lo));
+	std::memcpy(&hi, p + 4, sizeof(hi));
+	return rte_le_to_cpu_32(lo) | (uint64_t(rte_le_to_cpu_16(hi)) << 32);
 }
 /* RXB TS_*_MAC_47_32 / _31_0 hold the address with byte 0 most significant (gaudi2_cn.c
  * builds it by shifting bytes 0..5 in): back to mac48 order. */
@@ -109,28 +112,76 @@ inline uint64_t rxb_mac48(uint32_t hi, uint32_t lo)
 	return v;
 }
 
-/* RMON size buckets on the frame length with FCS. */
-template <typename E>
-inline void count_size_bucket(uint64_t *c, uint32_t fl, E b64)
-{
-	uint32_t b = static_cast<uint32_t>(b64);
-	if (fl < 64)
-		return;
-	if (fl == 64)
-		bump(c[b]);
-	else if (fl <= 127)
-		bump(c[b + 1]);
-	else if (fl <= 255)
-		bump(c[b + 2]);
-	else if (fl <= 511)
-		bump(c[b + 3]);
-	else if (fl <= 1023)
-		bump(c[b + 4]);
-	else if (fl <= 1518)
-		bump(c[b + 5]);
-	else
-		bump(c[b + 6]);
-}
+/* The MAC counters every good frame moves, for a batch of frames: added to the shared
+ * counters once per batch (MacTally::flush) instead of per frame. A reader of the counters
+ * sees a batch's frames together at its end, the others at once. */
+struct MacTallyMap {
+	size_t octets_fcs, octets, frames, pkts, ucast, mcast, bcast, vlan, size64;
+};
+inline constexpr MacTallyMap kTxTally = {
+	size_t(TxStat::ether_stats_octets),	  size_t(TxStat::octets_transmitted_ok),
+	size_t(TxStat::frames_transmitted_ok),	  size_t(TxStat::ether_stats_pkts),
+	size_t(TxStat::if_out_ucast_pkts),	  size_t(TxStat::if_out_multicast_pkts),
+	size_t(TxStat::if_out_broadcast_pkts),	  size_t(TxStat::vlan_transmitted_ok),
+	size_t(TxStat::ether_stats_pkts_64)};
+inline constexpr MacTallyMap kRxTally = {
+	size_t(RxStat::ether_stats_octets),	  size_t(RxStat::octets_received_ok),
+	size_t(RxStat::frames_received_ok),	  size_t(RxStat::ether_stats_pkts),
+	size_t(RxStat::if_in_ucast_pkts),	  size_t(RxStat::if_in_multicast_pkts),
+	size_t(RxStat::if_in_broadcast_pkts),	  size_t(RxStat::vlan_received_ok),
+	size_t(RxStat::ether_stats_pkts_64)};
+
+struct MacTally {
+	uint64_t wire = 0; /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
+	uint64_t frames = 0, octets = 0, ucast = 0, mcast = 0, bcast = 0, vlan = 0;
+	std::array<uint64_t, 7> size{}; /* RMON buckets 64, 65-127, ..., 1519+ (with FCS) */
+
+	/* A good frame of len bytes (no FCS), fl = len + FCS; no size bucket below 64. */
+	void frame(uint32_t len, uint32_t fl, uint64_t dst, const uint8_t *data)
+	{
+		frames++;
+		octets += len;
+		if (dst == kEtherBroadcast)
+			bcast++;
+		else if (dst & 1)
+			mcast++;
+		else
+			ucast++;
+		if (len >= 14 && data[12] == 0x81 && data[13] == 0x00)
+			vlan++;
+		if (fl < 64)
+			return;
+		size[fl == 64	   ? 0
+		     : fl <= 127  ? 1
+		     : fl <= 255  ? 2
+		     : fl <= 511  ? 3
+		     : fl <= 1023 ? 4
+		     : fl <= 1518 ? 5
+				  : 6]++;
+	}
+	void flush(uint64_t *st, uint64_t &wire_ctr, const MacTallyMap &m)
+	{
+		if (wire != 0)
+			bump(wire_ctr, wire);
+		if (frames == 0) {
+			wire = 0;
+			return;
+		}
+		bump(st[m.octets_fcs], octets + frames * kFcsLen);
+		bump(st[m.octets], octets);
+		bump(st[m.frames], frames);
+		bump(st[m.pkts], frames);
+		const std::pair<size_t, uint64_t> rest[] = {
+			{m.ucast, ucast}, {m.mcast, mcast}, {m.bcast, bcast}, {m.vlan, vlan}};
+		for (const auto &[i, n] : rest)
+			if (n != 0)
+				bump(st[i], n);
+		for (size_t b = 0; b < size.size(); b++)
+			if (size[b] != 0)
+				bump(st[m.size64 + b], size[b]);
+		*this = MacTally{};
+	}
+};
 
 template <uint32_t N>
 inline uint32_t field(const std::array<uint32_t, N> &img, qpc::Field f)
@@ -187,7 +238,8 @@ struct Device::Impl {
 		uint32_t last_idx = 0;
 		uint32_t exec = 0; /* execution index: a ring index, 0..LAST_IDX */
 		bool error = false;
-		IommuCache cache;
+		IommuCache cache;    /* frames, doorbell CI */
+		IommuCache wq_cache; /* the send queue */
 		std::unique_ptr<PcapSink> sink;
 		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
 		uint64_t wire_tx = 0;
@@ -196,25 +248,34 @@ struct Device::Impl {
 		bool paused = false;
 		bool hold = false;
 	};
+	/* The producer's index and the engine's on lines of their own: with the thread engine
+	 * they are written from two cores. */
 	struct alignas(64) DbFifo {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER; /* producers */
-		std::array<detail::Doorbell, kDbFifoEntries> e{};
 		std::atomic<uint32_t> pushed{0};
-		std::atomic<uint32_t> popped{0}; /* written by the engine under tx.lock only */
+		std::array<detail::Doorbell, kDbFifoEntries> e{};
+		alignas(64) std::atomic<uint32_t> popped{0}; /* the engine's, under tx.lock only */
 	};
 	struct alignas(64) RxState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		std::array<uint32_t, qpc::kResDwords> res{};
 		bool valid = false;
-		uint32_t pi = 0;      /* free-running CQ producer index */
-		uint32_t ci = 0;      /* free-running CQ consumer index, written by the driver */
-		bool overrun = false; /* inside a CQ overrun episode */
+		uint32_t pi = 0; /* free-running CQ producer index */
+		/* The engine's copy of ci, refreshed when the CQ looks full (cq_room). */
+		uint32_t ci_seen = 0;
+		bool overrun = false; /* inside a CQ overrun episode: drops since the last frame */
 		bool armed = false;
 		uint32_t arm_index = 0;
 		IommuCache cache;
 		std::unique_ptr<PcapSource> source;
 		std::span<uint64_t> stats; /* RxStat::count counters in SharedNic */
 		uint64_t wire_rx = 0;
+		/* Good frames since the last rx_publish, counted there. */
+		detail::MacTally tally;
+		/* Free-running CQ consumer index, written by the driver (cq_write_ci) without
+		 * rx.lock with the thread engine: on a line of its own, read by the engine only
+		 * when the CQ looks full. */
+		alignas(64) std::atomic<uint32_t> ci{0};
 	};
 	struct alignas(64) EqState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
@@ -282,8 +343,7 @@ struct Device::Impl {
 		bool xoff(unsigned q)
 		{
 			hold(q);
-			const RxState &r = m_.ports_[q].rx;
-			return view_.pause_gen && r.pi - r.ci >= view_.cq_size;
+			return view_.pause_gen && m_.cq_room(q, view_.cq_size) == 0;
 		}
 		bool pfc() const { return view_.cmd & reg::CMD_PFC_MODE; }
 
@@ -411,6 +471,17 @@ struct Device::Impl {
 
 	/* ---- RXE and CQ (gaudi_emu_rxe.cpp) ---- */
 	RxView rx_view(unsigned q);
+	/* Free CQ entries of port q (under rx.lock): from the engine's copy of the CI, which is
+	 * read again from the driver's only when the CQ looks full (a line the driver writes is
+	 * not touched per frame). */
+	uint32_t cq_room(unsigned q, uint32_t cq_size)
+	{
+		RxState &r = ports_[q].rx;
+		if (r.pi - r.ci_seen >= cq_size)
+			r.ci_seen = r.ci.load(std::memory_order_acquire);
+		uint32_t used = r.pi - r.ci_seen;
+		return used >= cq_size ? 0 : cq_size - used;
+	}
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
 	void rx_publish(unsigned q, const RxView &v);
 	void on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
@@ -480,6 +551,7 @@ struct Device::Impl {
 	bool pump_all();
 	void run_pending();
 	void engine_loop();
+	static cpu_set_t engine_cpus();
 
 	Config cfg_;
 	/* Registers and MAC counters: in the memzone cfg_.shm_name (mz_) or on the heap. */

@@ -60,7 +60,7 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 {
 	RxState &r = ports_[q].rx;
 	uint64_t *st = r.stats.data();
-	bump(r.wire_rx);
+	r.tally.wire++;
 	if (!(v.cmd & reg::CMD_RX_ENA))
 		return;
 	uint32_t fl = len + kFcsLen;
@@ -76,19 +76,10 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	/* Address filters after the MAC counters: MAC_ADDR unless PROMIS_EN (hbl_cn keeps the
 	 * MAC promiscuous), then RXB TS_RAW0 (rxb_pass). Filtered frames are not errors. */
 	uint64_t dst = mac48(data);
-	bool bcast = dst == kEtherBroadcast, mcast = !bcast && (dst & 1);
 	/* The MAC counts every good frame it receives; the RXB address filter below drops
-	 * after that, so filtered frames show in the MAC counters but reach no queue. */
-	bump(st[size_t(RxStat::ether_stats_octets)], fl);
-	bump(st[size_t(RxStat::octets_received_ok)], len); /* [model] no FCS */
-	bump(st[size_t(RxStat::frames_received_ok)]);
-	bump(st[size_t(RxStat::ether_stats_pkts)]);
-	bump(st[size_t(bcast   ? RxStat::if_in_broadcast_pkts
-		       : mcast ? RxStat::if_in_multicast_pkts
-			       : RxStat::if_in_ucast_pkts)]);
-	if (data[12] == 0x81 && data[13] == 0x00)
-		bump(st[size_t(RxStat::vlan_received_ok)]);
-	count_size_bucket(st, fl, RxStat::ether_stats_pkts_64);
+	 * after that, so filtered frames show in the MAC counters but reach no queue.
+	 * [model] Octets without FCS in octets_received_ok. Counted at rx_publish. */
+	r.tally.frame(len, fl, dst, data);
 	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
 	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] Frames software sends do not
 	 * pause the port: only the MAC's own XOFF does (run_doorbell). */
@@ -114,7 +105,8 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		return;
 	}
-	if (r.pi - r.ci >= v.cq_size ||
+	uint32_t room = cq_room(q, v.cq_size);
+	if (room == 0 ||
 	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
 	     fault_take_cq_full(ports_[q].fault))) {
 		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [facts §2]. */
@@ -148,6 +140,11 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	c->size = len;
 	store_release(&c->d0, CQE_VALID | kRawQpn); /* body before valid */
 	r.pi++;
+	/* A frame the CQ takes ends an overrun episode (the CI moved). Decided here, by the
+	 * engine, not at the driver's CI write: with the thread engine that write may land in
+	 * the middle of a batch (no lock), and a forced overrun ([faults] cq_overrun) would then
+	 * count two episodes for one run of drops. */
+	r.overrun = false;
 	/* The PI (shadow, registers) follows once per batch (rx_publish), or now when an armed CQ
 	 * fires: the COMP event then carries this frame's PI and finds it visible. */
 	if (unlikely(r.armed) && int32_t(r.pi - r.arm_index) > 0)
@@ -157,10 +154,12 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 /* [model] The CQ's producer index is made visible once per batch of frames (a doorbell's, a
  * pump's), after their CQEs, as a DMA engine that coalesces its PI write-backs would: the
  * driver reads the PI shadow and trusts each CQE's valid bit [gaudi2_en.c read_pkt_from_hw].
- * Under rx.lock. */
+ * The batch's good frames are added to the MAC counters here too: every rx_frame is followed
+ * by an rx_publish under the same hold of rx.lock. Under rx.lock. */
 void Device::Impl::rx_publish(unsigned q, const RxView &v)
 {
 	RxState &r = ports_[q].rx;
+	r.tally.flush(r.stats.data(), r.wire_rx, kRxTally);
 	if (v.pi_shadow != nullptr)
 		store_release(v.pi_shadow, r.pi);
 	wr(reg::rxe(q) + reg::RXE_CQ_PRODUCER_INDEX_0, r.pi);
@@ -179,18 +178,27 @@ void Device::Impl::cq_check_arm(unsigned p)
 	}
 }
 
+/* The driver's CQ consumer index write. Release: the CQEs it gave back (valid cleared) are
+ * seen cleared by an engine that sees the CI. The engine notices the new CI itself
+ * (cq_room), so the thread engine's consumer takes no lock here: a TX batch holds the
+ * receiver's rx.lock while it copies its frames. */
 void Device::Impl::cq_write_ci(unsigned p, uint32_t ci)
 {
+	RxState &r = ports_[p].rx;
+	if (cfg_.engine != Engine::inline_run) {
+		r.ci.store(ci, std::memory_order_release);
+		wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, ci);
+		return; /* the thread engine retries paused TX on its own */
+	}
 	{
-		RxState &r = ports_[p].rx;
+		/* Inline: under rx.lock, so that a TX batch that found this CQ full and paused
+		 * (under the lock) either sees this CI or is seen paused just below. */
 		SpinGuard g(r.lock);
-		if (ci != r.ci)
-			r.overrun = false; /* CI moved: the overrun episode is over */
-		r.ci = ci;
+		r.ci.store(ci, std::memory_order_release);
 		wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, ci);
 	}
-	if (cfg_.engine != Engine::inline_run || held_.load(std::memory_order_relaxed))
-		return; /* the thread engine retries paused TX on its own */
+	if (held_.load(std::memory_order_relaxed))
+		return;
 	/* XON: the CQ has room, so TX the port paused resumes (a flag check when none is). */
 	for (unsigned s : {p, p ^ 1u})
 		if (s < cfg_.nports && rd(reg::mac_128(s, 0) + reg::MAC_128_RX_PAUSE_STATUS) != 0)
@@ -213,7 +221,8 @@ void Device::Impl::cq_reset(unsigned p)
 {
 	RxState &r = ports_[p].rx;
 	SpinGuard g(r.lock);
-	r.pi = r.ci = 0;
+	r.pi = r.ci_seen = 0;
+	r.ci.store(0, std::memory_order_release);
 	r.overrun = r.armed = false;
 	wr(reg::rxe(p) + reg::RXE_CQ_PRODUCER_INDEX_0, 0);
 	wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, 0);
@@ -232,9 +241,11 @@ void Device::Impl::on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t o
 	} else if (r == reg::RXE_CQ_PRODUCER_INDEX_0) {
 		SpinGuard g(rx.lock);
 		rx.pi = val;
+		rx.ci_seen = rx.ci.load(std::memory_order_relaxed);
 	} else if (r == reg::RXE_CQ_CONSUMER_INDEX_0) {
 		SpinGuard g(rx.lock);
-		rx.ci = val;
+		rx.ci.store(val, std::memory_order_release);
+		rx.ci_seen = val;
 	}
 }
 
@@ -255,7 +266,7 @@ bool Device::Impl::pump_pcap(unsigned q)
 	bool moved = false;
 	const uint8_t *data;
 	uint32_t len;
-	while (r.pi - r.ci < v.cq_size && r.source->peek(&data, &len)) {
+	while (cq_room(q, v.cq_size) != 0 && r.source->peek(&data, &len)) {
 		rx_frame(q, v, data, len);
 		r.source->pop();
 		moved = true;
@@ -362,10 +373,10 @@ bool Device::Impl::pump_net(unsigned q)
 		return false;
 	bool moved = false;
 	for (uint32_t budget = v.cq_size; budget != 0;) {
-		uint32_t used = r.pi - r.ci;
-		if (used >= v.cq_size)
+		uint32_t room = cq_room(q, v.cq_size);
+		if (room == 0)
 			break;
-		uint32_t want = std::min({v.cq_size - used, budget, uint32_t(NetWire::kBatch)});
+		uint32_t want = std::min({room, budget, uint32_t(NetWire::kBatch)});
 		unsigned n = w.recv(want);
 		for (unsigned i = 0; i < n; i++)
 			rx_frame(q, v, w.rx_data(i),

@@ -123,7 +123,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	uint32_t entries = 1u << log2;
 	uint64_t wq_iova = (uint64_t(rd(txe + reg::TXE_SQ_BASE_ADDRESS_63_32_0)) << 32) |
 			   rd(txe + reg::TXE_SQ_BASE_ADDRESS_31_0_0);
-	const uint8_t *wq = iommu_.translate(wq_iova, uint64_t(entries) * sizeof(TxWqe), t.cache);
+	/* The ring has a translation cache of its own: the frames' (t.cache) keeps its range. */
+	const uint8_t *wq =
+		iommu_.translate(wq_iova, uint64_t(entries) * sizeof(TxWqe), t.wq_cache);
 	if (wq == nullptr)
 		return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
 
@@ -161,6 +163,16 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	unsigned rq = dest == Dest::self ? p : (p ^ 1);
 	DelayLine *line = ports_[p].delay.get(); /* [wire delay] */
 	uint64_t due = line != nullptr ? rte_get_tsc_cycles() + delay_tsc_ : 0;
+	/* A far end in PCS loopback ignores its line side (sampled once per doorbell, like the
+	 * registers above). */
+	bool peer_deaf = dest == Dest::peer && pcs_loopback(p ^ 1);
+	/* The good frames' MAC counters, added once when the doorbell ends (any return). */
+	struct TallyGuard {
+		MacTally t;
+		uint64_t *st;
+		uint64_t &wire;
+		~TallyGuard() { t.flush(st, wire, kTxTally); }
+	} tg{{}, st, t.wire_tx};
 
 	for (; n != 0; n--) {
 		if (honour) {
@@ -186,8 +198,15 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				return qp_error(p, qpn, QpErrSyndrome(fst.wqe_syndrome));
 			link_down = forced_down(p);
 		}
-		TxWqe w;
-		std::memcpy(&w, wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe), sizeof(w));
+		/* The three fields raw TX uses, each loaded as the driver stored it: one 16-byte
+		 * load over its smaller stores, still in flight with the inline engine, cannot be
+		 * forwarded from the store buffer and waits for them. */
+		const auto *wqe = reinterpret_cast<const TxWqe *>(
+			wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe));
+		const struct {
+			uint32_t ctrl, size;
+			uint64_t local_addr;
+		} w = {wqe->ctrl, wqe->size, wqe->local_addr};
 		if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
 			return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
 		if (wqe_opcode(w.ctrl) != WqeOpcode::linear)
@@ -208,20 +227,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
 		} else {
 			uint32_t fl = w.size + kFcsLen;
-			bump(st[size_t(TxStat::ether_stats_octets)], fl);
-			bump(st[size_t(TxStat::octets_transmitted_ok)],
-			     w.size); /* [model] no FCS */
-			bump(st[size_t(TxStat::frames_transmitted_ok)]);
-			bump(st[size_t(TxStat::ether_stats_pkts)]);
 			uint64_t dst = w.size >= 6 ? mac48(data) : 0;
-			if (dst == kEtherBroadcast)
-				bump(st[size_t(TxStat::if_out_broadcast_pkts)]);
-			else if (dst & 1)
-				bump(st[size_t(TxStat::if_out_multicast_pkts)]);
-			else
-				bump(st[size_t(TxStat::if_out_ucast_pkts)]);
-			if (w.size >= 14 && data[12] == 0x81 && data[13] == 0x00)
-				bump(st[size_t(TxStat::vlan_transmitted_ok)]);
+			/* [model] octets_transmitted_ok without FCS */
+			tg.t.frame(w.size, fl, dst, data);
 			if (w.size >= 18 && data[12] == 0x88 && data[13] == 0x08) {
 				/* MAC control frames software sends: PAUSE / PFC counted. */
 				if (data[14] == 0x00 && data[15] == 0x01)
@@ -232,9 +240,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 						if (data[17] & (1u << c))
 							bump_shared(st[kCbfcTx0 + c]);
 			}
-			count_size_bucket(st, fl, TxStat::ether_stats_pkts_64);
 			if (!pcs_loop)
-				bump(t.wire_tx);
+				tg.t.wire++;
 			switch (dest) {
 			case Dest::self:
 				if (line != nullptr && !pcs_loop) /* [wire delay] on the cable */
@@ -243,8 +250,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 					dlv.deliver(p, data, w.size);
 				break;
 			case Dest::peer:
-				/* A far end in PCS loopback ignores its line side. */
-				if (pcs_loopback(p ^ 1))
+				if (peer_deaf)
 					break;
 				if (line != nullptr) /* [wire delay] */
 					line->push(p ^ 1, data, w.size, due);
