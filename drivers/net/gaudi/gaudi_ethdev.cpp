@@ -223,7 +223,6 @@ int gaudi_port_hw_init(rte_eth_dev *dev)
 	port->hw.stats_reset();
 	port->promisc = false;
 	port->allmulti = false;
-	port->ptype_mask = gaudi_ptype_mask_all;
 	port->n_uc = port->n_mc = 0;
 	gaudi_rx_filter_apply(port);
 	dev->data->promiscuous = 0;
@@ -235,20 +234,19 @@ int gaudi_port_hw_init(rte_eth_dev *dev)
 
 /* The hardware goes back to its probed state; the ethdev-level settings the application
  * made (promiscuous, all-multicast, MAC addresses in dev->data) stay, and ethdev replays
- * them on the next start, as it does after any stop. */
+ * them on the next start, as it does after any stop. The packet types it asked for
+ * (ptype_mask, set at probe only) stay too. */
 int gaudi_dev_reset(rte_eth_dev *dev)
 {
 	gaudi_dev_stop(dev);
 	gaudi_rxq_release(dev, 0);
 	gaudi_txq_release(dev, 0);
 	uint8_t promisc = dev->data->promiscuous, allmulti = dev->data->all_multicast;
-	uint32_t ptype_mask = gaudi_priv(dev)->ptype_mask; /* rte_eth_dev_set_ptypes' choice */
 	gaudi_link_eq_release(gaudi_priv(dev)->adapter, gaudi_priv(dev)->hw.id());
 	int rc = gaudi_port_hw_init(dev); /* quiesces our EQ: the adapter takes it again below */
 	gaudi_link_eq_update(gaudi_priv(dev)->adapter, gaudi_priv(dev)->hw.id());
 	dev->data->promiscuous = promisc;
 	dev->data->all_multicast = allmulti;
-	gaudi_priv(dev)->ptype_mask = ptype_mask;
 	return rc;
 }
 
@@ -350,6 +348,7 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 		rte_eth_dev_release_port(dev);
 		return rc;
 	}
+	port->ptype_mask = gaudi_ptype_mask_all; /* until rte_eth_dev_set_ptypes; reset keeps it */
 	gaudi_port_hw_init(dev);
 	gaudi_rec_init(port, ad->tx_watchdog_ms); /* [faults] */
 	rc = gaudi_intr_init(dev);

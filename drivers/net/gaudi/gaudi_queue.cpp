@@ -158,6 +158,7 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	rxq->port = gaudi_priv(dev);
 	rxq->queue_id = qid;
 	rxq->scatter = scatter;
+	rxq->buf_size = buf;
 	rxq->deferred = conf->rx_deferred_start != 0;
 	int rc = gaudi_rxq_alloc_ring(dev, rxq);
 	if (rc != 0) {
@@ -246,6 +247,8 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	txq->queue_id = qid;
 	txq->max_frame = gaudi_max_frame(dev->data->mtu);
 	txq->deferred = conf->tx_deferred_start != 0;
+	txq->fast_free = ((conf->offloads | dev->data->dev_conf.txmode.offloads) &
+			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
 	dev->data->tx_queues[qid] = txq;
 	return 0;
 }
@@ -355,7 +358,7 @@ void gaudi_rxq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_rxq_info *qinfo)
 	qinfo->mp = rxq->mp;
 	qinfo->scattered_rx = rxq->scatter;
 	qinfo->nb_desc = rxq->nb_desc;
-	qinfo->rx_buf_size = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
+	qinfo->rx_buf_size = rxq->buf_size;
 	qinfo->conf.rx_deferred_start = rxq->deferred;
 	qinfo->conf.offloads = rxq->scatter ? RTE_ETH_RX_OFFLOAD_SCATTER : 0;
 	qinfo->queue_state = dev->data->rx_queue_state[qid];

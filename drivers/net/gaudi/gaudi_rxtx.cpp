@@ -31,8 +31,7 @@ inline uint32_t load_acquire(volatile uint32_t *p)
 bool rx_scatter(gaudi_rxq *rxq, rte_mbuf *head, const uint8_t *src, uint32_t len)
 {
 	rte_mbuf *seg = head;
-	uint32_t room = rte_pktmbuf_tailroom(head);
-	uint32_t copied = std::min(room, len);
+	uint32_t copied = std::min(rxq->buf_size, len); /* head: a fresh mbuf, all its room */
 	rte_memcpy(rte_pktmbuf_mtod(head, void *), src, copied);
 	head->data_len = copied;
 	head->nb_segs = 1;
@@ -45,7 +44,7 @@ bool rx_scatter(gaudi_rxq *rxq, rte_mbuf *head, const uint8_t *src, uint32_t len
 			head->nb_segs = 1;
 			return false;
 		}
-		uint32_t chunk = std::min<uint32_t>(rte_pktmbuf_tailroom(n), len - copied);
+		uint32_t chunk = std::min(rxq->buf_size, len - copied);
 		rte_memcpy(rte_pktmbuf_mtod(n, void *), src + copied, chunk);
 		n->data_len = chunk;
 		seg->next = n;
@@ -272,13 +271,12 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			m->ol_flags = 0;
 			m->vlan_tci = 0;
 			m->vlan_tci_outer = 0;
-			m->data_len = 0; /* tailroom below counts from it */
 			if (unlikely(len == 0 || len > rxq->max_frame || len > slot_size)) {
 				rxq->errors++;
 				rte_pktmbuf_free(m);
 				continue;
 			}
-			if (likely(len <= rte_pktmbuf_tailroom(m))) {
+			if (likely(len <= rxq->buf_size)) {
 				rte_memcpy(rte_pktmbuf_mtod(m, void *), src[j], len);
 				m->data_len = len;
 			} else if (!rxq->scatter || !rx_scatter(rxq, m, src[j], len)) {
@@ -313,17 +311,9 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 }
 
 namespace {
-/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE: the application promises that the mbufs it transmits
- * come from one mempool, are direct and have refcnt 1, so freeing is putting them back in
- * bulk, without rte_pktmbuf_prefree_seg's per-mbuf checks. A port-level offload (the queue
- * offload capabilities are empty, so a queue cannot ask for more than its port). */
-inline bool tx_fast_free(const gaudi_txq *txq)
-{
-	return rte_eth_devices[txq->port->port_id].data->dev_conf.txmode.offloads &
-	       RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-}
-
-/* Free n mbufs that the queue is done with; nulls (bounced frames' slots) are skipped. */
+/* Free n mbufs that the queue is done with; nulls (bounced frames' slots) are skipped. With
+ * fast free (gaudi_txq::fast_free) they go back to their pool in bulk, without
+ * rte_pktmbuf_prefree_seg's per-mbuf checks. */
 void tx_free_mbufs(rte_mbuf **ms, uint32_t n, bool fast)
 {
 	if (!fast) {
@@ -355,7 +345,7 @@ void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 	uint32_t start = txq->ci & txq->mask;
 	uint32_t first = std::min(n, txq->nb_desc - start);
 	rte_mbuf **ring = txq->sw_ring;
-	const bool fast = tx_fast_free(txq);
+	const bool fast = txq->fast_free;
 	/* sw_ring entries are null for bounced frames. */
 	tx_free_mbufs(&ring[start], first, fast);
 	std::fill_n(&ring[start], first, nullptr);
@@ -421,7 +411,7 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 	constexpr uint16_t kFreeBatch = 64;
 	rte_mbuf *copied[kFreeBatch];
 	uint16_t nb_copied = 0;
-	const bool fast = tx_fast_free(txq);
+	const bool fast = txq->fast_free;
 	for (uint16_t i = 0; i < n; i++) {
 		rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;

@@ -20,6 +20,7 @@ struct gaudi_rxq {
 	uint32_t slot_log2;
 	uint32_t max_frame;       /* frames above this are dropped and counted */
 	bool scatter;
+	uint32_t buf_size;        /* an mbuf's data room past its headroom */
 	rte_mempool *mp;
 	gaudi_port *port;
 	uint16_t queue_id;
@@ -64,6 +65,9 @@ struct gaudi_txq {
 	uint64_t db_busy;         /* bursts refused because the doorbell FIFO was full */
 	bool started;             /* queue started: tx_burst returns 0 otherwise */
 	bool deferred;            /* tx_deferred_start */
+	/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE (port or queue): the application promises one
+	 * mempool, direct mbufs, refcnt 1, so freeing is putting them back in bulk. */
+	bool fast_free;
 };
 
 uint16_t gaudi_rx_burst(void *rxq, rte_mbuf **pkts, uint16_t nb_pkts);
