@@ -26,8 +26,8 @@
 #pragma once
 
 #include <array>
-#include <cstring>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <thread>
@@ -42,6 +42,7 @@
 #include "../base/gaudi_mac_stats.h"
 #include "../base/gaudi_qpc.h"
 #include "../base/gaudi_regs.h"
+#include "../base/gaudi_sm.h"
 #include "gaudi_emu.h"
 #include "gaudi_emu_delay.h"
 #include "gaudi_emu_iommu.h"
@@ -412,7 +413,7 @@ struct Device::Impl {
 		static constexpr unsigned kMsixVectors = kMsixNicPortFirst + kMaxPorts;
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		std::unique_ptr<uint32_t[]> regs; /* the window, sm::kWindowSize bytes */
-		std::array<uint64_t, 2048 / 64> armed{};
+		std::array<uint64_t, hw::sm::kMonitors / 64> armed{}; /* bit per monitor */
 		BarHooks hooks{};
 		Bar bar;
 		std::array<std::atomic<int>, kMsixVectors> msix_fd; /* eventfd per vector, or -1 */

@@ -16,8 +16,6 @@
 
 #include <unistd.h>
 
-#include "../base/gaudi_sm.h"
-
 namespace gaudi::emu {
 
 using namespace detail;
@@ -105,6 +103,17 @@ void Device::Impl::sm_write(uint64_t dev_addr, uint32_t val)
 				q[tail++] = {a, s.regs[mon_off(MON_PAY_DATA_0, w) / 4]};
 			}
 		};
+		/* The armed monitors watching SOB group `group` (SID): a bit walk, not all
+		 * 2048 monitors per SOB write. */
+		auto evaluate_group = [&](unsigned group) {
+			for (unsigned wd = 0; wd < s.armed.size(); wd++)
+				for (uint64_t b = s.armed[wd]; b != 0; b &= b - 1) {
+					unsigned m = wd * 64 + unsigned(__builtin_ctzll(b));
+					uint32_t arm = s.regs[mon_off(MON_ARM_0, m) / 4];
+					if (MON_ARM_SID.get(arm) == group)
+						evaluate(m);
+				}
+		};
 		while (head < tail) {
 			Wr w = q[head++];
 			if (w.addr >= window && w.addr < window + kWindowSize) {
@@ -121,13 +130,7 @@ void Device::Impl::sm_write(uint64_t dev_addr, uint32_t val)
 					} else {
 						r = w.val;
 					}
-					unsigned group = off / 4 / 8;
-					for (unsigned m = 0; m < kMonitors; m++)
-						if ((s.armed[m / 64] >> (m % 64) & 1) &&
-						    MON_ARM_SID.get(
-							    s.regs[mon_off(MON_ARM_0, m) / 4]) ==
-							    group)
-							evaluate(m);
+					evaluate_group(off / 4 / 8);
 				} else {
 					r = w.val;
 					if (off >= mon_off(MON_ARM_0, 0) &&
