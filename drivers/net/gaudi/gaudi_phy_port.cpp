@@ -166,13 +166,15 @@ int gaudi_phy_start(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
 	gaudi_adapter *ad = port->adapter;
-	if (!ad->phy)
+	port->phy.mac_loopback = dev->data->dev_conf.lpbk_mode == 1;
+	/* A port in MAC (PCS) loopback keeps its frames inside the MAC: its PHY is not
+	 * configured, as the public drivers skip the PHY for mac_loopback (gaudi_nic.c
+	 * "nic_phy_config_fw && !mac_loopback"). */
+	if (!ad->phy || port->phy.mac_loopback)
 		return 0;
 	rte_spinlock_lock(&port->phy.lock);
 	int rc = power_up(port);
 	port->phy.powered = rc == 0;
-	if (rc == 0)
-		port->phy.tuned = ad->phy->tuned(port->hw.id(), kRate);
 	rte_spinlock_unlock(&port->phy.lock);
 	if (rc != 0)
 		return rc;
@@ -186,8 +188,7 @@ int gaudi_phy_start(rte_eth_dev *dev)
 			rte_spinlock_unlock(&p9->phy.lock);
 		}
 	}
-	schedule(dev, port->phy.tuned ? ad->backend->phy_timings().steady_interval_us
-				      : ad->backend->phy_timings().tuning_interval_us);
+	schedule(dev, ad->backend->phy_timings().tuning_interval_us);
 	return 0;
 }
 
@@ -207,14 +208,14 @@ void gaudi_phy_stop(rte_eth_dev *dev)
 bool gaudi_phy_link_ready(gaudi_port *port)
 {
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return port->phy.tuned;
-	if (!port->adapter->phy || port->phy.tuned)
+		return port->phy.tuned || port->phy.mac_loopback;
+	if (!port->adapter->phy || port->phy.tuned || port->phy.mac_loopback)
 		return true;
 	if (!port->phy.powered || !rte_spinlock_trylock(&port->phy.lock))
 		return false;
+	/* Not cached: the alarm (the interrupt thread) takes the tuned state and reports the
+	 * change through LSC; this only answers the caller. */
 	bool t = port->phy.powered && port->adapter->phy->tuned(port->hw.id(), kRate);
-	if (t)
-		port->phy.tuned = true;
 	rte_spinlock_unlock(&port->phy.lock);
 	return t;
 }
