@@ -467,6 +467,48 @@ TEST(Limits, PhyLinkOnTheBoardsLanes)
 	}
 }
 
+/* [phy] The link-state machine: a port whose peer sends nothing stays untuned and is
+ * powered up again after the tuning limit (500 ms on the model); once the peer starts, the
+ * F/W tunes, the link is reported; a stop clears the tuned state. Seen through the xstats
+ * phy_fw_tuned and phy_reconfigs. */
+uint64_t xstat(uint16_t port, const std::string &name)
+{
+	uint64_t id = 0, v = UINT64_MAX;
+	if (rte_eth_xstats_get_id_by_name(port, name.c_str(), &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+TEST(Limits, PhyRetunesUntilThePeerSends)
+{
+	Nic nic("ports=2,wire=pair", 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 128, 128), 0);
+	rte_eth_link link;
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+	EXPECT_EQ(link.link_status, RTE_ETH_LINK_DOWN);
+	EXPECT_EQ(xstat(nic.port(0), "phy_fw_tuned"), 0u);
+	bool reconfigured = false;
+	for (int i = 0; i < 300 && !reconfigured; i++) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(10));
+		reconfigured = xstat(nic.port(0), "phy_reconfigs") >= 1;
+	}
+	EXPECT_TRUE(reconfigured) << "no power-up again after the tuning limit";
+	EXPECT_EQ(xstat(nic.port(0), "phy_fw_tuned"), 0u);
+	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	bool tuned = false;
+	for (int i = 0; i < 300 && !tuned; i++) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(10));
+		tuned = xstat(nic.port(0), "phy_fw_tuned") == 1;
+	}
+	EXPECT_TRUE(tuned);
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+	EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
+	ASSERT_EQ(rte_eth_dev_stop(nic.port(0)), 0);
+	EXPECT_EQ(xstat(nic.port(0), "phy_fw_tuned"), 0u);
+}
+
 TEST(Limits, PromiscuousOffFiltersOtherUnicast)
 {
 	Nic nic("ports=2,wire=pair", 2);

@@ -51,11 +51,20 @@ void schedule(rte_eth_dev *dev, uint32_t us)
 	rte_eal_alarm_set(us != 0 ? us : 1, link_alarm, dev);
 }
 
-/* Power the port up and turn its TX driver on (under the port's PHY lock). */
+/* Power the port up and turn its TX driver on. The lock is not held across the power-up
+ * (hundreds of milliseconds of waits on silicon): powered is false meanwhile, which keeps
+ * gaudi_phy_link_ready off the mailbox, and the alarm is not running (dev_start) or is the
+ * caller (reconfiguration). Then one tuning poll: on the model the F/W tunes within the
+ * power-up when the far end sends, so the link comes up within dev_start as it did before
+ * the PHY was modelled. */
 int power_up(gaudi_port *port)
 {
 	Phy &phy = *port->adapter->phy;
 	unsigned hw = port->hw.id();
+	rte_spinlock_lock(&port->phy.lock);
+	port->phy.powered = false;
+	port->phy.tuned = false;
+	rte_spinlock_unlock(&port->phy.lock);
 	PhyErr e = phy.power_up(hw, kRate);
 	if (e != PhyErr::ok) {
 		GAUDI_LOG(ERR, "port %u: PHY power-up failed: %s", port->port_id,
@@ -63,16 +72,21 @@ int power_up(gaudi_port *port)
 		return phy_errno(e);
 	}
 	phy.port_start_stop(hw, true);
-	port->phy.tuned = false;
+	rte_spinlock_lock(&port->phy.lock);
 	port->phy.pcs_down = 0;
 	port->phy.deadline =
 		tsc_after_us(port->adapter->backend->phy_timings().tuning_timeout_us);
+	port->phy.tuned = phy.tuned(hw, kRate);
+	port->phy.powered = true;
+	rte_spinlock_unlock(&port->phy.lock);
 	return 0;
 }
 
 /* gaudi2_cn_phy_link_status_work: until tuned, do_fw_tuning every tuning interval and
  * reconfigure past the tuning limit; once tuned, watch the PCS link every second and
- * reconfigure after pcs_down_limit samples without it (check_pcs_link's link-down rule). */
+ * reconfigure after pcs_down_limit samples without it (check_pcs_link's link-down rule).
+ * Runs on the interrupt thread, which owns the LSC report: a change of the tuned state since
+ * the last tick is reported (gaudi_intr_lsc_check reports only a change of the link). */
 void link_alarm(void *arg)
 {
 	auto *dev = static_cast<rte_eth_dev *>(arg);
@@ -80,23 +94,18 @@ void link_alarm(void *arg)
 	if (!port->started || !port->phy.powered)
 		return;
 	const PhyTimings t = port->adapter->backend->phy_timings();
-	if (!rte_spinlock_trylock(&port->phy.lock)) {
-		schedule(dev, t.tuning_interval_us);
-		return;
-	}
 	Phy &phy = *port->adapter->phy;
-	bool report = false;
 	uint32_t next = t.tuning_interval_us;
+	bool reconfigure = false;
+	rte_spinlock_lock(&port->phy.lock);
 	if (!port->phy.tuned) {
 		if (phy.tuned(port->hw.id(), kRate)) {
 			port->phy.tuned = true;
-			report = true;
 			next = t.steady_interval_us;
 		} else if (rte_get_timer_cycles() > port->phy.deadline) {
 			GAUDI_LOG(INFO, "port %u: PHY F/W tuning limit, reconfiguring the PHY",
 				  port->port_id);
-			port->phy.reconfigs++;
-			power_up(port);
+			reconfigure = true;
 		}
 	} else {
 		next = t.steady_interval_us;
@@ -105,15 +114,19 @@ void link_alarm(void *arg)
 		} else if (++port->phy.pcs_down >= t.pcs_down_limit) {
 			GAUDI_LOG(INFO, "port %u: %u s of PCS link down, reconfiguring the PHY",
 				  port->port_id, port->phy.pcs_down);
-			port->phy.reconfigs++;
-			power_up(port);
-			report = true;
-			next = t.tuning_interval_us;
+			reconfigure = true;
 		}
 	}
 	rte_spinlock_unlock(&port->phy.lock);
-	if (report)
+	if (reconfigure) {
+		port->phy.reconfigs++;
+		power_up(port);
+		next = port->phy.tuned ? t.steady_interval_us : t.tuning_interval_us;
+	}
+	if (port->phy.tuned != port->phy.reported) {
+		port->phy.reported = port->phy.tuned;
 		gaudi_intr_lsc_check(dev);
+	}
 	schedule(dev, next);
 }
 
@@ -172,21 +185,16 @@ int gaudi_phy_start(rte_eth_dev *dev)
 	 * "nic_phy_config_fw && !mac_loopback"). */
 	if (!ad->phy || port->phy.mac_loopback)
 		return 0;
-	rte_spinlock_lock(&port->phy.lock);
+	port->phy.reported = false;
 	int rc = power_up(port);
-	port->phy.powered = rc == 0;
-	rte_spinlock_unlock(&port->phy.lock);
 	if (rc != 0)
 		return rc;
 	/* Port 8 resets the macro clock port 9 depends on: port 9 is brought up again
 	 * [gaudi2_cn_phy_port_power_up, port_9_reinit]. */
 	if (port->hw.id() == 8) {
 		gaudi_port *p9 = gaudi_adapter_port(ad, 9);
-		if (p9 != nullptr && p9->phy.powered) {
-			rte_spinlock_lock(&p9->phy.lock);
+		if (p9 != nullptr && p9->phy.powered)
 			power_up(p9);
-			rte_spinlock_unlock(&p9->phy.lock);
-		}
 	}
 	schedule(dev, ad->backend->phy_timings().tuning_interval_us);
 	return 0;
@@ -195,11 +203,12 @@ int gaudi_phy_start(rte_eth_dev *dev)
 void gaudi_phy_stop(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
-	if (!port->adapter->phy || !port->phy.powered)
+	if (!port->adapter->phy)
 		return;
-	rte_eal_alarm_cancel(link_alarm, dev);
+	rte_eal_alarm_cancel(link_alarm, dev); /* waits for a running tick */
 	rte_spinlock_lock(&port->phy.lock);
-	port->adapter->phy->port_start_stop(port->hw.id(), false);
+	if (port->phy.powered)
+		port->adapter->phy->port_start_stop(port->hw.id(), false);
 	port->phy.powered = false;
 	port->phy.tuned = false;
 	rte_spinlock_unlock(&port->phy.lock);
@@ -211,11 +220,14 @@ bool gaudi_phy_link_ready(gaudi_port *port)
 		return port->phy.tuned || port->phy.mac_loopback;
 	if (!port->adapter->phy || port->phy.tuned || port->phy.mac_loopback)
 		return true;
-	if (!port->phy.powered || !rte_spinlock_trylock(&port->phy.lock))
+	if (!port->phy.powered)
 		return false;
 	/* Not cached: the alarm (the interrupt thread) takes the tuned state and reports the
-	 * change through LSC; this only answers the caller. */
-	bool t = port->phy.powered && port->adapter->phy->tuned(port->hw.id(), kRate);
+	 * change through LSC; this only answers the caller. The lock is held only for a tuning
+	 * poll (two mailbox commands) by the others. */
+	rte_spinlock_lock(&port->phy.lock);
+	bool t = port->phy.tuned ||
+		 (port->phy.powered && port->adapter->phy->tuned(port->hw.id(), kRate));
 	rte_spinlock_unlock(&port->phy.lock);
 	return t;
 }

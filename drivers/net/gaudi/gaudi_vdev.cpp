@@ -517,6 +517,9 @@ public:
 		t.settle_us = t.unload_us = t.exec_us = t.pll_wait_us = t.mac_tx_reset_us =
 			t.toggle_us = 0;
 		t.tuning_interval_us = 1000;
+		/* [choice] 500 ms without tuning (a peer that does not send) before the PHY is
+		 * powered up again, so tests see the reconfiguration; 30 s on silicon. */
+		t.tuning_timeout_us = 500000;
 		return t;
 	}
 
