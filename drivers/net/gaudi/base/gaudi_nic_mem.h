@@ -12,7 +12,7 @@
  *   [CNH]   hbl_cn gaudi2/gaudi2_cn.h (TXS_*, TMR_*, *_QPC_TOTAL_PORT_SIZE, *_BASE_ADDR)
  *   [CNC]   hbl_cn gaudi2/gaudi2_cn.c gaudi2_cn_config_hw_tmr, gaudi2_cn_config_port_hw_txs
  * [choice] marks a value the sources leave to the running system; each is listed with its
- * search in doc/guides/gaudi_hw_model.rst ("NIC memory").
+ * search in doc/guides/gaudi_hw_model.rst ("NIC memory and status").
  */
 #pragma once
 
