@@ -486,8 +486,8 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
 			    "tap_name, udp_local, udp_remote, strict, wire_delay_us, fw_port_mask, "
 			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fw_cpucp_fail, fault, "
-			    "fault_seed, fault_rate, fault_kinds, fw_dir, port_mask, tx_watchdog_ms, "
-			    "nic_status_ms)"},
+			    "fault_seed, fault_rate, fault_kinds, fw_dir, port_mask, "
+			    "tx_watchdog_ms, nic_status_ms)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
 		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
@@ -708,18 +708,22 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		 -ENODEV},
 		/* The NIC memory steps [gaudi2_late_init; hbl_cn core and port init]. */
 		{"fw_fault=no_nic_mem_clear",
-		 "firmware: CPU_BOOT_DEV_STS0 0x80010000 lacks NIC_MEM_CLEAR_EN (bit 27)", -ENOTSUP},
+		 "firmware: CPU_BOOT_DEV_STS0 0x80010000 lacks NIC_MEM_CLEAR_EN (bit 27)",
+		 -ENOTSUP},
 		{"fw_cpucp_fail=NIC_CLR_MEM",
-		 "firmware: NIC memory clear: cpucp NIC_CLR_MEM failed: return code 2 (fault)", -EIO},
+		 "firmware: NIC memory clear: cpucp NIC_CLR_MEM failed: return code 2 (fault)",
+		 -EIO},
 		{"fw_cpucp_fail=nic_ecc_intrs_unmask",
 		 "firmware: NIC ECC interrupt unmask: cpucp NIC_ECC_INTRS_UNMASK failed: return "
 		 "code 2 (fault)",
 		 -EIO},
 		{"ports=4,port_mask=0x4,fw_cpucp_fail=NIC_INIT_TMR_MEM",
-		 "firmware: TMR memory init of macro 1: cpucp NIC_INIT_TMR_MEM failed: return code 2",
+		 "firmware: TMR memory init of macro 1: cpucp NIC_INIT_TMR_MEM failed: return "
+		 "code 2",
 		 -EIO},
 		{"ports=4,port_mask=0x8,fw_cpucp_fail=NIC_INIT_TXS_MEM",
-		 "firmware: TXS memory init of port 3: cpucp NIC_INIT_TXS_MEM failed: return code 2",
+		 "firmware: TXS memory init of port 3: cpucp NIC_INIT_TXS_MEM failed: return "
+		 "code 2",
 		 -EIO},
 	};
 	uint16_t before = rte_eth_dev_count_avail();

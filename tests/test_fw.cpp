@@ -489,16 +489,14 @@ TEST(Fw, NicMemoryStepsInThePublicOrder)
 	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
 	EXPECT_TRUE(r.host->dev_sts0() & fw::dev_sts0::NIC_MEM_CLEAR_EN);
 	auto txs = [&](unsigned p) {
-		return r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, p,
-					       nm::txs_addr(p) + nm::kTxsFreeOff,
-					       uint16_t(nm::kTxsFreeEntries), 4,
-					       uint16_t(nm::kTxsGranularity));
+		return r.host->nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TXS_MEM, p, nm::txs_addr(p) + nm::kTxsFreeOff,
+			uint16_t(nm::kTxsFreeEntries), 4, uint16_t(nm::kTxsGranularity));
 	};
 	auto tmr = [&](unsigned m) {
-		return r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TMR_MEM, m,
-					       nm::tmr_addr(m) + nm::kTmrFreeOff,
-					       uint16_t(nm::kTmrFreeEntries), 4,
-					       uint16_t(nm::kTmrGranularity));
+		return r.host->nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TMR_MEM, m, nm::tmr_addr(m) + nm::kTmrFreeOff,
+			uint16_t(nm::kTmrFreeEntries), 4, uint16_t(nm::kTmrGranularity));
 	};
 	/* Before the memory is cleared: refused. */
 	EXPECT_EQ(r.host->nic_ecc_intrs_unmask(), FwErr::cpucp_rc);
@@ -523,8 +521,8 @@ TEST(Fw, NicMemoryStepsInThePublicOrder)
 	EXPECT_EQ(txs(4), FwErr::cpucp_rc);
 	EXPECT_EQ(r.host->last_rc(), uint32_t(fw::CpucpRc::invalid_params));
 	EXPECT_EQ(tmr(2), FwErr::cpucp_rc);
-	EXPECT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, 1,
-					  nm::txs_addr(1), 768, 8, 256),
+	EXPECT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, 1, nm::txs_addr(1), 768, 8,
+					  256),
 		  FwErr::cpucp_rc);
 	auto c = r.dev->fw_counters();
 	EXPECT_EQ(c.clr_mem_packets, 2u);

@@ -106,11 +106,10 @@ int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 		if (!((open >> even) & ((1u << kPortsPerMacro) - 1)))
 			continue;
 		uint64_t a = nicmem::tmr_addr(m);
-		fw::FwErr e = h.nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TMR_MEM, m,
-						a + nicmem::kTmrFreeOff,
-						uint16_t(nicmem::kTmrFreeEntries),
-						uint16_t(nicmem::kTmrEntSize),
-						uint16_t(nicmem::kTmrGranularity));
+		fw::FwErr e = h.nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TMR_MEM, m, a + nicmem::kTmrFreeOff,
+			uint16_t(nicmem::kTmrFreeEntries), uint16_t(nicmem::kTmrEntSize),
+			uint16_t(nicmem::kTmrGranularity));
 		snprintf(what, sizeof(what), "TMR memory init of macro %u", m);
 		if (e != fw::FwErr::ok)
 			return step_failed(h, e, what, err);
@@ -120,11 +119,10 @@ int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 		if (!((open >> p) & 1))
 			continue;
 		uint64_t a = nicmem::txs_addr(p);
-		fw::FwErr e = h.nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, p,
-						a + nicmem::kTxsFreeOff,
-						uint16_t(nicmem::kTxsFreeEntries),
-						uint16_t(nicmem::kTxsEntSize),
-						uint16_t(nicmem::kTxsGranularity));
+		fw::FwErr e = h.nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TXS_MEM, p, a + nicmem::kTxsFreeOff,
+			uint16_t(nicmem::kTxsFreeEntries), uint16_t(nicmem::kTxsEntSize),
+			uint16_t(nicmem::kTxsGranularity));
 		snprintf(what, sizeof(what), "TXS memory init of port %u", p);
 		if (e != fw::FwErr::ok)
 			return step_failed(h, e, what, err);

@@ -93,7 +93,8 @@ void gaudi_fw_status_stop(gaudi_adapter *ad)
 	ad->nic_status_armed = false;
 }
 
-extern "C" int rte_pmd_gaudi_emu_fw_port_get(uint16_t port_id, struct rte_pmd_gaudi_emu_fw_port *out)
+extern "C" int rte_pmd_gaudi_emu_fw_port_get(uint16_t port_id,
+					     struct rte_pmd_gaudi_emu_fw_port *out)
 {
 	if (!rte_eth_dev_is_valid_port(port_id))
 		return -ENODEV;

@@ -417,8 +417,7 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                               \
 	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                     \
 	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                                   \
-	X(fw_fault, "none|boot_stuck|dirty|image_rejected|cpucp_silent|no_nic_mem_clear", true, \
-	  arg_fw_fault)                                                                       \
+	X(fw_fault, "<kind>", true, arg_fw_fault)                                            \
 	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                     \
 	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                               \
 	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)                     \

@@ -55,13 +55,13 @@ inline constexpr uint64_t kSection = 0x100000ull; /* SECTION_ALIGN_SIZE */
 inline constexpr uint64_t kMaxQpNum = 8192;	  /* NIC_MAX_QP_NUM */
 /* One more context per port: the dummy QP. */
 inline constexpr uint64_t kReqQpcPortSize = (kMaxQpNum + 1) * qpc::kReqDwords * 4;
-inline constexpr uint64_t kResQpcPortSize = align_up((kMaxQpNum + 1) * qpc::kResDwords * 4,
-						     kCacheLine);
+inline constexpr uint64_t kResQpcPortSize =
+	align_up((kMaxQpNum + 1) * qpc::kResDwords * 4, kCacheLine);
 
 /* TMR (timers, one block per macro serving both its ports) and TXS (scheduler, per port):
  * entries of 4 bytes, 256 scheduling queues; the FIFO holds 2 entries per QP plus one cache
  * line per queue, the free list one entry per FIFO cache line. */
-inline constexpr uint64_t kTmrEntSize = 4;	/* TMR_ENT_SIZE */
+inline constexpr uint64_t kTmrEntSize = 4;	 /* TMR_ENT_SIZE */
 inline constexpr uint64_t kTmrGranularity = 256; /* TMR_GRANULARITY */
 inline constexpr uint64_t kTmrFsmSize = align_up(kMaxQpNum, kCacheLine);
 inline constexpr uint64_t kTmrFifoSize =

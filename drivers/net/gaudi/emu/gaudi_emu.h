@@ -30,7 +30,8 @@ enum class FwFault {
 	dirty,          /* HW_STATE reads dirty: a previous owner left the device initialised */
 	image_rejected, /* DATA_RDY of every image answers VALID_ERR */
 	cpucp_silent,   /* the device CPU takes packets but never writes a fence */
-	no_nic_mem_clear, /* the FIT's DEV_STS0 lacks NIC_MEM_CLEAR_EN */
+	/* the FIT's DEV_STS0 lacks NIC_MEM_CLEAR_EN */
+	no_nic_mem_clear,
 };
 
 /* Counters of the model's firmware (device CPU). */

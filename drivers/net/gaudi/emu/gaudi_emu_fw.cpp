@@ -265,8 +265,9 @@ void Device::Impl::fw_comms(uint32_t val)
 			/* The application firmware offers the NIC memory clear and TXS/TMR init
 			 * ("Initialized in: zephyr-mgmt" [BOOT]). */
 			if (cfg_.fw_fault != FwFault::no_nic_mem_clear)
-				fw_wr(fw::CPU_BOOT_DEV_STS0, fw_rd(fw::CPU_BOOT_DEV_STS0) |
-								     fw::dev_sts0::NIC_MEM_CLEAR_EN);
+				fw_wr(fw::CPU_BOOT_DEV_STS0,
+				      fw_rd(fw::CPU_BOOT_DEV_STS0) |
+					      fw::dev_sts0::NIC_MEM_CLEAR_EN);
 		}
 		f.desc_ready = f.data_ready = false;
 		accept();
@@ -450,8 +451,8 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 		fw::CpucpNicStatusPacket sp{};
 		if (len < offsetof(fw::CpucpNicStatusPacket, data) + sizeof(fw::CpucpNicStatus))
 			return rc(fw::CpucpRc::invalid_params);
-		std::memcpy(&sp, pkt, offsetof(fw::CpucpNicStatusPacket, data) +
-					      sizeof(fw::CpucpNicStatus));
+		std::memcpy(&sp, pkt,
+			    offsetof(fw::CpucpNicStatusPacket, data) + sizeof(fw::CpucpNicStatus));
 		fw::CpucpNicStatus st;
 		std::memcpy(&st, sp.data, sizeof(st));
 		if (sp.length != sizeof(fw::CpucpNicStatus) / 4 || st.port >= cfg_.nports)
@@ -503,8 +504,8 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 			return rc(fw::CpucpRc::invalid_params);
 		std::memcpy(&ip, pkt, sizeof(ip));
 		bool tmr = op == fw::CpucpOp::NIC_INIT_TMR_MEM;
-		unsigned n = tmr ? (cfg_.nports + kPortsPerMacro - 1) / kPortsPerMacro
-				 : cfg_.nports;
+		unsigned n =
+			tmr ? (cfg_.nports + kPortsPerMacro - 1) / kPortsPerMacro : cfg_.nports;
 		uint64_t end = ip.mem_base_addr + uint64_t(ip.num_entries) * ip.entry_size;
 		if (ip.pkt.port_index >= n || ip.num_entries == 0 || ip.entry_size != 4 ||
 		    ip.mem_base_addr < kDramBase || end > kDramBase + kDramSize)
@@ -513,8 +514,9 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 		 * interrupts [CNSER gaudi2_late_init] before hbl_cn initialises the free lists
 		 * [gaudi2_cn.c core init, port init]; a list written first would be cleared. */
 		if (!f.ecc_unmasked)
-			return fw_refuse_order(tmr ? "NIC_INIT_TMR_MEM before NIC_ECC_INTRS_UNMASK"
-						   : "NIC_INIT_TXS_MEM before NIC_ECC_INTRS_UNMASK");
+			return fw_refuse_order(
+				tmr ? "NIC_INIT_TMR_MEM before NIC_ECC_INTRS_UNMASK"
+				    : "NIC_INIT_TXS_MEM before NIC_ECC_INTRS_UNMASK");
 		if (!fw_cleared(ip.mem_base_addr, end))
 			return fw_refuse_order(tmr ? "NIC_INIT_TMR_MEM of memory NIC_CLR_MEM did "
 						     "not clear"

@@ -192,7 +192,20 @@ inline uint32_t field(const std::array<uint32_t, N> &img, qpc::Field f)
 	return i.get(f);
 }
 
-enum class Block { none, qpc, rxe, txe, rxb, txb, mac_core, mac_rs_fec, mac_stat, mac_ch, txs, tmr };
+enum class Block {
+	none,
+	qpc,
+	rxe,
+	txe,
+	rxb,
+	txb,
+	mac_core,
+	mac_rs_fec,
+	mac_stat,
+	mac_ch,
+	txs,
+	tmr
+};
 
 struct RegAddr {
 	Block block = Block::none;
