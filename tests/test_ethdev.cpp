@@ -554,9 +554,10 @@ TEST(Devargs, ErrorsNameTheDevarg)
 	const char *bad[][2] = {
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
 			    "tap_name, udp_local, udp_remote, strict, wire_delay_us, fw_port_mask, "
-			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fault, fault_seed, "
-			    "fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, phy_fw_crc, "
-			    "phy_fault, fw_dir, port_mask, tx_watchdog_ms)"},
+			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fw_cpucp_fail, fault, "
+			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
+			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
+			    "nic_status_ms)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
 		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
@@ -566,7 +567,9 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		{"fw_boot_err0=0x80000000", "devarg fw_boot_err0=0x80000000: must be hex "
 					    "0..0x7fffffff"},
 		{"fw_fault=late", "devarg fw_fault=late: must be none, boot_stuck, dirty, "
-				  "image_rejected or cpucp_silent"},
+				  "image_rejected, cpucp_silent or no_nic_mem_clear"},
+		{"fw_cpucp_fail=NIC_FOO", "devarg fw_cpucp_fail=NIC_FOO: must name a cpucp opcode"},
+		{"nic_status_ms=-1", "devarg nic_status_ms=-1: must be 0 (never) .. 600000 ms"},
 		{"port_mask=0x1000000", "devarg port_mask=0x1000000: must be a non-zero hex mask"},
 		{"ports=25", "devarg ports=25: must be 1..24"},
 		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},
@@ -832,6 +835,25 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		 "devarg port_mask=0x3: port 1 is masked off by the firmware (NIC_INFO_GET "
 		 "link_mask 0x5)",
 		 -ENODEV},
+		/* The NIC memory steps [gaudi2_late_init; hbl_cn core and port init]. */
+		{"fw_fault=no_nic_mem_clear",
+		 "firmware: CPU_BOOT_DEV_STS0 0x80010000 lacks NIC_MEM_CLEAR_EN (bit 27)",
+		 -ENOTSUP},
+		{"fw_cpucp_fail=NIC_CLR_MEM",
+		 "firmware: NIC memory clear: cpucp NIC_CLR_MEM failed: return code 2 (fault)",
+		 -EIO},
+		{"fw_cpucp_fail=nic_ecc_intrs_unmask",
+		 "firmware: NIC ECC interrupt unmask: cpucp NIC_ECC_INTRS_UNMASK failed: return "
+		 "code 2 (fault)",
+		 -EIO},
+		{"ports=4,port_mask=0x4,fw_cpucp_fail=NIC_INIT_TMR_MEM",
+		 "firmware: TMR memory init of macro 1: cpucp NIC_INIT_TMR_MEM failed: return "
+		 "code 2",
+		 -EIO},
+		{"ports=4,port_mask=0x8,fw_cpucp_fail=NIC_INIT_TXS_MEM",
+		 "firmware: TXS memory init of port 3: cpucp NIC_INIT_TXS_MEM failed: return "
+		 "code 2",
+		 -EIO},
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	for (const auto &c : cases) {

@@ -30,6 +30,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "base/gaudi_nic_mem.h"
 #include "rte_pmd_gaudi.h"
 
 namespace {
@@ -37,9 +38,11 @@ namespace {
 using inject_fn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint32_t);
 using inject_after_fn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint64_t, uint32_t);
 using stats_fn = int (*)(uint16_t, struct rte_pmd_gaudi_recovery_stats *);
+using fw_port_fn = int (*)(uint16_t, struct rte_pmd_gaudi_emu_fw_port *);
 inject_fn g_inject;
 inject_after_fn g_inject_after;
 stats_fn g_stats;
+fw_port_fn g_fw_port;
 
 class EalEnv : public gaudi_test::EalEnv {
 public:
@@ -60,7 +63,8 @@ protected:
 		g_inject = reinterpret_cast<inject_fn>(dlsym(h, "rte_pmd_gaudi_inject_fault"));
 		g_inject_after = reinterpret_cast<inject_after_fn>(dlsym(h, "rte_pmd_gaudi_inject_fault_after"));
 		g_stats = reinterpret_cast<stats_fn>(dlsym(h, "rte_pmd_gaudi_get_recovery_stats"));
-		if (!g_inject || !g_inject_after || !g_stats) {
+		g_fw_port = reinterpret_cast<fw_port_fn>(dlsym(h, "rte_pmd_gaudi_emu_fw_port_get"));
+		if (!g_inject || !g_inject_after || !g_stats || !g_fw_port) {
 			fprintf(stderr, "rte_pmd_gaudi_* not exported\n");
 			std::exit(1);
 		}
@@ -558,6 +562,80 @@ TEST(FaultsApi, SameSeedSameFaults)
 		got.push_back(r.faults_injected * 1000000 + nic.received_);
 	}
 	EXPECT_EQ(got[0], got[1]);
+}
+
+rte_pmd_gaudi_emu_fw_port fw_port(uint16_t port)
+{
+	rte_pmd_gaudi_emu_fw_port r{};
+	EXPECT_EQ(g_fw_port(port, &r), 0);
+	return r;
+}
+
+/* What the probe told the model's device CPU about the NIC memory: the whole NIC region
+ * cleared, ECC interrupts unmasked, the TMR free list of the macro and the TXS free list of
+ * each port at hbl_cn's carve-out, in the order the model accepts (nothing refused). */
+TEST(FirmwareRecord, NicMemoryStepsOfTheOpenPorts)
+{
+	namespace nm = gaudi::hw::nicmem;
+	Nic nic("ports=2,wire=pair");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		auto r = fw_port(nic.port(i));
+		EXPECT_EQ(r.clr_mem_bytes, nm::kNicDrvSize) << i;
+		EXPECT_EQ(r.ecc_unmasked, 1u) << i;
+		EXPECT_EQ(r.txs_entries, nm::kTxsFreeEntries) << i;
+		EXPECT_EQ(r.txs_free_list, nm::txs_addr(i) + nm::kTxsFreeOff) << i;
+		EXPECT_EQ(r.txs_granularity, nm::kTxsGranularity) << i;
+		EXPECT_EQ(r.tmr_entries, nm::kTmrFreeEntries) << i;
+		EXPECT_EQ(r.tmr_free_list, nm::tmr_addr(0) + nm::kTmrFreeOff) << i;
+		EXPECT_EQ(r.tmr_granularity, nm::kTmrGranularity) << i;
+		EXPECT_EQ(r.order_refused, 0u) << i;
+	}
+	rte_pmd_gaudi_emu_fw_port r{};
+	EXPECT_EQ(g_fw_port(nic.port(0), nullptr), -EINVAL);
+	EXPECT_EQ(g_fw_port(RTE_MAX_ETHPORTS - 1, &r), -ENODEV);
+	nic.close();
+}
+
+/* The periodic NIC_STATUS reaches the device CPU for every port, with the port's state: up
+ * and link while started, the link toggles (a flap, the first bring-up not counted), the FEC
+ * counters the xstats show; down once stopped. */
+TEST(FirmwareRecord, NicStatusEveryPeriodWithRealCounters)
+{
+	Nic nic("ports=2,wire=pair,nic_status_ms=10");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, true), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	const uint16_t p0 = nic.port(0);
+	EXPECT_TRUE(wait_for([&] {
+		auto r = fw_port(p0);
+		return r.nic_status_count >= 2 && r.up == 1 && r.pcs_link == 1;
+	}));
+	auto r0 = fw_port(p0);
+	EXPECT_EQ(r0.status_port, 0u);
+	EXPECT_EQ(r0.phy_ready, 1u);
+	EXPECT_EQ(r0.auto_neg, 0u) << "fw_auto_neg_mask is 0";
+	EXPECT_EQ(r0.port_toggle_cnt, 0u) << "the first link-up is not a toggle";
+	auto x = xstats(p0);
+	EXPECT_EQ(r0.correctable_err_cnt, x["rx_fec_corrected_codewords"]);
+	EXPECT_EQ(r0.uncorrectable_err_cnt, x["rx_fec_uncorrected_codewords"]);
+	EXPECT_TRUE(wait_for([&] { return fw_port(nic.port(1)).nic_status_count >= 2; }));
+	EXPECT_EQ(fw_port(nic.port(1)).status_port, 1u);
+	/* A link flap: one toggle, once the link is back. */
+	ASSERT_EQ(g_inject(p0, RTE_PMD_GAUDI_FAULT_LINK_FLAP, 50), 0);
+	EXPECT_TRUE(wait_for([&] {
+		return rstats(p0).link_up_events >= 2 && fw_port(p0).port_toggle_cnt >= 1;
+	}));
+	EXPECT_EQ(fw_port(p0).port_toggle_cnt, rstats(p0).link_up_events - 1);
+	/* Stopped: reported down. */
+	ASSERT_EQ(rte_eth_dev_stop(p0), 0);
+	uint64_t n = fw_port(p0).nic_status_count;
+	EXPECT_TRUE(wait_for([&] {
+		auto r = fw_port(p0);
+		return r.nic_status_count > n && r.up == 0;
+	}));
+	EXPECT_EQ(fw_port(p0).pcs_link, 0u) << "only port and toggles are filled when down";
+	nic.close();
 }
 
 TEST(FaultsApi, BadArgumentsAndDevargs)

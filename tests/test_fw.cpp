@@ -21,6 +21,7 @@
 
 #include "gaudi_emu.h"
 #include "gaudi_fw.h"
+#include "gaudi_nic_mem.h"
 #include "gaudi_port.h"
 #include "gaudi_regs.h"
 #include "gaudi_sm.h"
@@ -472,11 +473,206 @@ TEST(Fw, NicRequests)
 	st.up = 1;
 	EXPECT_EQ(r.host->nic_status(st), FwErr::ok) << r.host->error();
 	EXPECT_EQ(r.host->nic_set_checkers(0, 0x80, true, false), FwErr::ok);
-	for (auto op :
-	     {fw::CpucpOp::NIC_WQE_ASID_SET, fw::CpucpOp::NIC_WQE_ASID_UNSET,
-	      fw::CpucpOp::NIC_MAC_CFG, fw::CpucpOp::NIC_CLR_MEM, fw::CpucpOp::NIC_ECC_INTRS_UNMASK,
-	      fw::CpucpOp::NIC_INIT_TXS_MEM, fw::CpucpOp::NIC_INIT_TMR_MEM})
+	for (auto op : {fw::CpucpOp::NIC_WQE_ASID_SET, fw::CpucpOp::NIC_WQE_ASID_UNSET,
+			fw::CpucpOp::NIC_MAC_CFG})
 		EXPECT_EQ(r.host->simple(op, 0, 0, nullptr), FwErr::ok) << unsigned(op);
+	/* The NIC memory packets are longer than a header: a bare header is refused. */
+	for (auto op : {fw::CpucpOp::NIC_CLR_MEM, fw::CpucpOp::NIC_INIT_TXS_MEM,
+			fw::CpucpOp::NIC_INIT_TMR_MEM}) {
+		EXPECT_EQ(r.host->simple(op, 0, 0, nullptr), FwErr::cpucp_rc) << unsigned(op);
+		EXPECT_EQ(r.host->last_rc(), uint32_t(fw::CpucpRc::invalid_params));
+	}
+}
+
+/* The NIC memory steps of bring-up, as the model's device CPU keeps them: NIC_CLR_MEM, then
+ * NIC_ECC_INTRS_UNMASK, then the TMR (per macro) and TXS (per port) free lists, in the public
+ * order (gaudi2_late_init, then hbl_cn core and port init); out of that order the device CPU
+ * answers cpucp_packet_invalid. */
+TEST(Fw, NicMemoryStepsInThePublicOrder)
+{
+	namespace nm = hw::nicmem;
+	Rig r(cfg(4));
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	EXPECT_TRUE(r.host->dev_sts0() & fw::dev_sts0::NIC_MEM_CLEAR_EN);
+	auto txs = [&](unsigned p) {
+		return r.host->nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TXS_MEM, p, nm::txs_addr(p) + nm::kTxsFreeOff,
+			uint16_t(nm::kTxsFreeEntries), 4, uint16_t(nm::kTxsGranularity));
+	};
+	auto tmr = [&](unsigned m) {
+		return r.host->nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TMR_MEM, m, nm::tmr_addr(m) + nm::kTmrFreeOff,
+			uint16_t(nm::kTmrFreeEntries), 4, uint16_t(nm::kTmrGranularity));
+	};
+	/* Before the memory is cleared: refused. */
+	EXPECT_EQ(r.host->nic_ecc_intrs_unmask(), FwErr::cpucp_rc);
+	EXPECT_EQ(r.host->last_rc(), uint32_t(fw::CpucpRc::invalid));
+	EXPECT_EQ(txs(0), FwErr::cpucp_rc);
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 2u);
+	/* Clear the region in two packets, as the driver does (250 MB at most each). */
+	ASSERT_EQ(r.host->nic_clr_mem(nm::kNicDrvAddr, uint32_t(nm::kClrMemChunk)), FwErr::ok)
+		<< r.host->error();
+	ASSERT_EQ(r.host->nic_clr_mem(nm::kNicDrvAddr + nm::kClrMemChunk,
+				      uint32_t(nm::kNicDrvSize - nm::kClrMemChunk)),
+		  FwErr::ok);
+	/* Cleared but ECC still masked: the free lists wait. */
+	EXPECT_EQ(tmr(0), FwErr::cpucp_rc);
+	ASSERT_EQ(r.host->nic_ecc_intrs_unmask(), FwErr::ok) << r.host->error();
+	ASSERT_EQ(tmr(1), FwErr::ok) << r.host->error();
+	ASSERT_EQ(txs(3), FwErr::ok) << r.host->error();
+	/* Outside the cleared region, a port or macro the device lacks, a bad entry size. */
+	EXPECT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, 0,
+					  nm::kNicDrvAddr + nm::kNicDrvSize, 768, 4, 256),
+		  FwErr::cpucp_rc);
+	EXPECT_EQ(txs(4), FwErr::cpucp_rc);
+	EXPECT_EQ(r.host->last_rc(), uint32_t(fw::CpucpRc::invalid_params));
+	EXPECT_EQ(tmr(2), FwErr::cpucp_rc);
+	EXPECT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, 1, nm::txs_addr(1), 768, 8,
+					  256),
+		  FwErr::cpucp_rc);
+	auto c = r.dev->fw_counters();
+	EXPECT_EQ(c.clr_mem_packets, 2u);
+	EXPECT_EQ(c.clr_mem_bytes, nm::kNicDrvSize);
+	EXPECT_EQ(c.clr_mem_lo, nm::kNicDrvAddr);
+	EXPECT_EQ(c.clr_mem_hi, nm::kNicDrvAddr + nm::kNicDrvSize);
+	EXPECT_TRUE(c.ecc_unmasked);
+	EXPECT_EQ(c.tmr_init_mask, 0x2u);
+	EXPECT_EQ(c.txs_init_mask, 0x8u);
+	EXPECT_EQ(c.order_refused, 4u); /* with the list outside the cleared region */
+	emu::FwNicPort p3 = r.dev->fw_nic_port(3);
+	EXPECT_TRUE(p3.txs.done);
+	EXPECT_EQ(p3.txs.addr, nm::txs_addr(3));
+	EXPECT_EQ(p3.txs.entries, 768u);
+	EXPECT_EQ(p3.txs.entry_size, 4u);
+	EXPECT_EQ(p3.txs.granularity, 256u);
+	EXPECT_TRUE(p3.tmr.done) << "port 3 is in macro 1";
+	EXPECT_EQ(p3.tmr.addr, nm::tmr_addr(1) + nm::kTmrFreeOff);
+	EXPECT_FALSE(r.dev->fw_nic_port(0).tmr.done);
+	/* Clearing the memory again wipes what the lists held. */
+	ASSERT_EQ(r.host->nic_clr_mem(nm::kTxsBase, uint32_t(nm::kTxsPortSize * 4)), FwErr::ok);
+	c = r.dev->fw_counters();
+	EXPECT_EQ(c.txs_init_mask, 0u);
+	EXPECT_EQ(c.tmr_init_mask, 0x2u);
+}
+
+/* The TXS and TMR free lists are latched (PRODUCER_UPDATE_EN) only after the firmware wrote
+ * them, and only the list it wrote; the raw QP becomes valid only once both are latched. */
+TEST(Fw, SchedulerSetUpBeforeTheRawQp)
+{
+	namespace nm = hw::nicmem;
+	Config c = cfg(2);
+	c.fw_gate = true;
+	c.strict = false; /* count instead of stopping the process */
+	Rig r(c);
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	hw::Port p0(&r.dev->bar(), 0);
+	auto valid_req = [&] {
+		hw::qpc::ReqImage img;
+		img.set(hw::qpc::REQ_VALID, 1);
+		return p0.qpc_write_req(img, false);
+	};
+	const uint32_t txs_pu = hw::reg::txs(0) + hw::reg::TXS_PRODUCER_UPDATE;
+	const uint32_t tmr_pu = hw::reg::tmr(0) + hw::reg::TMR_TMR_PRODUCER_UPDATE;
+	/* Nothing initialised: the latches and the raw QP are refused. */
+	nm::tmr_config(r.dev->bar(), 0, nm::tmr_addr(0), nm::kNicClkMhz);
+	nm::txs_config(r.dev->bar(), 0, nm::txs_addr(0));
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 2u);
+	EXPECT_TRUE(valid_req());
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 3u);
+	hw::qpc::ReqImage back;
+	ASSERT_TRUE(p0.qpc_read_req(&back));
+	EXPECT_EQ(back.get(hw::qpc::REQ_VALID), 0u) << "the refused context took effect";
+	/* The firmware's part, then the registers: accepted. */
+	ASSERT_EQ(r.host->nic_clr_mem(nm::kNicDrvAddr, uint32_t(nm::kClrMemChunk)), FwErr::ok);
+	ASSERT_EQ(r.host->nic_ecc_intrs_unmask(), FwErr::ok);
+	ASSERT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TMR_MEM, 0,
+					  nm::tmr_addr(0) + nm::kTmrFreeOff,
+					  uint16_t(nm::kTmrFreeEntries), 4, 256),
+		  FwErr::ok);
+	nm::tmr_config(r.dev->bar(), 0, nm::tmr_addr(0), nm::kNicClkMhz);
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 3u);
+	EXPECT_EQ(r.dev->bar().rd32(tmr_pu), nm::kTmrFreeEntries);
+	/* TXS initialised at another address than the registers name: refused. */
+	ASSERT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, 0,
+					  nm::txs_addr(1) + nm::kTxsFreeOff,
+					  uint16_t(nm::kTxsFreeEntries), 4, 256),
+		  FwErr::ok);
+	nm::txs_config(r.dev->bar(), 0, nm::txs_addr(0));
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 4u);
+	EXPECT_TRUE(valid_req());
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 5u) << "TXS not latched yet";
+	ASSERT_EQ(r.host->nic_init_hw_mem(fw::CpucpOp::NIC_INIT_TXS_MEM, 0,
+					  nm::txs_addr(0) + nm::kTxsFreeOff,
+					  uint16_t(nm::kTxsFreeEntries), 4, 256),
+		  FwErr::ok);
+	nm::txs_config(r.dev->bar(), 0, nm::txs_addr(0));
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 5u);
+	EXPECT_EQ(r.dev->bar().rd32(txs_pu), nm::kTxsFreeEntries);
+	EXPECT_EQ(r.dev->bar().rd32(hw::reg::txs(0) + hw::reg::TXS_BASE_ADDRESS_FREE_LIST_31_0),
+		  uint32_t(nm::txs_addr(0)));
+	EXPECT_TRUE(valid_req());
+	ASSERT_TRUE(p0.qpc_read_req(&back));
+	EXPECT_EQ(back.get(hw::qpc::REQ_VALID), 1u);
+	EXPECT_EQ(r.dev->fw_counters().order_refused, 5u);
+	EXPECT_EQ(r.dev->map_violations(), 5u) << "each refused latch or context is a violation";
+}
+
+/* NIC_STATUS: the device CPU keeps the last status of each port and counts them; the status
+ * sits right after the length word (byte 28 of the packet). */
+TEST(Fw, NicStatusKeptPerPort)
+{
+	Rig r(cfg(3));
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	fw::CpucpNicStatus st{};
+	st.port = 2;
+	st.up = 1;
+	st.pcs_link = 1;
+	st.correctable_err_cnt = 77;
+	st.port_toggle_cnt = 3;
+	ASSERT_EQ(r.host->nic_status(st), FwErr::ok) << r.host->error();
+	st.correctable_err_cnt = 78;
+	ASSERT_EQ(r.host->nic_status(st), FwErr::ok);
+	emu::FwNicPort p2 = r.dev->fw_nic_port(2);
+	EXPECT_EQ(p2.status_packets, 2u);
+	EXPECT_EQ(p2.status.port, 2u);
+	EXPECT_EQ(p2.status.up, 1u);
+	EXPECT_EQ(p2.status.pcs_link, 1u);
+	EXPECT_EQ(p2.status.correctable_err_cnt, 78u);
+	EXPECT_EQ(p2.status.port_toggle_cnt, 3u);
+	EXPECT_EQ(r.dev->fw_nic_port(0).status_packets, 0u);
+	st.port = 3; /* no such port */
+	EXPECT_EQ(r.host->nic_status(st), FwErr::cpucp_rc);
+	EXPECT_EQ(r.host->last_rc(), uint32_t(fw::CpucpRc::invalid_params));
+	EXPECT_EQ(r.dev->fw_counters().nic_status_packets, 2u);
+}
+
+/* A firmware without NIC_MEM_CLEAR_EN does not advertise the NIC memory packets. */
+TEST(Fw, NoNicMemClearFault)
+{
+	Config c = cfg();
+	c.fw_fault = FwFault::no_nic_mem_clear;
+	Rig r(c);
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	EXPECT_FALSE(r.host->dev_sts0() & fw::dev_sts0::NIC_MEM_CLEAR_EN);
+}
+
+/* fw_cpucp_fail: the named opcode fails with the configured return code, the others work. */
+TEST(Fw, CpucpFailOneOpcode)
+{
+	Config c = cfg();
+	c.fw_cpucp_fail_op = uint32_t(fw::CpucpOp::NIC_ECC_INTRS_UNMASK);
+	Rig r(c);
+	ASSERT_TRUE(r.dev);
+	ASSERT_EQ(r.bring_up(), FwErr::ok) << r.host->error();
+	ASSERT_EQ(r.host->nic_clr_mem(hw::nicmem::kNicDrvAddr, 4096), FwErr::ok);
+	EXPECT_EQ(r.host->nic_ecc_intrs_unmask(), FwErr::cpucp_rc);
+	EXPECT_EQ(r.host->last_rc(), uint32_t(fw::CpucpRc::fault));
+	EXPECT_TRUE(contains(r.host->error(), "cpucp NIC_ECC_INTRS_UNMASK failed: return code 2"))
+		<< r.host->error();
 }
 
 TEST(Fw, StepsOutOfOrder)

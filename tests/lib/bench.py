@@ -28,9 +28,20 @@ the other); with `--cores 2` the main lcore shares CPU 0 with the first forwardi
 only waits on its prompt) -- on a 2-CPU machine the thread engine's model then has no CPU of
 its own.
 
+Instructions (--instructions): each point runs twice under valgrind's callgrind, which counts
+the instructions every thread of testpmd executes, forwarding for the window and for twice the
+window; the difference of the counts over the difference of the frames forwarded leaves
+start-up and exit out. Printed per forwarded frame, with the ratio to memif. A count does not depend on what
+else the machine runs, so builds can be compared on a busy machine; it weighs a vector
+instruction like a scalar one and knows nothing of cache misses, so it complements the cycle
+figures, it does not replace them. With engine=thread the model's thread is counted too (and
+its idle polling): use engine=inline for the PMD's and the model's work per frame. valgrind is
+a development tool, not installed by the project's set-up scripts.
+
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
        [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
+       [--instructions]   (instructions per frame under callgrind instead of rates)
 Also `meson test -C build --benchmark` (the `datapath` benchmark, short windows).
 """
 import argparse
@@ -127,6 +138,85 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
     return mpps, float(c.group(1)) if c else None, mhz, cpu
 
 
+def run_ir(name, size, seconds, pmd, bursts=8):
+    """(instructions, frames) of one testpmd process under callgrind, start to exit, that
+    forwarded for about `seconds` (valgrind's pace)."""
+    vdevs = BACKENDS[name]
+    if name == "null":
+        vdevs = [f"{v},size={size}" for v in vdevs]
+    if name == "memif" and os.path.exists(SOCK):
+        os.unlink(SOCK)
+    out_file = f"/tmp/bench-callgrind-{os.getpid()}.out"
+    wrapper = ["valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+               "--dump-line=no", "--dump-instr=no"]
+    with TestPmd(vdevs, pmd_path=pmd if name.startswith("gaudi") else None,
+                 eal=eal_args(f"bench-{os.getpid()}"), wrapper=wrapper, start_timeout=300,
+                 app_args=["--forward-mode=io", "--nb-cores=1", "--burst=32",
+                           f"--txpkts={size}", "--total-num-mbufs=16384"]) as tp:
+        if name == "memif":
+            for _ in range(100):
+                if tp.cmd("show port info 1", timeout=120).count("Link status: up"):
+                    break
+                time.sleep(0.2)
+        tp.cmd(f"start tx_first {bursts}", timeout=120)
+        time.sleep(seconds)
+        out = tp.cmd("stop", timeout=120)   # prints what was forwarded since the start
+        try:
+            tp.quit()
+        except TestPmdError as e:   # the profile is written even if exit fails under valgrind
+            print(f"{name} {size}B: at exit: {str(e).splitlines()[0]}", file=sys.stderr)
+    m = re.search(r"Accumulated forward statistics.*?RX-packets:\s*(\d+)", out, re.S)
+    try:
+        with open(out_file) as f:
+            total = next(int(ln.split()[1]) for ln in f
+                         if ln.startswith(("summary:", "totals:")))
+        os.unlink(out_file)
+    except (OSError, StopIteration):
+        raise TestPmdError(f"no callgrind profile in {out_file}") from None
+    if not m:
+        raise TestPmdError(f"no forward statistics in: {out[-500:]}")
+    return total, int(m.group(1))
+
+
+def measure_ir(name, size, seconds, pmd):
+    """Instructions per forwarded frame: two runs, forwarding for `seconds` and for twice as
+    long; the difference of their counts over the difference of their frames leaves out
+    start-up and exit (see the module's text)."""
+    if name.endswith("@base"):
+        name, pmd = name[:-len("@base")], BASE_PMD[0]
+    i1, f1 = run_ir(name, size, seconds, pmd)
+    i2, f2 = run_ir(name, size, 2 * seconds, pmd)
+    if f2 <= f1:
+        raise TestPmdError(f"{name}: no more frames in the longer run ({f1}, {f2})")
+    return (i2 - i1) / (f2 - f1)
+
+
+def main_ir(args, names, sizes):
+    cpu, ncpu = machine()
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    res = {}
+    for size in sizes:
+        for name in names:
+            try:
+                res[name, size] = measure_ir(name, size, args.seconds, args.pmd)
+            except (TestPmdError, subprocess.CalledProcessError) as e:
+                print(f"{name} {size}B: {str(e).splitlines()[0]}", file=sys.stderr)
+                res[name, size] = None
+            print(f"  {name:13} {size:5}B {res[name, size]}", file=sys.stderr)
+    print(f"# {date}; {cpu}; {ncpu} CPUs; instructions counted by callgrind")
+    print(f"# testpmd io, --burst=32, 1 forwarding core, runs of {args.seconds:g}s and "
+          f"{2 * args.seconds:g}s under valgrind; instructions of all testpmd threads, "
+          f"difference / difference of frames forwarded")
+    print(f"{'backend':18} {'size':>5} {'instr/frame':>12} {'vs ' + REF:>9}")
+    for size in sizes:
+        ref = res.get((REF, size))
+        for name in names:
+            r = res[name, size]
+            ratio = f"{r / ref:.2f}" if r and ref else "n/a"
+            print(f"{name:18} {size:5} {'n/a' if r is None else f'{r:.0f}':>12} {ratio:>9}")
+    return 0 if all(v is not None for v in res.values()) else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description="testpmd io-forwarding Mpps per backend")
     here = os.path.dirname(os.path.abspath(__file__))
@@ -140,12 +230,16 @@ def main():
                     help="runs per point; the one with the fewest CPU cycles per frame is kept")
     ap.add_argument("--base-pmd", help="another build of the PMD (e.g. before a change): its "
                     "gaudi backends run too, named <backend>@base")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instructions per frame under callgrind (see the module's text)")
     args = ap.parse_args()
     names = args.backends.split(",")
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
         names = [x for n in names for x in ([n, n + "@base"] if n.startswith("gaudi") else [n])]
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.instructions:
+        return main_ir(args, names, sizes)
     cores_l = [int(c) for c in args.cores.split(",")]
     cpu, ncpu = machine()
     load0 = loadavg()

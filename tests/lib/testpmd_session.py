@@ -102,12 +102,13 @@ class TestPmd:
     session is kept in self.transcript (printed by callers on failure)."""
 
     def __init__(self, vdevs, pmd_path=None, app_args=(), cores="0,1", prefix=None,
-                 start_timeout=60, extra_eal=(), eal=None):
+                 start_timeout=60, extra_eal=(), eal=None, wrapper=()):
         """eal: EAL options replacing eal_args(prefix, cores), e.g. for hugepages and a shared
-        configuration that secondary processes attach to (tests/capture_tools.py)."""
+        configuration that secondary processes attach to (tests/capture_tools.py).
+        wrapper: a command testpmd runs under, e.g. valgrind (tests/lib/bench.py)."""
         self.prefix = prefix or f"gaudi-{os.getpid()}-{time.monotonic_ns() % 100000}"
         base = list(eal) if eal is not None else eal_args(self.prefix, cores)
-        cmd = ["stdbuf", "-oL", TESTPMD] + base + list(extra_eal)
+        cmd = ["stdbuf", "-oL"] + list(wrapper) + [TESTPMD] + base + list(extra_eal)
         cmd += pmd_load_args(pmd_path)
         for v in vdevs:
             cmd += ["--vdev", v]

@@ -12,6 +12,7 @@
  */
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,7 @@
 #include "base/gaudi_bar.h"
 #include "base/gaudi_fw.h"
 #include "base/gaudi_phy.h"
+#include "rte_pmd_gaudi.h"
 
 namespace gaudi {
 
@@ -83,6 +85,14 @@ public:
 	virtual void flush() = 0;
 	/* Firmware version as fw_version_get reports it; false if not known. */
 	virtual bool fw_version(std::string *out) const = 0;
+	/* [firmware] The model's device-CPU record of port (rte_pmd_gaudi_emu_fw_port_get):
+	 * 0, or -ENOTSUP where there is no model (silicon, a secondary). */
+	virtual int emu_fw_port(unsigned port, rte_pmd_gaudi_emu_fw_port *out) const
+	{
+		(void)port;
+		(void)out;
+		return -ENOTSUP;
+	}
 };
 
 /* Reads firmware file name whole, for the backends' read_firmware: from /lib/firmware/name,

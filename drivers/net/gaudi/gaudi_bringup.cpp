@@ -4,6 +4,7 @@
  */
 #include "gaudi_bringup.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <rte_errno.h>
 #include <rte_ether.h>
 
+#include "base/gaudi_nic_mem.h"
 #include "base/gaudi_sm.h"
 #include "gaudi_logs.h"
 
@@ -54,6 +56,79 @@ int step_failed(const fw::FwHost &h, fw::FwErr e, std::string *err)
 {
 	*err = "firmware: " + h.error();
 	return fw_errno(e);
+}
+
+/* The same, naming the bring-up step and its object: "firmware: <step>: <message>". */
+int step_failed(const fw::FwHost &h, fw::FwErr e, const std::string &step, std::string *err)
+{
+	*err = "firmware: " + step + ": " + h.error();
+	return fw_errno(e);
+}
+
+/* Late init's NIC steps [CNSER gaudi2_late_init, after ENABLE_PCI_ACCESS and the NIC clock]:
+ * the NIC driver region of device memory cleared by the firmware in chunks of at most 250 MB
+ * (gaudi2_cn_clear_mem), then the NIC ECC interrupts unmasked
+ * (gaudi2_nic_unmask_ecc_interrupts). Without NIC_MEM_CLEAR_EN the public driver writes the
+ * memory itself through the DRAM BAR, which this driver does not map. */
+int nic_mem_clear(fw::FwHost &h, std::string *err)
+{
+	if (!(h.dev_sts0() & fw::dev_sts0::NIC_MEM_CLEAR_EN)) {
+		char m[200];
+		snprintf(m, sizeof(m),
+			 "firmware: CPU_BOOT_DEV_STS0 0x%08x lacks NIC_MEM_CLEAR_EN (bit 27): "
+			 "clearing NIC memory through the DRAM BAR is not implemented",
+			 h.dev_sts0());
+		*err = m;
+		return -ENOTSUP;
+	}
+	for (uint64_t off = 0; off < nicmem::kNicDrvSize; off += nicmem::kClrMemChunk) {
+		uint64_t n = std::min(nicmem::kClrMemChunk, nicmem::kNicDrvSize - off);
+		fw::FwErr e = h.nic_clr_mem(nicmem::kNicDrvAddr + off, uint32_t(n));
+		if (e != fw::FwErr::ok)
+			return step_failed(h, e, "NIC memory clear", err);
+	}
+	fw::FwErr e = h.nic_ecc_intrs_unmask();
+	if (e != fw::FwErr::ok)
+		return step_failed(h, e, "NIC ECC interrupt unmask", err);
+	return 0;
+}
+
+/* hbl_cn core init, then port init, for the ports we drive [CNC gaudi2_cn_macros_hw_config ->
+ * gaudi2_cn_config_hw_tmr; gaudi2_cn_hw_port_config -> gaudi2_cn_config_port_hw_txs, its
+ * first step]: each macro's timer free list by the firmware (NIC_INIT_TMR_MEM), then the TMR
+ * registers; then each port's scheduler free list (NIC_INIT_TXS_MEM), then the TXS
+ * registers. */
+int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
+{
+	char what[40];
+	for (unsigned m = 0; m < kMacros; m++) {
+		unsigned even = m * kPortsPerMacro;
+		if (!((open >> even) & ((1u << kPortsPerMacro) - 1)))
+			continue;
+		uint64_t a = nicmem::tmr_addr(m);
+		fw::FwErr e = h.nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TMR_MEM, m, a + nicmem::kTmrFreeOff,
+			uint16_t(nicmem::kTmrFreeEntries), uint16_t(nicmem::kTmrEntSize),
+			uint16_t(nicmem::kTmrGranularity));
+		snprintf(what, sizeof(what), "TMR memory init of macro %u", m);
+		if (e != fw::FwErr::ok)
+			return step_failed(h, e, what, err);
+		nicmem::tmr_config(nic, even, a, nicmem::kNicClkMhz);
+	}
+	for (unsigned p = 0; p < kMaxPorts; p++) {
+		if (!((open >> p) & 1))
+			continue;
+		uint64_t a = nicmem::txs_addr(p);
+		fw::FwErr e = h.nic_init_hw_mem(
+			fw::CpucpOp::NIC_INIT_TXS_MEM, p, a + nicmem::kTxsFreeOff,
+			uint16_t(nicmem::kTxsFreeEntries), uint16_t(nicmem::kTxsEntSize),
+			uint16_t(nicmem::kTxsGranularity));
+		snprintf(what, sizeof(what), "TXS memory init of port %u", p);
+		if (e != fw::FwErr::ok)
+			return step_failed(h, e, what, err);
+		nicmem::txs_config(nic, p, a);
+	}
+	return 0;
 }
 
 } // namespace
@@ -174,6 +249,13 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 		*err = m;
 		return -ENODEV;
 	}
+	/* 6. NIC memory: cleared, ECC interrupts unmasked; then the timer and scheduler free
+	 *    lists of the macros and ports we drive, each followed by its registers. */
+	rc = nic_mem_clear(h, err);
+	if (rc == 0)
+		rc = nic_sched_init(h, be.nic_bar(), open, err);
+	if (rc != 0)
+		return rc;
 	GAUDI_LOG(INFO, "%s: firmware up (boot status %u), link_mask 0x%" PRIx64 ", %zu port(s)",
 		  name, h.boot_status(), fw->info.link_mask[0], ports->size());
 	return 0;

@@ -99,6 +99,20 @@ int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque
 	return 0;
 }
 
+/* nic_status_ms=MS: how often each open port's status goes to the firmware (NIC_STATUS,
+ * gaudi_fw_status.cpp); 0 = never. */
+int gaudi_devarg_nic_status_ms(const char *key, const char *value, void *opaque)
+{
+	const char *v = value != nullptr ? value : "";
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || n > 600000)
+		return gaudi_devarg_error(opaque, key, value, "must be 0 (never) .. 600000 ms");
+	static_cast<gaudi_devargs_ctx *>(opaque)->drv->nic_status_ms = unsigned(n);
+	return 0;
+}
+
 bool gaudi_devargs_parse(const char *args, std::span<const gaudi_devarg_key> keys,
 			 gaudi_devargs_ctx *ctx, bool (*check)(gaudi_devargs_ctx *ctx))
 {

@@ -20,6 +20,7 @@ struct gaudi_devargs {
 	uint32_t tx_watchdog_ms = 1000; /* [faults] TX watchdog period; 0 = off */
 	std::string fw_dir;		/* directory of the firmware files; empty = default */
 	uint32_t port_mask = 0;		/* NIC ports to open; 0 = every port the firmware enables */
+	uint32_t nic_status_ms = 1000;	/* period of NIC_STATUS to the firmware; 0 = never */
 };
 
 /* What the handlers write: the driver settings, the backend's settings (net_gaudi_emu:
@@ -44,14 +45,16 @@ struct gaudi_devarg_key {
 #define GAUDI_DEVARG_HELP(name, help, once, handler) #name "=" help " "
 
 /* The driver's own keys (handlers in gaudi_devargs.cpp, writing ctx->drv). */
-#define GAUDI_DRIVER_DEVARGS(X)                             \
-	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir)      \
-	X(port_mask, "<hex>", true, gaudi_devarg_port_mask) \
-	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms)
+#define GAUDI_DRIVER_DEVARGS(X)                                      \
+	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir)               \
+	X(port_mask, "<hex>", true, gaudi_devarg_port_mask)          \
+	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms) \
+	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)
 
 int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque);
 int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque);
 int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque);
+int gaudi_devarg_nic_status_ms(const char *key, const char *value, void *opaque);
 
 /* Parse args (may be null or empty) with a driver's table, then run check (may be null) for
  * the rules across keys. False with ctx->err naming the devarg on: args kvargs cannot parse,

@@ -11,6 +11,7 @@
 
 #include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
+#include "gaudi_fw_status.h"
 #include "gaudi_info.h"
 #include "gaudi_intr.h"
 #include "gaudi_link.h"
@@ -141,8 +142,10 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 
 void gaudi_adapter_put(gaudi_adapter *ad)
 {
-	if (--ad->open_ports == 0)
-		delete ad;
+	if (--ad->open_ports != 0)
+		return;
+	gaudi_fw_status_stop(ad); /* its alarm uses the adapter and the firmware */
+	delete ad;
 }
 
 int gaudi_dev_close(rte_eth_dev *dev)
@@ -158,12 +161,15 @@ int gaudi_dev_close(rte_eth_dev *dev)
 		return 0;
 	}
 	gaudi_port *port = gaudi_priv(dev);
+	/* The status alarm reads every port: hold it while this one goes. */
+	gaudi_fw_status_stop(port->adapter);
 	gaudi_dev_stop(dev);
 	/* Our interrupt teardown must not undo the adapter's hold on the odd EQ: let go, and
 	 * take it again once this port is gone. */
 	gaudi_link_eq_release(port->adapter, port->hw.id());
 	gaudi_intr_uninit(dev);
 	port->adapter->eth_port[port->hw.id()] = UINT16_MAX;
+	gaudi_fw_status_start(port->adapter, port->adapter->nic_status_ms);
 	gaudi_link_eq_update(port->adapter, port->hw.id());
 	gaudi_rxq_release(dev, 0);
 	gaudi_txq_release(dev, 0);

@@ -68,6 +68,11 @@ struct gaudi_adapter {
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (gaudi_devargs) */
+	/* Periodic NIC_STATUS (gaudi_fw_status.cpp): devarg nic_status_ms, alarm armed, the
+	 * statuses sent. */
+	uint32_t nic_status_ms = 0;
+	bool nic_status_armed = false;
+	uint64_t nic_status_sent = 0;
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
 	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();

@@ -156,6 +156,16 @@ unsigned reg_row_offsets(unsigned p, const reg::RegRow &r, uint32_t out[2])
 		out[0] = reg::rxe(p);
 	else if (b == "TXE")
 		out[0] = reg::txe(p);
+	else if (b == "TXS")
+		out[0] = reg::txs(p);
+	else if (b == "TMR")
+		out[0] = reg::tmr(p);
+	else if (b == "TMR_AXUSER_TMR_FREE_LIST")
+		out[0] = reg::macro_base(p) + reg::TMR_AXUSER_TMR_FREE_LIST_BASE;
+	else if (b == "TMR_AXUSER_TMR_FIFO")
+		out[0] = reg::macro_base(p) + reg::TMR_AXUSER_TMR_FIFO_BASE;
+	else if (b == "TMR_AXUSER_TMR_FSM")
+		out[0] = reg::macro_base(p) + reg::TMR_AXUSER_TMR_FSM_BASE;
 	else if (b == "RXB_CORE")
 		out[0] = reg::rxb(p);
 	else if (b == "TXB")

@@ -23,6 +23,7 @@
 #include "gaudi_bringup.h"
 #include "gaudi_devargs.h"
 #include "gaudi_ethdev.h"
+#include "gaudi_fw_status.h"
 #include "gaudi_logs.h"
 #include "gaudi_phy_port.h"
 #include "gaudi_mp.h"
@@ -221,6 +222,7 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 			return rc;
 		}
 	}
+	gaudi_fw_status_start(ad, settings.nic_status_ms);
 	gaudi_adapter_put(ad);
 	return 0;
 }

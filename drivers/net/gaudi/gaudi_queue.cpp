@@ -130,6 +130,24 @@ int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 	return 0;
 }
 
+namespace {
+/* The 8 bytes at rearm_data (data_off, refcnt, nb_segs, port) of every mbuf rx_burst returns,
+ * built from a template mbuf so the layout is DPDK's, not ours. */
+uint64_t rxq_mbuf_init(uint16_t port_id)
+{
+	rte_mbuf mb{};
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	mb.nb_segs = 1;
+	mb.port = port_id;
+	rte_mbuf_refcnt_set(&mb, 1);
+	uint64_t v;
+	static_assert(offsetof(rte_mbuf, port) + sizeof(mb.port) -
+			      offsetof(rte_mbuf, rearm_data) == sizeof(v));
+	std::memcpy(&v, &mb.rearm_data, sizeof(v));
+	return v;
+}
+} // namespace
+
 int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
 			 const rte_eth_rxconf *conf, rte_mempool *mp)
 {
@@ -159,6 +177,7 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	rxq->queue_id = qid;
 	rxq->scatter = scatter;
 	rxq->buf_size = buf;
+	rxq->mbuf_init = rxq_mbuf_init(dev->data->port_id);
 	rxq->deferred = conf->rx_deferred_start != 0;
 	int rc = gaudi_rxq_alloc_ring(dev, rxq);
 	if (rc != 0) {

@@ -5,6 +5,7 @@
 #include "gaudi_rxtx.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <ethdev_driver.h>
 #include <netinet/in.h>
@@ -235,11 +236,20 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 
 	uint16_t nb_rx = 0;
 	uint32_t ci = rxq->ci;
-	const uint16_t port_id = rxq->port->port_id;
-	const uint32_t slot_size = 1u << rxq->slot_log2;
+	/* The queue's fields in locals: the CQE and mbuf stores below could alias them, and the
+	 * compiler would reload each one per frame. */
+	Cqe *const cq = rxq->cq;
+	const uint8_t *const slots = rxq->slots;
+	const uint32_t mask = rxq->mask;
+	const uint32_t slot_log2 = rxq->slot_log2;
+	const uint32_t buf_size = rxq->buf_size;
+	const uint64_t mbuf_init = rxq->mbuf_init;
+	/* A length above the frame limit or the slot is inconsistent; 0 wraps above it too. */
+	const uint32_t len_max = std::min(rxq->max_frame, 1u << slot_log2);
 	/* Read once per burst: a filter change applies from the next burst on. */
 	const bool sw_filter = __atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED);
 	const uint32_t ptype_mask = __atomic_load_n(&rxq->port->ptype_mask, __ATOMIC_RELAXED);
+	uint64_t bytes = 0;
 	uint16_t i = 0;
 	bool stop = false;
 	while (i < n && !stop) {
@@ -247,16 +257,16 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		uint32_t lens[kRxGroup];
 		uint16_t g = 0, want = std::min<uint16_t>(kRxGroup, n - i);
 		for (; g < want; g++) {
-			Cqe *cqe = &rxq->cq[ci & rxq->mask];
+			Cqe *cqe = &cq[ci & mask];
 			uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
 			if (unlikely(!(d0 & CQE_VALID))) {
 				rxq->cqe_not_valid++;
 				stop = true;
 				break;
 			}
-			uint32_t slot = cqe->wqe_index & rxq->mask;
+			uint32_t slot = cqe->wqe_index & mask;
 			lens[g] = cqe->size;
-			src[g] = rxq->slots + (static_cast<size_t>(slot) << rxq->slot_log2);
+			src[g] = slots + (static_cast<size_t>(slot) << slot_log2);
 			cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
 			ci++;
 			rte_prefetch0(src[g]);
@@ -266,23 +276,28 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		for (uint16_t j = 0; j < g; j++, i++) {
 			rte_mbuf *m = pkts[i];
 			uint32_t len = lens[j];
-			m->data_off = RTE_PKTMBUF_HEADROOM;
-			m->port = port_id;
+			/* data_off, refcnt, nb_segs and port in one store (i40e's mbuf_initializer):
+			 * a raw mbuf already has refcnt 1 and one segment. */
+			std::memcpy(&m->rearm_data, &mbuf_init, sizeof(mbuf_init));
 			m->ol_flags = 0;
 			m->vlan_tci = 0;
 			m->vlan_tci_outer = 0;
-			if (unlikely(len == 0 || len > rxq->max_frame || len > slot_size)) {
+			if (unlikely(len - 1 >= len_max)) {
 				rxq->errors++;
 				rte_pktmbuf_free(m);
 				continue;
 			}
-			if (likely(len <= rxq->buf_size)) {
-				rte_memcpy(rte_pktmbuf_mtod(m, void *), src[j], len);
+			if (likely(len <= buf_size)) {
+				/* libc's memcpy picks its vector width at run time (AVX2 here): a
+				 * 187-byte frame in about 25 instructions, against about 60 for
+				 * rte_memcpy built for the distribution's SSE4.2 baseline (callgrind,
+				 * gaudi_perf.rst). */
+				std::memcpy(rte_pktmbuf_mtod(m, void *), src[j], len);
 				m->data_len = len;
 			} else if (!rxq->scatter || !rx_scatter(rxq, m, src[j], len)) {
 				/* Without scatter the queue setup guarantees fit; this is allocation
 				 * failure of an extra segment: the frame is lost, and counted. */
-				rte_eth_devices[port_id].data->rx_mbuf_alloc_failed++;
+				rte_eth_devices[m->port].data->rx_mbuf_alloc_failed++;
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -294,7 +309,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			m->pkt_len = len;
 			m->packet_type = ptype_mask != 0 ? parse_ptype(src[j], len) & ptype_mask
 							  : RTE_PTYPE_UNKNOWN;
-			rxq->bytes += len;
+			bytes += len;
 			pkts[nb_rx++] = m;
 		}
 	}
@@ -307,6 +322,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		rxq->port->hw.rx_write_ci(ci);
 	}
 	rxq->packets += nb_rx;
+	rxq->bytes += bytes;
 	return nb_rx;
 }
 

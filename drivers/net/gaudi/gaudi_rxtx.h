@@ -21,6 +21,7 @@ struct gaudi_rxq {
 	uint32_t max_frame;       /* frames above this are dropped and counted */
 	bool scatter;
 	uint32_t buf_size;        /* an mbuf's data room past its headroom */
+	uint64_t mbuf_init;       /* rearm_data of a received mbuf (gaudi_rxq_mbuf_init) */
 	rte_mempool *mp;
 	gaudi_port *port;
 	uint16_t queue_id;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <strings.h>
 #include <unistd.h>
 
 #include <bus_vdev_driver.h>
@@ -25,6 +26,7 @@
 #include "gaudi_bringup.h"
 #include "gaudi_devargs.h"
 #include "gaudi_ethdev.h"
+#include "gaudi_fw_status.h"
 #include "gaudi_logs.h"
 #include "gaudi_phy_port.h"
 #include "gaudi_mp.h"
@@ -266,14 +268,29 @@ int arg_fw_fault(const char *k, const char *v, void *opaque)
 		       {"boot_stuck", emu::FwFault::boot_stuck},
 		       {"dirty", emu::FwFault::dirty},
 		       {"image_rejected", emu::FwFault::image_rejected},
-		       {"cpucp_silent", emu::FwFault::cpucp_silent}};
+		       {"cpucp_silent", emu::FwFault::cpucp_silent},
+		       {"no_nic_mem_clear", emu::FwFault::no_nic_mem_clear}};
 	for (const auto &f : kFaults)
 		if (v != nullptr && strcmp(v, f.name) == 0) {
 			model_cfg(opaque).fw_fault = f.f;
 			return 0;
 		}
-	return gaudi_devarg_error(
-		opaque, k, v, "must be none, boot_stuck, dirty, image_rejected or cpucp_silent");
+	return gaudi_devarg_error(opaque, k, v,
+				  "must be none, boot_stuck, dirty, image_rejected, cpucp_silent "
+				  "or no_nic_mem_clear");
+}
+
+/* fw_cpucp_fail=OPCODE: the cpucp packet (its name, e.g. NIC_CLR_MEM, any case) the model's
+ * device CPU answers with cpucp_packet_fault. */
+int arg_fw_cpucp_fail(const char *k, const char *v, void *opaque)
+{
+	for (const auto &r : hw::fw::kOpcodeRows)
+		if (v != nullptr && strcasecmp(v, r.name) == 0) {
+			model_cfg(opaque).fw_cpucp_fail_op = uint32_t(r.value);
+			return 0;
+		}
+	return gaudi_devarg_error(opaque, k, v,
+				  "must name a cpucp opcode of gaudi_fw_if.h, e.g. NIC_CLR_MEM");
 }
 
 /* fw_boot_err0=HEX: CPU_BOOT_ERR0 bits preboot reports. */
@@ -463,9 +480,10 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                               \
 	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                     \
 	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                                   \
-	X(fw_fault, "none|boot_stuck|dirty|image_rejected|cpucp_silent", true, arg_fw_fault) \
+	X(fw_fault, "<kind>", true, arg_fw_fault)                                            \
 	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                     \
 	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                               \
+	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)                     \
 	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)                 \
 	X(fault_seed, "<n>", true, arg_fault_seed)                                           \
 	X(fault_rate, "<0..1>", true, arg_fault_rate)                                        \
@@ -593,6 +611,37 @@ public:
 		if (dev_)
 			dev_->flush();
 	}
+	int emu_fw_port(unsigned port, rte_pmd_gaudi_emu_fw_port *out) const override
+	{
+		if (!dev_)
+			return -ENOTSUP;
+		emu::FwCounters c = dev_->fw_counters();
+		emu::FwNicPort r = dev_->fw_nic_port(port);
+		*out = {};
+		out->clr_mem_bytes = c.clr_mem_bytes;
+		out->ecc_unmasked = c.ecc_unmasked;
+		out->order_refused = uint32_t(c.order_refused);
+		if (r.txs.done) {
+			out->txs_entries = r.txs.entries;
+			out->txs_free_list = r.txs.addr;
+			out->txs_granularity = r.txs.granularity;
+		}
+		if (r.tmr.done) {
+			out->tmr_entries = r.tmr.entries;
+			out->tmr_free_list = r.tmr.addr;
+			out->tmr_granularity = r.tmr.granularity;
+		}
+		out->nic_status_count = r.status_packets;
+		out->status_port = r.status.port;
+		out->up = r.status.up;
+		out->pcs_link = r.status.pcs_link;
+		out->phy_ready = r.status.phy_ready;
+		out->auto_neg = r.status.auto_neg;
+		out->correctable_err_cnt = r.status.correctable_err_cnt;
+		out->uncorrectable_err_cnt = r.status.uncorrectable_err_cnt;
+		out->port_toggle_cnt = r.status.port_toggle_cnt;
+		return 0;
+	}
 	bool fw_version(std::string *out) const override
 	{
 		uint32_t v = emu::Device::kFwVersion;
@@ -715,6 +764,7 @@ int emu_probe(rte_vdev_device *vdev)
 			return rc;
 		}
 	}
+	gaudi_fw_status_start(ad, drv.nic_status_ms);
 	gaudi_adapter_put(ad);
 	return 0;
 }

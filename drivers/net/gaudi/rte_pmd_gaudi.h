@@ -66,6 +66,37 @@ int rte_pmd_gaudi_inject_fault_after(uint16_t port_id, enum rte_pmd_gaudi_fault 
 __rte_experimental
 int rte_pmd_gaudi_get_recovery_stats(uint16_t port_id, struct rte_pmd_gaudi_recovery_stats *st);
 
+/**
+ * What the device CPU of net_gaudi_emu received from the driver for a port (the bring-up's
+ * NIC memory steps and the periodic NIC_STATUS); for tests and debugging. See
+ * doc/guides/gaudi_hw_model.rst, "Firmware".
+ */
+struct rte_pmd_gaudi_emu_fw_port {
+	uint64_t clr_mem_bytes;      /**< device memory cleared (NIC_CLR_MEM), whole device */
+	uint32_t ecc_unmasked;       /**< NIC_ECC_INTRS_UNMASK received */
+	uint32_t txs_entries;        /**< NIC_INIT_TXS_MEM of the port: free-list entries, 0 none */
+	uint64_t txs_free_list;      /**< its device address */
+	uint32_t txs_granularity;    /**< its first entry's value */
+	uint32_t tmr_entries;        /**< NIC_INIT_TMR_MEM of the port's macro, 0 none */
+	uint64_t tmr_free_list;
+	uint32_t tmr_granularity;
+	uint32_t order_refused;      /**< requests and writes refused as out of order, device */
+	uint64_t nic_status_count;   /**< NIC_STATUS packets for this port */
+	/** The last NIC_STATUS (struct cpucp_nic_status): */
+	uint32_t status_port;
+	uint8_t up, pcs_link, phy_ready, auto_neg;
+	uint32_t correctable_err_cnt;
+	uint32_t uncorrectable_err_cnt;
+	uint32_t port_toggle_cnt;
+};
+
+/**
+ * The device CPU's record of a net_gaudi_emu port. @return 0; -ENODEV not a Gaudi port;
+ * -ENOTSUP on silicon or in a secondary process; -EINVAL null out.
+ */
+__rte_experimental
+int rte_pmd_gaudi_emu_fw_port_get(uint16_t port_id, struct rte_pmd_gaudi_emu_fw_port *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -419,6 +419,7 @@ FwErr FwHost::init_cpu_queues(const DmaMem &pq, const DmaMem &eq, const DmaMem &
 
 FwErr FwHost::send(void *pkt, size_t len, uint32_t timeout_us)
 {
+	std::lock_guard<std::mutex> g(send_lock_);
 	err_.clear();
 	last_rc_ = 0;
 	auto *p = static_cast<CpucpPacket *>(pkt);
@@ -545,7 +546,36 @@ FwErr FwHost::nic_status(const CpucpNicStatus &st)
 	p.pkt.ctl = kPktCtlOpcode.put(uint32_t(CpucpOp::NIC_STATUS));
 	p.pkt.port_index = st.port;
 	p.length = sizeof(CpucpNicStatus) / 4;
-	p.status = st;
+	std::memcpy(p.data, &st, sizeof(st));
+	return send(&p, sizeof(p));
+}
+
+FwErr FwHost::nic_clr_mem(uint64_t addr, uint32_t size)
+{
+	CpucpCnClearMemPacket p{};
+	p.pkt.ctl = kPktCtlOpcode.put(uint32_t(CpucpOp::NIC_CLR_MEM));
+	p.mem_base_addr = addr;
+	p.size = size;
+	return send(&p, sizeof(p));
+}
+
+FwErr FwHost::nic_ecc_intrs_unmask()
+{
+	return simple(CpucpOp::NIC_ECC_INTRS_UNMASK, 0, 0, nullptr);
+}
+
+FwErr FwHost::nic_init_hw_mem(CpucpOp op, unsigned index, uint64_t addr, uint16_t entries,
+			      uint16_t entry_size, uint16_t granularity)
+{
+	if (op != CpucpOp::NIC_INIT_TXS_MEM && op != CpucpOp::NIC_INIT_TMR_MEM)
+		return fail(FwErr::bad_arg, "nic_init_hw_mem: not a TXS/TMR init opcode");
+	CpucpCnInitHwMemPacket p{};
+	p.pkt.ctl = kPktCtlOpcode.put(uint32_t(op));
+	p.pkt.port_index = index; /* port_index (TXS) or macro_index (TMR): one field */
+	p.mem_base_addr = addr;
+	p.num_entries = entries;
+	p.entry_size = entry_size;
+	p.granularity = granularity;
 	return send(&p, sizeof(p));
 }
 

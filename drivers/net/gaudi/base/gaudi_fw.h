@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <string>
 
@@ -109,6 +110,15 @@ public:
 	FwErr nic_lpbk_set(unsigned port, bool enable, uint32_t lanes); /* NIC_LPBK_SET */
 	FwErr nic_pfc_set(unsigned port, bool enable, uint32_t lanes);	/* NIC_PFC_SET */
 	FwErr nic_set_checkers(unsigned port, uint32_t type, bool check, bool drop);
+	/* NIC_CLR_MEM: zero size bytes of device memory at addr (cpucp_cn_clear_mem_packet). */
+	FwErr nic_clr_mem(uint64_t addr, uint32_t size);
+	/* NIC_ECC_INTRS_UNMASK: a header-only packet. */
+	FwErr nic_ecc_intrs_unmask();
+	/* NIC_INIT_TXS_MEM (index = port) / NIC_INIT_TMR_MEM (index = macro): the firmware writes
+	 * the free list of entries x entry_size bytes at addr, entry i holding granularity + i
+	 * (cpucp_cn_init_hw_mem_packet). */
+	FwErr nic_init_hw_mem(CpucpOp op, unsigned index, uint64_t addr, uint16_t entries,
+			      uint16_t entry_size, uint16_t granularity);
 	/* Any header-only request: opcode, port_index, value; result out (may be null). */
 	FwErr simple(CpucpOp op, unsigned port, uint64_t value, uint64_t *result,
 		     uint32_t timeout_us = 0);
@@ -158,6 +168,10 @@ private:
 	uint32_t pi_ = 0;
 	bool queues_ready_ = false;
 	bool cpu_disabled_ = false;
+	/* One message in flight: the packet slot is shared (the public driver holds a mutex
+	 * around hl_fw_send_cpu_message too); the periodic NIC status comes from the EAL
+	 * interrupt thread while the control path may send its own. */
+	std::mutex send_lock_;
 };
 
 /* Offsets in the CPU-accessible memory [choice]: one message is in flight at a time (the

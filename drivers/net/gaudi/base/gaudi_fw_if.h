@@ -174,6 +174,12 @@ enum class BootStatus : uint32_t {
 namespace dev_sts0 {
 #define GAUDI_FW_BIT(n, b) inline constexpr uint32_t n = 1u << (b);
 GAUDI_FW_DEV_STS0(GAUDI_FW_BIT)
+/* CPU_BOOT_DEV_STS0_NIC_MEM_CLEAR_EN, bit 27: the firmware clears the NIC's device memory and
+ * initialises the TXS and TMR free lists on request (NIC_CLR_MEM, NIC_INIT_TXS_MEM,
+ * NIC_INIT_TMR_MEM) [BOOT, the newer copy the CN series uses: "f/w supports nic hbm memory
+ * clear and tmr,txs hbm memory init"]. Kept out of the list above: the digest's DEV_STS0 table
+ * stops at bit 26. */
+inline constexpr uint32_t NIC_MEM_CLEAR_EN = 1u << 27;
 } // namespace dev_sts0
 namespace err0 {
 GAUDI_FW_ERR0(GAUDI_FW_BIT)
@@ -536,14 +542,19 @@ static_assert(offsetof(CpucpNicStatus, up) == 28);
 static_assert(offsetof(CpucpNicStatus, timeout_retransmission_cnt) == 32);
 static_assert(offsetof(CpucpNicStatus, port_toggle_cnt) == 56);
 
-/* Variable-length packets (NIC_STATUS, array data): header, u32 length, then data [CPUCP]. */
+/* Variable-length packets (struct cpucp_nic_status_packet): header, u32 length (in 32-bit
+ * words), then the data at once, at byte 28 [CPUCP]; the host sends the whole rounded up to 8
+ * bytes [hbl_cn.c hbl_cn_send_cpucp_status]. The status is copied into data (it is not
+ * 8-byte aligned there). */
 struct CpucpNicStatusPacket {
 	CpucpPacket pkt;
 	uint32_t length;
-	uint32_t pad; /* the packet is sent rounded up to 8 bytes */
-	CpucpNicStatus status;
+	uint32_t data[sizeof(CpucpNicStatus) / 4];
+	uint32_t pad;
 };
 static_assert(offsetof(CpucpNicStatusPacket, length) == 24);
+static_assert(offsetof(CpucpNicStatusPacket, data) == 28);
+static_assert(sizeof(CpucpNicStatusPacket) == 96);
 
 /* cpucp_cn_init_hw_mem_packet (NIC_INIT_TXS_MEM / NIC_INIT_TMR_MEM), 40 bytes. */
 struct CpucpCnInitHwMemPacket {
@@ -555,6 +566,19 @@ struct CpucpCnInitHwMemPacket {
 	uint16_t pad;
 };
 static_assert(sizeof(CpucpCnInitHwMemPacket) == 40);
+static_assert(offsetof(CpucpCnInitHwMemPacket, mem_base_addr) == 24);
+
+/* cpucp_cn_clear_mem_packet (NIC_CLR_MEM), 40 bytes: the header, then the device address and
+ * the byte count to clear [CPUCP NIC copy]. Not in kLayoutRows: the digest has no table of it. */
+struct CpucpCnClearMemPacket {
+	CpucpPacket pkt;
+	uint64_t mem_base_addr;
+	uint32_t size;
+	uint8_t pad[4];
+};
+static_assert(sizeof(CpucpCnClearMemPacket) == 40);
+static_assert(offsetof(CpucpCnClearMemPacket, mem_base_addr) == 24);
+static_assert(offsetof(CpucpCnClearMemPacket, size) == 32);
 
 /* ---- Rows for the conformance test ---- */
 struct FwEnumRow {

@@ -41,7 +41,12 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(MAC_GLOB_STAT_TX0, 0x546B330)           \
 	X(MAC_GLOB_STAT_TX2, 0x546B400)           \
 	X(MAC_PCS, 0x546C000)                     \
-	X(MAC_128, 0x546C400)
+	X(MAC_128, 0x546C400)                     \
+	X(TXS, 0x5450000)                         \
+	X(TMR, 0x5448000)                         \
+	X(TMR_AXUSER_TMR_FREE_LIST, 0x5448D60)    \
+	X(TMR_AXUSER_TMR_FIFO, 0x5448DC0)         \
+	X(TMR_AXUSER_TMR_FSM, 0x5448E20)
 
 /* X(block, register, offset in block) */
 #define GAUDI_REGS(X)                                                                           \
@@ -167,7 +172,64 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(MAC_128, FRM_LENGTH, 0x14)                                                            \
 	X(MAC_128, CL01_PAUSE_QUANTA, 0x54)                                                     \
 	X(MAC_128, CL01_QUANTA_THRESH, 0x64)                                                    \
-	X(MAC_128, RX_PAUSE_STATUS, 0x74)
+	X(MAC_128, RX_PAUSE_STATUS, 0x74)                                                       \
+	/* TXS (per port, odd copy at +0x1000) [nic0_txs0_regs.h] */                            \
+	X(TXS, TMR_SCAN_EN, 0x0)                                                                \
+	X(TXS, TICK_WRAP, 0x4)                                                                  \
+	X(TXS, SCAN_TIME_COMPARE_0, 0x8)                                                        \
+	X(TXS, SCAN_TIME_COMPARE_1, 0xC)                                                        \
+	X(TXS, LIST_MEM_READ_MASK, 0x30)                                                        \
+	X(TXS, BASE_ADDRESS_63_32, 0x40)                                                        \
+	X(TXS, BASE_ADDRESS_31_7, 0x44)                                                         \
+	X(TXS, SCHEDQ_UPDATE_EN, 0x5C)                                                          \
+	X(TXS, SCHEDQ_UPDATE_FIFO, 0x60)                                                        \
+	X(TXS, SCHEDQ_UPDATE_DESC_31_0, 0x64)                                                   \
+	X(TXS, SCHEDQ_UPDATE_DESC_63_32, 0x68)                                                  \
+	X(TXS, SCHEDQ_UPDATE_DESC_95_64, 0x6C)                                                  \
+	X(TXS, SCHEDQ_UPDATE_DESC_127_96, 0x70)                                                 \
+	X(TXS, SCHEDQ_UPDATE_DESC_159_128, 0x74)                                                \
+	X(TXS, SCHEDQ_UPDATE_DESC_191_160, 0x78)                                                \
+	X(TXS, SCHEDQ_UPDATE_DESC_217_192, 0x7C)                                                \
+	X(TXS, PUSH_LOCK_EN, 0x9C)                                                              \
+	X(TXS, LIST_MASK, 0xB4)                                                                 \
+	X(TXS, BASE_ADDRESS_FREE_LIST_63_32, 0xBC)                                              \
+	X(TXS, BASE_ADDRESS_FREE_LIST_31_0, 0xC0)                                               \
+	X(TXS, PRODUCER_UPDATE_EN, 0xCC)                                                        \
+	X(TXS, PRODUCER_UPDATE, 0xD0)                                                           \
+	X(TXS, IGNORE_BURST_EN, 0x140)                                                          \
+	X(TXS, FREE_LIST_PUSH_MASK_EN, 0x194)                                                   \
+	X(TXS, AXI_USER_LO, 0x200)                                                              \
+	/* TMR (per macro) and its AXI users [nic0_tmr_regs.h, nic0_tmr_axuser_*_regs.h] */     \
+	X(TMR, TMR_LIST_MEM_READ_MASK, 0x10)                                                    \
+	X(TMR, TMR_BASE_ADDRESS_63_32, 0x20)                                                    \
+	X(TMR, TMR_BASE_ADDRESS_31_7, 0x24)                                                     \
+	X(TMR, TMR_SCHEDQ_UPDATE_EN, 0x3C)                                                      \
+	X(TMR, TMR_SCHEDQ_UPDATE_FIFO, 0x40)                                                    \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_31_0, 0x44)                                               \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_63_32, 0x48)                                              \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_95_64, 0x4C)                                              \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_127_96, 0x50)                                             \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_159_128, 0x54)                                            \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_191_160, 0x58)                                            \
+	X(TMR, TMR_SCHEDQ_UPDATE_DESC_216_192, 0x5C)                                            \
+	X(TMR, TMR_PUSH_LOCK_EN, 0x7C)                                                          \
+	X(TMR, TMR_LIST_MASK, 0x94)                                                             \
+	X(TMR, TMR_BASE_ADDRESS_FREE_LIST_63_32, 0x9C)                                          \
+	X(TMR, TMR_BASE_ADDRESS_FREE_LIST_31_0, 0xA0)                                           \
+	X(TMR, TMR_PRODUCER_UPDATE_EN, 0xAC)                                                    \
+	X(TMR, TMR_PRODUCER_UPDATE, 0xB0)                                                       \
+	X(TMR, TMR_CACHE_BASE_ADDR_63_32, 0xC4)                                                 \
+	X(TMR, TMR_CACHE_BASE_ADDR_31_7, 0xC8)                                                  \
+	X(TMR, TMR_TIMER_EN, 0xCC)                                                              \
+	X(TMR, TMR_TICK_WRAP, 0xD0)                                                             \
+	X(TMR, TMR_SCAN_TIMER_COMP_31_0, 0xD8)                                                  \
+	X(TMR, FREE_LIST_PUSH_MASK_EN, 0x158)                                                   \
+	X(TMR_AXUSER_TMR_FREE_LIST, HB_WR_OVRD_LO, 0x30)                                        \
+	X(TMR_AXUSER_TMR_FREE_LIST, HB_RD_OVRD_LO, 0x38)                                        \
+	X(TMR_AXUSER_TMR_FIFO, HB_WR_OVRD_LO, 0x30)                                             \
+	X(TMR_AXUSER_TMR_FIFO, HB_RD_OVRD_LO, 0x38)                                             \
+	X(TMR_AXUSER_TMR_FSM, HB_WR_OVRD_LO, 0x30)                                              \
+	X(TMR_AXUSER_TMR_FSM, HB_RD_OVRD_LO, 0x38)
 
 /* X(block, register, field, lsb, width) [the matching *_masks.h] */
 #define GAUDI_FIELDS(X)                                             \
@@ -325,6 +387,14 @@ constexpr uint32_t rxe(unsigned port)
 constexpr uint32_t txe(unsigned port)
 {
 	return macro_base(port) + TXE_BASE + (port & 1) * kOddPortHighStride;
+}
+constexpr uint32_t txs(unsigned port)
+{
+	return macro_base(port) + TXS_BASE + (port & 1) * kOddPortHighStride;
+}
+constexpr uint32_t tmr(unsigned port)
+{
+	return macro_base(port) + TMR_BASE;
 }
 constexpr uint32_t rxb(unsigned port)
 {

@@ -37,10 +37,14 @@ RegAddr detail::decode(uint32_t off)
 			return {Block::rxe, even + s, 0, o - reg::rxe(s)};
 		if (in(reg::txe(s)))
 			return {Block::txe, even + s, 0, o - reg::txe(s)};
+		if (in(reg::txs(s)))
+			return {Block::txs, even + s, 0, o - reg::txs(s)};
 		for (unsigned l = 0; l < kLanesPerPort; l++)
 			if (in(reg::mac_pcs(s, l)))
 				return {Block::mac_ch, even + s, l, o - reg::mac_pcs(s, l)};
 	}
+	if (in(reg::tmr(0))) /* its AXI users included */
+		return {Block::tmr, even, 0, o - reg::tmr(0)};
 	if (in(reg::rxb(0)))
 		return {Block::rxb, even, 0, o - reg::rxb(0)};
 	if (in(reg::txb(0)))
@@ -324,6 +328,8 @@ std::vector<uint32_t> instances(const char *block)
 		return {reg::rxe(0), reg::rxe(1)};
 	if (b == "TXE")
 		return {reg::txe(0), reg::txe(1)};
+	if (b == "TXS")
+		return {reg::txs(0), reg::txs(1)};
 	if (b == "MAC_PCS")
 		return {reg::mac_pcs(0, 0), reg::mac_pcs(0, 1), reg::mac_pcs(1, 0),
 			reg::mac_pcs(1, 1)};
@@ -380,7 +386,7 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 	/* clang-format off */
 	static const char *const names[] = {"none", "QPC", "RXE", "TXE", "RXB_CORE", "TXB",
 					    "MAC_CORE", "MAC_RS_FEC", "MAC_GLOB_STAT", "MAC_CH",
-					    "SERDES", "PHY"};
+					    "TXS", "TMR", "SERDES", "PHY"};
 	/* clang-format on */
 	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
 		"gaudi_emu: %s at NIC offset 0x%x (%s +0x%x, port %u) value 0x%x [%llu so far]\n",
@@ -432,6 +438,8 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 		return; /* not a register, or read-only: no effect */
 	if (!fw_gate_check(off, val))
 		return; /* [firmware] the NIC is not usable before the firmware is up */
+	if (!fw_order_check(off, val))
+		return; /* [firmware] a free list latched before the firmware wrote it */
 	wr(off, val);
 	RegAddr a = decode(off);
 	if (a.block == Block::none || a.port >= cfg_.nports)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../base/gaudi_bar.h"
+#include "../base/gaudi_fw_if.h"
 #include "../base/gaudi_hw_defs.h"
 #include "gaudi_emu_fault.h"
 
@@ -29,6 +30,8 @@ enum class FwFault {
 	dirty,          /* HW_STATE reads dirty: a previous owner left the device initialised */
 	image_rejected, /* DATA_RDY of every image answers VALID_ERR */
 	cpucp_silent,   /* the device CPU takes packets but never writes a fence */
+	/* the FIT's DEV_STS0 lacks NIC_MEM_CLEAR_EN */
+	no_nic_mem_clear,
 };
 
 /* [phy] How the SerDes MCU misbehaves (tests of the PMD's PHY bring-up errors). */
@@ -52,6 +55,34 @@ struct FwCounters {
 	uint64_t pfc_mask;      /* ports NIC_PFC_SET enabled */
 	uint64_t boot_fit_bytes; /* image bytes received, boot FIT and FIT */
 	uint64_t fit_bytes;
+	/* NIC memory [gaudi_nic_mem.h]: NIC_CLR_MEM packets and bytes, the lowest and highest
+	 * address cleared; NIC_ECC_INTRS_UNMASK received; macros whose TMR and ports whose TXS
+	 * free list the firmware initialised (and not cleared since); TXS/TMR free-list latches
+	 * (PRODUCER_UPDATE_EN) refused because that init had not come; NIC_STATUS packets. */
+	uint64_t clr_mem_packets;
+	uint64_t clr_mem_bytes;
+	uint64_t clr_mem_lo, clr_mem_hi;
+	bool ecc_unmasked;
+	uint64_t tmr_init_mask; /* bit per macro */
+	uint64_t txs_init_mask; /* bit per port */
+	uint64_t order_refused;
+	uint64_t nic_status_packets;
+};
+
+/* [firmware] What NIC_INIT_TXS_MEM / NIC_INIT_TMR_MEM gave (cpucp_cn_init_hw_mem_packet). */
+struct FwMemInit {
+	bool done;
+	uint64_t addr;
+	uint16_t entries, entry_size, granularity;
+};
+
+/* [firmware] What the device CPU keeps about one port: its TXS init, its macro's TMR init, the
+ * NIC_STATUS packets it received for it and the last one. */
+struct FwNicPort {
+	FwMemInit txs;
+	FwMemInit tmr;
+	uint64_t status_packets;
+	hw::fw::CpucpNicStatus status;
 };
 
 /* What a port's MAC is cabled to. */
@@ -113,6 +144,10 @@ struct Config {
 	FwFault fw_fault = FwFault::none;
 	uint32_t fw_boot_err0 = 0;
 	uint32_t fw_nic_info_rc = 0;
+	/* [firmware] One cpucp opcode the device CPU answers with fw_cpucp_fail_rc (0: none),
+	 * to test each bring-up step's failure. */
+	uint32_t fw_cpucp_fail_op = 0;
+	uint32_t fw_cpucp_fail_rc = 2; /* cpucp_packet_fault */
 	/* [phy] The SerDes (gaudi_emu_serdes.cpp, hardware-model guide "PHY"). phy_link: the
 	 * link needs the PHY brought up (firmware loaded, port powered up with the board's
 	 * polarity and lane map, go bit, TX drivers on, F/W tuned); off for direct users of
@@ -179,6 +214,7 @@ public:
 	 * vdev gives without fw_dir: gaudi2_cn_fw.bin's layout, [model] content). */
 	PhyState phy_state(unsigned port) const;
 	static std::vector<uint8_t> phy_fw_image();
+	FwNicPort fw_nic_port(unsigned port) const;
 	unsigned nports() const;
 	/* The station address the firmware reports for a port: Config::fw_mac + port. */
 	void fw_mac_addr(unsigned port, uint8_t out[6]) const;

@@ -19,6 +19,8 @@
  */
 #include "gaudi_emu_impl.h"
 
+#include "../base/gaudi_nic_mem.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +37,9 @@ namespace {
 
 constexpr uint32_t kPiUpdIrq = fw::kModelPiUpdIrqCfg - fw::kFwCfgBase;
 constexpr uint32_t kMaxPacket = 4096; /* [model] longest packet the CPU reads */
+/* Device DRAM: from DRAM_PHYS_BASE, 6 HBMs of 16 GB [gaudi2.h; gaudi2.c dram_size]. */
+constexpr uint64_t kDramBase = hw::nicmem::kDramPhysBase;
+constexpr uint64_t kDramSize = 6 * (16ull << 30);
 
 const char *fw_reg_name(uint32_t off)
 {
@@ -257,6 +262,12 @@ void Device::Impl::fw_comms(uint32_t val)
 			f.stage = FwModel::Stage::linux;
 			f.fit_bytes += f.img_size;
 			fw_wr(fw::CPU_BOOT_STATUS, uint32_t(fw::BootStatus::SRAM_AVAIL));
+			/* The application firmware offers the NIC memory clear and TXS/TMR init
+			 * ("Initialized in: zephyr-mgmt" [BOOT]). */
+			if (cfg_.fw_fault != FwFault::no_nic_mem_clear)
+				fw_wr(fw::CPU_BOOT_DEV_STS0,
+				      fw_rd(fw::CPU_BOOT_DEV_STS0) |
+					      fw::dev_sts0::NIC_MEM_CLEAR_EN);
 		}
 		f.desc_ready = f.data_ready = false;
 		accept();
@@ -395,6 +406,8 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 	auto result = [pkt](uint64_t v) { std::memcpy(pkt, &v, sizeof(v)); };
 	bool port_ok = p.port_index < cfg_.nports;
 	uint64_t bit = port_ok ? 1ull << p.port_index : 0;
+	if (cfg_.fw_cpucp_fail_op != 0 && uint32_t(op) == cfg_.fw_cpucp_fail_op)
+		return cfg_.fw_cpucp_fail_rc; /* [faults] this opcode fails */
 	switch (op) {
 	case fw::CpucpOp::TEST:
 		return rc(fw::CpucpRc::success); /* value stays: the echo */
@@ -436,10 +449,89 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 		result(sizeof(info));
 		return rc(fw::CpucpRc::success);
 	}
-	case fw::CpucpOp::NIC_STATUS:
-		if (len < sizeof(fw::CpucpPacket) + 4 || !port_ok)
+	case fw::CpucpOp::NIC_STATUS: {
+		/* cpucp_nic_status_packet: length in words, then one port's cpucp_nic_status,
+		 * whose port field names the port [hbl_cn.c hbl_cn_send_cpucp_status]. */
+		fw::CpucpNicStatusPacket sp{};
+		if (len < offsetof(fw::CpucpNicStatusPacket, data) + sizeof(fw::CpucpNicStatus))
 			return rc(fw::CpucpRc::invalid_params);
-		return rc(fw::CpucpRc::success); /* [model] taken, not kept */
+		std::memcpy(&sp, pkt,
+			    offsetof(fw::CpucpNicStatusPacket, data) + sizeof(fw::CpucpNicStatus));
+		fw::CpucpNicStatus st;
+		std::memcpy(&st, sp.data, sizeof(st));
+		if (sp.length != sizeof(fw::CpucpNicStatus) / 4 || st.port >= cfg_.nports)
+			return rc(fw::CpucpRc::invalid_params);
+		f.status_packets++;
+		f.port_status_packets[st.port]++;
+		f.status[st.port] = st; /* [model] kept: the last one per port */
+		return rc(fw::CpucpRc::success);
+	}
+	case fw::CpucpOp::NIC_CLR_MEM: {
+		/* cpucp_cn_clear_mem_packet. [model] The range must lie in device DRAM; clearing
+		 * a free list the firmware wrote undoes that init. */
+		fw::CpucpCnClearMemPacket cp;
+		if (len < sizeof(cp))
+			return rc(fw::CpucpRc::invalid_params);
+		std::memcpy(&cp, pkt, sizeof(cp));
+		if (cp.size == 0 || cp.mem_base_addr < kDramBase ||
+		    cp.mem_base_addr + cp.size > kDramBase + kDramSize)
+			return rc(fw::CpucpRc::invalid_params);
+		f.clr_packets++;
+		f.clr_bytes += cp.size;
+		f.clr_lo = std::min(f.clr_lo, cp.mem_base_addr);
+		f.clr_hi = std::max(f.clr_hi, cp.mem_base_addr + cp.size);
+		fw_clear_range(cp.mem_base_addr, cp.mem_base_addr + cp.size);
+		f.cleared.emplace_back(cp.mem_base_addr, cp.mem_base_addr + cp.size);
+		std::sort(f.cleared.begin(), f.cleared.end());
+		std::vector<std::pair<uint64_t, uint64_t>> merged;
+		for (const auto &r : f.cleared)
+			if (!merged.empty() && r.first <= merged.back().second)
+				merged.back().second = std::max(merged.back().second, r.second);
+			else
+				merged.push_back(r);
+		f.cleared.swap(merged);
+		return rc(fw::CpucpRc::success);
+	}
+	case fw::CpucpOp::NIC_ECC_INTRS_UNMASK:
+		/* [model] The public order: memory cleared, then ECC interrupts unmasked
+		 * [CNSER gaudi2_late_init]; uninitialised memory would raise ECC errors. */
+		if (f.clr_packets == 0)
+			return fw_refuse_order("NIC_ECC_INTRS_UNMASK before any NIC_CLR_MEM");
+		f.ecc_unmasked = true;
+		return rc(fw::CpucpRc::success);
+	case fw::CpucpOp::NIC_INIT_TXS_MEM:
+	case fw::CpucpOp::NIC_INIT_TMR_MEM: {
+		/* cpucp_cn_init_hw_mem_packet: port_index names the port (TXS) or the macro
+		 * (TMR) [gaudi2_cn.c]. [model] A list of 4-byte entries inside device DRAM. */
+		fw::CpucpCnInitHwMemPacket ip;
+		if (len < sizeof(ip))
+			return rc(fw::CpucpRc::invalid_params);
+		std::memcpy(&ip, pkt, sizeof(ip));
+		bool tmr = op == fw::CpucpOp::NIC_INIT_TMR_MEM;
+		unsigned n =
+			tmr ? (cfg_.nports + kPortsPerMacro - 1) / kPortsPerMacro : cfg_.nports;
+		uint64_t end = ip.mem_base_addr + uint64_t(ip.num_entries) * ip.entry_size;
+		if (ip.pkt.port_index >= n || ip.num_entries == 0 || ip.entry_size != 4 ||
+		    ip.mem_base_addr < kDramBase || end > kDramBase + kDramSize)
+			return rc(fw::CpucpRc::invalid_params);
+		/* [model] The public order: late init clears the NIC memory and unmasks its ECC
+		 * interrupts [CNSER gaudi2_late_init] before hbl_cn initialises the free lists
+		 * [gaudi2_cn.c core init, port init]; a list written first would be cleared. */
+		if (!f.ecc_unmasked)
+			return fw_refuse_order(
+				tmr ? "NIC_INIT_TMR_MEM before NIC_ECC_INTRS_UNMASK"
+				    : "NIC_INIT_TXS_MEM before NIC_ECC_INTRS_UNMASK");
+		if (!fw_cleared(ip.mem_base_addr, end))
+			return fw_refuse_order(tmr ? "NIC_INIT_TMR_MEM of memory NIC_CLR_MEM did "
+						     "not clear"
+						   : "NIC_INIT_TXS_MEM of memory NIC_CLR_MEM did "
+						     "not clear");
+		FwMemInit &m = tmr ? f.tmr[ip.pkt.port_index] : f.txs[ip.pkt.port_index];
+		m = {true, ip.mem_base_addr, ip.num_entries, ip.entry_size, ip.granularity};
+		(tmr ? f.tmr_latched[ip.pkt.port_index] : f.txs_latched[ip.pkt.port_index])
+			.store(false, std::memory_order_release); /* a new list: latch it again */
+		return rc(fw::CpucpRc::success);
+	}
 	case fw::CpucpOp::NIC_LPBK_SET:
 	case fw::CpucpOp::NIC_PFC_SET: {
 		if (!port_ok)
@@ -461,10 +553,6 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 		if (!port_ok)
 			return rc(fw::CpucpRc::invalid_params);
 		return rc(fw::CpucpRc::success); /* [model] accepted; the model's NIC needs none */
-	case fw::CpucpOp::NIC_INIT_TXS_MEM:
-	case fw::CpucpOp::NIC_INIT_TMR_MEM:
-	case fw::CpucpOp::NIC_CLR_MEM:
-	case fw::CpucpOp::NIC_ECC_INTRS_UNMASK:
 	case fw::CpucpOp::MSI_INFO_SET:
 	case fw::CpucpOp::UNMASK_RAZWI_IRQ_ARRAY:
 		return rc(fw::CpucpRc::success); /* [model] accepted, no effect */
@@ -489,6 +577,126 @@ bool Device::Impl::fw_gate_check(uint32_t off, uint32_t val)
 		off, a.port, val, (unsigned long long)n);
 	if (cfg_.strict)
 		rte_panic("gaudi_emu: strict mode: NIC programmed before the firmware handshake\n");
+	return false;
+}
+
+/* Clearing device memory wipes any free list in it: its init no longer holds [model]. */
+void Device::Impl::fw_clear_range(uint64_t lo, uint64_t hi)
+{
+	auto wipe = [lo, hi](FwMemInit &m, std::atomic<bool> &latched) {
+		uint64_t end = m.addr + uint64_t(m.entries) * m.entry_size;
+		if (m.done && m.addr < hi && end > lo) {
+			m.done = false;
+			latched.store(false, std::memory_order_release);
+		}
+	};
+	for (unsigned i = 0; i < kMacros; i++)
+		wipe(fw_.tmr[i], fw_.tmr_latched[i]);
+	for (unsigned i = 0; i < kMaxPorts; i++)
+		wipe(fw_.txs[i], fw_.txs_latched[i]);
+}
+
+bool Device::Impl::fw_cleared(uint64_t lo, uint64_t hi) const
+{
+	for (const auto &r : fw_.cleared)
+		if (r.first <= lo && hi <= r.second)
+			return true;
+	return false;
+}
+
+/* A cpucp request out of the public order: logged, counted, answered cpucp_packet_invalid
+ * [model]. */
+uint32_t Device::Impl::fw_refuse_order(const char *why)
+{
+	fw_.order_refused.fetch_add(1, std::memory_order_relaxed);
+	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: firmware: %s: refused\n", why);
+	return uint32_t(fw::CpucpRc::invalid);
+}
+
+/* hbl_cn sets up every enabled macro's TMR (core init) and then, first thing at a port's open,
+ * its TXS, before it writes any QP context [gaudi2_cn.c gaudi2_cn_core_init,
+ * gaudi2_cn_hw_port_config]; the raw QP's contexts name TXS scheduling queue 60. The model
+ * refuses a gateway write that makes the raw QP valid before both free lists are latched
+ * (fw_gate only; strict: stops). */
+bool Device::Impl::fw_qp_check(unsigned p, bool req, const uint32_t *data, const uint32_t *mask)
+{
+	if (!cfg_.fw_gate)
+		return true;
+	uint32_t b = req ? qpc::REQ_VALID.bit : qpc::RES_VALID.bit;
+	uint32_t w = b / 32, bit = 1u << (b % 32);
+	if (!(mask[w] & bit) || !(data[w] & bit))
+		return true; /* not making it valid */
+	bool txs = fw_.txs_latched[p].load(std::memory_order_acquire);
+	bool tmr = fw_.tmr_latched[p / kPortsPerMacro].load(std::memory_order_acquire);
+	if (txs && tmr)
+		return true;
+	fw_.order_refused.fetch_add(1, std::memory_order_relaxed);
+	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
+	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+		"gaudi_emu: port %u: raw QP %s context made valid before %s was set up "
+		"[%llu so far]\n",
+		p, req ? "requester" : "responder",
+		!txs ? "the port's TXS (NIC_INIT_TXS_MEM, free list latched)"
+		     : "the macro's TMR (NIC_INIT_TMR_MEM, free list latched)",
+		(unsigned long long)n);
+	if (cfg_.strict)
+		rte_panic("gaudi_emu: strict mode: a QP context before the TXS/TMR set-up\n");
+	return false;
+}
+
+/* The TXS (per port) and TMR (per macro) free lists are in device memory the firmware writes
+ * (NIC_INIT_TXS_MEM / NIC_INIT_TMR_MEM); PRODUCER_UPDATE_EN = 1 latches PRODUCER_UPDATE free
+ * entries from BASE_ADDRESS_FREE_LIST. hbl_cn sends the packet before programming the block
+ * [gaudi2_cn.c gaudi2_cn_config_hw_tmr, gaudi2_cn_config_port_hw_txs]; a latch before it, or
+ * of another list or length than the firmware wrote, would hand the scheduler garbage: the
+ * model refuses the write (strict: stops), as fw_gate does. */
+bool Device::Impl::fw_order_check(uint32_t off, uint32_t val)
+{
+	if (!cfg_.fw_gate || (val & 1) == 0)
+		return true;
+	RegAddr a = decode(off);
+	bool txs = a.block == Block::txs && a.r == reg::TXS_PRODUCER_UPDATE_EN;
+	bool tmr = a.block == Block::tmr && a.r == reg::TMR_TMR_PRODUCER_UPDATE_EN;
+	if (!txs && !tmr)
+		return true;
+	uint32_t b = off - a.r;
+	uint64_t base;
+	uint32_t count;
+	FwMemInit m;
+	{
+		SpinGuard g(fw_.lock);
+		m = txs ? fw_.txs[a.port] : fw_.tmr[a.port / kPortsPerMacro];
+	}
+	if (txs) {
+		base = uint64_t(rd(b + reg::TXS_BASE_ADDRESS_FREE_LIST_63_32)) << 32 |
+		       rd(b + reg::TXS_BASE_ADDRESS_FREE_LIST_31_0);
+		count = rd(b + reg::TXS_PRODUCER_UPDATE);
+	} else {
+		base = uint64_t(rd(b + reg::TMR_TMR_BASE_ADDRESS_FREE_LIST_63_32)) << 32 |
+		       rd(b + reg::TMR_TMR_BASE_ADDRESS_FREE_LIST_31_0);
+		count = rd(b + reg::TMR_TMR_PRODUCER_UPDATE);
+	}
+	const char *why = nullptr;
+	if (!m.done)
+		why = txs ? "before NIC_INIT_TXS_MEM of the port"
+			  : "before NIC_INIT_TMR_MEM of the macro";
+	else if (base != m.addr || count != m.entries)
+		why = "of another free list than the firmware initialised";
+	if (why == nullptr) {
+		(txs ? fw_.txs_latched[a.port] : fw_.tmr_latched[a.port / kPortsPerMacro])
+			.store(true, std::memory_order_release);
+		return true;
+	}
+	fw_.order_refused.fetch_add(1, std::memory_order_relaxed);
+	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
+	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+		"gaudi_emu: %s free list latched (PRODUCER_UPDATE_EN) %s: port %u, list 0x%llx "
+		"x %u, firmware wrote 0x%llx x %u [%llu so far]\n",
+		txs ? "TXS" : "TMR", why, a.port, (unsigned long long)base, count,
+		(unsigned long long)m.addr, m.entries, (unsigned long long)n);
+	if (cfg_.strict)
+		rte_panic("gaudi_emu: strict mode: a NIC free list latched before the firmware "
+			  "initialised it\n");
 	return false;
 }
 
@@ -521,7 +729,33 @@ FwCounters Device::fw_counters() const
 	c.pfc_mask = f.pfc_mask;
 	c.boot_fit_bytes = f.boot_fit_bytes;
 	c.fit_bytes = f.fit_bytes;
+	c.clr_mem_packets = f.clr_packets;
+	c.clr_mem_bytes = f.clr_bytes;
+	c.clr_mem_lo = f.clr_packets ? f.clr_lo : 0;
+	c.clr_mem_hi = f.clr_hi;
+	c.ecc_unmasked = f.ecc_unmasked;
+	c.tmr_init_mask = c.txs_init_mask = 0;
+	for (unsigned m = 0; m < kMacros; m++)
+		c.tmr_init_mask |= uint64_t(f.tmr[m].done) << m;
+	for (unsigned p = 0; p < kMaxPorts; p++)
+		c.txs_init_mask |= uint64_t(f.txs[p].done) << p;
+	c.order_refused = f.order_refused.load(std::memory_order_relaxed);
+	c.nic_status_packets = f.status_packets;
 	return c;
+}
+
+FwNicPort Device::fw_nic_port(unsigned port) const
+{
+	auto &f = impl_->fw_;
+	SpinGuard g(f.lock);
+	FwNicPort r{};
+	if (port >= kMaxPorts)
+		return r;
+	r.txs = f.txs[port];
+	r.tmr = f.tmr[port / kPortsPerMacro];
+	r.status_packets = f.port_status_packets[port];
+	r.status = f.status[port];
+	return r;
 }
 
 /* [choice] Port n's address is port 0's plus n in the last three bytes (the NIC-specific

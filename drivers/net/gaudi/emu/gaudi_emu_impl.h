@@ -196,7 +196,20 @@ inline uint32_t field(const std::array<uint32_t, N> &img, qpc::Field f)
 }
 
 enum class Block {
-	none, qpc, rxe, txe, rxb, txb, mac_core, mac_rs_fec, mac_stat, mac_ch, serdes, phy
+	none,
+	qpc,
+	rxe,
+	txe,
+	rxb,
+	txb,
+	mac_core,
+	mac_rs_fec,
+	mac_stat,
+	mac_ch,
+	txs,
+	tmr,
+	serdes,
+	phy
 };
 
 struct RegAddr {
@@ -410,6 +423,19 @@ struct Device::Impl {
 			 fit_bytes = 0;
 		std::atomic<uint64_t> gate_refused{0};
 		std::atomic<bool> nic_open{false}; /* fw_gate: firmware up and queues ready */
+		/* NIC memory (gaudi_nic_mem.h) and status */
+		uint64_t clr_packets = 0, clr_bytes = 0, clr_lo = ~0ull, clr_hi = 0;
+		bool ecc_unmasked = false;
+		std::array<FwMemInit, kMacros> tmr{};
+		std::array<FwMemInit, kMaxPorts> txs{};
+		std::vector<std::pair<uint64_t, uint64_t>> cleared; /* [lo, hi), merged */
+		/* The free list latched by PRODUCER_UPDATE_EN after its init (fw_order_check). */
+		std::array<std::atomic<bool>, kMacros> tmr_latched{};
+		std::array<std::atomic<bool>, kMaxPorts> txs_latched{};
+		std::atomic<uint64_t> order_refused{0};
+		uint64_t status_packets = 0;
+		std::array<uint64_t, kMaxPorts> port_status_packets{};
+		std::array<fw::CpucpNicStatus, kMaxPorts> status{};
 	};
 
 	/* [phy] A port's SerDes (gaudi_emu_serdes.cpp), under ctrl_lock; its registers are in
@@ -571,6 +597,16 @@ struct Device::Impl {
 	uint32_t fw_packet(uint8_t *pkt, uint32_t len);
 	/* fw_gate: a NIC register write before the firmware is up. False = refused. */
 	bool fw_gate_check(uint32_t off, uint32_t val);
+	/* A TXS/TMR free-list latch before the firmware initialised that free list, or of
+	 * another list than the one it did. False = refused. */
+	bool fw_order_check(uint32_t off, uint32_t val);
+	void fw_clear_range(uint64_t lo, uint64_t hi);
+	/* A raw QP context made valid (gateway data/mask) before its port's TXS and its macro's
+	 * TMR were set up. False = refused. */
+	bool fw_qp_check(unsigned p, bool req, const uint32_t *data, const uint32_t *mask);
+	/* [lo, hi) lies in device memory NIC_CLR_MEM cleared. Under fw.lock. */
+	bool fw_cleared(uint64_t lo, uint64_t hi) const;
+	uint32_t fw_refuse_order(const char *why);
 
 	/* ---- sync manager (gaudi_emu_sm.cpp) ---- */
 	void sm_init();

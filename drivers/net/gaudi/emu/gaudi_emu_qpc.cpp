@@ -81,6 +81,8 @@ void Device::Impl::gateway(unsigned p)
 		if (!any)
 			for (uint32_t i = 0; i < 32; i++)
 				wr(q + reg::QPC_GW_DATA_0 + 4 * i, 0);
+	} else if (any && !fw_qp_check(p, req, data, mask)) {
+		/* [firmware] refused: no effect (fw_qp_check logged it) */
 	} else if (!any) {
 		if (req) {
 			SpinGuard g(pm.tx.lock);
