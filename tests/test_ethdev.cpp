@@ -440,6 +440,75 @@ TEST(Limits, LinkFollowsStartStop)
 	EXPECT_EQ(link.link_status, RTE_ETH_LINK_DOWN);
 }
 
+/* [phy] The model's board is HL-225's (lane polarity and TX lane map from NIC_INFO_GET):
+ * every port of a pair links up through the PHY bring-up, at once on the model (the F/W
+ * tunes within the power-up); a stopped port's TX driver is off, so its peer loses the link
+ * too, and gets it back when it starts again. A plain board links up the same way. */
+TEST(Limits, PhyLinkOnTheBoardsLanes)
+{
+	for (const char *board : {"", ",phy_board=plain", ",phy_pol_tx=0xffffff,phy_pol_rx=0x5a"}) {
+		Nic nic(std::string("ports=4,wire=pair") + board, 4);
+		ASSERT_EQ(nic.probe_rc(), 0) << board;
+		for (unsigned i = 0; i < 4; i++)
+			ASSERT_EQ(nic.setup(i, 128, 128), 0) << board;
+		rte_eth_link link;
+		for (unsigned i = 0; i < 4; i++) {
+			ASSERT_EQ(rte_eth_link_get_nowait(nic.port(i), &link), 0);
+			EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP) << board << " port " << i;
+		}
+		ASSERT_EQ(rte_eth_dev_stop(nic.port(3)), 0);
+		ASSERT_EQ(rte_eth_link_get_nowait(nic.port(2), &link), 0);
+		EXPECT_EQ(link.link_status, RTE_ETH_LINK_DOWN) << board << ": peer's TX is off";
+		ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+		EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP) << board;
+		ASSERT_EQ(rte_eth_dev_start(nic.port(3)), 0);
+		ASSERT_EQ(rte_eth_link_get_nowait(nic.port(2), &link), 0);
+		EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP) << board;
+	}
+}
+
+/* [phy] The link-state machine: a port whose peer sends nothing stays untuned and is
+ * powered up again after the tuning limit (500 ms on the model); once the peer starts, the
+ * F/W tunes, the link is reported; a stop clears the tuned state. Seen through the xstats
+ * phy_fw_tuned and phy_reconfigs. */
+uint64_t xstat(uint16_t port, const std::string &name)
+{
+	uint64_t id = 0, v = UINT64_MAX;
+	if (rte_eth_xstats_get_id_by_name(port, name.c_str(), &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+TEST(Limits, PhyRetunesUntilThePeerSends)
+{
+	Nic nic("ports=2,wire=pair", 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0, 128, 128), 0);
+	rte_eth_link link;
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+	EXPECT_EQ(link.link_status, RTE_ETH_LINK_DOWN);
+	EXPECT_EQ(xstat(nic.port(0), "phy_fw_tuned"), 0u);
+	bool reconfigured = false;
+	for (int i = 0; i < 300 && !reconfigured; i++) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(10));
+		reconfigured = xstat(nic.port(0), "phy_reconfigs") >= 1;
+	}
+	EXPECT_TRUE(reconfigured) << "no power-up again after the tuning limit";
+	EXPECT_EQ(xstat(nic.port(0), "phy_fw_tuned"), 0u);
+	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	bool tuned = false;
+	for (int i = 0; i < 300 && !tuned; i++) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(10));
+		tuned = xstat(nic.port(0), "phy_fw_tuned") == 1;
+	}
+	EXPECT_TRUE(tuned);
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+	EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
+	ASSERT_EQ(rte_eth_dev_stop(nic.port(0)), 0);
+	EXPECT_EQ(xstat(nic.port(0), "phy_fw_tuned"), 0u);
+}
+
 TEST(Limits, PromiscuousOffFiltersOtherUnicast)
 {
 	Nic nic("ports=2,wire=pair", 2);
@@ -486,8 +555,9 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
 			    "tap_name, udp_local, udp_remote, strict, wire_delay_us, fw_port_mask, "
 			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fw_cpucp_fail, fault, "
-			    "fault_seed, fault_rate, fault_kinds, fw_dir, port_mask, "
-			    "tx_watchdog_ms, nic_status_ms)"},
+			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
+			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
+			    "nic_status_ms)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
 		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
@@ -519,6 +589,23 @@ TEST(Devargs, ErrorsNameTheDevarg)
 	}
 	Nic ok("ports=1,wire=loopback,tx_watchdog_ms=0", 1);
 	EXPECT_EQ(ok.probe_rc(), 0);
+}
+
+/* [phy] A PHY image in gaudi2_cn_fw.bin's layout [gaudi2_cn_phy_fw_load_all]: 4 KB, then
+ * hash, CRC, date, big-endian entry point, length and RAM address, then len bytes of code. */
+std::vector<uint8_t> phy_image(uint32_t len)
+{
+	std::vector<uint8_t> img(0x1000 + 20 + len, 0);
+	auto put32 = [&img](size_t off, uint32_t v) {
+		for (int i = 0; i < 4; i++)
+			img[off + i] = uint8_t(v >> (24 - 8 * i));
+	};
+	put32(0x1000 + 8, 0x20000);  /* entry point */
+	put32(0x1000 + 12, len);     /* length */
+	put32(0x1000 + 16, 0x20000); /* RAM address */
+	for (uint32_t i = 0; i < len; i++)
+		img[0x1000 + 20 + i] = uint8_t(i * 13 + 1);
+	return img;
 }
 
 /* fw_dir=: the probe reads the firmware files from there and names the one it cannot read;
@@ -562,12 +649,43 @@ TEST(Devargs, FirmwareDirectory)
 	}
 	unlink(fit.c_str());
 	put(fit, "cpu-cp fit");
+	/* [phy] The PHY image comes from there too: missing, then too short to be one. */
+	std::string phy = d + "/gaudi2_cn_fw.bin";
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -ENOENT);
+		std::string want = "cannot read firmware file " + phy + ": No such file or directory";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	put(phy, "not a PHY image");
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL);
+		std::string want = "PHY firmware file " + phy +
+				   " is 15 bytes, shorter than a PHY image (4116)";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	{
+		std::vector<uint8_t> img = phy_image(240);
+		FILE *f = fopen(phy.c_str(), "w");
+		ASSERT_NE(f, nullptr);
+		ASSERT_EQ(fwrite(img.data(), 1, img.size(), f), img.size());
+		fclose(f);
+	}
 	{
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
 		EXPECT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0, 128, 128), 0);
+		ASSERT_EQ(nic.setup(1, 128, 128), 0);
+		rte_eth_link link;
+		ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
+		EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP) << "the image from fw_dir runs the PHY";
 	}
 	unlink(boot.c_str());
 	unlink(fit.c_str());
+	unlink(phy.c_str());
 	rmdir(dir);
 }
 
@@ -702,6 +820,17 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		 -ETIMEDOUT},
 		{"fw_nic_info_rc=2", "firmware: cpucp NIC_INFO_GET failed: return code 2 (fault)",
 		 -EIO},
+		/* [phy] the PHY F/W the init refuses, the MCU that never answers, the load
+		 * that never starts */
+		{"phy_fw_crc=0x1723",
+		 "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
+		 "habanalabs/gaudi2/gaudi2_cn_fw.bin)",
+		 -EINVAL},
+		{"phy_fault=mcu_silent",
+		 "PHY F/W command 0xf001 on port 0 timed out (PHY firmware "
+		 "habanalabs/gaudi2/gaudi2_cn_fw.bin)",
+		 -ETIMEDOUT},
+		{"phy_fault=load_stuck", "PHY firmware load: FW2 (9814) stuck at 0xfff0", -ETIMEDOUT},
 		{"ports=4,fw_port_mask=0x5,port_mask=0x3",
 		 "devarg port_mask=0x3: port 1 is masked off by the firmware (NIC_INFO_GET "
 		 "link_mask 0x5)",

@@ -290,8 +290,15 @@ TEST(Fw, NicInfoFromConfig)
 	Device::module_eeprom(0, eeprom);
 	EXPECT_EQ(std::memcmp(info->qsfp_eeprom, eeprom, sizeof(eeprom)), 0);
 	EXPECT_EQ(info->qsfp_eeprom[0], 0x11); /* QSFP28 identifier */
-	for (unsigned i = 0; i < fw::kNicPolarityArrLen; i++)
+	/* [phy] The board: HL-225's lane polarity and TX lane map by default
+	 * (gaudi2_cn_phy.c NIC_PHY_TX/RX_POL_MASK_HL225, default_cn_mac_lane_remap). */
+	EXPECT_EQ(info->pol_tx_mask[0], 0xF00000000430ull);
+	EXPECT_EQ(info->pol_rx_mask[0], 0x0FFFFFFFFBCFull);
+	for (unsigned i = 1; i < fw::kNicPolarityArrLen; i++)
 		EXPECT_EQ(info->pol_tx_mask[i] | info->pol_rx_mask[i], 0u);
+	EXPECT_EQ(info->tx_swap_map[0], 0x2013);
+	EXPECT_EQ(info->tx_swap_map[1], 0);
+	EXPECT_EQ(info->tx_swap_map[11], 0x2301);
 }
 
 TEST(Fw, NicInfoDefaults)

@@ -20,6 +20,7 @@
 
 #include "base/gaudi_bar.h"
 #include "base/gaudi_fw.h"
+#include "base/gaudi_phy.h"
 #include "rte_pmd_gaudi.h"
 
 namespace gaudi {
@@ -44,6 +45,8 @@ public:
 	/* How long each firmware step may take: the public driver's timeouts on silicon; the
 	 * model's device CPU answers within the register access, so short bounds there. */
 	virtual hw::fw::FwTimeouts fw_timeouts() const = 0;
+	/* [phy] Waits and poll bounds of the PHY bring-up: the public driver's on silicon. */
+	virtual hw::PhyTimings phy_timings() const { return hw::PhyTimings{}; }
 	/* NIC ports the register window covers. */
 	virtual unsigned nports() const = 0;
 

@@ -104,6 +104,9 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	gaudi_link_eq_update(port->adapter, port->hw.id()); /* before the link comes up */
 	gaudi_rec_start(dev); /* [faults] TX watchdog */
 	port->hw.mac_config(true);
+	/* [phy] Power-up and TX driver on; the link-state machine reports the link once the
+	 * F/W tuned the lanes. A failed power-up leaves the port started with its link down. */
+	gaudi_phy_start(dev);
 	gaudi_link_update(dev, 0);
 	return 0;
 }
@@ -114,6 +117,7 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	if (!port->started)
 		return 0;
 	gaudi_rec_stop(dev); /* [faults] */
+	gaudi_phy_stop(dev); /* [phy] TX driver off */
 	port->hw.mac_config(false);
 	gaudi_intr_stop(dev);
 	if (auto *rxq = gaudi_rxq0(dev))
@@ -348,6 +352,7 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 	port->port_id = dev->data->port_id;
 	ad->eth_port[hw_port] = dev->data->port_id;
 	rte_spinlock_init(&port->eq_lock);
+	rte_spinlock_init(&port->phy.lock);
 	int rc = gaudi_port_mem_alloc(dev);
 	if (rc != 0) {
 		dev->data->mac_addrs = nullptr;

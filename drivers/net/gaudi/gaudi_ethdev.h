@@ -43,6 +43,7 @@
 #include "base/gaudi_port.h"
 #include "gaudi_backend.h"
 #include "gaudi_bringup.h"
+#include "gaudi_phy_port.h"
 #include "gaudi_recovery.h"
 
 struct gaudi_rxq;
@@ -61,6 +62,8 @@ struct gaudi_adapter {
 	std::unique_ptr<gaudi::Backend> backend; /* gaudi_pci.cpp or gaudi_vdev.cpp */
 	/* The firmware connection (primary only; gaudi_bringup). After backend: it goes first. */
 	std::unique_ptr<gaudi_fw_state> fw;
+	/* [phy] The ports' SerDes (primary only; gaudi_phy_port). After backend: goes first. */
+	std::unique_ptr<gaudi::hw::Phy> phy;
 	unsigned nports = 0;
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
@@ -137,6 +140,7 @@ struct gaudi_port {
 	bool rearm_pending;    /* an alarm will re-arm the EQ interrupt */
 
 	gaudi_recovery rec; /* [faults] gaudi_recovery.h, under eq_lock */
+	gaudi_phy_port phy; /* [phy] the link-state machine (gaudi_phy_port.h) */
 };
 
 /* Per-process state of a port (eth_dev->process_private), set in secondary processes only.

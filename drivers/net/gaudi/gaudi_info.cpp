@@ -174,6 +174,8 @@ unsigned reg_row_offsets(unsigned p, const reg::RegRow &r, uint32_t out[2])
 		out[0] = reg::mac_core(p);
 	else if (b == "MAC_RS_FEC")
 		out[0] = reg::mac_rs_fec(p);
+	else if (b == "PHY")
+		out[0] = reg::phy(p);
 	else if (b == "MAC_GLOB_STAT_CONTROL")
 		out[0] = reg::mac_stat(p);
 	else if (b == "MAC_GLOB_STAT_RX0")

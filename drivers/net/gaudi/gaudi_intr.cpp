@@ -56,6 +56,15 @@ void lsc_check(rte_eth_dev *dev)
 	}
 }
 
+} // namespace
+
+void gaudi_intr_lsc_check(rte_eth_dev *dev)
+{
+	lsc_check(dev);
+}
+
+namespace {
+
 /* The odd port of a macro also receives its even sibling's link events (hardware bug, hbl_cn
  * SW-42306): its interrupt looks at the sibling's link as well. While the odd port is not
  * started the adapter consumes that queue instead (gaudi_link_eq_update, below). */

@@ -17,6 +17,9 @@ void gaudi_intr_uninit(rte_eth_dev *dev);   /* close */
 int gaudi_intr_configure(rte_eth_dev *dev); /* dev_configure: intr_conf checks, rx eventfds */
 void gaudi_intr_start(rte_eth_dev *dev);    /* dev_start, before the MAC is enabled */
 void gaudi_intr_stop(rte_eth_dev *dev);	    /* dev_stop */
+/* Reports a link change through the LSC callback if it differs from the last reported (the
+ * interrupt thread's: its handlers and EAL alarms). */
+void gaudi_intr_lsc_check(rte_eth_dev *dev);
 int gaudi_rx_queue_intr_enable(rte_eth_dev *dev, uint16_t qid);
 int gaudi_rx_queue_intr_disable(rte_eth_dev *dev, uint16_t qid);
 

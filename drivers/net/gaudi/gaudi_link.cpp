@@ -6,6 +6,7 @@
 #include "base/gaudi_regs.h"
 #include "gaudi_eq.h"
 #include "gaudi_logs.h"
+#include "gaudi_phy_port.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
@@ -34,8 +35,11 @@ int gaudi_link_update(rte_eth_dev *dev, int wait)
 rte_eth_link gaudi_link_get(gaudi_port *port)
 {
 	rte_eth_link link{};
-	link.link_status =
-		port->started && port->hw.link_up() ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	/* [phy] Up once the PHY F/W tuned the lanes, as hbl_cn reports the PCS link only when
+	 * phy_fw_tuned (do_fw_tuning). */
+	link.link_status = port->started && port->hw.link_up() && gaudi_phy_link_ready(port)
+				   ? RTE_ETH_LINK_UP
+				   : RTE_ETH_LINK_DOWN;
 	link.link_speed = link.link_status ? RTE_ETH_SPEED_NUM_100G : RTE_ETH_SPEED_NUM_NONE;
 	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
 	link.link_autoneg = RTE_ETH_LINK_FIXED;

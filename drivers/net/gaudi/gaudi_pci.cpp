@@ -25,6 +25,7 @@
 #include "gaudi_ethdev.h"
 #include "gaudi_fw_status.h"
 #include "gaudi_logs.h"
+#include "gaudi_phy_port.h"
 #include "gaudi_mp.h"
 
 using namespace gaudi;
@@ -200,14 +201,19 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	std::string err;
 	auto fw = std::make_unique<gaudi_fw_state>();
 	int rc = gaudi_bringup(*be, pci->device.name, settings.port_mask, fw.get(), &ports, &err);
+	std::unique_ptr<hw::Phy> phy; /* [phy] */
+	if (rc == 0)
+		rc = gaudi_phy_bringup(*be, *fw, ports, &phy, &err);
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "%s: %s", pci->device.name, err.c_str());
+		phy.reset();
 		fw.reset(); /* before the backend whose registers it uses */
 		delete ad;
 		return rc;
 	}
 	ad->backend = std::move(be);
 	ad->fw = std::move(fw);
+	ad->phy = std::move(phy);
 	for (const gaudi_bringup_port &bp : ports) {
 		rc = gaudi_port_create(ad, &pci->device, bp.hw_port, bp.mac.data());
 		if (rc != 0) {

@@ -143,6 +143,8 @@ enum PortX : unsigned {
 	rec_link_up,
 	rec_tx_watchdog,
 	rec_reset_events,
+	phy_fw_tuned,
+	phy_reconfigs,
 	port_x_count
 };
 constexpr const char *kPortNames[] = {
@@ -160,6 +162,8 @@ constexpr const char *kPortNames[] = {
 	"recovery_link_up_events",
 	"recovery_tx_watchdog",
 	"recovery_reset_events",
+	"phy_fw_tuned",	 /* [phy] 1 once the PHY F/W tuned both lanes (gaudi_phy_port.h) */
+	"phy_reconfigs", /* [phy] power-ups after a tuning timeout or a lost PCS link */
 };
 static_assert(std::size(kPortNames) == port_x_count);
 
@@ -205,6 +209,10 @@ uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 		return port->rec.tx_watchdog;
 	case rec_reset_events:
 		return port->rec.reset_events;
+	case phy_fw_tuned:
+		return port->phy.tuned ? 1 : 0;
+	case phy_reconfigs:
+		return port->phy.reconfigs;
 	default:
 		return 0;
 	}

@@ -18,6 +18,7 @@
 #include <bus_vdev_driver.h>
 #include <ethdev_driver.h>
 
+#include "base/gaudi_serdes.h"
 #include "emu/gaudi_emu.h"
 #include "emu/gaudi_emu_tap.h" /* [wires tap/udp] */
 #include "emu/gaudi_emu_udp.h"
@@ -27,6 +28,7 @@
 #include "gaudi_ethdev.h"
 #include "gaudi_fw_status.h"
 #include "gaudi_logs.h"
+#include "gaudi_phy_port.h"
 #include "gaudi_mp.h"
 
 using namespace gaudi;
@@ -312,6 +314,67 @@ int arg_fw_nic_info_rc(const char *k, const char *v, void *opaque)
 	return 0;
 }
 
+/* ---- [phy] the board's lanes and the SerDes MCU (gaudi_emu_serdes.cpp) ---- */
+
+/* phy_board=hl225|plain: the board's lane polarity and TX lane map NIC_INFO_GET reports;
+ * hl225 (default) has gaudi2_cn_phy.c's HL-225 masks and macro 0 / 11 remaps, plain none. */
+int arg_phy_board(const char *k, const char *v, void *opaque)
+{
+	emu::Config &c = model_cfg(opaque);
+	if (v != nullptr && strcmp(v, "plain") == 0) {
+		c.phy_pol_tx = c.phy_pol_rx = 0;
+		c.phy_tx_swap.fill(0);
+	} else if (v != nullptr && strcmp(v, "hl225") == 0) {
+		c.phy_pol_tx = hw::serdes::kPolTxMaskHl225;
+		c.phy_pol_rx = hw::serdes::kPolRxMaskHl225;
+		c.phy_tx_swap.fill(0);
+		c.phy_tx_swap[0] = hw::serdes::kTxSwapHl225Macro0;
+		c.phy_tx_swap[kMacros - 1] = hw::serdes::kTxSwapHl225Macro11;
+	} else {
+		return gaudi_devarg_error(opaque, k, v, "must be hl225 or plain");
+	}
+	return 0;
+}
+
+/* phy_pol_tx=HEX / phy_pol_rx=HEX: the lanes (bit (port << 1) + lane) whose TX / RX pair the
+ * board inverts, after phy_board. */
+int arg_phy_pol(const char *k, const char *v, void *opaque)
+{
+	uint64_t m = 0;
+	if (!gaudi_devarg_hex(v, (uint64_t(1) << (2 * kMaxPorts)) - 1, &m))
+		return gaudi_devarg_error(opaque, k, v, "must be a hex mask of lanes 0..47");
+	(strcmp(k, "phy_pol_tx") == 0 ? model_cfg(opaque).phy_pol_tx : model_cfg(opaque).phy_pol_rx) =
+		m;
+	return 0;
+}
+
+/* phy_fw_crc=HEX: the CRC the SerDes MCU reports for any image (0x1723: the very old F/W). */
+int arg_phy_fw_crc(const char *k, const char *v, void *opaque)
+{
+	uint64_t c = 0;
+	if (!gaudi_devarg_hex(v, 0xFFFF, &c) || c == 0)
+		return gaudi_devarg_error(opaque, k, v, "must be a non-zero 16-bit hex CRC");
+	model_cfg(opaque).phy_fw_crc = uint32_t(c);
+	return 0;
+}
+
+/* phy_fault=KIND: how the SerDes MCU fails the PHY bring-up. */
+int arg_phy_fault(const char *k, const char *v, void *opaque)
+{
+	static constexpr struct {
+		const char *name;
+		emu::PhyFault f;
+	} kFaults[] = {{"none", emu::PhyFault::none},
+		       {"mcu_silent", emu::PhyFault::mcu_silent},
+		       {"load_stuck", emu::PhyFault::load_stuck}};
+	for (const auto &f : kFaults)
+		if (v != nullptr && strcmp(v, f.name) == 0) {
+			model_cfg(opaque).phy_fault = f.f;
+			return 0;
+		}
+	return gaudi_devarg_error(opaque, k, v, "must be none, mcu_silent or load_stuck");
+}
+
 /* The rules across keys, in one place: tap/udp devargs go with their wire and a UDP port needs
  * both ends [wires tap/udp]; pcap files need wire=pcap. */
 bool emu_devargs_check(gaudi_devargs_ctx *ctx)
@@ -425,6 +488,11 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 	X(fault_seed, "<n>", true, arg_fault_seed)                                           \
 	X(fault_rate, "<0..1>", true, arg_fault_rate)                                        \
 	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)                          \
+	X(phy_board, "hl225|plain", true, arg_phy_board)                                     \
+	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                                            \
+	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                                            \
+	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                                         \
+	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)                      \
 	GAUDI_DRIVER_DEVARGS(X)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
@@ -458,15 +526,34 @@ public:
 		return t;
 	}
 	unsigned nports() const override { return dev_ ? dev_->nports() : view_->nports(); }
+	/* [phy] The model's MCU answers within the register access: no waits, short bounds. */
+	hw::PhyTimings phy_timings() const override
+	{
+		hw::PhyTimings t;
+		t.cmd_poll_us = t.load_poll_us = t.section_poll_us = 50;
+		t.max_polls = 2000; /* 100 ms */
+		t.settle_us = t.unload_us = t.exec_us = t.pll_wait_us = t.mac_tx_reset_us =
+			t.toggle_us = 0;
+		t.tuning_interval_us = 1000;
+		/* [choice] 500 ms without tuning (a peer that does not send) before the PHY is
+		 * powered up again, so tests see the reconfiguration; 30 s on silicon. */
+		t.tuning_timeout_us = 500000;
+		return t;
+	}
 
 	/* fw_dir= given: the files there, as on silicon. Otherwise a built-in stand-in: the
-	 * model's boot protocol takes any image. */
+	 * model's boot protocol takes any image; the PHY image is the model's (its layout is
+	 * parsed and loaded section by section). */
 	int read_firmware(const std::string &name, std::vector<uint8_t> *image, std::string *path,
 			  std::string *err) const override
 	{
 		if (!fw_dir_.empty())
 			return read_fw_file(fw_dir_, name, image, path, err);
 		*path = name; /* no file: the name is all there is to tell */
+		if (name == hw::fw::kPhyFwFile) {
+			*image = emu::Device::phy_fw_image();
+			return 0;
+		}
 		std::string stand_in = "gaudi2 emu firmware stand-in: " + name;
 		image->assign(stand_in.begin(), stand_in.end());
 		return 0;
@@ -632,6 +719,7 @@ int emu_probe(rte_vdev_device *vdev)
 		cfg.shm_name.clear();
 	}
 	cfg.fw_gate = true; /* the model refuses NIC programming before the firmware is up */
+	cfg.phy_link = true; /* [phy] the link needs the PHY bring-up, as on silicon */
 	auto model = emu::Device::create(cfg, &err);
 	if (!model) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
@@ -651,8 +739,12 @@ int emu_probe(rte_vdev_device *vdev)
 	if (rc == 0 &&
 	    !emu_port_devargs_check(ea, ports, fw->info.link_mask[0], drv.port_mask, &err))
 		rc = -EINVAL;
+	std::unique_ptr<hw::Phy> phy; /* [phy] */
+	if (rc == 0)
+		rc = gaudi_phy_bringup(*be, *fw, ports, &phy, &err);
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		phy.reset();
 		fw.reset(); /* before the model it talks to */
 		delete ad;
 		return rc;
@@ -662,6 +754,7 @@ int emu_probe(rte_vdev_device *vdev)
 	ad->nports = be->nports();
 	ad->backend = std::move(be);
 	ad->fw = std::move(fw);
+	ad->phy = std::move(phy);
 	ad->open_ports = 1; /* probe's own reference while ports are created */
 	for (const gaudi_bringup_port &bp : ports) {
 		rc = gaudi_port_create(ad, &vdev->device, bp.hw_port, bp.mac.data());

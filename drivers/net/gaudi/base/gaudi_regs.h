@@ -33,6 +33,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TXE, 0x5452000)                         \
 	X(TXB, 0x5454000)                         \
 	X(MAC_CORE, 0x5469000)                    \
+	X(PHY, 0x5460000)                         \
 	X(MAC_RS_FEC, 0x546A000)                  \
 	X(MAC_GLOB_STAT_CONTROL, 0x546B000)       \
 	X(MAC_GLOB_STAT_RX0, 0x546B100)           \
@@ -141,6 +142,13 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	/* PRT0_MAC_CORE (per macro) [prt0_mac_core_regs.h] */                                  \
 	X(MAC_CORE, MAC_REC_STS0, 0x8)                                                          \
 	X(MAC_CORE, MAC_FEC91_CFG, 0x18)                                                        \
+	X(MAC_CORE, MAC_GNRL_STS_0, 0x20)                                                       \
+	X(MAC_CORE, MAC_GNRL_STS_2, 0x28)                                                       \
+	X(MAC_CORE, MAC_RST_CFG, 0x50)                                                          \
+	/* PHY (per macro): reference clock power-down, TX lane swap [nic0_phy_regs.h] */       \
+	X(PHY, PHY_IDDQ_0, 0x60)                                                                \
+	X(PHY, PHY_IDDQ_1, 0x64)                                                                \
+	X(PHY, PHY_ASYNC_LANE_SWAP, 0x68)                                                       \
 	/* MAC_RS_FEC (per macro; RSFEC: lane 0, RSFEC2: lane 2) [nic0_mac_rs_fec_regs.h] */    \
 	X(MAC_RS_FEC, RSFEC_CCW_LO, 0x8)                                                        \
 	X(MAC_RS_FEC, RSFEC_CCW_HI, 0xC)                                                        \
@@ -278,6 +286,14 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, MASK, 0, 32)           \
 	X(MAC_CORE, MAC_REC_STS0, REC_LINK_STS, 6, 4)               \
 	X(MAC_CORE, MAC_FEC91_CFG, FEC91_ENA_IN, 0, 4)              \
+	X(MAC_CORE, MAC_GNRL_STS_0, LOC_FAULT, 2, 1)                \
+	X(MAC_CORE, MAC_GNRL_STS_0, REM_FAULT, 3, 1)                \
+	X(MAC_CORE, MAC_RST_CFG, SD_TX_SW_RST_N, 4, 4)              \
+	X(PHY, PHY_IDDQ_0, IDDQ, 0, 1)                              \
+	X(PHY, PHY_ASYNC_LANE_SWAP, SERDES0_TX0_SWAP_ID, 0, 2)      \
+	X(PHY, PHY_ASYNC_LANE_SWAP, SERDES0_TX1_SWAP_ID, 2, 2)      \
+	X(PHY, PHY_ASYNC_LANE_SWAP, SERDES1_TX0_SWAP_ID, 4, 2)      \
+	X(PHY, PHY_ASYNC_LANE_SWAP, SERDES1_TX1_SWAP_ID, 6, 2)      \
 	X(MAC_GLOB_STAT_CONTROL, DATA_HI, DATAHI, 0, 32)            \
 	X(MAC_GLOB_STAT_CONTROL, STATN_CONFIG, F_RESET, 31, 1)      \
 	X(MAC_GLOB_STAT_CONTROL, STATN_CONTROL, PORTMASK, 0, 8)     \
@@ -391,6 +407,10 @@ constexpr uint32_t txb(unsigned port)
 constexpr uint32_t mac_core(unsigned port)
 {
 	return macro_base(port) + MAC_CORE_BASE;
+}
+constexpr uint32_t phy(unsigned port)
+{
+	return macro_base(port) + PHY_BASE;
 }
 constexpr uint32_t mac_rs_fec(unsigned port)
 {

@@ -55,6 +55,13 @@ RegAddr detail::decode(uint32_t off)
 		return {Block::mac_rs_fec, even, 0, o - reg::mac_rs_fec(0)};
 	if (in(reg::mac_stat(0)))
 		return {Block::mac_stat, even, 0, o - reg::mac_stat(0)};
+	/* [phy] SerDes 0 / 1: the even / odd port's (16 KB each); the macro's PHY block. */
+	if (o >= serdes::base(0) && o < serdes::base(0) + 2 * serdes::kSerdesStride) {
+		unsigned s = (o - serdes::base(0)) / serdes::kSerdesStride;
+		return {Block::serdes, even + s, 0, o - serdes::base(s)};
+	}
+	if (in(reg::phy(0)))
+		return {Block::phy, even, 0, o - reg::phy(0)};
 	return {};
 }
 
@@ -80,6 +87,7 @@ bool Device::Impl::init(std::string *err)
 		return false;
 	}
 	ports_ = std::make_unique<PortModel[]>(cfg_.nports);
+	serdes_ = std::make_unique<SerdesModel[]>(cfg_.nports);
 	if (cfg_.shm_name.empty()) {
 		heap_shm_ = std::make_unique<SharedNic>();
 		shm_ = heap_shm_.get();
@@ -365,6 +373,9 @@ void Device::Impl::build_map()
 			mark(reg::mac_128(s, l) + reg::MAC_128_RX_PAUSE_STATUS, kKnown | kReadOnly);
 		}
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_REC_STS0, kKnown | kReadOnly);
+	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_0, kKnown | kReadOnly);
+	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_2, kKnown | kReadOnly);
+	serdes_mark_map(); /* [phy] */
 }
 
 void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
@@ -375,7 +386,7 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 	/* clang-format off */
 	static const char *const names[] = {"none", "QPC", "RXE", "TXE", "RXB_CORE", "TXB",
 					    "MAC_CORE", "MAC_RS_FEC", "MAC_GLOB_STAT", "MAC_CH",
-					    "TXS", "TMR"};
+					    "TXS", "TMR", "SERDES", "PHY"};
 	/* clang-format on */
 	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
 		"gaudi_emu: %s at NIC offset 0x%x (%s +0x%x, port %u) value 0x%x [%llu so far]\n",
@@ -444,6 +455,12 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 	case Block::mac_core:
 	case Block::mac_stat:
 		on_mac_write(a, off, val, old);
+		break;
+	case Block::serdes: /* [phy] */
+		on_serdes_write(a.port, a.r, val, old);
+		break;
+	case Block::phy:
+		on_phy_write(a.port, a.r, val);
 		break;
 	default:
 		break; /* TXE, RXB, TXB, RS-FEC: read when used */

@@ -34,6 +34,13 @@ enum class FwFault {
 	no_nic_mem_clear,
 };
 
+/* [phy] How the SerDes MCU misbehaves (tests of the PMD's PHY bring-up errors). */
+enum class PhyFault {
+	none,
+	mcu_silent, /* the MCU takes the image but never answers a mailbox command */
+	load_stuck, /* FW2 (9814) never clears: the F/W load cannot start */
+};
+
 /* Counters of the model's firmware (device CPU). */
 struct FwCounters {
 	uint64_t packets;       /* cpucp packets served */
@@ -141,6 +148,34 @@ struct Config {
 	 * to test each bring-up step's failure. */
 	uint32_t fw_cpucp_fail_op = 0;
 	uint32_t fw_cpucp_fail_rc = 2; /* cpucp_packet_fault */
+	/* [phy] The SerDes (gaudi_emu_serdes.cpp, hardware-model guide "PHY"). phy_link: the
+	 * link needs the PHY brought up (firmware loaded, port powered up with the board's
+	 * polarity and lane map, go bit, TX drivers on, F/W tuned); off for direct users of
+	 * the model, on in the PMD's probe. The board: the lanes whose TX / RX pairs the board
+	 * inverts (bit (port << 1) + lane) and the TX lane map of each macro (tx_swap_map
+	 * nibbles), reported by NIC_INFO_GET. [choice] HL-225's by default (gaudi2_cn_phy.c
+	 * NIC_PHY_TX/RX_POL_MASK_HL225, default_cn_mac_lane_remap). phy_fw_crc: the CRC the
+	 * MCU reports for any image (0: the CRC of the loaded image). */
+	bool phy_link = false;
+	uint64_t phy_pol_tx = 0xF00000000430ull;
+	uint64_t phy_pol_rx = 0x0FFFFFFFFBCFull;
+	std::array<uint16_t, hw::kMacros> phy_tx_swap{0x2013, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x2301};
+	uint32_t phy_fw_crc = 0;
+	PhyFault phy_fault = PhyFault::none;
+};
+
+/* [phy] What a port's SerDes model saw (Device::phy_state). */
+struct PhyState {
+	bool mcu_running;	 /* F/W loaded and started (entry point taken) */
+	uint32_t sections;	 /* F/W sections taken since the last load started */
+	uint32_t bad_sections;	 /* sections refused for their checksum */
+	uint32_t crc;		 /* CRC of the loaded image (or Config::phy_fw_crc) */
+	bool go;		 /* 980F go bit */
+	bool lane_started[2];	 /* fw_start since the last reset */
+	bool lane_tuned[2];	 /* rv_debug would report the tuned state */
+	bool tx_on[2];		 /* 0NF8 PU_VDRV */
+	bool link_ok;		 /* the PHY side of the link holds */
+	uint64_t commands;	 /* mailbox commands answered */
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -175,6 +210,10 @@ public:
 	hw::Bar &fw_bar();
 	hw::Bar &fw_sram_bar();
 	FwCounters fw_counters() const;
+	/* [phy] The SerDes state of a port, and a valid PHY image (the built-in stand-in the
+	 * vdev gives without fw_dir: gaudi2_cn_fw.bin's layout, [model] content). */
+	PhyState phy_state(unsigned port) const;
+	static std::vector<uint8_t> phy_fw_image();
 	FwNicPort fw_nic_port(unsigned port) const;
 	unsigned nports() const;
 	/* The station address the firmware reports for a port: Config::fw_mac + port. */

@@ -432,8 +432,12 @@ uint32_t Device::Impl::fw_packet(uint8_t *pkt, uint32_t len)
 		uint64_t mask = cfg_.fw_port_mask ? cfg_.fw_port_mask : all;
 		info.link_mask[0] = mask;
 		/* [choice] every port external, as on the PCI cards [hbl_cn: all ports of a PCI
-		 * card are external]; lane polarity and swap masks zero. */
+		 * card are external]. [phy] The board's lane polarity and TX lane map. */
 		info.link_ext_mask[0] = mask;
+		info.pol_tx_mask[0] = cfg_.phy_pol_tx;
+		info.pol_rx_mask[0] = cfg_.phy_pol_rx;
+		for (unsigned m = 0; m < kMacros; m++)
+			info.tx_swap_map[m] = cfg_.phy_tx_swap[m];
 		info.auto_neg_mask[0] = cfg_.fw_auto_neg_mask;
 		info.serdes_type = cfg_.fw_serdes_type;
 		for (unsigned port = 0; port < kMaxPorts; port++)

@@ -10,6 +10,8 @@
  *   gaudi_emu_mac.cpp  MAC_128 / MAC_PCS / MAC_CORE / RS-FEC / MAC_GLOB_STAT
  *   gaudi_emu_eq.cpp   event queue and QPC interrupts
  *   gaudi_emu_fw.cpp   the device CPU: boot status, COMMS firmware load, CPU queue, cpucp
+ *   gaudi_emu_serdes.cpp  SerDes: the MCU (F/W load, mailbox), lanes, PHY lane swap, and
+ *                      what the link needs of them ([phy])
  *
  * Sources: the register map (base/gaudi_regs.h, from the hbl_cn asic_reg headers) and the public
  * drivers' use of it (gaudi2_cn.c, gaudi2_cn_eq.c, gaudi2_en.c); [model] marks behaviour the
@@ -42,6 +44,7 @@
 #include "../base/gaudi_mac_stats.h"
 #include "../base/gaudi_qpc.h"
 #include "../base/gaudi_regs.h"
+#include "../base/gaudi_serdes.h"
 #include "../base/gaudi_sm.h"
 #include "gaudi_emu.h"
 #include "gaudi_emu_delay.h"
@@ -204,7 +207,9 @@ enum class Block {
 	mac_stat,
 	mac_ch,
 	txs,
-	tmr
+	tmr,
+	serdes,
+	phy
 };
 
 struct RegAddr {
@@ -433,6 +438,21 @@ struct Device::Impl {
 		std::array<fw::CpucpNicStatus, kMaxPorts> status{};
 	};
 
+	/* [phy] A port's SerDes (gaudi_emu_serdes.cpp), under ctrl_lock; its registers are in
+	 * the region like the others'. */
+	struct SerdesModel {
+		enum class Mcu { idle, loading, running } mcu = Mcu::idle;
+		uint32_t sections = 0, bad_sections = 0;
+		uint16_t crc = 0xFFFF; /* CRC-16/CCITT-FALSE of the words taken */
+		uint32_t hash = 0x811C9DC5u; /* FNV-1a of the same words */
+		bool lane_started[kLanesPerPort] = {};
+		bool lane_pam4[kLanesPerPort] = {};
+		bool silenced[kLanesPerPort] = {};
+		uint8_t vco[kLanesPerPort] = {}; /* vcocap modes 1..4 received (bits) */
+		std::array<uint32_t, 512> fw_regs{};
+		uint64_t commands = 0;
+	};
+
 	/* The sync manager's objects (gaudi_emu_sm.cpp), as far as the NIC's EQ interrupt uses
 	 * them: SOBs, monitors and the virtual MSI-X doorbell (base/gaudi_sm.h). Under lock. */
 	struct SmModel {
@@ -542,6 +562,19 @@ struct Device::Impl {
 	static void link_down_cb(void *arg);
 	bool forced_down(unsigned p) const;
 
+	/* ---- SerDes and PHY (gaudi_emu_serdes.cpp) ---- */
+	void on_serdes_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
+	void on_phy_write(unsigned p, uint32_t r, uint32_t val);
+	void serdes_command(unsigned p, uint32_t cmd);
+	void serdes_mark_map();
+	bool phy_link_ok(unsigned p) const; /* under ctrl_lock */
+	bool lane_tuned(unsigned p, unsigned l) const;
+	bool lane_signal(unsigned p, unsigned l) const;
+	bool lane_data_ok(unsigned p, unsigned l) const;
+	bool tx_lane_on(unsigned p, unsigned l) const;
+	int phy_peer(unsigned p) const; /* the port whose TX p's RX sees, -1 outside */
+	uint32_t serdes_rd(unsigned p, uint32_t r) const;
+
 	/* ---- EQ and interrupts (gaudi_emu_eq.cpp) ---- */
 	void eq_reset(unsigned p);
 	void post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
@@ -611,6 +644,7 @@ struct Device::Impl {
 
 	FwModel fw_;
 	SmModel sm_;
+	std::unique_ptr<SerdesModel[]> serdes_; /* [phy] one per port */
 
 	std::thread engine_;
 	std::atomic<bool> stop_{false};

@@ -141,7 +141,7 @@ void Device::Impl::update_link(unsigned p)
 		update_link_one(p ^ 1);
 }
 
-/* Link = cabled and MAC TX+RX enabled, or PCS loopback. [model] On a pair cable the far end
+/* Link = cabled and MAC TX+RX enabled (and [phy] the SerDes up), or PCS loopback. [model] On a pair cable the far end
  * must have its MAC enabled too, and both ends must agree on RS-FEC (a FEC mismatch never
  * locks, as on real links). Changes raise LINK_STATUS events and show in MAC_CORE
  * MAC_REC_STS0.REC_LINK_STS (the port's lanes) and PCS STATUS1.PCS_RECEIVE_LINK. */
@@ -150,10 +150,14 @@ void Device::Impl::update_link_one(unsigned p)
 	SpinGuard g(ctrl_lock_);
 	bool loop = pcs_loopback(p);
 	bool up = loop || (cabled(p) && mac_enabled(p));
+	/* [phy] With the PHY modelled, the SerDes of both ends must be brought up right. */
+	if (up && !loop && cfg_.phy_link && !phy_link_ok(p))
+		up = false;
 	if (up && !loop && cfg_.wire == Wire::pair) {
 		/* [model] A far end in PCS loopback sends nothing on the line: no signal. */
 		unsigned f = p ^ 1;
-		up = mac_enabled(f) && rs_fec_on(p) == rs_fec_on(f) && !pcs_loopback(f);
+		up = mac_enabled(f) && rs_fec_on(p) == rs_fec_on(f) && !pcs_loopback(f) &&
+		     (!cfg_.phy_link || phy_link_ok(f));
 	}
 	if (up && forced_down(p)) /* [faults] link_flap */
 		up = false;
