@@ -31,9 +31,9 @@ its own.
 Instructions (--instructions): each point runs twice under valgrind's callgrind, which counts
 the instructions every thread of testpmd executes, forwarding for the window and for twice the
 window; the difference of the counts over the difference of the frames forwarded leaves
-start-up and exit out. Printed per forwarded frame, with the ratio to memif. A count does not depend on what
-else the machine runs, so builds can be compared on a busy machine; it weighs a vector
-instruction like a scalar one and knows nothing of cache misses, so it complements the cycle
+start-up and exit out. Printed per forwarded frame, with the ratio to memif. A count does not
+depend on what else the machine runs, so builds can be compared on a busy machine; it weighs a
+vector instruction like a scalar one and knows nothing of cache misses, so it complements the cycle
 figures, it does not replace them. With engine=thread the model's thread is counted too (and
 its idle polling): use engine=inline for the PMD's and the model's work per frame. valgrind is
 a development tool, not installed by the project's set-up scripts.

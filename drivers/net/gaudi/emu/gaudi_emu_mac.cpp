@@ -141,9 +141,9 @@ void Device::Impl::update_link(unsigned p)
 		update_link_one(p ^ 1);
 }
 
-/* Link = cabled and MAC TX+RX enabled (and [phy] the SerDes up), or PCS loopback. [model] On a pair cable the far end
- * must have its MAC enabled too, and both ends must agree on RS-FEC (a FEC mismatch never
- * locks, as on real links). Changes raise LINK_STATUS events and show in MAC_CORE
+/* Link = cabled and MAC TX+RX enabled (and [phy] the SerDes up), or PCS loopback. [model] On
+ * a pair cable the far end must have its MAC enabled too, and both ends must agree on RS-FEC
+ * (a FEC mismatch never locks, as on real links). Changes raise LINK_STATUS events and show in MAC_CORE
  * MAC_REC_STS0.REC_LINK_STS (the port's lanes) and PCS STATUS1.PCS_RECEIVE_LINK. */
 void Device::Impl::update_link_one(unsigned p)
 {
