@@ -671,8 +671,11 @@ TEST_P(Emu, UnpairedLastPortDropsAndHasNoLink)
 		r->bring_up();
 	EXPECT_TRUE(rig[0]->hw.link_up());
 	EXPECT_FALSE(rig[2]->hw.link_up());
+	/* No carrier: the frame is consumed and dropped by the MAC, counted as an error. */
 	send(2, {100}, kBcast);
-	EXPECT_EQ(dev->counters(2).wire_tx_frames, 1u);
+	EXPECT_EQ(dev->counters(2).wire_tx_frames, 0u);
+	EXPECT_EQ(tx(2, TxStat::if_out_errors), 1u);
+	EXPECT_EQ(tx(2, TxStat::frames_transmitted_ok), 0u);
 	for (auto &r : rig)
 		EXPECT_TRUE(r->take_cqes().empty());
 }

@@ -201,10 +201,18 @@ TEST(Features, XstatsMatchFramesBySize)
 	EXPECT_EQ(t["tx_doorbell_fifo_overruns"], 0u);
 	/* 187 (60 padded) + 2*300 + 3*1000 + 4*1400 + 5*1520 bytes + FCS each */
 	EXPECT_EQ(r["mac_rx_octets"], 187u + 600 + 3000 + 5600 + 7600 + 15 * 4);
+	/* The port's start counted a link-up (recovery_link_up_events, gaudi_recovery.h). */
+	EXPECT_GT(r["recovery_link_up_events"], 0u);
 	ASSERT_EQ(rte_eth_xstats_reset(nic.port(1)), 0);
 	r = xstats(nic.port(1));
 	EXPECT_EQ(r["mac_rx_good_frames"], 0u);
 	EXPECT_EQ(r["rx_good_packets"], 0u);
+	/* Every software counter is cleared: the recovery and PHY ones too. */
+	for (const char *name : {"recovery_db_rerings", "recovery_qp_resets",
+				 "recovery_tx_fault_drops", "recovery_link_down_events",
+				 "recovery_link_up_events", "recovery_tx_watchdog",
+				 "recovery_reset_events", "phy_reconfigs", "link_status_events"})
+		EXPECT_EQ(r[name], 0u) << name;
 }
 
 /* ---- Link status event ---- */

@@ -270,5 +270,13 @@ int gaudi_xstats_reset(rte_eth_dev *dev)
 	 * overrun registers and FEC counters are not cleared by software: they keep counting. */
 	int rc = dev->dev_ops->stats_reset(dev);
 	port->ev_cq_overrun = port->ev_db_overrun = port->ev_qp_err = port->ev_link = 0;
+	/* The recovery and PHY counters are the driver's own too (rte_pmd_gaudi_get_recovery_stats
+	 * reads the same ones). Like the event counters above, cleared without their writers'
+	 * locks: an application may reset from an LSC callback, and a reset racing an increment
+	 * loses at most that increment. */
+	gaudi_recovery &r = port->rec;
+	r.db_lost = r.db_rerings = r.qp_recoveries = r.tx_fault_drops = 0;
+	r.link_down = r.link_up = r.tx_watchdog = r.reset_events = 0;
+	port->phy.reconfigs = 0;
 	return rc;
 }

@@ -307,7 +307,7 @@ struct Device::Impl {
 		DbFifo fifo;
 		RxState rx;
 		EqState eq;
-		bool link = false; /* under ctrl_lock */
+		bool link = false; /* written under ctrl_lock; TX reads it once per doorbell */
 		/* QPC interrupts: INTERRUPT_CAUSE updates and the MSI stand-in (eventfds). */
 		rte_spinlock_t intr_lock = RTE_SPINLOCK_INITIALIZER;
 		std::array<std::atomic<int>, reg::kIntrSources> irq_fd;

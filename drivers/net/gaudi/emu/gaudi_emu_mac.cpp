@@ -163,7 +163,7 @@ void Device::Impl::update_link_one(unsigned p)
 		up = false;
 	if (up == ports_[p].link)
 		return;
-	ports_[p].link = up;
+	__atomic_store_n(&ports_[p].link, up, __ATOMIC_RELAXED); /* TX reads it unlocked */
 	uint32_t sts = reg::mac_core(p) + reg::MAC_CORE_MAC_REC_STS0;
 	uint32_t bits = reg::MAC_CORE_MAC_REC_STS0_REC_LINK_STS.put(reg::lane_bits(p));
 	wr(sts, up ? (rd(sts) | bits) : (rd(sts) & ~bits));

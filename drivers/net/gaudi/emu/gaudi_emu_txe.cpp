@@ -166,6 +166,10 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	/* A far end in PCS loopback ignores its line side (sampled once per doorbell, like the
 	 * registers above). */
 	bool peer_deaf = dest == Dest::peer && pcs_loopback(p ^ 1);
+	/* [model] Without link (no peer, SerDes not tuned, cable out) the MAC has no carrier:
+	 * the frames are consumed and dropped, counted in if_out_errors as on a flapped link.
+	 * Sampled once per doorbell, like the registers above. */
+	bool no_carrier = !pcs_loop && !__atomic_load_n(&ports_[p].link, __ATOMIC_RELAXED);
 	/* The good frames' MAC counters, added once when the doorbell ends (any return). */
 	struct TallyGuard {
 		MacTally t;
@@ -223,7 +227,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		if (data == nullptr)
 			return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
 
-		if (!(cmd & reg::CMD_TX_ENA) || link_down) { /* [faults] a flapped link drops too */
+		if (!(cmd & reg::CMD_TX_ENA) || link_down || no_carrier) { /* [faults] flap too */
 			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
 		} else {
 			uint32_t fl = w.size + kFcsLen;
