@@ -19,6 +19,9 @@
  */
 #include "gaudi_emu_impl.h"
 
+#include <cstdarg>
+#include <cstdio>
+
 #include "../base/gaudi_nic_mem.h"
 
 #include <algorithm>
@@ -630,17 +633,26 @@ bool Device::Impl::fw_qp_check(unsigned p, bool req, const uint32_t *data, const
 	bool tmr = fw_.tmr_latched[p / kPortsPerMacro].load(std::memory_order_acquire);
 	if (txs && tmr)
 		return true;
+	return fw_order_refuse("port %u: raw QP %s context made valid before %s was set up", p,
+			       req ? "requester" : "responder",
+			       !txs ? "the port's TXS (NIC_INIT_TXS_MEM, free list latched)"
+				    : "the macro's TMR (NIC_INIT_TMR_MEM, free list latched)");
+}
+
+bool Device::Impl::fw_order_refuse(const char *fmt, ...)
+{
 	fw_.order_refused.fetch_add(1, std::memory_order_relaxed);
 	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
-		"gaudi_emu: port %u: raw QP %s context made valid before %s was set up "
-		"[%llu so far]\n",
-		p, req ? "requester" : "responder",
-		!txs ? "the port's TXS (NIC_INIT_TXS_MEM, free list latched)"
-		     : "the macro's TMR (NIC_INIT_TMR_MEM, free list latched)",
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: %s [%llu so far]\n", msg,
 		(unsigned long long)n);
 	if (cfg_.strict)
-		rte_panic("gaudi_emu: strict mode: a QP context before the TXS/TMR set-up\n");
+		rte_panic("gaudi_emu: strict mode: a NIC set-up step before the firmware's: %s\n",
+			  msg);
 	return false;
 }
 
@@ -687,17 +699,10 @@ bool Device::Impl::fw_order_check(uint32_t off, uint32_t val)
 			.store(true, std::memory_order_release);
 		return true;
 	}
-	fw_.order_refused.fetch_add(1, std::memory_order_relaxed);
-	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
-		"gaudi_emu: %s free list latched (PRODUCER_UPDATE_EN) %s: port %u, list 0x%llx "
-		"x %u, firmware wrote 0x%llx x %u [%llu so far]\n",
-		txs ? "TXS" : "TMR", why, a.port, (unsigned long long)base, count,
-		(unsigned long long)m.addr, m.entries, (unsigned long long)n);
-	if (cfg_.strict)
-		rte_panic("gaudi_emu: strict mode: a NIC free list latched before the firmware "
-			  "initialised it\n");
-	return false;
+	return fw_order_refuse("%s free list latched (PRODUCER_UPDATE_EN) %s: port %u, list "
+			       "0x%llx x %u, firmware wrote 0x%llx x %u",
+			       txs ? "TXS" : "TMR", why, a.port, (unsigned long long)base, count,
+			       (unsigned long long)m.addr, m.entries);
 }
 
 /* ---- facade ---- */

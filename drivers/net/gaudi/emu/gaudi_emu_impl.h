@@ -604,6 +604,9 @@ struct Device::Impl {
 	/* A raw QP context made valid (gateway data/mask) before its port's TXS and its macro's
 	 * TMR were set up. False = refused. */
 	bool fw_qp_check(unsigned p, bool req, const uint32_t *data, const uint32_t *mask);
+	/* A set-up step refused for its order (fw_order_check, fw_qp_check): counted, logged
+	 * with the running violation count, fatal in strict mode. Returns false. */
+	bool fw_order_refuse(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	/* [lo, hi) lies in device memory NIC_CLR_MEM cleared. Under fw.lock. */
 	bool fw_cleared(uint64_t lo, uint64_t hi) const;
 	uint32_t fw_refuse_order(const char *why);
