@@ -41,6 +41,7 @@ void gaudi_port_eq_start(gaudi_port *port)
 	*port->mem.eq_pi = 0;
 	port->eq_ci = 0;
 	port->hw.eq_init({mz->iova, kEqLog2, mz->iova + eq_len});
+	port->eq_live = true;
 }
 void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
 {

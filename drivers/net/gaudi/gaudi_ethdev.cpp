@@ -128,6 +128,7 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	rte_spinlock_lock(&port->eq_lock);
 	gaudi_eq_poll_locked(port, txq);
 	port->hw.eq_disable();
+	port->eq_live = false;
 	port->started = false;
 	rte_spinlock_unlock(&port->eq_lock);
 	gaudi_link_eq_update(port->adapter, port->hw.id());

@@ -108,6 +108,10 @@ struct gaudi_port {
 	/* Event queue consumer (datapath and control path share it under eq_lock). */
 	rte_spinlock_t eq_lock;
 	uint32_t eq_ci;
+	/* The QPC's EVENT_QUE registers hold this port's queue (set by gaudi_port_eq_start,
+	 * cleared at stop and when the adapter takes an odd port's queue over): only then may
+	 * this port write the CI register. Under eq_lock. */
+	bool eq_live;
 	uint32_t db_pushed; /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
 
 	/* What the event queue told us. */

@@ -90,7 +90,10 @@ bool drain_if_stopped(gaudi_port *port)
 		return false;
 	rte_spinlock_lock(&port->eq_lock);
 	bool stopped = !port->started;
-	if (stopped) {
+	/* A late interrupt (raised before the stop, run after it) finds the queue disabled or,
+	 * on an odd port, programmed by the adapter with its own CI: a write of ours would
+	 * make the model, and the chip, see that queue full. */
+	if (stopped && port->eq_live) {
 		gaudi_eq_poll_locked(port, nullptr);
 		port->hw.eq_write_ci(port->eq_ci); /* exact CI before the interrupt is re-armed */
 	}
@@ -482,6 +485,12 @@ void gaudi_link_eq_update(gaudi_adapter *ad, unsigned hw)
 	}
 	if (!le)
 		le.reset(link_eq_make(ad, odd));
-	if (le)
-		link_eq_own(le.get());
+	if (!le)
+		return;
+	if (self != nullptr) { /* a failed start may have left the port's queue programmed */
+		rte_spinlock_lock(&self->eq_lock);
+		self->eq_live = false;
+		rte_spinlock_unlock(&self->eq_lock);
+	}
+	link_eq_own(le.get());
 }
