@@ -27,6 +27,7 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -137,7 +138,7 @@ inline constexpr MacTallyMap kRxTally = {
 
 struct MacTally {
 	uint64_t wire = 0; /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
-	uint64_t frames = 0, octets = 0, ucast = 0, mcast = 0, bcast = 0, vlan = 0;
+	uint64_t frames = 0, octets = 0, mcast = 0, bcast = 0, vlan = 0; /* unicast: the rest */
 	std::array<uint64_t, 7> size{}; /* RMON buckets 64, 65-127, ..., 1519+ (with FCS) */
 
 	/* A good frame of len bytes (no FCS), fl = len + FCS; no size bucket below 64. */
@@ -149,8 +150,6 @@ struct MacTally {
 			bcast++;
 		else if (dst & 1)
 			mcast++;
-		else
-			ucast++;
 		if (len >= 14 && data[12] == 0x81 && data[13] == 0x00)
 			vlan++;
 		if (fl < 64)
@@ -175,8 +174,10 @@ struct MacTally {
 		bump(st[m.octets], octets);
 		bump(st[m.frames], frames);
 		bump(st[m.pkts], frames);
-		const std::pair<size_t, uint64_t> rest[] = {
-			{m.ucast, ucast}, {m.mcast, mcast}, {m.bcast, bcast}, {m.vlan, vlan}};
+		const std::pair<size_t, uint64_t> rest[] = {{m.ucast, frames - mcast - bcast},
+							    {m.mcast, mcast},
+							    {m.bcast, bcast},
+							    {m.vlan, vlan}};
 		for (const auto &[i, n] : rest)
 			if (n != 0)
 				bump(st[i], n);
@@ -343,6 +344,11 @@ struct Device::Impl {
 		/* Flow control: the MAC sends PAUSE (TXB GLOBAL_PAUSE) when the CQ is full; PFC_MODE
 		 * makes it PFC frames on the 4 priorities (global pause). */
 		bool pause_gen = false;
+		/* [model] The batch's common case, decided once: the MAC receives, the raw QP takes
+		 * frames and its rings are mapped. A frame of fast_min .. fast_min + fast_span bytes
+		 * then passes every size check (runt, FRM_LENGTH, slot), and rx_frame skips them. */
+		bool fast = false;
+		uint32_t fast_min = 0, fast_span = 0;
 	};
 
 	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
@@ -544,7 +550,16 @@ struct Device::Impl {
 
 	/* ---- RXB (gaudi_emu_rxb.cpp) ---- */
 	void rxb_view(unsigned q, RxView &v) const;
-	static bool rxb_pass(const RxView &v, uint64_t dst);
+	/* [model] The MAC drops what is not for its MAC_ADDR (nor broadcast or multicast) unless
+	 * PROMIS_EN; RXB passes to the raw QP what TS_RAW0 matches under its mask, and
+	 * broadcast. Inline: it runs for every frame. */
+	static bool rxb_pass(const RxView &v, uint64_t dst)
+	{
+		bool bcast = dst == detail::kEtherBroadcast, mcast = dst & 1;
+		if (!(v.cmd & reg::CMD_PROMIS_EN) && !bcast && !mcast && dst != v.station)
+			return false;
+		return bcast || ((dst ^ v.mac) & ~v.mac_mask & 0xFFFFFFFFFFFFull) == 0;
+	}
 
 	/* ---- MAC (gaudi_emu_mac.cpp) ---- */
 	void on_mac_write(const detail::RegAddr &a, uint32_t off, uint32_t val, uint32_t old);

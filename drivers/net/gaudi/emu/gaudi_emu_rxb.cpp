@@ -25,14 +25,6 @@ void Device::Impl::rxb_view(unsigned q, RxView &v) const
 		      (rd(reg::txb(q) + reg::TXB_GLOBAL_PAUSE) & (1u << (q & 1)));
 }
 
-/* [model] The MAC drops what is not for its MAC_ADDR (nor broadcast or multicast) unless
- * PROMIS_EN; RXB passes to the raw QP what TS_RAW0 matches under its mask, and broadcast. */
-bool Device::Impl::rxb_pass(const RxView &v, uint64_t dst)
-{
-	bool bcast = dst == kEtherBroadcast, mcast = dst & 1;
-	if (!(v.cmd & reg::CMD_PROMIS_EN) && !bcast && !mcast && dst != v.station)
-		return false;
-	return bcast || ((dst ^ v.mac) & ~v.mac_mask & 0xFFFFFFFFFFFFull) == 0;
-}
+/* rxb_pass, the per-frame filter, is inline in gaudi_emu_impl.h. */
 
 } // namespace gaudi::emu
