@@ -170,6 +170,14 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	 * the frames are consumed and dropped, counted in if_out_errors as on a flapped link.
 	 * Sampled once per doorbell, like the registers above. */
 	bool no_carrier = !pcs_loop && !__atomic_load_n(&ports_[p].link, __ATOMIC_RELAXED);
+	const bool mac_drops = !(cmd & reg::CMD_TX_ENA) || no_carrier;
+	/* [model] A size all the checks below accept, decided once: a WQE of
+	 * size_min .. size_min + size_span bytes skips them (then checked in order if not). */
+	const uint32_t size_min = std::max<uint32_t>(raw_min, 1);
+	const uint32_t size_max = std::min(raw_max, max_size);
+	const uint32_t size_span = size_max >= size_min ? size_max - size_min : 0;
+	const bool size_fast = size_max >= size_min;
+	constexpr uint32_t kCtrlCheck = WQE_OPCODE_MASK | (WQE_INDEX_MASK << WQE_INDEX_SHIFT);
 	/* The good frames' MAC counters, added once when the doorbell ends (any return). */
 	struct TallyGuard {
 		MacTally t;
@@ -211,23 +219,30 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			uint32_t ctrl, size;
 			uint64_t local_addr;
 		} w = {wqe->ctrl, wqe->size, wqe->local_addr};
-		if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
-			return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
-		if (wqe_opcode(w.ctrl) != WqeOpcode::linear)
+		/* The expected index and opcode in one compare; each check in its order if not. */
+		const uint32_t ctrl_ok = uint32_t(WqeOpcode::linear) |
+					 ((t.exec & WQE_INDEX_MASK) << WQE_INDEX_SHIFT);
+		if (unlikely((w.ctrl & kCtrlCheck) != ctrl_ok)) {
+			if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
+				return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
 			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_opcode_unsupported);
-		if (w.size == 0)
-			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_size_unsupported);
-		if (w.size < raw_min)
-			return qp_error(p, qpn, QpErrSyndrome::raw_below_min_size);
-		if (w.size > raw_max)
-			return qp_error(p, qpn, QpErrSyndrome::raw_above_max_size);
-		if (w.size > max_size) /* [model] longer than the MAC's FRM_LENGTH */
-			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_size_unsupported);
+		}
+		if (unlikely(!size_fast || w.size - size_min > size_span)) {
+			if (w.size == 0)
+				return qp_error(p, qpn, QpErrSyndrome::raw_wqe_size_unsupported);
+			if (w.size < raw_min)
+				return qp_error(p, qpn, QpErrSyndrome::raw_below_min_size);
+			if (w.size > raw_max)
+				return qp_error(p, qpn, QpErrSyndrome::raw_above_max_size);
+			if (w.size > max_size) /* [model] longer than the MAC's FRM_LENGTH */
+				return qp_error(p, qpn,
+						QpErrSyndrome::raw_wqe_size_unsupported);
+		}
 		const uint8_t *data = iommu_.translate(w.local_addr, w.size, t.cache);
 		if (data == nullptr)
 			return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
 
-		if (!(cmd & reg::CMD_TX_ENA) || link_down || no_carrier) { /* [faults] flap too */
+		if (unlikely(mac_drops || link_down)) { /* [faults] flap too */
 			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
 		} else {
 			uint32_t fl = w.size + kFcsLen;
