@@ -169,7 +169,9 @@ int gaudi_dev_close(rte_eth_dev *dev)
 	 * take it again once this port is gone. */
 	gaudi_link_eq_release(port->adapter, port->hw.id());
 	gaudi_intr_uninit(dev);
+	rte_spinlock_lock(&port->adapter->ports_lock);
 	port->adapter->eth_port[port->hw.id()] = UINT16_MAX;
+	rte_spinlock_unlock(&port->adapter->ports_lock);
 	gaudi_fw_status_start(port->adapter, port->adapter->nic_status_ms);
 	gaudi_link_eq_update(port->adapter, port->hw.id());
 	gaudi_rxq_release(dev, 0);

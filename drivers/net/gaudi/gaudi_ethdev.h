@@ -76,6 +76,10 @@ struct gaudi_adapter {
 	/* ethdev of each NIC port (UINT16_MAX: none): link events of both ports of a macro
 	 * arrive on the odd port's event queue, whose handler looks at its even sibling too. */
 	std::array<uint16_t, gaudi::hw::kMaxPorts> eth_port = no_ports();
+	/* Held by the interrupt thread while it acts on a port other than the one whose interrupt
+	 * fired (the odd port's handler checks its even sibling, gaudi_intr.cpp) and by close
+	 * while it takes the port out of eth_port: a port being closed is not used after. */
+	rte_spinlock_t ports_lock = RTE_SPINLOCK_INITIALIZER;
 	/* The odd port's event queue of each macro, while no started ethdev of that port
 	 * consumes it and the even port runs: its link events are the even port's too
 	 * (gaudi_intr.cpp gaudi_link_eq_update). Made on first use; after backend: goes first. */

@@ -68,15 +68,25 @@ namespace {
 /* The odd port of a macro also receives its even sibling's link events (hardware bug, hbl_cn
  * SW-42306): its interrupt looks at the sibling's link as well. While the odd port is not
  * started the adapter consumes that queue instead (gaudi_link_eq_update, below). */
+/* lsc_check of the adapter's port hw if it runs with interrupts. From the interrupt thread
+ * for a port other than its own: under ports_lock, so that a close of that port on another
+ * thread waits for the check or makes the port invisible to it (the check once found a port
+ * whose dev_private the close had just released). */
+void lsc_check_other(gaudi_adapter *ad, unsigned hw)
+{
+	rte_spinlock_lock(&ad->ports_lock);
+	gaudi_port *p = gaudi_adapter_port(ad, hw);
+	if (p != nullptr && p->started && p->intr != nullptr)
+		lsc_check(&rte_eth_devices[p->port_id]);
+	rte_spinlock_unlock(&ad->ports_lock);
+}
+
 void lsc_check_sibling(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
 	unsigned hw = port->hw.id();
-	if ((hw & 1) == 0)
-		return;
-	gaudi_port *sib = gaudi_adapter_port(port->adapter, hw - 1);
-	if (sib != nullptr && sib->started && sib->intr != nullptr)
-		lsc_check(&rte_eth_devices[sib->port_id]);
+	if ((hw & 1) != 0)
+		lsc_check_other(port->adapter, hw - 1);
 }
 
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */
@@ -374,11 +384,8 @@ void link_eq_handler(void *arg)
 	}
 	rte_spinlock_unlock(&le->lock);
 	/* The ports of the macro the link registers say changed (lsc_check compares). */
-	for (unsigned hw = le->hw.id() & ~1u; hw <= le->hw.id(); hw++) {
-		gaudi_port *p = gaudi_adapter_port(le->ad, hw);
-		if (p != nullptr && p->started && p->intr != nullptr)
-			lsc_check(&rte_eth_devices[p->port_id]);
-	}
+	for (unsigned hw = le->hw.id() & ~1u; hw <= le->hw.id(); hw++)
+		lsc_check_other(le->ad, hw);
 }
 
 gaudi_link_eq *link_eq_make(gaudi_adapter *ad, unsigned odd)

@@ -22,7 +22,7 @@ int gaudi_link_update(rte_eth_dev *dev, int wait)
 	/* While started, the TX datapath owns the event queue (it completes TX from it): the
 	 * started check is made under the EQ lock, which dev_start takes to set it. */
 	rte_spinlock_lock(&port->eq_lock);
-	if (!port->started)
+	if (!port->started && port->eq_live) /* not when the adapter holds our queue */
 		gaudi_eq_poll_locked(port, nullptr);
 	rte_spinlock_unlock(&port->eq_lock);
 	gaudi_eq_report_events(port);
