@@ -67,7 +67,9 @@ def run_batch(batch, engine, pmd, outdir):
                 raise TestPmdError(f"path with a comma cannot be a devarg: {p}")
         devargs.append(f"rx_pcap={2 * k}:{exp['path']},tx_pcap={2 * k + 1}:{exp['out']}")
     # --no-flush-rx: otherwise `start` drains (and loses) what the pcap already delivered.
-    with TestPmd([",".join(devargs)], pmd_path=pmd,
+    # start_timeout: 24 ports brought up (firmware, PHY) by an ASan build on a busy 2-core
+    # machine once took over the default 60 s to reach the prompt.
+    with TestPmd([",".join(devargs)], pmd_path=pmd, start_timeout=180,
                  app_args=["--forward-mode=io", "--no-flush-rx"]) as tp:
         try:
             tp.cmd("start")
