@@ -813,7 +813,11 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		{"fw_fault=boot_stuck", "firmware: device not in the expected boot state (boot status 5",
 		 -ETIMEDOUT},
 		{"fw_fault=dirty", "firmware: device is dirty (HW_STATE 1)", -EBUSY},
-		{"fw_boot_err0=0x40", "CPU_BOOT_ERR0 0x80000040", -EIO},
+		/* Each fatal bit by name, the register in hex too. */
+		{"fw_boot_err0=0x1040",
+		 "firmware: device reports boot errors at preboot (CPU_BOOT_ERR0 0x80001040: "
+		 "NIC_FW_FAIL, PLL_FAIL)",
+		 -EIO},
 		{"fw_fault=image_rejected",
 		 "firmware: firmware file habanalabs/gaudi2/gaudi2-boot-fit.itb rejected", -EINVAL},
 		{"fw_fault=cpucp_silent", "firmware: cpucp ENABLE_PCI_ACCESS timed out after 100 ms",
@@ -864,6 +868,61 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 			<< c.args << "\nlogged: " << log.text();
 		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c.args;
 		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c.args;
+	}
+}
+
+/* Non-fatal CPU_BOOT_ERR0 bits [FWIF fw_read_errors: warnings, or bits outside the fatal
+ * mask]: one WARNING line each, naming the bit, and the probe goes on; with a fatal bit among
+ * them the probe fails naming the fatal bits, and the others are still warned of. */
+TEST(Firmware, NonFatalBootErrorBitsAreWarnedOfByName)
+{
+	/* This program logs the PMD's errors only: warnings too for this test. */
+	struct WarningsOn {
+		WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi", RTE_LOG_WARNING); }
+		~WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi", RTE_LOG_ERR); }
+	} on;
+	{
+		/* BMC_WAIT_SKIPPED (4), NIC_DATA_NOT_RDY (5), PRI_IMG_VER_FAIL (10), bit 15
+		 * (undefined) */
+		gaudi_test::LogCapture log;
+		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x8430", 1);
+		ASSERT_EQ(nic.probe_rc(), 0) << log.text();
+		std::string w = log.text_at(RTE_LOG_WARNING);
+		for (const char *bit : {"bit 4 (BMC_WAIT_SKIPPED)", "bit 5 (NIC_DATA_NOT_RDY)",
+					"bit 10 (PRI_IMG_VER_FAIL)", "bit 15 (undefined)"}) {
+			std::string want = std::string("firmware: boot warning: CPU_BOOT_ERR0 ") +
+					   bit + " set; not fatal to the NIC, going on";
+			EXPECT_NE(w.find(want), std::string::npos) << "warnings: " << w;
+		}
+		/* Once each, though the register is read twice (preboot, after the load). */
+		size_t n = 0;
+		for (size_t at = w.find("boot warning"); at != std::string::npos;
+		     at = w.find("boot warning", at + 1))
+			n++;
+		EXPECT_EQ(n, 4u) << "warnings: " << w;
+	}
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x1060", 0);
+		EXPECT_EQ(nic.probe_rc(), -EIO);
+		EXPECT_NE(log.text_at(RTE_LOG_ERR).find("(CPU_BOOT_ERR0 0x80001060: NIC_FW_FAIL, "
+							 "PLL_FAIL)"),
+			  std::string::npos)
+			<< log.text();
+		EXPECT_NE(log.text_at(RTE_LOG_WARNING)
+				  .find("CPU_BOOT_ERR0 bit 5 (NIC_DATA_NOT_RDY) set"),
+			  std::string::npos)
+			<< log.text();
+	}
+	{
+		/* A fatal bit alone: refused, no warning. */
+		gaudi_test::LogCapture log;
+		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x40", 0);
+		EXPECT_EQ(nic.probe_rc(), -EIO);
+		EXPECT_EQ(log.text_at(RTE_LOG_WARNING), "");
+		EXPECT_NE(log.text_at(RTE_LOG_ERR).find("(CPU_BOOT_ERR0 0x80000040: NIC_FW_FAIL)"),
+			  std::string::npos)
+			<< log.text();
 	}
 }
 
