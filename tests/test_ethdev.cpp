@@ -675,6 +675,16 @@ TEST(Devargs, FirmwareDirectory)
 		fclose(f);
 	}
 	{
+		/* A PHY error names the file the image came from ("built-in image" without
+		 * fw_dir, Firmware.EachBringupFailureNamesItsStep). */
+		gaudi_test::LogCapture log;
+		Nic nic("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL);
+		std::string want = "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
+				   "file " + phy + ")";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	{
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
 		EXPECT_EQ(nic.probe_rc(), 0);
 		ASSERT_EQ(nic.setup(0, 128, 128), 0);
@@ -827,12 +837,10 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		/* [phy] the PHY F/W the init refuses, the MCU that never answers, the load
 		 * that never starts */
 		{"phy_fw_crc=0x1723",
-		 "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
-		 "habanalabs/gaudi2/gaudi2_cn_fw.bin)",
+		 "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware built-in image)",
 		 -EINVAL},
 		{"phy_fault=mcu_silent",
-		 "PHY F/W command 0xf001 on port 0 timed out (PHY firmware "
-		 "habanalabs/gaudi2/gaudi2_cn_fw.bin)",
+		 "PHY F/W command 0xf001 on port 0 timed out (PHY firmware built-in image)",
 		 -ETIMEDOUT},
 		{"phy_fault=load_stuck", "PHY firmware load: FW2 (9814) stuck at 0xfff0", -ETIMEDOUT},
 		{"ports=4,fw_port_mask=0x5,port_mask=0x3",
