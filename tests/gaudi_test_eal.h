@@ -16,9 +16,11 @@
 #include <fstream>
 #include <functional>
 #include <initializer_list>
+#include <mutex>
 #include <iterator>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -216,25 +218,53 @@ inline bool wait_for(const std::function<bool()> &cond, int ms = 3000)
 	return cond();
 }
 
-/* Collects what the PMD logs while alive (probe failures are one line each). */
+/* Collects what the PMD logs while alive (probe failures are one line each), with each
+ * message's level: the stream is unbuffered, so each message reaches write() inside rte_vlog,
+ * whose per-lcore current level (rte_log_cur_msg_loglevel) is then the message's. */
 class LogCapture {
 public:
-	LogCapture() : f_(open_memstream(&buf_, &len_)) { rte_openlog_stream(f_); }
+	LogCapture()
+	{
+		cookie_io_functions_t io{};
+		io.write = write_cb;
+		f_ = fopencookie(this, "w", io);
+		setvbuf(f_, nullptr, _IONBF, 0);
+		rte_openlog_stream(f_);
+	}
 	~LogCapture()
 	{
 		rte_openlog_stream(nullptr);
 		fclose(f_);
-		free(buf_);
 	}
 	std::string text()
 	{
-		fflush(f_);
-		return std::string(buf_, len_);
+		std::lock_guard<std::mutex> g(lock_);
+		return all_;
+	}
+	/* What was logged at `level` (RTE_LOG_WARNING, ...) only. */
+	std::string text_at(uint32_t level)
+	{
+		std::lock_guard<std::mutex> g(lock_);
+		std::string s;
+		for (const auto &[l, m] : msgs_)
+			if (l == level)
+				s += m;
+		return s;
 	}
 
 private:
-	char *buf_ = nullptr;
-	size_t len_ = 0;
+	static ssize_t write_cb(void *cookie, const char *buf, size_t len)
+	{
+		auto *self = static_cast<LogCapture *>(cookie);
+		std::lock_guard<std::mutex> g(self->lock_);
+		self->all_.append(buf, len);
+		uint32_t level = uint32_t(rte_log_cur_msg_loglevel());
+		self->msgs_.emplace_back(level, std::string(buf, len));
+		return ssize_t(len);
+	}
+	std::mutex lock_;
+	std::string all_;
+	std::vector<std::pair<uint32_t, std::string>> msgs_;
 	FILE *f_;
 };
 

@@ -675,6 +675,16 @@ TEST(Devargs, FirmwareDirectory)
 		fclose(f);
 	}
 	{
+		/* A PHY error names the file the image came from ("built-in image" without
+		 * fw_dir, Firmware.EachBringupFailureNamesItsStep). */
+		gaudi_test::LogCapture log;
+		Nic nic("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL);
+		std::string want = "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
+				   "file " + phy + ")";
+		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+	}
+	{
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
 		EXPECT_EQ(nic.probe_rc(), 0);
 		ASSERT_EQ(nic.setup(0, 128, 128), 0);
@@ -813,7 +823,11 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		{"fw_fault=boot_stuck", "firmware: device not in the expected boot state (boot status 5",
 		 -ETIMEDOUT},
 		{"fw_fault=dirty", "firmware: device is dirty (HW_STATE 1)", -EBUSY},
-		{"fw_boot_err0=0x40", "CPU_BOOT_ERR0 0x80000040", -EIO},
+		/* Each fatal bit by name, the register in hex too. */
+		{"fw_boot_err0=0x1040",
+		 "firmware: device reports boot errors at preboot (CPU_BOOT_ERR0 0x80001040: "
+		 "NIC_FW_FAIL, PLL_FAIL)",
+		 -EIO},
 		{"fw_fault=image_rejected",
 		 "firmware: firmware file habanalabs/gaudi2/gaudi2-boot-fit.itb rejected", -EINVAL},
 		{"fw_fault=cpucp_silent", "firmware: cpucp ENABLE_PCI_ACCESS timed out after 100 ms",
@@ -823,12 +837,10 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		/* [phy] the PHY F/W the init refuses, the MCU that never answers, the load
 		 * that never starts */
 		{"phy_fw_crc=0x1723",
-		 "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
-		 "habanalabs/gaudi2/gaudi2_cn_fw.bin)",
+		 "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware built-in image)",
 		 -EINVAL},
 		{"phy_fault=mcu_silent",
-		 "PHY F/W command 0xf001 on port 0 timed out (PHY firmware "
-		 "habanalabs/gaudi2/gaudi2_cn_fw.bin)",
+		 "PHY F/W command 0xf001 on port 0 timed out (PHY firmware built-in image)",
 		 -ETIMEDOUT},
 		{"phy_fault=load_stuck", "PHY firmware load: FW2 (9814) stuck at 0xfff0", -ETIMEDOUT},
 		{"ports=4,fw_port_mask=0x5,port_mask=0x3",
@@ -864,6 +876,61 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 			<< c.args << "\nlogged: " << log.text();
 		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c.args;
 		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c.args;
+	}
+}
+
+/* Non-fatal CPU_BOOT_ERR0 bits [FWIF fw_read_errors: warnings, or bits outside the fatal
+ * mask]: one WARNING line each, naming the bit, and the probe goes on; with a fatal bit among
+ * them the probe fails naming the fatal bits, and the others are still warned of. */
+TEST(Firmware, NonFatalBootErrorBitsAreWarnedOfByName)
+{
+	/* This program logs the PMD's errors only: warnings too for this test. */
+	struct WarningsOn {
+		WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi", RTE_LOG_WARNING); }
+		~WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi", RTE_LOG_ERR); }
+	} on;
+	{
+		/* BMC_WAIT_SKIPPED (4), NIC_DATA_NOT_RDY (5), PRI_IMG_VER_FAIL (10), bit 15
+		 * (undefined) */
+		gaudi_test::LogCapture log;
+		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x8430", 1);
+		ASSERT_EQ(nic.probe_rc(), 0) << log.text();
+		std::string w = log.text_at(RTE_LOG_WARNING);
+		for (const char *bit : {"bit 4 (BMC_WAIT_SKIPPED)", "bit 5 (NIC_DATA_NOT_RDY)",
+					"bit 10 (PRI_IMG_VER_FAIL)", "bit 15 (undefined)"}) {
+			std::string want = std::string("firmware: boot warning: CPU_BOOT_ERR0 ") +
+					   bit + " set; not fatal to the NIC, going on";
+			EXPECT_NE(w.find(want), std::string::npos) << "warnings: " << w;
+		}
+		/* Once each, though the register is read twice (preboot, after the load). */
+		size_t n = 0;
+		for (size_t at = w.find("boot warning"); at != std::string::npos;
+		     at = w.find("boot warning", at + 1))
+			n++;
+		EXPECT_EQ(n, 4u) << "warnings: " << w;
+	}
+	{
+		gaudi_test::LogCapture log;
+		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x1060", 0);
+		EXPECT_EQ(nic.probe_rc(), -EIO);
+		EXPECT_NE(log.text_at(RTE_LOG_ERR).find("(CPU_BOOT_ERR0 0x80001060: NIC_FW_FAIL, "
+							 "PLL_FAIL)"),
+			  std::string::npos)
+			<< log.text();
+		EXPECT_NE(log.text_at(RTE_LOG_WARNING)
+				  .find("CPU_BOOT_ERR0 bit 5 (NIC_DATA_NOT_RDY) set"),
+			  std::string::npos)
+			<< log.text();
+	}
+	{
+		/* A fatal bit alone: refused, no warning. */
+		gaudi_test::LogCapture log;
+		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x40", 0);
+		EXPECT_EQ(nic.probe_rc(), -EIO);
+		EXPECT_EQ(log.text_at(RTE_LOG_WARNING), "");
+		EXPECT_NE(log.text_at(RTE_LOG_ERR).find("(CPU_BOOT_ERR0 0x80000040: NIC_FW_FAIL)"),
+			  std::string::npos)
+			<< log.text();
 	}
 }
 

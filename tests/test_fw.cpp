@@ -360,7 +360,20 @@ TEST(Fw, BootErrorBits)
 	Rig r(c);
 	ASSERT_TRUE(r.dev);
 	EXPECT_EQ(r.host->read_preboot(), FwErr::boot_error);
-	EXPECT_TRUE(contains(r.host->error(), "CPU_BOOT_ERR0 0x80000040")) << r.host->error();
+	EXPECT_TRUE(contains(r.host->error(), "CPU_BOOT_ERR0 0x80000040: NIC_FW_FAIL)"))
+		<< r.host->error();
+	/* Only the fatal bits are named in the refusal (the probe warns of the others). */
+	Config two = cfg();
+	two.fw_boot_err0 = fw::err0::DRAM_INIT_FAIL | fw::err0::NIC_DATA_NOT_RDY |
+			   fw::err0::ENG_ARC_MEM_SCRUB_FAIL;
+	Rig r3(two);
+	ASSERT_TRUE(r3.dev);
+	EXPECT_EQ(r3.host->read_preboot(), FwErr::boot_error);
+	EXPECT_EQ(r3.host->error(), "device reports boot errors at preboot (CPU_BOOT_ERR0 "
+				    "0x80800021: DRAM_INIT_FAIL, ENG_ARC_MEM_SCRUB_FAIL)");
+	EXPECT_STREQ(fw::err0_bit_name(5), "NIC_DATA_NOT_RDY");
+	EXPECT_EQ(fw::err0_bit_name(15), nullptr);
+	EXPECT_EQ(fw::err0_names(0x8020), "NIC_DATA_NOT_RDY, bit 15");
 
 	/* A non-fatal bit (the BMC has not sent the NIC data yet) does not stop bring-up. */
 	Config ok = cfg();

@@ -56,6 +56,9 @@ public:
 	 * in *err. */
 	virtual int read_firmware(const std::string &name, std::vector<uint8_t> *image,
 				  std::string *path, std::string *err) const = 0;
+	/* True when read_firmware hands out built-in images, no file (the model without fw_dir):
+	 * *path is then only the name, and messages say "built-in image" instead. */
+	virtual bool firmware_builtin() const { return false; }
 
 	/* The plugged module's EEPROM, SFF-8636 lower page 0 + upper page 00h, for a process
 	 * that has not run the bring-up (a secondary): 0, or -ENOTSUP. The primary reads the

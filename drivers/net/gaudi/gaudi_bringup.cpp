@@ -131,6 +131,26 @@ int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 	return 0;
 }
 
+/* The non-fatal CPU_BOOT_ERR0 bits: one WARNING each, naming it, as fw_read_errors gives
+ * each warning its dev_warn line [FWIF]; bring-up goes on. The register is read at preboot
+ * and again after the firmware load: *warned holds the bits already reported. */
+void warn_boot_bits(const char *name, uint32_t err0, uint32_t *warned)
+{
+	if (!(err0 & fw::err0::ENABLED))
+		return; /* the bits are valid only with ENABLED [BOOT] */
+	uint32_t bits = err0 & ~(fw::err0::ENABLED | fw::err0::kFatal | *warned);
+	*warned |= bits;
+	for (unsigned b = 0; b < 32; b++) {
+		if (!(bits & (1u << b)))
+			continue;
+		const char *n = fw::err0_bit_name(b);
+		GAUDI_LOG(WARNING,
+			  "%s: firmware: boot warning: CPU_BOOT_ERR0 bit %u (%s) set; not fatal "
+			  "to the NIC, going on",
+			  name, b, n != nullptr ? n : "undefined");
+	}
+}
+
 } // namespace
 
 gaudi_fw_state::~gaudi_fw_state()
@@ -151,6 +171,9 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	/* 1. Preboot: a ready boot status, a clean device, no fatal boot error [firmware_if.c
 	 *    hl_fw_read_preboot_status]. */
 	fw::FwErr e = h.read_preboot();
+	uint32_t warned = 0;
+	if (e == fw::FwErr::ok || e == fw::FwErr::boot_error)
+		warn_boot_bits(name, h.boot_err0(), &warned);
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
 
@@ -164,6 +187,8 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	if (rc != 0)
 		return rc;
 	e = h.load_firmware({boot_fit_path.c_str(), boot_fit}, {fit_path.c_str(), fit});
+	if (e == fw::FwErr::ok || e == fw::FwErr::boot_error)
+		warn_boot_bits(name, h.boot_err0(), &warned);
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
 

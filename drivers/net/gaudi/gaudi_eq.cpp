@@ -67,8 +67,7 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 			if (txq != nullptr) /* d2: the ring index of the solicited WQE */
 				gaudi_tx_complete(txq, gaudi_txq_unring(txq, e->d2));
 			break;
-		case EqeType::link_status:
-			port->ev_link++;
+		case EqeType::link_status: /* counted on the port(s) whose link it changed */
 			gaudi_rec_link_event(port, e->d2); /* [faults] */
 			break;
 		case EqeType::qp_err:

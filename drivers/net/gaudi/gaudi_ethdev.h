@@ -119,7 +119,7 @@ struct gaudi_port {
 	uint32_t db_pushed; /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
 
 	/* What the event queue told us. */
-	uint64_t ev_link;
+	uint64_t ev_link; /* LINK_STATUS events that changed this port's link (gaudi_recovery) */
 	uint64_t ev_qp_err;
 	uint64_t ev_db_overrun;
 	uint64_t ev_cq_overrun;

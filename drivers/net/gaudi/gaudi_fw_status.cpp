@@ -52,7 +52,7 @@ fw::CpucpNicStatus gaudi_fw_status_of(const gaudi_port *port)
 	unsigned hw = port->hw.id();
 	st.port = hw;
 	/* Toggles of the link, the first bring-up not counted [hbl_cn.c hbl_cn_get_status]. */
-	st.port_toggle_cnt = port->rec.link_up ? uint32_t(port->rec.link_up - 1) : 0;
+	st.port_toggle_cnt = port->rec.link_ups ? uint32_t(port->rec.link_ups - 1) : 0;
 	st.up = port->started;
 	if (!st.up)
 		return st;

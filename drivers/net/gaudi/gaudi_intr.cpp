@@ -117,6 +117,13 @@ void rearm_alarm(void *arg)
 	gaudi_port *port = gaudi_priv(dev);
 	port->rearm_pending = false;
 	port->hw.intr_clear(reg::INTR_EQ);
+	/* Nor did an event: an odd port's queue may hold its sibling's link events, which an
+	 * idle datapath would leave there (their counters, gaudi_rec_link_event). */
+	if ((port->hw.id() & 1) && rte_spinlock_trylock(&port->eq_lock)) {
+		if (port->started)
+			gaudi_eq_poll_locked(port, gaudi_txq0(dev));
+		rte_spinlock_unlock(&port->eq_lock);
+	}
 	lsc_check(dev); /* a change while the cause was pending raised no new interrupt */
 	lsc_check_sibling(dev);
 }

@@ -148,13 +148,15 @@ int gaudi_phy_bringup(Backend &be, const gaudi_fw_state &fw,
 	int rc = be.read_firmware(fw::kPhyFwFile, &image, &path, err);
 	if (rc != 0)
 		return rc;
-	PhyErr e = phy->load_firmware(image, path);
+	/* What the messages call the image: its file, or the model's built-in one (no file). */
+	const std::string source = be.firmware_builtin() ? "built-in image" : "file " + path;
+	PhyErr e = phy->load_firmware(image, source);
 	if (e == PhyErr::ok)
 		e = phy->check_firmware();
 	if (e != PhyErr::ok) {
 		*err = phy->error();
 		if (e != PhyErr::image)
-			*err += " (PHY firmware " + path + ")";
+			*err += " (PHY firmware " + source + ")";
 		return phy_errno(e);
 	}
 	/* use_fw_serdes_info (HLS2 with the CPU-CP F/W): the lane map and polarity of the board
@@ -169,7 +171,7 @@ int gaudi_phy_bringup(Backend &be, const gaudi_fw_state &fw,
 			phy->reset_macro(m);
 	for (const gaudi_bringup_port &bp : ports)
 		phy->lane_remap(bp.hw_port);
-	GAUDI_LOG(INFO, "PHY F/W %s loaded: CRC 0x%x, hash 0x%x", path.c_str(), phy->fw_crc(),
+	GAUDI_LOG(INFO, "PHY F/W loaded (%s): CRC 0x%x, hash 0x%x", source.c_str(), phy->fw_crc(),
 		  phy->fw_hash());
 	*out = std::move(phy);
 	return 0;

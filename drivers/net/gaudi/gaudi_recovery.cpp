@@ -246,6 +246,12 @@ void gaudi_rec_start(rte_eth_dev *dev)
 	r.db_rering = false;
 	r.wd_stalled_ms = 0;
 	r.wd_eq_ci = r.wd_txq_ci = r.wd_db_ci = r.wd_hw_eq_pi = UINT32_MAX;
+	/* The port's MAC is still off (dev_start enables it after this), so its link is down:
+	 * the link-down of the last stop may never have been consumed (the queue that carried it
+	 * is reprogrammed empty when its consumer changes). */
+	__atomic_store_n(&r.link_seen, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&r.link_had, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&r.link_watch, true, __ATOMIC_RELEASE);
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return;
 	r.wd_active = rte_eal_alarm_set(kWdPeriodMs * 1000, wd_tick, dev) == 0;
@@ -254,6 +260,8 @@ void gaudi_rec_start(rte_eth_dev *dev)
 void gaudi_rec_stop(rte_eth_dev *dev)
 {
 	auto *port = static_cast<gaudi_port *>(dev->data->dev_private);
+	/* First thing in dev_stop: the link-down the stop causes is not a link lost. */
+	__atomic_store_n(&port->rec.link_watch, false, __ATOMIC_RELEASE);
 	port->rec.wd_active = false;
 	rte_eal_alarm_cancel(wd_tick, dev);
 	rte_eal_alarm_cancel(reset_cb, dev);
@@ -281,8 +289,10 @@ void gaudi_rec_cq_overrun(gaudi_port *port)
 }
 
 /* A LINK_STATUS event of the macro (it arrives on the odd port's EQ for both ports, hbl_cn
- * SW-42306): its status holds the link bit of each lane of the macro; count the changes of
- * each port of this NIC that it shows. */
+ * SW-42306): its status holds the link bit of each lane of the macro [choice of the model,
+ * gaudi_emu_mac.cpp]. The event is counted (link_status_events) on each port of this NIC whose
+ * link it shows changed, whichever queue it came from; a change while the port runs, after
+ * its first link-up, is a link lost or regained (recovery_link_*, gaudi_recovery.h). */
 void gaudi_rec_link_event(gaudi_port *port, uint32_t status)
 {
 	gaudi_rec_link_event_hw(port->adapter, port->hw.id(), status);
@@ -295,14 +305,21 @@ void gaudi_rec_link_event_hw(gaudi_adapter *ad, unsigned eq_hw, uint32_t status)
 		gaudi_port *p = gaudi_adapter_port(ad, hw);
 		if (p == nullptr)
 			continue;
+		gaudi_recovery &r = p->rec;
 		bool up = status & (1u << reg::mac_lane(hw, 0));
-		if (up == p->rec.link_seen)
+		if (up == __atomic_load_n(&r.link_seen, __ATOMIC_RELAXED))
 			continue;
-		p->rec.link_seen = up;
+		__atomic_store_n(&r.link_seen, up, __ATOMIC_RELAXED);
+		p->ev_link++;
 		if (up)
-			p->rec.link_up++;
-		else
-			p->rec.link_down++;
+			r.link_ups++;
+		if (!__atomic_load_n(&r.link_watch, __ATOMIC_ACQUIRE))
+			continue;
+		if (up && r.link_had)
+			r.link_up++;
+		else if (!up && r.link_had)
+			r.link_down++;
+		r.link_had = r.link_had || up;
 	}
 }
 

@@ -25,6 +25,7 @@ struct gaudi_recovery {
 	uint64_t tx_fault_drops;
 	uint64_t link_down;
 	uint64_t link_up;
+	uint64_t link_ups;         /* every link-up of the port (NIC_STATUS port_toggle_cnt) */
 	uint64_t tx_watchdog;
 	uint64_t reset_events;
 	uint64_t cq_log_tsc;       /* last CQ overrun log line (rate limit) */
@@ -33,6 +34,11 @@ struct gaudi_recovery {
 	uint32_t log_suppressed;   /* lines not printed over the limit */
 	bool db_rering;            /* a doorbell was lost: ring the current PI again */
 	bool link_seen;            /* link state of the last LINK_STATUS event for this port */
+	/* link_down / link_up count the link lost and regained while the port runs: from the
+	 * port's first link-up after dev_start (its own, or the peer's start, is not counted)
+	 * until dev_stop begins (its own link-down is not counted either). */
+	bool link_watch;           /* between dev_start and dev_stop */
+	bool link_had;             /* the link was up since dev_start */
 	bool reset_requested;      /* INTR_RESET raised, until the next start */
 	/* Watchdog (alarm) state. */
 	bool wd_active;

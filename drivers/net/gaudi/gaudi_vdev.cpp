@@ -558,6 +558,7 @@ public:
 		image->assign(stand_in.begin(), stand_in.end());
 		return 0;
 	}
+	bool firmware_builtin() const override { return fw_dir_.empty(); }
 
 	int module_eeprom(unsigned port, uint8_t out[kModuleEepromLen]) const override
 	{

@@ -40,8 +40,8 @@ struct rte_pmd_gaudi_recovery_stats {
 	uint64_t qp_errors;          /**< QP_ERR events */
 	uint64_t qp_recoveries;      /**< TX queue restarted in place after a QP error */
 	uint64_t tx_fault_drops;     /**< faulting WQEs dropped (in oerrors) */
-	uint64_t link_down_events;   /**< LINK_STATUS events, link down */
-	uint64_t link_up_events;     /**< LINK_STATUS events, link up */
+	uint64_t link_down_events;   /**< link lost while started (not the port's own stop) */
+	uint64_t link_up_events;     /**< link regained after such a loss (not the first up) */
 	uint64_t tx_watchdog;        /**< TX stalls the watchdog detected */
 	uint64_t reset_events;       /**< RTE_ETH_EVENT_INTR_RESET raised */
 	uint32_t last_qp_syndrome;   /**< syndrome of the last QP_ERR */

@@ -86,6 +86,29 @@ const char *fw_err_name(FwErr e)
 	return "unknown";
 }
 
+/* From the table the conformance test checks against hl_boot_if.h (kErr0Rows). */
+const char *err0_bit_name(unsigned bit)
+{
+	for (const FwEnumRow &r : kErr0Rows)
+		if (r.value == bit)
+			return r.name;
+	return nullptr;
+}
+
+std::string err0_names(uint32_t bits)
+{
+	std::string s;
+	for (unsigned b = 0; b < 32; b++) {
+		if (!(bits & (1u << b)))
+			continue;
+		if (!s.empty())
+			s += ", ";
+		const char *n = err0_bit_name(b);
+		s += n != nullptr ? std::string(n) : "bit " + std::to_string(b);
+	}
+	return s;
+}
+
 FwHost::FwHost(Bar &regs, Bar &sram, const FwTimeouts &t, SleepFn sleep, void *sleep_ctx)
     : regs_(regs), sram_(sram), t_(t), sleep_(sleep ? sleep : default_sleep), sleep_ctx_(sleep_ctx)
 {
@@ -132,9 +155,11 @@ FwErr FwHost::check_errors(const char *when)
 {
 	const CpuDynRegs &d = desc_.cpu_dyn_regs;
 	err0_ = rd(reg_of(d.cpu_boot_err0, CPU_BOOT_ERR0));
+	/* Each fatal bit by name, as fw_read_errors logs one line per error [FWIF]. */
 	if ((err0_ & err0::ENABLED) && (err0_ & err0::kFatal))
 		return fail(FwErr::boot_error, std::string("device reports boot errors ") + when +
-						       " (CPU_BOOT_ERR0 " + hex(err0_) + ")");
+						       " (CPU_BOOT_ERR0 " + hex(err0_) + ": " +
+						       err0_names(err0_ & err0::kFatal) + ")");
 	return FwErr::ok;
 }
 

@@ -74,6 +74,12 @@ enum class FwErr {
 };
 const char *fw_err_name(FwErr e);
 
+/* The name of CPU_BOOT_ERR0 bit `bit` (0..31) as hl_boot_if.h spells it without the
+ * CPU_BOOT_ERR0_ prefix ("NIC_FW_FAIL"), or null for a bit it does not define. */
+const char *err0_bit_name(unsigned bit);
+/* The names of the bits set in `bits`, ", "-separated; an undefined bit as "bit N". */
+std::string err0_names(uint32_t bits);
+
 class FwHost {
 public:
 	using SleepFn = void (*)(void *ctx, uint32_t us);

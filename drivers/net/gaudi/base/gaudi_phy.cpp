@@ -208,7 +208,7 @@ void Phy::fw_unload_all()
 }
 
 /* gaudi2_cn_phy_fw_load_all. */
-PhyErr Phy::load_firmware(std::span<const uint8_t> file, const std::string &path)
+PhyErr Phy::load_firmware(std::span<const uint8_t> file, const std::string &source)
 {
 	if (ports_mask_ == 0)
 		return PhyErr::ok;
@@ -216,7 +216,7 @@ PhyErr Phy::load_firmware(std::span<const uint8_t> file, const std::string &path
 	PhyImage img;
 	std::string why;
 	if (!parse_image(file, &img, &why))
-		return fail(PhyErr::image, "PHY firmware file " + path + " " + why);
+		return fail(PhyErr::image, "PHY firmware " + source + " " + why);
 	fw_unload_all();
 
 	write_all(R_9814, kFwExecCtrlHalt); /* FW2 */
@@ -261,7 +261,7 @@ PhyErr Phy::load_firmware(std::span<const uint8_t> file, const std::string &path
 				snprintf(m, sizeof(m),
 					 "PHY firmware load: section %u of %s not taken (FW0 9F0F "
 					 "stuck at 0x%x)",
-					 i, path.c_str(), status);
+					 i, source.c_str(), status);
 				return fail(PhyErr::load_timeout, m);
 			}
 			sleep(t_.section_poll_us);

@@ -83,8 +83,9 @@ public:
 	/* ---- Firmware [gaudi2_cn_phy_fw_load_all, gaudi2_cn_phy_init] ---- */
 	static bool parse_image(std::span<const uint8_t> file, PhyImage *img, std::string *err);
 	/* Unload, load the image into every SerDes of ports_mask, start it, read CRC and hash,
-	 * enable the MCU calibration. path names the file in messages. */
-	PhyErr load_firmware(std::span<const uint8_t> file, const std::string &path);
+	 * enable the MCU calibration. source names the image in messages, after "PHY firmware"
+	 * ("file /lib/firmware/...", "built-in image"). */
+	PhyErr load_firmware(std::span<const uint8_t> file, const std::string &source);
 	/* The init's check of the running F/W: refuses CRC 0x1723. */
 	PhyErr check_firmware();
 	uint32_t fw_crc() const { return crc_; }
