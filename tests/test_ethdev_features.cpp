@@ -1272,6 +1272,42 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 	EXPECT_EQ(imissed() - missed0, 24u);
 }
 
+/* An application that frees its attached mbufs and then sleeps on the RX interrupt: enabling
+ * the interrupt gives the freed slots back, so the next frame arrives and wakes it. */
+TEST(RxAttach, FreedSlotsGoBackAtInterruptEnable)
+{
+	Nic nic("ports=2,rx_copy_max=0");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	rte_eth_conf conf{};
+	conf.intr_conf.rxq = 1;
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1, conf, true, 64), 0);
+	const uint16_t p1 = nic.port(1);
+	ASSERT_EQ(rte_eth_dev_rx_intr_ctl_q(p1, 0, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD,
+					    nullptr),
+		  0);
+	std::vector<rte_mbuf *> tx;
+	for (uint32_t i = 0; i < 64; i++)
+		tx.push_back(nic.frame(tagged(400, i)));
+	ASSERT_EQ(nic.send(0, tx), 64u);
+	auto held = nic.receive(1, 64, 2000);
+	ASSERT_EQ(held.size(), 64u);
+	gaudi_test::free_all(held);
+	EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 0u);
+	ASSERT_EQ(rte_eth_dev_rx_intr_enable(p1, 0), 0);
+	ASSERT_EQ(nic.send(0, {nic.frame(tagged(400, 99))}), 1u);
+	rte_epoll_event ev[4];
+	EXPECT_EQ(rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 4, 2000), 1);
+	ASSERT_EQ(rte_eth_dev_rx_intr_disable(p1, 0), 0);
+	auto got = nic.receive(1, 1, 2000);
+	ASSERT_EQ(got.size(), 1u);
+	EXPECT_EQ(gaudi_test::bytes_of(got[0]), tagged(400, 99));
+	gaudi_test::free_all(got);
+	ASSERT_EQ(rte_eth_dev_rx_intr_ctl_q(p1, 0, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL,
+					    nullptr),
+		  0);
+}
+
 /* Scattered RX copies what it copied before (frames up to rx_copy_max in a chain) and attaches
  * longer frames in one segment; the software address filter drops before anything is
  * attached. */

@@ -346,7 +346,8 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 {
 	gaudi_port *port = gaudi_priv(dev);
-	if (uint32_t held = gaudi_rx_ring_held(rxq->ring); held != 0) {
+	uint32_t held = gaudi_rx_ring_held(rxq->ring);
+	if (rxq->ring == nullptr || held != 0) { /* (none: an earlier rebuild failed) */
 		GAUDI_LOG(INFO, "port %u: rx queue %u: %u slots still held by mbufs: new slot ring",
 			  dev->data->port_id, rxq->queue_id, held);
 		int rc = gaudi_rxq_alloc_ring(dev, rxq);

@@ -233,6 +233,12 @@ inline void rx_attach(gaudi_rx_ring *ring, rte_mbuf *m, uint32_t slot, uint32_t 
 }
 } // namespace
 
+void gaudi_rx_release(gaudi_rxq *rxq)
+{
+	if (rxq->hw_ci != rxq->ci)
+		rx_release_run(rxq);
+}
+
 /* CQEs are taken in groups: the group's CQEs are read (valid bit, slot, length) and given back
  * first, with a prefetch of each frame's slot and of the mbuf data it is copied to, then the
  * group's frames are copied while those lines arrive. */

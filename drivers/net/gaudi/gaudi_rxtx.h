@@ -103,6 +103,9 @@ static inline uint32_t gaudi_txq_unring(const gaudi_txq *txq, uint32_t ring_idx)
 {
 	return (txq->ci + ((ring_idx - txq->ci) & txq->mask)) & gaudi::hw::WQ_IDX_MASK;
 }
+/* Give the HW back the CQ entries whose slots attached mbufs have released (rx_burst does it;
+ * rx_queue_intr_enable too, before the application sleeps). On the queue's lcore. */
+void gaudi_rx_release(gaudi_rxq *rxq);
 /* Drop the queue's reference to its slot ring (the last holder frees it). */
 void gaudi_rx_ring_put(gaudi_rx_ring *ring);
 /* Slots attached mbufs hold now (0 when none). */
