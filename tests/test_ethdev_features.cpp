@@ -1308,6 +1308,42 @@ TEST(RxAttach, FreedSlotsGoBackAtInterruptEnable)
 		  0);
 }
 
+/* Attached mbufs forwarded to a TX queue with fast free (testpmd's default): the TX queues of
+ * an adapter that attaches free each mbuf, so the slots come back and the pool is whole. */
+TEST(RxAttach, ForwardedOverFastFreeTx)
+{
+	Nic nic("ports=2,rx_copy_max=256");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	rte_eth_conf conf{};
+	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	ASSERT_EQ(nic.setup(0, conf), 0);
+	ASSERT_EQ(nic.setup(1, conf), 0);
+	const uint16_t p0 = nic.port(0), p1 = nic.port(1);
+	const unsigned avail0 = rte_mempool_avail_count(nic.mp());
+	for (uint32_t round = 0; round < 4; round++) {
+		std::vector<rte_mbuf *> tx;
+		for (uint32_t i = 0; i < 32; i++)
+			tx.push_back(nic.frame(tagged(1000, round * 32 + i)));
+		ASSERT_EQ(nic.send(0, tx), 32u);
+		auto fwd = nic.receive(1, 32, 2000);
+		ASSERT_EQ(fwd.size(), 32u);
+		EXPECT_TRUE(RTE_MBUF_HAS_EXTBUF(fwd[0]));
+		ASSERT_EQ(nic.send(1, fwd), 32u); /* back to port 0, zero copy from the slots */
+		auto back = nic.receive(0, 32, 2000);
+		ASSERT_EQ(back.size(), 32u);
+		for (uint32_t i = 0; i < 32; i++)
+			EXPECT_EQ(gaudi_test::bytes_of(back[i]), tagged(1000, round * 32 + i)) << i;
+		gaudi_test::free_all(back);
+	}
+	/* Completions are reaped at the next tx_burst. */
+	rte_mbuf *none[1];
+	EXPECT_EQ(rte_eth_tx_burst(p1, 0, none, 0), 0);
+	EXPECT_EQ(rte_eth_tx_burst(p0, 0, none, 0), 0);
+	EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 0u);
+	EXPECT_EQ(xstat(p0, "rx_q0_slots_held"), 0u);
+	EXPECT_EQ(rte_mempool_avail_count(nic.mp()), avail0);
+}
+
 /* Scattered RX copies what it copied before (frames up to rx_copy_max in a chain) and attaches
  * longer frames in one segment; the software address filter drops before anything is
  * attached. */

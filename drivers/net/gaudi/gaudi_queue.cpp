@@ -334,8 +334,14 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	txq->queue_id = qid;
 	txq->max_frame = gaudi_max_frame(dev->data->mtu);
 	txq->deferred = conf->tx_deferred_start != 0;
+	/* Fast free puts mbufs back in their pool without detaching them: an mbuf attached to an
+	 * RX slot (rx_copy_max) would go back still pointing at the slot, which would never be
+	 * released. The adapter's RX attaches: its TX frees each mbuf (mlx5 turns fast free off
+	 * with its multi-packet RQ too, mlx5_txq.c). */
+	bool attaching = txq->port->adapter->rx_copy_max < (1u << kRxSlotMaxLog2);
 	txq->fast_free = ((conf->offloads | dev->data->dev_conf.txmode.offloads) &
-			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
+			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0 &&
+			 !attaching;
 	dev->data->tx_queues[qid] = txq;
 	return 0;
 }
