@@ -557,7 +557,7 @@ TEST(Devargs, ErrorsNameTheDevarg)
 			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fw_cpucp_fail, fault, "
 			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
 			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
-			    "nic_status_ms)"},
+			    "nic_status_ms, rx_copy_max)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
 		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
@@ -570,6 +570,10 @@ TEST(Devargs, ErrorsNameTheDevarg)
 				  "image_rejected, cpucp_silent or no_nic_mem_clear"},
 		{"fw_cpucp_fail=NIC_FOO", "devarg fw_cpucp_fail=NIC_FOO: must name a cpucp opcode"},
 		{"nic_status_ms=-1", "devarg nic_status_ms=-1: must be 0 (never) .. 600000 ms"},
+		{"rx_copy_max=16385", "devarg rx_copy_max=16385: must be 0 .. 16384 bytes"},
+		{"rx_copy_max=1k", "devarg rx_copy_max=1k: must be 0 .. 16384 bytes"},
+		{"rx_copy_max=", "devarg rx_copy_max=: must be 0 .. 16384 bytes"},
+		{"rx_copy_max=0,rx_copy_max=64", "devarg rx_copy_max given more than once"},
 		{"port_mask=0x1000000", "devarg port_mask=0x1000000: must be a non-zero hex mask"},
 		{"ports=25", "devarg ports=25: must be 1..24"},
 		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},

@@ -38,6 +38,10 @@ figures, it does not replace them. With engine=thread the model's thread is coun
 its idle polling): use engine=inline for the PMD's and the model's work per frame. valgrind is
 a development tool, not installed by the project's set-up scripts.
 
+Devargs: a gaudi backend's name may carry driver devargs after a colon, appended to its vdev
+string, e.g. `--backends gaudi-inline,gaudi-inline:rx_copy_max=1024,memif` measures the copy
+and the attach (rx_copy_max) RX paths in one invocation.
+
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
        [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
@@ -66,6 +70,17 @@ BACKENDS = {
 REF = "memif"
 BASE_PMD = [None]   # --base-pmd: a build to compare with (before/after in one invocation)
 _CYC = re.compile(r"CPU cycles/packet=([\d.]+) \(.*?\) at (\d+) MHz")
+
+
+def vdevs_of(name, size):
+    """The vdev strings of backend `name` ("<backend>[:<devargs>]", see the module's text)."""
+    base, _, extra = name.partition(":")
+    if extra and not base.startswith("gaudi"):
+        raise TestPmdError(f"{name}: devargs only for the gaudi backends")
+    vdevs = BACKENDS[base]
+    if base == "null":
+        vdevs = [f"{v},size={size}" for v in vdevs]
+    return [f"{v},{extra}" for v in vdevs] if extra else vdevs
 
 
 def machine():
@@ -100,9 +115,7 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
     """(Mpps, busy cycles per frame, TSC MHz) after `start tx_first <bursts>`."""
     if name.endswith("@base"):   # the same backend with the --base-pmd build
         name, pmd = name[:-len("@base")], BASE_PMD[0]
-    vdevs = BACKENDS[name]
-    if name == "null":
-        vdevs = [f"{v},size={size}" for v in vdevs]
+    vdevs = vdevs_of(name, size)
     if name == "memif" and os.path.exists(SOCK):
         os.unlink(SOCK)
     eal = eal_args(f"bench-{os.getpid()}")
@@ -141,9 +154,7 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
 def run_ir(name, size, seconds, pmd, bursts=8):
     """(instructions, frames) of one testpmd process under callgrind, start to exit, that
     forwarded for about `seconds` (valgrind's pace)."""
-    vdevs = BACKENDS[name]
-    if name == "null":
-        vdevs = [f"{v},size={size}" for v in vdevs]
+    vdevs = vdevs_of(name, size)
     if name == "memif" and os.path.exists(SOCK):
         os.unlink(SOCK)
     out_file = f"/tmp/bench-callgrind-{os.getpid()}.out"

@@ -113,6 +113,21 @@ int gaudi_devarg_nic_status_ms(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* rx_copy_max=BYTES: RX frames longer than this are attached to the mbuf in their slot instead
+ * of copied (gaudi_rx_burst); gaudi_rx_copy_all (the default) copies every frame. */
+int gaudi_devarg_rx_copy_max(const char *key, const char *value, void *opaque)
+{
+	unsigned n = 0;
+	if (!gaudi_devarg_uint(value, 0, gaudi_rx_copy_all, &n))
+		return gaudi_devarg_error(
+			opaque, key, value,
+			"must be 0 .. " + std::to_string(gaudi_rx_copy_all) +
+				" bytes (frames longer are attached, not copied; " +
+				std::to_string(gaudi_rx_copy_all) + " = always copy)");
+	static_cast<gaudi_devargs_ctx *>(opaque)->drv->rx_copy_max = n;
+	return 0;
+}
+
 bool gaudi_devargs_parse(const char *args, std::span<const gaudi_devarg_key> keys,
 			 gaudi_devargs_ctx *ctx, bool (*check)(gaudi_devargs_ctx *ctx))
 {

@@ -14,6 +14,11 @@
 #include <span>
 #include <string>
 
+#include "base/gaudi_hw_defs.h"
+
+/* rx_copy_max that copies every frame: the largest RX slot (NIC_RAW_ELEM_SIZE, 16 KB). */
+inline constexpr uint32_t gaudi_rx_copy_all = 1u << gaudi::hw::kRxSlotMaxLog2;
+
 /* Driver settings, the same for both drivers. The model's settings (emu::Config) are
  * net_gaudi_emu's own and never carry these. */
 struct gaudi_devargs {
@@ -21,6 +26,9 @@ struct gaudi_devargs {
 	std::string fw_dir;		/* directory of the firmware files; empty = default */
 	uint32_t port_mask = 0;		/* NIC ports to open; 0 = every port the firmware enables */
 	uint32_t nic_status_ms = 1000;	/* period of NIC_STATUS to the firmware; 0 = never */
+	/* RX frames up to this many bytes are copied into the mbuf, longer ones handed out in
+	 * their slot (gaudi_rx_ring); the largest slot, the default, copies every frame. */
+	uint32_t rx_copy_max = gaudi_rx_copy_all;
 };
 
 /* What the handlers write: the driver settings, the backend's settings (net_gaudi_emu:
@@ -49,12 +57,14 @@ struct gaudi_devarg_key {
 	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir)               \
 	X(port_mask, "<hex>", true, gaudi_devarg_port_mask)          \
 	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms) \
-	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)
+	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)  \
+	X(rx_copy_max, "<bytes>", true, gaudi_devarg_rx_copy_max)
 
 int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque);
 int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque);
 int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque);
 int gaudi_devarg_nic_status_ms(const char *key, const char *value, void *opaque);
+int gaudi_devarg_rx_copy_max(const char *key, const char *value, void *opaque);
 
 /* Parse args (may be null or empty) with a driver's table, then run check (may be null) for
  * the rules across keys. False with ctx->err naming the devarg on: args kvargs cannot parse,

@@ -68,6 +68,8 @@ struct gaudi_adapter {
 	unsigned open_ports = 0; /* ethdevs not yet closed; the last close frees the adapter */
 	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (gaudi_devargs) */
+	/* devarg rx_copy_max (gaudi_devargs): by default every RX frame is copied. */
+	uint32_t rx_copy_max = 1u << gaudi::hw::kRxSlotMaxLog2;
 	/* Periodic NIC_STATUS (gaudi_fw_status.cpp): devarg nic_status_ms, alarm armed, the
 	 * statuses sent. */
 	uint32_t nic_status_ms = 0;

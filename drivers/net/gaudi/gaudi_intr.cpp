@@ -320,6 +320,10 @@ int gaudi_rx_queue_intr_enable(rte_eth_dev *dev, uint16_t qid)
 	 * (PI > CI), so no frame is slept through. */
 	port->hw.intr_clear(reg::INTR_RX_RING0);
 	port->hw.intr_enable(reg::INTR_RX_RING0, true);
+	/* Slots of attached mbufs freed since the last rx_burst go back first: with the CQ full
+	 * no frame, hence no interrupt, could come while the application sleeps. */
+	if (rxq->started)
+		gaudi_rx_release(rxq);
 	port->hw.arm_cq(rxq->ci);
 	return 0;
 }

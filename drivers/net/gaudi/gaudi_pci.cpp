@@ -186,6 +186,7 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	snprintf(ad->name, sizeof(ad->name), "%s", pci->device.name);
 	ad->nports = be->nports();
 	ad->tx_watchdog_ms = settings.tx_watchdog_ms; /* [faults] */
+	ad->rx_copy_max = settings.rx_copy_max;
 	ad->open_ports = 1;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		/* EAL maps the BAR in secondaries too; the secondary ops only read it. Untested

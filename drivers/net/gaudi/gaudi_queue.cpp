@@ -4,6 +4,7 @@
 #include "gaudi_queue.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstdio>
@@ -64,6 +65,70 @@ size_t gaudi_ring_align(size_t len)
 	return std::clamp<size_t>(std::bit_ceil(len), kRingAlign, RTE_PGSIZE_2M);
 }
 
+namespace {
+
+/* free_cb of an attached mbuf's slot (rte_mbuf_ext_shared_info), on whichever lcore frees the
+ * last mbuf on it: the slot may be written again once rx_burst's CI passes it. */
+void rx_slot_free(void *addr, void *opaque)
+{
+	auto *ring = static_cast<gaudi_rx_ring *>(opaque);
+	size_t slot = size_t(static_cast<uint8_t *>(addr) - ring->slots) >> ring->slot_log2;
+	__atomic_store_n(&ring->held[slot], 0, __ATOMIC_RELEASE);
+	gaudi_rx_ring_put(ring);
+}
+
+/* A slot ring of nb slots of 1 << slot_log2 bytes, its held flags and shared infos. Its
+ * memzone has a name of its own (a generation number): gaudi_dma_zone() frees an old zone of
+ * the same name, which must never be one that attached mbufs still point into. */
+gaudi_rx_ring *rx_ring_create(const rte_eth_dev *dev, uint16_t qid, uint32_t nb,
+			      uint32_t slot_log2, int socket)
+{
+	static std::atomic<uint32_t> generation;
+	size_t slots_len = static_cast<size_t>(nb) << slot_log2;
+	char what[16];
+	snprintf(what, sizeof(what), "rxs%u_",
+		 generation.fetch_add(1, std::memory_order_relaxed));
+	const rte_memzone *mz = gaudi_dma_zone(dev, what, qid, slots_len, socket,
+					       RTE_MEMZONE_IOVA_CONTIG,
+					       gaudi_ring_align(slots_len));
+	size_t len = sizeof(gaudi_rx_ring) + (sizeof(rte_mbuf_ext_shared_info) + 1) * nb;
+	auto *ring = static_cast<gaudi_rx_ring *>(
+		rte_zmalloc_socket("gaudi_rx_ring", len, RTE_CACHE_LINE_SIZE, socket));
+	if (mz == nullptr || ring == nullptr) {
+		rte_memzone_free(mz);
+		rte_free(ring);
+		return nullptr;
+	}
+	ring->mz = mz;
+	ring->slots = static_cast<uint8_t *>(mz->addr);
+	ring->iova = mz->iova;
+	ring->slot_log2 = slot_log2;
+	ring->nb = nb;
+	ring->refs = 1; /* the queue's */
+	ring->shinfo = reinterpret_cast<rte_mbuf_ext_shared_info *>(ring + 1);
+	ring->held = reinterpret_cast<uint8_t *>(ring->shinfo + nb);
+	for (uint32_t i = 0; i < nb; i++) {
+		ring->shinfo[i].free_cb = rx_slot_free;
+		ring->shinfo[i].fcb_opaque = ring;
+	}
+	return ring;
+}
+
+} // namespace
+
+void gaudi_rx_ring_put(gaudi_rx_ring *ring)
+{
+	if (ring == nullptr || __atomic_sub_fetch(&ring->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	rte_memzone_free(ring->mz);
+	rte_free(ring);
+}
+
+uint32_t gaudi_rx_ring_held(const gaudi_rx_ring *ring)
+{
+	return ring == nullptr ? 0 : __atomic_load_n(&ring->refs, __ATOMIC_ACQUIRE) - 1;
+}
+
 void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
 {
 	if (dev->data->rx_queues == nullptr || qid >= dev->data->nb_rx_queues)
@@ -71,7 +136,8 @@ void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
 	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
 	if (rxq == nullptr)
 		return;
-	rte_memzone_free(rxq->mz);
+	/* Slots attached mbufs still hold stay until the last of them is freed. */
+	gaudi_rx_ring_put(rxq->ring);
 	rte_memzone_free(rxq->cq_mz);
 	rte_free(rxq);
 	dev->data->rx_queues[qid] = nullptr;
@@ -93,7 +159,8 @@ void gaudi_txq_release(rte_eth_dev *dev, uint16_t qid)
 	dev->data->tx_queues[qid] = nullptr;
 }
 
-/* (Re)build RX ring memory for the port's current MTU. */
+/* (Re)build RX ring memory for the port's current MTU. The old slot ring is let go: attached
+ * mbufs may still hold some of its slots. */
 int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 {
 	uint32_t max_frame = gaudi_max_frame(dev->data->mtu);
@@ -102,26 +169,26 @@ int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
 	int socket = dev->device->numa_node;
 	/* Slot ring and CQ apart: each is walked by index, so each must be IOVA-contiguous. */
-	const rte_memzone *mz =
-		gaudi_dma_zone(dev, "rxs", rxq->queue_id, slots_len, socket,
-			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(slots_len));
+	gaudi_rx_ring *ring = rx_ring_create(dev, rxq->queue_id, rxq->nb_desc, slot_log2, socket);
 	const rte_memzone *cq_mz =
 		gaudi_dma_zone(dev, "rxc", rxq->queue_id, cq_len + kRingAlign, socket,
 			       RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(cq_len + kRingAlign));
-	if (mz == nullptr || cq_mz == nullptr) {
+	gaudi_rx_ring_put(rxq->ring);
+	rxq->ring = nullptr;
+	if (ring == nullptr || cq_mz == nullptr) {
 		GAUDI_LOG(ERR,
 			  "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
 			  "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or "
 			  "--iova-mode=va",
 			  dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
-		rte_memzone_free(mz);
+		gaudi_rx_ring_put(ring);
 		rte_memzone_free(cq_mz);
-		rxq->mz = rxq->cq_mz = nullptr; /* gaudi_dma_zone() freed the old ones by name */
+		rxq->cq_mz = nullptr; /* gaudi_dma_zone() freed the old one by name */
 		return -ENOMEM;
 	}
-	rxq->mz = mz;
+	rxq->ring = ring;
 	rxq->cq_mz = cq_mz;
-	rxq->slots = static_cast<uint8_t *>(mz->addr);
+	rxq->slots = ring->slots;
 	rxq->cq = static_cast<Cqe *>(cq_mz->addr);
 	rxq->cq_pi =
 		reinterpret_cast<volatile uint32_t *>(static_cast<uint8_t *>(cq_mz->addr) + cq_len);
@@ -179,6 +246,7 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	rxq->buf_size = buf;
 	rxq->mbuf_init = rxq_mbuf_init(dev->data->port_id);
 	rxq->deferred = conf->rx_deferred_start != 0;
+	rxq->copy_max = rxq->port->adapter->rx_copy_max;
 	int rc = gaudi_rxq_alloc_ring(dev, rxq);
 	if (rc != 0) {
 		rte_free(rxq);
@@ -266,21 +334,37 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	txq->queue_id = qid;
 	txq->max_frame = gaudi_max_frame(dev->data->mtu);
 	txq->deferred = conf->tx_deferred_start != 0;
+	/* Fast free puts mbufs back in their pool without detaching them: an mbuf attached to an
+	 * RX slot (rx_copy_max) would go back still pointing at the slot, which would never be
+	 * released. The adapter's RX attaches: its TX frees each mbuf (mlx5 turns fast free off
+	 * with its multi-packet RQ too, mlx5_txq.c). */
+	bool attaching = txq->port->adapter->rx_copy_max < (1u << kRxSlotMaxLog2);
 	txq->fast_free = ((conf->offloads | dev->data->dev_conf.txmode.offloads) &
-			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
+			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0 &&
+			 !attaching;
 	dev->data->tx_queues[qid] = txq;
 	return 0;
 }
 
-/* (Re)start the raw RX path of queue 0: empty CQ, responder QPC valid. */
+/* (Re)start the raw RX path of queue 0: empty CQ, responder QPC valid. The HW starts again
+ * from slot 0 with every slot its own: if attached mbufs still hold slots of the ring, the
+ * queue starts on a new ring and the old one goes when they are freed. */
 int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 {
 	gaudi_port *port = gaudi_priv(dev);
+	uint32_t held = gaudi_rx_ring_held(rxq->ring);
+	if (rxq->ring == nullptr || held != 0) { /* (none: an earlier rebuild failed) */
+		GAUDI_LOG(INFO, "port %u: rx queue %u: %u slots still held by mbufs: new slot ring",
+			  dev->data->port_id, rxq->queue_id, held);
+		int rc = gaudi_rxq_alloc_ring(dev, rxq);
+		if (rc != 0)
+			return rc;
+	}
 	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
 	*rxq->cq_pi = 0;
-	rxq->ci = 0;
+	rxq->ci = rxq->hw_ci = 0;
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
-	RxRingCfg rcfg{rxq->mz->iova, rxq->slot_log2, log2u(rxq->nb_desc), rxq->cq_mz->iova,
+	RxRingCfg rcfg{rxq->ring->iova, rxq->slot_log2, log2u(rxq->nb_desc), rxq->cq_mz->iova,
 		       rxq->cq_mz->iova + cq_len};
 	if (!port->hw.rx_init(rcfg))
 		return -EIO;

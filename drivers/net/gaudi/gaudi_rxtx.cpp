@@ -149,13 +149,14 @@ uint32_t gaudi_rx_queue_count(void *queue)
 }
 
 /* DONE: the CQE at ci + offset is valid (a frame waits there); AVAIL: the slot is the HW's;
- * UNAVAIL: the queue is stopped. */
+ * UNAVAIL: the queue is stopped, or the entry is behind the CI the HW has (hw_ci), its slot or
+ * an older one held by an attached mbuf. */
 int gaudi_rx_descriptor_status(void *queue, uint16_t offset)
 {
 	auto *rxq = static_cast<gaudi_rxq *>(queue);
 	if (unlikely(offset >= rxq->nb_desc))
 		return -EINVAL;
-	if (!rxq->started)
+	if (!rxq->started || offset >= rxq->nb_desc - (rxq->ci - rxq->hw_ci))
 		return RTE_ETH_RX_DESC_UNAVAIL;
 	const Cqe *cqe = &rxq->cq[(rxq->ci + offset) & rxq->mask];
 	if (__atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE) & CQE_VALID)
@@ -201,6 +202,43 @@ bool sw_filter_pass(const gaudi_port *port, const uint8_t *frame)
 }
 } // namespace
 
+namespace {
+/* Give the HW back the run of CQ entries from hw_ci whose slots no attached mbuf holds: slots
+ * are released in any order (mbufs are freed in any order, on any lcore), the CI only moves
+ * over the contiguous run. Each entry is passed once, so the walk costs one load per frame. */
+void rx_release_run(gaudi_rxq *rxq)
+{
+	const uint8_t *held = rxq->ring->held;
+	uint32_t hw_ci = rxq->hw_ci;
+	while (hw_ci != rxq->ci && __atomic_load_n(&held[hw_ci & rxq->mask], __ATOMIC_ACQUIRE) == 0)
+		hw_ci++;
+	if (hw_ci != rxq->hw_ci) {
+		rxq->hw_ci = hw_ci;
+		/* The slots' last readers came before (the acquire loads above). */
+		rxq->port->hw.rx_write_ci(hw_ci);
+	}
+}
+
+/* Hand the frame in slot out in m as an external buffer (mlx5's MPRQ does the same for its
+ * strides): no headroom, the slot's own IOVA; the slot's free_cb (rx_slot_free) releases it. */
+inline void rx_attach(gaudi_rx_ring *ring, rte_mbuf *m, uint32_t slot, uint32_t len)
+{
+	rte_mbuf_ext_shared_info *sh = &ring->shinfo[slot];
+	rte_mbuf_ext_refcnt_set(sh, 1);
+	__atomic_store_n(&ring->held[slot], 1, __ATOMIC_RELAXED); /* ours until m is handed out */
+	size_t off = static_cast<size_t>(slot) << ring->slot_log2;
+	rte_pktmbuf_attach_extbuf(m, ring->slots + off, ring->iova + off,
+				  static_cast<uint16_t>(1u << ring->slot_log2), sh);
+	m->data_len = static_cast<uint16_t>(len);
+}
+} // namespace
+
+void gaudi_rx_release(gaudi_rxq *rxq)
+{
+	if (rxq->hw_ci != rxq->ci)
+		rx_release_run(rxq);
+}
+
 /* CQEs are taken in groups: the group's CQEs are read (valid bit, slot, length) and given back
  * first, with a prefetch of each frame's slot and of the mbuf data it is copied to, then the
  * group's frames are copied while those lines arrive. */
@@ -213,6 +251,9 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		return 0;
 	uint32_t pi = load_acquire(rxq->cq_pi);
 	if (pi == rxq->ci) {
+		/* Slots freed since the last burst: with the CQ full, no frame comes until then. */
+		if (rxq->hw_ci != rxq->ci)
+			rx_release_run(rxq);
 		/* Nothing ready: let an emulated device's inline engine move wire input. */
 		rxq->port->hw.bar()->service();
 		pi = load_acquire(rxq->cq_pi);
@@ -249,6 +290,11 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	/* Read once per burst: a filter change applies from the next burst on. */
 	const bool sw_filter = __atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED);
 	const uint32_t ptype_mask = __atomic_load_n(&rxq->port->ptype_mask, __ATOMIC_RELAXED);
+	/* Frames above copy_max are attached, not copied; with copy_max at or above the largest
+	 * frame the slot ring holds none is. */
+	const uint32_t copy_max = rxq->copy_max;
+	gaudi_rx_ring *const ring = rxq->ring;
+	uint32_t attached = 0;
 	uint64_t bytes = 0;
 	uint16_t i = 0;
 	bool stop = false;
@@ -256,6 +302,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		const uint8_t *src[kRxGroup];
 		uint32_t lens[kRxGroup];
 		uint16_t g = 0, want = std::min<uint16_t>(kRxGroup, n - i);
+		const uint32_t ci0 = ci; /* the group's first CQ index */
 		for (; g < want; g++) {
 			Cqe *cqe = &cq[ci & mask];
 			uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
@@ -287,7 +334,19 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				rte_pktmbuf_free(m);
 				continue;
 			}
-			if (likely(len <= buf_size)) {
+			if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src[j])) {
+				rxq->filtered++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			const uint32_t pos = (ci0 + j) & mask;
+			if (unlikely(len > copy_max) &&
+			    src[j] == slots + (static_cast<size_t>(pos) << slot_log2)) {
+				/* The slot the CQ entry stands for (not another one an inconsistent
+				 * CQE names): the CI stays behind it until m is freed. */
+				rx_attach(ring, m, pos, len);
+				attached++;
+			} else if (likely(len <= buf_size)) {
 				/* libc's memcpy picks its vector width at run time (AVX2 here): a
 				 * 187-byte frame in about 25 instructions, against about 60 for
 				 * rte_memcpy built for the distribution's SSE4.2 baseline (callgrind,
@@ -298,11 +357,6 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				/* Without scatter the queue setup guarantees fit; this is allocation
 				 * failure of an extra segment: the frame is lost, and counted. */
 				rte_eth_devices[m->port].data->rx_mbuf_alloc_failed++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src[j])) {
-				rxq->filtered++;
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -317,9 +371,20 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	 * they came. */
 	if (i < n)
 		rte_mempool_put_bulk(rxq->mp, reinterpret_cast<void **>(&pkts[i]), n - i);
-	if (ci != rxq->ci) {
+	if (attached != 0) {
+		/* Before the mbufs are handed out: from then on any lcore may free them. */
+		__atomic_add_fetch(&ring->refs, attached, __ATOMIC_RELAXED);
+		rxq->attached += attached;
+	}
+	if (likely(attached == 0 && rxq->hw_ci == rxq->ci)) {
+		/* No slot held: every entry read goes back at once, as without attach. */
+		if (ci != rxq->ci) {
+			rxq->ci = rxq->hw_ci = ci;
+			rxq->port->hw.rx_write_ci(ci);
+		}
+	} else {
 		rxq->ci = ci;
-		rxq->port->hw.rx_write_ci(ci);
+		rx_release_run(rxq);
 	}
 	rxq->packets += nb_rx;
 	rxq->bytes += bytes;

@@ -10,12 +10,34 @@
 
 #include "gaudi_ethdev.h"
 
-/* RX queue: the HW copies each frame into slot[i] and posts a CQE; we copy slot -> mbuf. */
+/* The RX slot ring with what lets an mbuf hold a slot (devarg rx_copy_max): the HW writes
+ * slot i only once CQ entry i is consumed (CQ and slot ring have the same size), so the CQ CI
+ * stays behind every slot an attached mbuf still holds. Shared by the queue and the attached
+ * mbufs: refs counts the queue's reference and one per held slot, and the last one frees the
+ * ring, so queue release or a ring rebuilt for a new MTU never frees a slot still in use. */
+struct gaudi_rx_ring {
+	const rte_memzone *mz;    /* the slots, IOVA-contiguous */
+	uint8_t *slots;
+	rte_iova_t iova;
+	uint32_t slot_log2;
+	uint32_t nb;
+	uint32_t refs;            /* atomic */
+	uint8_t *held;            /* per slot, atomic: 1 while an attached mbuf holds it */
+	rte_mbuf_ext_shared_info *shinfo; /* per slot; free_cb releases the slot */
+};
+
+/* RX queue: the HW copies each frame into slot[i] and posts a CQE; we copy slot -> mbuf, or
+ * attach the slot to the mbuf as an external buffer for frames above copy_max. */
 struct gaudi_rxq {
 	gaudi::hw::Cqe *cq;
 	const uint8_t *slots;
 	volatile uint32_t *cq_pi; /* HW-written CQ PI (free-running) */
-	uint32_t ci;              /* free-running consumer index */
+	uint32_t ci;              /* free-running index of the next CQE to read */
+	/* Free-running CQ CI given to the HW: ci, or behind it at the oldest slot an attached
+	 * mbuf holds. */
+	uint32_t hw_ci;
+	uint32_t copy_max;        /* frames up to it are copied, longer ones attached */
+	gaudi_rx_ring *ring;
 	uint32_t mask;            /* entries - 1 (CQ and slot ring have the same size) */
 	uint32_t slot_log2;
 	uint32_t max_frame;       /* frames above this are dropped and counted */
@@ -25,7 +47,6 @@ struct gaudi_rxq {
 	rte_mempool *mp;
 	gaudi_port *port;
 	uint16_t queue_id;
-	const rte_memzone *mz;    /* RX slot ring */
 	const rte_memzone *cq_mz; /* CQ and its PI shadow */
 	uint16_t nb_desc;
 
@@ -34,6 +55,7 @@ struct gaudi_rxq {
 	uint64_t errors;          /* oversize or inconsistent CQEs dropped by the driver */
 	uint64_t cqe_not_valid;   /* PI passed a CQE whose valid bit was not yet visible */
 	uint64_t filtered;        /* frames the software address filter dropped */
+	uint64_t attached;        /* frames handed out in their slot (rx_copy_max) */
 	bool started;             /* queue started: rx_burst returns 0 otherwise */
 	bool deferred;            /* rx_deferred_start */
 };
@@ -81,6 +103,13 @@ static inline uint32_t gaudi_txq_unring(const gaudi_txq *txq, uint32_t ring_idx)
 {
 	return (txq->ci + ((ring_idx - txq->ci) & txq->mask)) & gaudi::hw::WQ_IDX_MASK;
 }
+/* Give the HW back the CQ entries whose slots attached mbufs have released (rx_burst does it;
+ * rx_queue_intr_enable too, before the application sleeps). On the queue's lcore. */
+void gaudi_rx_release(gaudi_rxq *rxq);
+/* Drop the queue's reference to its slot ring (the last holder frees it). */
+void gaudi_rx_ring_put(gaudi_rx_ring *ring);
+/* Slots attached mbufs hold now (0 when none). */
+uint32_t gaudi_rx_ring_held(const gaudi_rx_ring *ring);
 /* Free every mbuf still owned by the TX ring (port stop). */
 void gaudi_tx_drain(gaudi_txq *txq);
 /* Fast-path status queries (rte_eth_rx_queue_count, rte_eth_rx/tx_descriptor_status). */

@@ -43,7 +43,8 @@ int gaudi_stats_reset(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
 	if (auto *rxq = gaudi_rxq0(dev)) {
-		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = rxq->filtered = 0;
+		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = rxq->filtered =
+			rxq->attached = 0;
 	}
 	if (auto *txq = gaudi_txq0(dev)) {
 		txq->packets = txq->bytes = txq->errors = txq->db_busy = 0;
@@ -171,6 +172,8 @@ static_assert(std::size(kPortNames) == port_x_count);
 constexpr const char *kQueueNames[] = {
 	"rx_q0_cqe_not_valid",
 	"rx_q0_address_filtered",
+	"rx_q0_attached",   /* frames handed out in their slot (devarg rx_copy_max) */
+	"rx_q0_slots_held", /* slots attached mbufs hold now (a gauge) */
 	"tx_q0_errors",
 	"tx_q0_doorbell_busy",
 };
@@ -255,6 +258,10 @@ int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n)
 	xs[k] = {k, rxq ? rxq->cqe_not_valid : 0};
 	k++;
 	xs[k] = {k, rxq ? rxq->filtered : 0};
+	k++;
+	xs[k] = {k, rxq ? rxq->attached : 0};
+	k++;
+	xs[k] = {k, rxq ? gaudi_rx_ring_held(rxq->ring) : 0};
 	k++;
 	xs[k] = {k, txq ? txq->errors : 0};
 	k++;

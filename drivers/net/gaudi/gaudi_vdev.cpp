@@ -752,6 +752,7 @@ int emu_probe(rte_vdev_device *vdev)
 	}
 	snprintf(ad->name, sizeof(ad->name), "%s", name);
 	ad->tx_watchdog_ms = drv.tx_watchdog_ms; /* [faults] */
+	ad->rx_copy_max = drv.rx_copy_max;
 	ad->nports = be->nports();
 	ad->backend = std::move(be);
 	ad->fw = std::move(fw);
