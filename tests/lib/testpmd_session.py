@@ -22,6 +22,9 @@ PROMPT = b"testpmd> "
 # testpmd prints port events ("Port 0: link state change event") from its interrupt thread,
 # at any moment, even in the middle of the prompt: they are cut out before matching.
 EVENT_LINE = re.compile(rb"\n?Port \d+: [A-Za-z_ ]+ event\n")
+# The prompt with one stray newline allowed between any two of its characters (see
+# TestPmd._read_until).
+PROMPT_RE = re.compile(b"\n?".join(re.escape(bytes([c])) for c in PROMPT))
 # PMD log lines, which another thread may print in the middle of testpmd's prompt ("testpmd>"
 # and " " are two writes): dropped from what commands return, kept in the transcript.
 PMD_LOG_LINE = re.compile(rb"gaudi: [^\n]*\n")
@@ -134,7 +137,11 @@ class TestPmd:
     def _read_until(self, pattern, timeout):
         end = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
-        while pattern not in self._buf:
+        # The prompt may arrive split by another thread's event line, whose leading newline
+        # then lands inside it ("testp" "\n" "md" "Port 1: ... event\n" "> ", seen in CI):
+        # the event line is dropped below, and the prompt matched with a newline anywhere.
+        want = PROMPT_RE if pattern == PROMPT else re.compile(re.escape(pattern))
+        while (found := want.search(self._buf)) is None:
             left = end - time.monotonic()
             if left <= 0:
                 raise TestPmdError(f"testpmd: no {pattern!r} within {timeout}s")
@@ -146,8 +153,8 @@ class TestPmd:
                     raise TestPmdError(f"testpmd exited (rc={self.rc}) before {pattern!r}")
                 self._buf = PMD_LOG_LINE.sub(b"", EVENT_LINE.sub(b"", self._buf + data))
                 self.transcript += data.decode(errors="replace")
-        i = self._buf.index(pattern) + len(pattern)
-        out, self._buf = self._buf[:i], self._buf[i:]
+        out = self._buf[:found.start()] + pattern
+        self._buf = self._buf[found.end():]
         return out.decode(errors="replace")
 
     def cmd(self, line, timeout=60):
