@@ -1112,6 +1112,33 @@ unsigned slot_zones(uint16_t port)
 	return ctx.n;
 }
 
+/* The fewest RX descriptors that lend slots (kRxAttachMinDesc, gaudi_rxtx.h): smaller rings
+ * copy every frame. */
+constexpr uint32_t kAttachRing = 128;
+
+/* A ring too small to lend slots copies (the trial's stall: io forwarding at --rxd=64 stopped
+ * once the CQ filled with slots already freed but not yet given back). */
+TEST(RxAttach, SmallRingCopiesInstead)
+{
+	Nic nic("ports=2,rx_copy_max=0");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing / 2), 0);
+	std::vector<rte_mbuf *> tx;
+	for (uint32_t i = 0; i < kAttachRing / 2; i++)
+		tx.push_back(nic.frame(tagged(300, i)));
+	ASSERT_EQ(nic.send(0, tx), kAttachRing / 2);
+	auto got = nic.receive(1, kAttachRing / 2, 2000);
+	ASSERT_EQ(got.size(), kAttachRing / 2);
+	for (uint32_t i = 0; i < got.size(); i++) {
+		EXPECT_FALSE(RTE_MBUF_HAS_EXTBUF(got[i])) << i;
+		EXPECT_EQ(gaudi_test::bytes_of(got[i]), tagged(300, i)) << i;
+	}
+	EXPECT_EQ(xstat(nic.port(1), "rx_q0_attached"), 0u);
+	EXPECT_EQ(xstat(nic.port(1), "rx_q0_slots_held"), 0u);
+	gaudi_test::free_all(got);
+}
+
 /* Frames above rx_copy_max arrive in their slot (external buffer, no headroom), the others
  * copied; the default copies all. The slot stays held while any clone of the mbuf lives. */
 TEST(RxAttach, FramesAboveThresholdAttachedIntact)
@@ -1199,7 +1226,7 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 	Nic nic("ports=2,rx_copy_max=0");
 	ASSERT_EQ(nic.probe_rc(), 0);
 	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, 64), 0); /* 64 slots */
+	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing), 0);
 	const uint16_t p1 = nic.port(1);
 	auto send_seq = [&](uint32_t first, uint32_t n) {
 		std::vector<rte_mbuf *> tx;
@@ -1212,9 +1239,9 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 		EXPECT_EQ(rte_eth_stats_get(p1, &st), 0);
 		return st.imissed;
 	};
-	ASSERT_EQ(send_seq(0, 64), 64u);
-	auto held = nic.receive(1, 64, 2000);
-	ASSERT_EQ(held.size(), 64u);
+	ASSERT_EQ(send_seq(0, kAttachRing), kAttachRing);
+	auto held = nic.receive(1, kAttachRing, 2000);
+	ASSERT_EQ(held.size(), kAttachRing);
 	for (auto *m : held)
 		ASSERT_TRUE(RTE_MBUF_HAS_EXTBUF(m));
 	auto intact = [&](const char *when) {
@@ -1225,7 +1252,7 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 			}
 		}
 	};
-	EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 64u);
+	EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), kAttachRing);
 	EXPECT_EQ(rte_eth_rx_descriptor_status(p1, 0, 0), RTE_ETH_RX_DESC_UNAVAIL);
 
 	/* Every slot held: the next frames are dropped by the NIC, none overwrites a slot. */
@@ -1238,17 +1265,17 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 	/* All but the oldest freed, newest first, half of them on another thread: the CI cannot
 	 * pass slot 0, so the CQ is still full. */
 	std::thread other([&] {
-		for (uint32_t i = 63; i >= 33; i -= 2) {
+		for (uint32_t i = kAttachRing - 1; i >= kAttachRing / 2 + 1; i -= 2) {
 			rte_pktmbuf_free(held[i]);
 			held[i] = nullptr;
 		}
 	});
-	for (uint32_t i = 62; i >= 32; i -= 2) {
+	for (uint32_t i = kAttachRing - 2; i >= kAttachRing / 2; i -= 2) {
 		rte_pktmbuf_free(held[i]);
 		held[i] = nullptr;
 	}
 	other.join();
-	for (uint32_t i = 1; i < 32; i++) {
+	for (uint32_t i = 1; i < kAttachRing / 2; i++) {
 		rte_pktmbuf_free(held[i]);
 		held[i] = nullptr;
 	}
@@ -1259,16 +1286,16 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 	EXPECT_EQ(imissed() - missed0, 24u);
 	intact("slot 0 held");
 
-	/* The oldest goes: the next rx_burst gives all 64 back. */
+	/* The oldest goes: the next rx_burst gives them all back. */
 	rte_pktmbuf_free(held[0]);
 	held.clear();
 	EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 0u);
 	EXPECT_EQ(nic.count_rx(1, 1, 20), 0u);
 	EXPECT_EQ(rte_eth_rx_descriptor_status(p1, 0, 0), RTE_ETH_RX_DESC_AVAIL);
-	ASSERT_EQ(send_seq(3000, 64), 64u);
-	auto again = nic.receive(1, 64, 2000);
-	ASSERT_EQ(again.size(), 64u);
-	for (uint32_t i = 0; i < 64; i++)
+	ASSERT_EQ(send_seq(3000, kAttachRing), kAttachRing);
+	auto again = nic.receive(1, kAttachRing, 2000);
+	ASSERT_EQ(again.size(), kAttachRing);
+	for (uint32_t i = 0; i < kAttachRing; i++)
 		EXPECT_EQ(gaudi_test::bytes_of(again[i]), tagged(300, 3000 + i)) << i;
 	gaudi_test::free_all(again);
 	EXPECT_EQ(imissed() - missed0, 24u);
@@ -1283,17 +1310,17 @@ TEST(RxAttach, FreedSlotsGoBackAtInterruptEnable)
 	rte_eth_conf conf{};
 	conf.intr_conf.rxq = 1;
 	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1, conf, true, 64), 0);
+	ASSERT_EQ(nic.setup(1, conf, true, kAttachRing), 0);
 	const uint16_t p1 = nic.port(1);
 	ASSERT_EQ(rte_eth_dev_rx_intr_ctl_q(p1, 0, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD,
 					    nullptr),
 		  0);
 	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < 64; i++)
+	for (uint32_t i = 0; i < kAttachRing; i++)
 		tx.push_back(nic.frame(tagged(400, i)));
-	ASSERT_EQ(nic.send(0, tx), 64u);
-	auto held = nic.receive(1, 64, 2000);
-	ASSERT_EQ(held.size(), 64u);
+	ASSERT_EQ(nic.send(0, tx), kAttachRing);
+	auto held = nic.receive(1, kAttachRing, 2000);
+	ASSERT_EQ(held.size(), kAttachRing);
 	gaudi_test::free_all(held);
 	EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 0u);
 	ASSERT_EQ(rte_eth_dev_rx_intr_enable(p1, 0), 0);
@@ -1415,7 +1442,7 @@ TEST(RxAttach, StopStartAndCloseWithMbufsOut)
 	Nic nic("ports=2,rx_copy_max=0");
 	ASSERT_EQ(nic.probe_rc(), 0);
 	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, 64), 0);
+	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing), 0);
 	const uint16_t p1 = nic.port(1);
 	auto send_recv = [&](uint32_t first, uint32_t n) {
 		/* Slots freed since the last rx_burst go back to the NIC at the next one. */
@@ -1465,11 +1492,11 @@ TEST(RxAttach, StopStartAndCloseWithMbufsOut)
 
 	/* Queue setup again and close: the ring c holds outlives the port. */
 	ASSERT_EQ(rte_eth_dev_stop(p1), 0);
-	ASSERT_EQ(rte_eth_rx_queue_setup(p1, 0, 64, SOCKET_ID_ANY, nullptr, nic.mp()), 0);
+	ASSERT_EQ(rte_eth_rx_queue_setup(p1, 0, kAttachRing, SOCKET_ID_ANY, nullptr, nic.mp()), 0);
 	ASSERT_EQ(rte_eth_dev_close(p1), 0);
 	EXPECT_EQ(slot_zones(p1), 1u);
 	/* Memory that would reuse a freed ring's: c's bytes must not change. */
-	const rte_memzone *mz = rte_memzone_reserve("rx_attach_probe", 64 * 2048, SOCKET_ID_ANY, 0);
+	const rte_memzone *mz = rte_memzone_reserve("rx_attach_probe", kAttachRing * 2048, SOCKET_ID_ANY, 0);
 	ASSERT_NE(mz, nullptr);
 	memset(mz->addr, 0xee, mz->len);
 	intact(c, 500);

@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "gaudi_devargs.h"
 #include "gaudi_eq.h"
 #include "gaudi_logs.h"
 #include "gaudi_rxtx.h"
@@ -247,6 +248,18 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	rxq->mbuf_init = rxq_mbuf_init(dev->data->port_id);
 	rxq->deferred = conf->rx_deferred_start != 0;
 	rxq->copy_max = rxq->port->adapter->rx_copy_max;
+	/* A freed slot goes back to the NIC at the queue's next rx_burst, and forwarded mbufs are
+	 * freed at their TX queue's next burst: a ring lending its slots needs room for what the
+	 * application holds plus about two bursts besides. A smaller one stalled io forwarding
+	 * at --rxd=64 (the NIC found the CQ full of slots already freed); it copies instead, as
+	 * mlx5 falls back from its multi-packet RQ when the ring does not suit it. */
+	if (rxq->copy_max < gaudi_rx_copy_all && nb_desc < kRxAttachMinDesc) {
+		GAUDI_LOG(NOTICE,
+			  "port %u rxq %u: rx_copy_max ignored: %u descriptors are too few to lend "
+			  "slots (at least %u); every frame is copied",
+			  dev->data->port_id, qid, nb_desc, kRxAttachMinDesc);
+		rxq->copy_max = gaudi_rx_copy_all;
+	}
 	int rc = gaudi_rxq_alloc_ring(dev, rxq);
 	if (rc != 0) {
 		rte_free(rxq);

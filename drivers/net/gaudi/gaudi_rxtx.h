@@ -15,6 +15,11 @@
  * stays behind every slot an attached mbuf still holds. Shared by the queue and the attached
  * mbufs: refs counts the queue's reference and one per held slot, and the last one frees the
  * ring, so queue release or a ring rebuilt for a new MTU never frees a slot still in use. */
+/* The fewest descriptors an RX queue lends its slots with (gaudi_rx_queue_setup): an
+ * application's burst held plus about two bursts of slots freed but not yet given back, at
+ * DPDK's usual burst of 32. */
+inline constexpr uint32_t kRxAttachMinDesc = 128;
+
 struct gaudi_rx_ring {
 	const rte_memzone *mz;    /* the slots, IOVA-contiguous */
 	uint8_t *slots;
