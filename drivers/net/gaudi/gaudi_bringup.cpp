@@ -138,6 +138,8 @@ void warn_boot_bits(const char *name, uint32_t err0, uint32_t *warned)
 {
 	if (!(err0 & fw::err0::ENABLED))
 		return; /* the bits are valid only with ENABLED [BOOT] */
+	if (err0 & fw::err0::kFatal)
+		return; /* the probe stops on the fatal ones, which its error line names */
 	uint32_t bits = err0 & ~(fw::err0::ENABLED | fw::err0::kFatal | *warned);
 	*warned |= bits;
 	for (unsigned b = 0; b < 32; b++) {
