@@ -43,6 +43,7 @@
 #include "base/gaudi_port.h"
 #include "gaudi_backend.h"
 #include "gaudi_bringup.h"
+#include "gaudi_devargs.h"
 #include "gaudi_phy_port.h"
 #include "gaudi_recovery.h"
 
@@ -69,7 +70,7 @@ struct gaudi_adapter {
 	char name[40] = {};	 /* device name; ports are "<name>_p<N>" */
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (gaudi_devargs) */
 	/* devarg rx_copy_max (gaudi_devargs): by default every RX frame is copied. */
-	uint32_t rx_copy_max = 1u << gaudi::hw::kRxSlotMaxLog2;
+	uint32_t rx_copy_max = gaudi_rx_copy_all;
 	/* Periodic NIC_STATUS (gaudi_fw_status.cpp): devarg nic_status_ms, alarm armed, the
 	 * statuses sent. */
 	uint32_t nic_status_ms = 0;

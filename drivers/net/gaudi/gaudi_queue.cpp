@@ -104,7 +104,6 @@ gaudi_rx_ring *rx_ring_create(const rte_eth_dev *dev, uint16_t qid, uint32_t nb,
 	ring->slots = static_cast<uint8_t *>(mz->addr);
 	ring->iova = mz->iova;
 	ring->slot_log2 = slot_log2;
-	ring->nb = nb;
 	ring->refs = 1; /* the queue's */
 	ring->shinfo = reinterpret_cast<rte_mbuf_ext_shared_info *>(ring + 1);
 	ring->held = reinterpret_cast<uint8_t *>(ring->shinfo + nb);
@@ -351,7 +350,7 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	 * RX slot (rx_copy_max) would go back still pointing at the slot, which would never be
 	 * released. The adapter's RX attaches: its TX frees each mbuf (mlx5 turns fast free off
 	 * with its multi-packet RQ too, mlx5_txq.c). */
-	bool attaching = txq->port->adapter->rx_copy_max < (1u << kRxSlotMaxLog2);
+	bool attaching = txq->port->adapter->rx_copy_max < gaudi_rx_copy_all;
 	txq->fast_free = ((conf->offloads | dev->data->dev_conf.txmode.offloads) &
 			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0 &&
 			 !attaching;

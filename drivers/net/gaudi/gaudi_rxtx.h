@@ -10,22 +10,21 @@
 
 #include "gaudi_ethdev.h"
 
-/* The RX slot ring with what lets an mbuf hold a slot (devarg rx_copy_max): the HW writes
- * slot i only once CQ entry i is consumed (CQ and slot ring have the same size), so the CQ CI
- * stays behind every slot an attached mbuf still holds. Shared by the queue and the attached
- * mbufs: refs counts the queue's reference and one per held slot, and the last one frees the
- * ring, so queue release or a ring rebuilt for a new MTU never frees a slot still in use. */
 /* The fewest descriptors an RX queue lends its slots with (gaudi_rx_queue_setup): an
  * application's burst held plus about two bursts of slots freed but not yet given back, at
  * DPDK's usual burst of 32. */
 inline constexpr uint32_t kRxAttachMinDesc = 128;
 
+/* The RX slot ring with what lets an mbuf hold a slot (devarg rx_copy_max): the HW writes
+ * slot i only once CQ entry i is consumed (CQ and slot ring have the same size), so the CQ CI
+ * stays behind every slot an attached mbuf still holds. Shared by the queue and the attached
+ * mbufs: refs counts the queue's reference and one per held slot, and the last one frees the
+ * ring, so queue release or a ring rebuilt for a new MTU never frees a slot still in use. */
 struct gaudi_rx_ring {
 	const rte_memzone *mz;    /* the slots, IOVA-contiguous */
 	uint8_t *slots;
 	rte_iova_t iova;
 	uint32_t slot_log2;
-	uint32_t nb;
 	uint32_t refs;            /* atomic */
 	uint8_t *held;            /* per slot, atomic: 1 while an attached mbuf holds it */
 	rte_mbuf_ext_shared_info *shinfo; /* per slot; free_cb releases the slot */
