@@ -614,6 +614,55 @@ TEST_P(Emu, UndersizeAndTooLongFramesAreCountedAndDropped)
 	EXPECT_EQ(dev->counters(1).wire_rx_frames, 6u);
 }
 
+/* The MAC counters by class and size, on both MACs of the cable: every RMON bucket boundary
+ * (frame length with FCS), 802.1Q tagged frames, multicast apart from broadcast, and a second
+ * batch adding to the first. */
+TEST_P(Emu, MacCountersByClassAndRmonBoundary)
+{
+	make();
+	rig[0]->bring_up();
+	rig[1]->bring_up();
+	rig[0]->set_frm_length(2000);
+	rig[1]->set_frm_length(2000);
+	/* With FCS: 64 | 65 127 | 128 255 | 256 511 | 512 1023 | 1024 1518 | 1519. */
+	const std::vector<uint32_t> sizes = {60, 61, 123, 124, 251, 252, 507, 508, 1019, 1020,
+					     1514, 1515};
+	const uint64_t want[7] = {1, 2, 2, 2, 2, 2, 1};
+	const uint8_t mcast[6] = {0x01, 0x00, 0x5e, 0x00, 0x00, 0x01};
+	for (unsigned round = 1; round <= 2; round++) {
+		send(0, sizes);
+		/* Three tagged frames (TPID 0x8100): one unicast, one multicast, one broadcast. */
+		PortRig &r = *rig[0];
+		const uint8_t *dsts[3] = {kPort1Mac, mcast, kBcast};
+		for (unsigned i = 0; i < 3; i++) {
+			uint32_t b = r.tx_pi;
+			make_frame(r.txbuf(b), 100, dsts[i], b);
+			r.txbuf(b)[12] = 0x81;
+			r.txbuf(b)[13] = 0x00;
+			r.post(b, 100, i == 2);
+		}
+		r.ring();
+		ASSERT_TRUE(r.settle());
+		EXPECT_EQ(rig[1]->take_cqes().size(), sizes.size() + 3);
+		const uint64_t n = sizes.size() + 3;
+		for (unsigned b = 0; b < 7; b++) {
+			uint64_t w = round * (want[b] + (b == 1 ? 3 : 0)); /* 104 B with FCS */
+			EXPECT_EQ(rx(1, RxStat(size_t(RxStat::ether_stats_pkts_64) + b)), w) << b;
+			EXPECT_EQ(tx(0, TxStat(size_t(TxStat::ether_stats_pkts_64) + b)), w) << b;
+		}
+		EXPECT_EQ(rx(1, RxStat::frames_received_ok), round * n);
+		EXPECT_EQ(tx(0, TxStat::frames_transmitted_ok), round * n);
+		EXPECT_EQ(rx(1, RxStat::if_in_ucast_pkts), round * (sizes.size() + 1));
+		EXPECT_EQ(tx(0, TxStat::if_out_ucast_pkts), round * (sizes.size() + 1));
+		EXPECT_EQ(rx(1, RxStat::if_in_multicast_pkts), round);
+		EXPECT_EQ(tx(0, TxStat::if_out_multicast_pkts), round);
+		EXPECT_EQ(rx(1, RxStat::if_in_broadcast_pkts), round);
+		EXPECT_EQ(tx(0, TxStat::if_out_broadcast_pkts), round);
+		EXPECT_EQ(rx(1, RxStat::vlan_received_ok), round * 3);
+		EXPECT_EQ(tx(0, TxStat::vlan_transmitted_ok), round * 3);
+	}
+}
+
 TEST_P(Emu, MacFilter)
 {
 	make();

@@ -30,10 +30,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <span>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <rte_byteorder.h>
@@ -136,55 +138,104 @@ inline constexpr MacTallyMap kRxTally = {
 	size_t(RxStat::if_in_broadcast_pkts),	  size_t(RxStat::vlan_received_ok),
 	size_t(RxStat::ether_stats_pkts_64)};
 
-struct MacTally {
-	uint64_t wire = 0; /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
-	uint64_t frames = 0, octets = 0, mcast = 0, bcast = 0, vlan = 0; /* unicast: the rest */
-	std::array<uint64_t, 7> size{}; /* RMON buckets 64, 65-127, ..., 1519+ (with FCS) */
+/* The EtherType field (bytes 12-13) as one little-endian load: 0x0081 is 802.1Q, 0x0888 MAC
+ * control (0x8808). */
+inline uint16_t ether_type_le(const uint8_t *p)
+{
+	uint16_t v;
+	std::memcpy(&v, p + 12, sizeof(v));
+	return v;
+}
+inline constexpr uint16_t kEtherTypeVlanLe = 0x0081;
+inline constexpr uint16_t kEtherTypeMacCtrlLe = 0x0888;
 
-	/* A good frame of len bytes (no FCS), fl = len + FCS; no size bucket below 64. */
-	void frame(uint32_t len, uint32_t fl, uint64_t dst, const uint8_t *data)
+/* RMON size bucket of a frame of fl >= 64 bytes with FCS: 64, 65-127, 128-255, 256-511,
+ * 512-1023, 1024-1518, 1519+ (ether_stats_pkts_64 .. _1519_to_max). 65..1518 are the powers of
+ * two 2^6 .. 2^10 apart, so the bit width picks the bucket without a chain of compares. */
+inline unsigned rmon_bucket(uint32_t fl)
+{
+	if (fl == 64)
+		return 0;
+	if (fl > 1518)
+		return 6;
+	return unsigned(std::bit_width(fl)) - 6;
+}
+
+/* What the MAC counters need of a good frame, worked out once per frame and shared by the
+ * sending and the receiving MAC of a model cable: the RMON size bucket (kClsNoBucket below 64
+ * bytes with FCS), the group bit (multicast, broadcast included), broadcast, an 802.1Q tag,
+ * and whether it is a MAC control frame (not counted here: PAUSE/PFC have counters of their
+ * own). */
+inline constexpr uint32_t kClsBucketMask = 0x7, kClsNoBucket = 0x7;
+inline constexpr uint32_t kClsMcast = 0x8, kClsBcast = 0x10, kClsVlan = 0x20;
+inline constexpr uint32_t kClsTallyMask = 0x3F; /* the bits MacTally counts by */
+inline constexpr uint32_t kClsMacCtrl = 0x40;
+/* dst = mac48(data) (0 when len < 6). */
+inline uint32_t frame_class(const uint8_t *data, uint32_t len, uint64_t dst)
+{
+	uint32_t fl = len + kFcsLen;
+	uint32_t c = fl >= 64 ? rmon_bucket(fl) : kClsNoBucket;
+	c |= (dst & 1) ? kClsMcast : 0;
+	c |= dst == kEtherBroadcast ? kClsBcast : 0;
+	if (len >= 14) {
+		uint16_t et = ether_type_le(data);
+		c |= et == kEtherTypeVlanLe ? kClsVlan : 0;
+		c |= et == kEtherTypeMacCtrlLe ? kClsMacCtrl : 0;
+	}
+	return c;
+}
+
+/* Good frames counted by class (frame_class & kClsTallyMask): one increment per frame, the
+ * counters worked out at flush from the classes the batch touched. */
+struct MacTally {
+	uint64_t wire = 0;   /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
+	uint64_t octets = 0; /* without FCS */
+	uint64_t touched = 0; /* bit per class with a frame since the last flush */
+	std::array<uint64_t, kClsTallyMask + 1> n{};
+
+	/* A good frame of len bytes (no FCS) of class cls (frame_class). */
+	void frame(uint32_t len, uint32_t cls)
 	{
-		frames++;
+		cls &= kClsTallyMask;
+		n[cls]++;
 		octets += len;
-		if (dst == kEtherBroadcast)
-			bcast++;
-		else if (dst & 1)
-			mcast++;
-		if (len >= 14 && data[12] == 0x81 && data[13] == 0x00)
-			vlan++;
-		if (fl < 64)
-			return;
-		size[fl == 64	   ? 0
-		     : fl <= 127  ? 1
-		     : fl <= 255  ? 2
-		     : fl <= 511  ? 3
-		     : fl <= 1023 ? 4
-		     : fl <= 1518 ? 5
-				  : 6]++;
+		touched |= 1ull << cls;
 	}
 	void flush(uint64_t *st, uint64_t &wire_ctr, const MacTallyMap &m)
 	{
 		if (wire != 0)
 			bump(wire_ctr, wire);
-		if (frames == 0) {
-			wire = 0;
+		wire = 0;
+		if (touched == 0)
 			return;
+		uint64_t frames = 0, mcast = 0, bcast = 0, vlan = 0;
+		std::array<uint64_t, 7> size{};
+		for (uint64_t t = touched; t != 0; t &= t - 1) {
+			unsigned c = unsigned(std::countr_zero(t));
+			uint64_t k = std::exchange(n[c], 0);
+			frames += k;
+			mcast += (c & kClsMcast) ? k : 0;
+			bcast += (c & kClsBcast) ? k : 0;
+			vlan += (c & kClsVlan) ? k : 0;
+			if ((c & kClsBucketMask) != kClsNoBucket)
+				size[c & kClsBucketMask] += k;
 		}
+		touched = 0;
 		bump(st[m.octets_fcs], octets + frames * kFcsLen);
 		bump(st[m.octets], octets);
+		octets = 0;
 		bump(st[m.frames], frames);
 		bump(st[m.pkts], frames);
-		const std::pair<size_t, uint64_t> rest[] = {{m.ucast, frames - mcast - bcast},
-							    {m.mcast, mcast},
+		const std::pair<size_t, uint64_t> rest[] = {{m.ucast, frames - mcast},
+							    {m.mcast, mcast - bcast},
 							    {m.bcast, bcast},
 							    {m.vlan, vlan}};
-		for (const auto &[i, n] : rest)
-			if (n != 0)
-				bump(st[i], n);
+		for (const auto &[i, k] : rest)
+			if (k != 0)
+				bump(st[i], k);
 		for (size_t b = 0; b < size.size(); b++)
 			if (size[b] != 0)
 				bump(st[m.size64 + b], size[b]);
-		*this = MacTally{};
 	}
 };
 
@@ -349,6 +400,9 @@ struct Device::Impl {
 		 * then passes every size check (runt, FRM_LENGTH, slot), and rx_frame skips them. */
 		bool fast = false;
 		uint32_t fast_min = 0, fast_span = 0;
+		/* [model] PROMIS_EN and a TS_RAW0 mask that ignores every bit: rxb_pass passes
+		 * every frame, decided once per batch. */
+		bool pass_all = false;
 	};
 
 	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
@@ -358,10 +412,12 @@ struct Device::Impl {
 		~Delivery() { release(); }
 		Delivery(const Delivery &) = delete;
 		Delivery &operator=(const Delivery &) = delete;
-		void deliver(unsigned q, const uint8_t *data, uint32_t len)
+		/* cls: frame_class of the frame, as its sender worked it out. */
+		__attribute__((always_inline)) void deliver(unsigned q, const uint8_t *data,
+							    uint32_t len, uint32_t cls)
 		{
 			hold(q);
-			m_.rx_frame(q, view_, data, len);
+			m_.rx_frame_in(q, view_, data, len, cls);
 			delivered_ = true;
 		}
 		/* Port q's MAC is sending XOFF: flow control on and its CQ full. */
@@ -536,6 +592,36 @@ struct Device::Impl {
 		return used >= cq_size ? 0 : cq_size - used;
 	}
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
+	/* rx_frame for a frame of the batch's common case, inline in the TX loop that delivers
+	 * it, with its class (frame_class) from the sending MAC: a size every check accepts
+	 * (RxView::fast), not MAC control, passing the address filter, with CQ room the engine
+	 * already knows of, no fault armed and the CQ not armed for an event. Every other frame
+	 * takes rx_frame, which checks it in order; the effect (slot, CQE, counters) is the
+	 * same. Under rx.lock. */
+	__attribute__((always_inline)) void rx_frame_in(unsigned q, const RxView &v,
+							const uint8_t *data, uint32_t len,
+							uint32_t cls)
+	{
+		RxState &r = ports_[q].rx;
+		if (likely(v.fast && len - v.fast_min <= v.fast_span && !(cls & detail::kClsMacCtrl) &&
+			   !r.armed && r.pi - r.ci_seen < v.cq_size &&
+			   !ports_[q].fault.armed.load(std::memory_order_relaxed) &&
+			   (v.pass_all || rxb_pass(v, detail::mac48(data))))) {
+			r.tally.wire++;
+			r.tally.frame(len, cls);
+			const uint32_t slot = r.pi & v.slot_mask;
+			std::memcpy(v.slots + (size_t(slot) << v.slot_log2), data, len);
+			Cqe *c = &v.cq[r.pi & (v.cq_size - 1)];
+			c->wqe_index = slot;
+			c->tag = 0;
+			c->size = len;
+			detail::store_release(&c->d0, CQE_VALID | kRawQpn); /* body first */
+			r.pi++;
+			r.overrun = false;
+			return;
+		}
+		rx_frame(q, v, data, len);
+	}
 	void rx_publish(unsigned q, const RxView &v);
 	void on_rxe_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
 	void cq_write_ci(unsigned p, uint32_t ci);

@@ -245,11 +245,11 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		if (unlikely(mac_drops || link_down)) { /* [faults] flap too */
 			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
 		} else {
-			uint32_t fl = w.size + kFcsLen;
-			uint64_t dst = w.size >= 6 ? mac48(data) : 0;
+			const uint32_t cls =
+				frame_class(data, w.size, w.size >= 6 ? mac48(data) : 0);
 			/* [model] octets_transmitted_ok without FCS */
-			tg.t.frame(w.size, fl, dst, data);
-			if (w.size >= 18 && data[12] == 0x88 && data[13] == 0x08) {
+			tg.t.frame(w.size, cls);
+			if (unlikely(cls & kClsMacCtrl) && w.size >= 18) {
 				/* MAC control frames software sends: PAUSE / PFC counted. */
 				if (data[14] == 0x00 && data[15] == 0x01)
 					bump_shared(st[size_t(
@@ -266,7 +266,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				if (line != nullptr && !pcs_loop) /* [wire delay] on the cable */
 					line->push(p, data, w.size, due);
 				else
-					dlv.deliver(p, data, w.size);
+					dlv.deliver(p, data, w.size, cls);
 				break;
 			case Dest::peer:
 				if (peer_deaf)
@@ -274,7 +274,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				if (line != nullptr) /* [wire delay] */
 					line->push(p ^ 1, data, w.size, due);
 				else
-					dlv.deliver(p ^ 1, data, w.size);
+					dlv.deliver(p ^ 1, data, w.size, cls);
 				break;
 			case Dest::sink:
 				t.sink->write(data, w.size);
