@@ -403,6 +403,9 @@ struct Device::Impl {
 		/* [model] PROMIS_EN and a TS_RAW0 mask that ignores every bit: rxb_pass passes
 		 * every frame, decided once per batch. */
 		bool pass_all = false;
+		/* [model] rx_frame_in's per-batch conditions, sampled when a TX batch takes the
+		 * port (Delivery): fast and pass_all, the CQ not armed, no fault armed. */
+		bool inline_ok = false;
 	};
 
 	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
@@ -436,6 +439,10 @@ struct Device::Impl {
 				rte_spinlock_lock(&m_.ports_[q].rx.lock);
 				port_ = int(q);
 				view_ = m_.rx_view(q);
+				const PortModel &pm = m_.ports_[q];
+				view_.inline_ok =
+					view_.fast && view_.pass_all && !pm.rx.armed &&
+					!pm.fault.armed.load(std::memory_order_relaxed);
 			}
 		}
 		void release()
@@ -593,20 +600,17 @@ struct Device::Impl {
 	}
 	void rx_frame(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
 	/* rx_frame for a frame of the batch's common case, inline in the TX loop that delivers
-	 * it, with its class (frame_class) from the sending MAC: a size every check accepts
-	 * (RxView::fast), not MAC control, passing the address filter, with CQ room the engine
-	 * already knows of, no fault armed and the CQ not armed for an event. Every other frame
-	 * takes rx_frame, which checks it in order; the effect (slot, CQE, counters) is the
-	 * same. Under rx.lock. */
+	 * it, with its class (frame_class) from the sending MAC: RxView::inline_ok, a size every
+	 * check accepts (RxView::fast), not MAC control, with CQ room the engine already knows
+	 * of. Every other frame takes rx_frame, which checks it in order; the effect (slot, CQE,
+	 * counters) is the same. Under rx.lock. */
 	__attribute__((always_inline)) void rx_frame_in(unsigned q, const RxView &v,
 							const uint8_t *data, uint32_t len,
 							uint32_t cls)
 	{
 		RxState &r = ports_[q].rx;
-		if (likely(v.fast && len - v.fast_min <= v.fast_span && !(cls & detail::kClsMacCtrl) &&
-			   !r.armed && r.pi - r.ci_seen < v.cq_size &&
-			   !ports_[q].fault.armed.load(std::memory_order_relaxed) &&
-			   (v.pass_all || rxb_pass(v, detail::mac48(data))))) {
+		if (likely(v.inline_ok && len - v.fast_min <= v.fast_span &&
+			   !(cls & detail::kClsMacCtrl) && r.pi - r.ci_seen < v.cq_size)) {
 			r.tally.wire++;
 			r.tally.frame(len, cls);
 			const uint32_t slot = r.pi & v.slot_mask;

@@ -48,6 +48,8 @@ public:
 	}
 
 	size_t nranges() const;
+	/* The table's generation: a cache entry of another generation is stale. */
+	uint64_t gen() const { return gen_.load(std::memory_order_acquire); }
 
 	struct Range {
 		uint64_t iova;
@@ -66,6 +68,36 @@ private:
 	std::atomic<uint64_t> gen_{0};
 	std::string cb_name_;
 	bool cb_registered_ = false;
+};
+
+/* A batch's translations (a doorbell's frames): the cached range is sampled once, when the
+ * batch starts, and each address is checked against it in registers. [model] Like the
+ * registers a doorbell samples once, a remap (memory hotplug, under DPDK's memory lock)
+ * applies from the next batch on. */
+class IommuBatch {
+public:
+	IommuBatch(const Iommu &mmu, IommuCache &c) : mmu_(mmu), c_(c) { load(); }
+	uint8_t *translate(uint64_t iova, uint64_t len)
+	{
+		uint64_t off = iova - iova_;
+		if (__builtin_expect(off < size_ && len <= size_ - off, 1))
+			return va_ + off;
+		uint8_t *va = mmu_.translate(iova, len, c_); /* the slow path refills c_ */
+		load();
+		return va;
+	}
+
+private:
+	void load()
+	{
+		iova_ = c_.iova;
+		size_ = c_.gen == mmu_.gen() ? c_.end - c_.iova : 0; /* 0: no hit */
+		va_ = c_.va;
+	}
+	const Iommu &mmu_;
+	IommuCache &c_;
+	uint64_t iova_ = 0, size_ = 0;
+	uint8_t *va_ = nullptr;
 };
 
 } // namespace gaudi::emu

@@ -186,116 +186,141 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		~TallyGuard() { t.flush(st, wire, kTxTally); }
 	} tg{{}, st, t.wire_tx};
 
-	for (; n != 0; n--) {
-		if (honour) {
-			if (dlv.xoff(rq)) {
-				if (!t.paused) { /* one PAUSE per episode, not per retry */
-					count_pause(rq, p, dlv.pfc());
-					set_tx_paused(p, true);
+	/* [model] The common case, decided once per doorbell: no flow control to honour, no
+	 * fault armed, no delay line, the MAC sending with carrier to a model port that
+	 * listens. The loop is then built without those checks (kPlain). */
+	const bool plain = !honour && !fs.armed.load(std::memory_order_relaxed) &&
+			   line == nullptr && !mac_drops &&
+			   (dest == Dest::self || (dest == Dest::peer && !peer_deaf));
+	IommuBatch frames(iommu_, t.cache);
+	auto run = [&]<bool kPlain>() {
+		for (; n != 0; n--) {
+			if (!kPlain && honour) {
+				if (dlv.xoff(rq)) {
+					if (!t.paused) { /* one PAUSE per episode, not per retry */
+						count_pause(rq, p, dlv.pfc());
+						set_tx_paused(p, true);
+					}
+					t.hold = true;
+					return;
 				}
-				t.hold = true;
-				return;
+				if (unlikely(t.paused))
+					set_tx_paused(p, false); /* XON: the episode is over */
 			}
-			if (unlikely(t.paused))
-				set_tx_paused(p, false); /* XON: the episode is over */
-		}
-		bool link_down = false;
-		if (fs.armed.load(std::memory_order_relaxed)) { /* [faults] per frame */
-			FaultStep fst = fault_on_tx_frame(fs);
-			if (fst.link_flap_ms != 0)
-				start_link_flap(p, fst.link_flap_ms);
-			if (fst.wqe_syndrome == uint32_t(QpErrSyndrome::wqe_dma_fault))
+			bool link_down = false;
+			if (!kPlain && fs.armed.load(std::memory_order_relaxed)) { /* [faults] */
+				FaultStep fst = fault_on_tx_frame(fs);
+				if (fst.link_flap_ms != 0)
+					start_link_flap(p, fst.link_flap_ms);
+				if (fst.wqe_syndrome == uint32_t(QpErrSyndrome::wqe_dma_fault))
+					return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
+				if (fst.wqe_syndrome != 0)
+					return qp_error(p, qpn, QpErrSyndrome(fst.wqe_syndrome));
+				link_down = forced_down(p);
+			}
+			/* The three fields raw TX uses, each loaded as the driver stored it: one
+			 * 16-byte load over its smaller stores, still in flight with the inline
+			 * engine, cannot be forwarded from the store buffer and waits for them. */
+			const auto *wqe = reinterpret_cast<const TxWqe *>(
+				wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe));
+			const struct {
+				uint32_t ctrl, size;
+				uint64_t local_addr;
+			} w = {wqe->ctrl, wqe->size, wqe->local_addr};
+			/* The expected index and opcode in one compare; each check in its order if
+			 * not. */
+			const uint32_t ctrl_ok = uint32_t(WqeOpcode::linear) |
+						 ((t.exec & WQE_INDEX_MASK) << WQE_INDEX_SHIFT);
+			if (unlikely((w.ctrl & kCtrlCheck) != ctrl_ok)) {
+				if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
+					return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
+				return qp_error(p, qpn, QpErrSyndrome::raw_wqe_opcode_unsupported);
+			}
+			if (unlikely(!size_fast || w.size - size_min > size_span)) {
+				if (w.size == 0)
+					return qp_error(p, qpn,
+							QpErrSyndrome::raw_wqe_size_unsupported);
+				if (w.size < raw_min)
+					return qp_error(p, qpn, QpErrSyndrome::raw_below_min_size);
+				if (w.size > raw_max)
+					return qp_error(p, qpn, QpErrSyndrome::raw_above_max_size);
+				/* [model] longer than the MAC's FRM_LENGTH */
+				if (w.size > max_size)
+					return qp_error(p, qpn,
+							QpErrSyndrome::raw_wqe_size_unsupported);
+			}
+			const uint8_t *data = frames.translate(w.local_addr, w.size);
+			if (data == nullptr)
 				return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
-			if (fst.wqe_syndrome != 0)
-				return qp_error(p, qpn, QpErrSyndrome(fst.wqe_syndrome));
-			link_down = forced_down(p);
-		}
-		/* The three fields raw TX uses, each loaded as the driver stored it: one 16-byte
-		 * load over its smaller stores, still in flight with the inline engine, cannot be
-		 * forwarded from the store buffer and waits for them. */
-		const auto *wqe = reinterpret_cast<const TxWqe *>(
-			wq + size_t(t.exec & (entries - 1)) * sizeof(TxWqe));
-		const struct {
-			uint32_t ctrl, size;
-			uint64_t local_addr;
-		} w = {wqe->ctrl, wqe->size, wqe->local_addr};
-		/* The expected index and opcode in one compare; each check in its order if not. */
-		const uint32_t ctrl_ok = uint32_t(WqeOpcode::linear) |
-					 ((t.exec & WQE_INDEX_MASK) << WQE_INDEX_SHIFT);
-		if (unlikely((w.ctrl & kCtrlCheck) != ctrl_ok)) {
-			if (wqe_index(w.ctrl) != (t.exec & WQE_INDEX_MASK))
-				return qp_error(p, qpn, QpErrSyndrome::wqe_index_mismatch);
-			return qp_error(p, qpn, QpErrSyndrome::raw_wqe_opcode_unsupported);
-		}
-		if (unlikely(!size_fast || w.size - size_min > size_span)) {
-			if (w.size == 0)
-				return qp_error(p, qpn, QpErrSyndrome::raw_wqe_size_unsupported);
-			if (w.size < raw_min)
-				return qp_error(p, qpn, QpErrSyndrome::raw_below_min_size);
-			if (w.size > raw_max)
-				return qp_error(p, qpn, QpErrSyndrome::raw_above_max_size);
-			if (w.size > max_size) /* [model] longer than the MAC's FRM_LENGTH */
-				return qp_error(p, qpn,
-						QpErrSyndrome::raw_wqe_size_unsupported);
-		}
-		const uint8_t *data = iommu_.translate(w.local_addr, w.size, t.cache);
-		if (data == nullptr)
-			return qp_error(p, qpn, QpErrSyndrome::wqe_dma_fault);
 
-		if (unlikely(mac_drops || link_down)) { /* [faults] flap too */
-			bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
-		} else {
-			const uint32_t cls =
-				frame_class(data, w.size, w.size >= 6 ? mac48(data) : 0);
-			/* [model] octets_transmitted_ok without FCS */
-			tg.t.frame(w.size, cls);
-			if (unlikely(cls & kClsMacCtrl) && w.size >= 18) {
-				/* MAC control frames software sends: PAUSE / PFC counted. */
-				if (data[14] == 0x00 && data[15] == 0x01)
-					bump_shared(st[size_t(
-						TxStat::pause_mac_ctrl_frames_transmitted)]);
-				else if (data[14] == 0x01 && data[15] == 0x01)
-					for (unsigned c = 0; c < 8; c++)
-						if (data[17] & (1u << c))
-							bump_shared(st[kCbfcTx0 + c]);
+			if (!kPlain && unlikely(mac_drops || link_down)) { /* [faults] flap too */
+				bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
+			} else {
+				const uint32_t cls =
+					frame_class(data, w.size, w.size >= 6 ? mac48(data) : 0);
+				/* [model] octets_transmitted_ok without FCS */
+				tg.t.frame(w.size, cls);
+				if (unlikely(cls & kClsMacCtrl) && w.size >= 18) {
+					/* MAC control frames software sends: PAUSE / PFC
+					 * counted. */
+					constexpr size_t kPauseTx =
+						size_t(TxStat::pause_mac_ctrl_frames_transmitted);
+					if (data[14] == 0x00 && data[15] == 0x01)
+						bump_shared(st[kPauseTx]);
+					else if (data[14] == 0x01 && data[15] == 0x01)
+						for (unsigned c = 0; c < 8; c++)
+							if (data[17] & (1u << c))
+								bump_shared(st[kCbfcTx0 + c]);
+				}
+				if (!pcs_loop)
+					tg.t.wire++;
+				if constexpr (kPlain) {
+					dlv.deliver(rq, data, w.size, cls);
+				} else {
+					switch (dest) {
+					case Dest::self:
+						/* [wire delay] on the cable */
+						if (line != nullptr && !pcs_loop)
+							line->push(p, data, w.size, due);
+						else
+							dlv.deliver(p, data, w.size, cls);
+						break;
+					case Dest::peer:
+						if (peer_deaf)
+							break;
+						if (line != nullptr) /* [wire delay] */
+							line->push(p ^ 1, data, w.size, due);
+						else
+							dlv.deliver(p ^ 1, data, w.size, cls);
+						break;
+					case Dest::sink:
+						t.sink->write(data, w.size);
+						break;
+					case Dest::net: /* [wires tap/udp] */
+						ports_[p].net->send(data, w.size);
+						break;
+					case Dest::none:
+						break;
+					}
+				}
 			}
-			if (!pcs_loop)
-				tg.t.wire++;
-			switch (dest) {
-			case Dest::self:
-				if (line != nullptr && !pcs_loop) /* [wire delay] on the cable */
-					line->push(p, data, w.size, due);
-				else
-					dlv.deliver(p, data, w.size, cls);
-				break;
-			case Dest::peer:
-				if (peer_deaf)
-					break;
-				if (line != nullptr) /* [wire delay] */
-					line->push(p ^ 1, data, w.size, due);
-				else
-					dlv.deliver(p ^ 1, data, w.size, cls);
-				break;
-			case Dest::sink:
-				t.sink->write(data, w.size);
-				break;
-			case Dest::net: /* [wires tap/udp] */
-				ports_[p].net->send(data, w.size);
-				break;
-			case Dest::none:
-				break;
+			uint32_t idx = t.exec;
+			uint32_t nx = t.exec + 1;
+			t.exec = nx < ring ? nx : nx % ring; /* a division only at the wrap */
+			if (w.ctrl & WQE_SE) {
+				/* [wires tap/udp] sent before the driver may free them */
+				if (ports_[p].net)
+					ports_[p].net->flush();
+				/* ring index [gaudi2_en.c] */
+				post_eq(p, EqeType::raw_tx_comp, qpn, idx);
 			}
 		}
-		uint32_t idx = t.exec;
-		uint32_t nx = t.exec + 1;
-		t.exec = nx < ring ? nx : nx % ring; /* a division only at the wrap */
-		if (w.ctrl & WQE_SE) {
-			if (ports_[p]
-				    .net) /* [wires tap/udp] sent before the driver may free them */
-				ports_[p].net->flush();
-			post_eq(p, EqeType::raw_tx_comp, qpn, idx); /* ring index [gaudi2_en.c] */
-		}
-	}
+	};
+	if (plain)
+		run.template operator()<true>();
+	else
+		run.template operator()<false>();
 }
+
 
 } // namespace gaudi::emu
