@@ -209,8 +209,7 @@ struct MacTally {
 		if (touched == 0)
 			return;
 		uint64_t frames = 0, mcast = 0, bcast = 0, vlan = 0;
-		std::array<uint64_t, 7> size{};
-		for (uint64_t t = touched; t != 0; t &= t - 1) {
+		for (uint64_t t = touched; t != 0; t &= t - 1) { /* a batch has a class or two */
 			unsigned c = unsigned(std::countr_zero(t));
 			uint64_t k = std::exchange(n[c], 0);
 			frames += k;
@@ -218,7 +217,7 @@ struct MacTally {
 			bcast += (c & kClsBcast) ? k : 0;
 			vlan += (c & kClsVlan) ? k : 0;
 			if ((c & kClsBucketMask) != kClsNoBucket)
-				size[c & kClsBucketMask] += k;
+				bump(st[m.size64 + (c & kClsBucketMask)], k);
 		}
 		touched = 0;
 		bump(st[m.octets_fcs], octets + frames * kFcsLen);
@@ -233,9 +232,6 @@ struct MacTally {
 		for (const auto &[i, k] : rest)
 			if (k != 0)
 				bump(st[i], k);
-		for (size_t b = 0; b < size.size(); b++)
-			if (size[b] != 0)
-				bump(st[m.size64 + b], size[b]);
 	}
 };
 
@@ -314,6 +310,8 @@ struct Device::Impl {
 		std::unique_ptr<PcapSink> sink;
 		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
 		uint64_t wire_tx = 0;
+		/* Good frames of the running doorbell, counted when it ends (run_doorbell). */
+		detail::MacTally tally;
 		/* Flow control: paused = inside a pause episode (the peer's XOFF honoured, shown in
 		 * MAC_128 RX_PAUSE_STATUS); hold = the last run_doorbell stopped on it. */
 		bool paused = false;

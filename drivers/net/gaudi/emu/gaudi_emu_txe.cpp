@@ -180,11 +180,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	constexpr uint32_t kCtrlCheck = WQE_OPCODE_MASK | (WQE_INDEX_MASK << WQE_INDEX_SHIFT);
 	/* The good frames' MAC counters, added once when the doorbell ends (any return). */
 	struct TallyGuard {
-		MacTally t;
-		uint64_t *st;
-		uint64_t &wire;
-		~TallyGuard() { t.flush(st, wire, kTxTally); }
-	} tg{{}, st, t.wire_tx};
+		TxState &t;
+		~TallyGuard() { t.tally.flush(t.stats.data(), t.wire_tx, kTxTally); }
+	} tg{t};
 
 	/* [model] The common case, decided once per doorbell: no flow control to honour, no
 	 * fault armed, no delay line, the MAC sending with carrier to a model port that
@@ -259,7 +257,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				const uint32_t cls =
 					frame_class(data, w.size, w.size >= 6 ? mac48(data) : 0);
 				/* [model] octets_transmitted_ok without FCS */
-				tg.t.frame(w.size, cls);
+				t.tally.frame(w.size, cls);
 				if (unlikely(cls & kClsMacCtrl) && w.size >= 18) {
 					/* MAC control frames software sends: PAUSE / PFC
 					 * counted. */
@@ -273,7 +271,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 								bump_shared(st[kCbfcTx0 + c]);
 				}
 				if (!pcs_loop)
-					tg.t.wire++;
+					t.tally.wire++;
 				if constexpr (kPlain) {
 					dlv.deliver(rq, data, w.size, cls);
 				} else {
