@@ -438,10 +438,10 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 		return; /* not a register, or read-only: no effect */
 	if (!fw_gate_check(off, val))
 		return; /* [firmware] the NIC is not usable before the firmware is up */
-	if (!fw_order_check(off, val))
+	RegAddr a = decode(off);
+	if (!fw_order_check(a, off, val))
 		return; /* [firmware] a free list latched before the firmware wrote it */
 	wr(off, val);
-	RegAddr a = decode(off);
 	if (a.block == Block::none || a.port >= cfg_.nports)
 		return;
 	switch (a.block) {

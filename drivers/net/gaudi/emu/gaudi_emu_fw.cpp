@@ -662,11 +662,10 @@ bool Device::Impl::fw_order_refuse(const char *fmt, ...)
  * [gaudi2_cn.c gaudi2_cn_config_hw_tmr, gaudi2_cn_config_port_hw_txs]; a latch before it, or
  * of another list or length than the firmware wrote, would hand the scheduler garbage: the
  * model refuses the write (strict: stops), as fw_gate does. */
-bool Device::Impl::fw_order_check(uint32_t off, uint32_t val)
+bool Device::Impl::fw_order_check(const RegAddr &a, uint32_t off, uint32_t val)
 {
 	if (!cfg_.fw_gate || (val & 1) == 0)
 		return true;
-	RegAddr a = decode(off);
 	bool txs = a.block == Block::txs && a.r == reg::TXS_PRODUCER_UPDATE_EN;
 	bool tmr = a.block == Block::tmr && a.r == reg::TMR_TMR_PRODUCER_UPDATE_EN;
 	if (!txs && !tmr)

@@ -701,8 +701,8 @@ struct Device::Impl {
 	/* fw_gate: a NIC register write before the firmware is up. False = refused. */
 	bool fw_gate_check(uint32_t off, uint32_t val);
 	/* A TXS/TMR free-list latch before the firmware initialised that free list, or of
-	 * another list than the one it did. False = refused. */
-	bool fw_order_check(uint32_t off, uint32_t val);
+	 * another list than the one it did. False = refused. a = decode(off). */
+	bool fw_order_check(const detail::RegAddr &a, uint32_t off, uint32_t val);
 	void fw_clear_range(uint64_t lo, uint64_t hi);
 	/* A raw QP context made valid (gateway data/mask) before its port's TXS and its macro's
 	 * TMR were set up. False = refused. */
