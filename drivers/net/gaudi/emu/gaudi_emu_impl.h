@@ -402,7 +402,7 @@ struct Device::Impl {
 		 * every frame, decided once per batch. */
 		bool pass_all = false;
 		/* [model] rx_frame_in's per-batch conditions, sampled when a TX batch takes the
-		 * port (Delivery): fast and pass_all, the CQ not armed, no fault armed. */
+		 * port (Delivery): fast, the CQ not armed, no fault armed. */
 		bool inline_ok = false;
 	};
 
@@ -439,7 +439,7 @@ struct Device::Impl {
 				view_ = m_.rx_view(q);
 				const PortModel &pm = m_.ports_[q];
 				view_.inline_ok =
-					view_.fast && view_.pass_all && !pm.rx.armed &&
+					view_.fast && !pm.rx.armed &&
 					!pm.fault.armed.load(std::memory_order_relaxed);
 			}
 		}
@@ -600,15 +600,16 @@ struct Device::Impl {
 	/* rx_frame for a frame of the batch's common case, inline in the TX loop that delivers
 	 * it, with its class (frame_class) from the sending MAC: RxView::inline_ok, a size every
 	 * check accepts (RxView::fast), not MAC control, with CQ room the engine already knows
-	 * of. Every other frame takes rx_frame, which checks it in order; the effect (slot, CQE,
-	 * counters) is the same. Under rx.lock. */
+	 * of, passing the address filter. Every other frame takes rx_frame, which checks it in
+	 * order; the effect (slot, CQE, counters) is the same. Under rx.lock. */
 	__attribute__((always_inline)) void rx_frame_in(unsigned q, const RxView &v,
 							const uint8_t *data, uint32_t len,
 							uint32_t cls)
 	{
 		RxState &r = ports_[q].rx;
 		if (likely(v.inline_ok && len - v.fast_min <= v.fast_span &&
-			   !(cls & detail::kClsMacCtrl) && r.pi - r.ci_seen < v.cq_size)) {
+			   !(cls & detail::kClsMacCtrl) && r.pi - r.ci_seen < v.cq_size &&
+			   (v.pass_all || rxb_pass(v, detail::mac48(data))))) {
 			r.tally.wire++;
 			r.tally.frame(len, cls);
 			const uint32_t slot = r.pi & v.slot_mask;
