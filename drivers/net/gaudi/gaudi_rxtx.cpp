@@ -252,8 +252,9 @@ static_assert(offsetof(rte_mbuf, vlan_tci) == offsetof(rte_mbuf, data_len) + 2 &
 
 namespace {
 /* Every frame the fast path of rx_burst does not take (gaudi_rx_burst: fast_max): a bad
- * length, the software filter, an attached slot, scatter. Sets the mbuf as the fast path does
- * and returns true when m is handed out; otherwise m is freed and the drop counted. */
+ * length, the software filter, an attached slot, scatter. m has its fields as the fast path
+ * sets them; returns true when m is handed out (data_len set by the copy, the attach or the
+ * scatter); otherwise m is freed and the drop counted. */
 __rte_noinline bool rx_frame_slow(gaudi_rxq *rxq, rte_mbuf *m, const uint8_t *src, uint32_t len,
 				  uint32_t pos, uint32_t len_max, bool sw_filter)
 {
@@ -292,8 +293,8 @@ __rte_noinline bool rx_frame_slow(gaudi_rxq *rxq, rte_mbuf *m, const uint8_t *sr
 } // namespace
 
 /* CQEs are taken in groups: the group's CQEs are read (valid bit, slot, length) and given back
- * first, with a prefetch of each frame's slot and of the mbuf data it is copied to, then the
- * group's frames are copied while those lines arrive. */
+ * first, each mbuf's fields set from them, with a prefetch of each frame's slot and of the
+ * mbuf data it is copied to, then the group's frames are copied while those lines arrive. */
 constexpr uint32_t kRxGroup = 32;
 
 uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
@@ -360,7 +361,6 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	bool stop = false;
 	while (i < n && !stop) {
 		const uint8_t *src[kRxGroup];
-		uint32_t lens[kRxGroup];
 		size_t g = 0;
 		const size_t want = std::min<size_t>(kRxGroup, n - i);
 		const uint32_t ci0 = ci; /* the group's first CQ index */
@@ -374,36 +374,40 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				break;
 			}
 			uint32_t slot = cqe->wqe_index & mask;
-			lens[g] = cqe->size;
-			src[g] = slots + (static_cast<size_t>(slot) << slot_log2);
+			const uint32_t len = cqe->size;
+			const uint8_t *frame = slots + (static_cast<size_t>(slot) << slot_log2);
+			src[g] = frame;
 			cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
-			rte_prefetch0(src[g]);
-			rte_prefetch0(static_cast<uint8_t *>(gp[g]->buf_addr) + RTE_PKTMBUF_HEADROOM);
-		}
-		ci = ci0 + static_cast<uint32_t>(g);
-		/* packet_type and pkt_len in one store */
-		auto set_ptype_len = [&](rte_mbuf *m, const uint8_t *frame, uint32_t len) {
-			const uint64_t v = static_cast<uint64_t>(len) << 32 |
-					   (ptype_mask != 0 ? parse_ptype(frame, len) & ptype_mask
-							    : RTE_PTYPE_UNKNOWN);
-			std::memcpy(&m->packet_type, &v, sizeof(v));
-		};
-		for (size_t j = 0; j < g; j++) {
-			rte_mbuf *m = gp[j];
-			const uint32_t len = lens[j];
-			const uint8_t *const frame = src[j];
+			rte_prefetch0(frame);
+			/* The mbuf's fields here, where its first line is read anyway (buf_addr)
+			 * and no call is made: every frame, handed out or not, gets the same.
+			 * rearm_data (data_off, refcnt, nb_segs, port) and ol_flags = 0. */
+			rte_mbuf *m = gp[g];
 #ifdef RTE_ARCH_X86
 			_mm_storeu_si128(reinterpret_cast<__m128i *>(&m->rearm_data), rearm);
 #else
 			std::memcpy(&m->rearm_data, &mbuf_init, sizeof(mbuf_init));
 			m->ol_flags = 0;
 #endif
+			/* packet_type (RTE_PTYPE_UNKNOWN; parsed in the second pass when asked
+			 * for) and pkt_len */
+			const uint64_t ptype_len = static_cast<uint64_t>(len) << 32;
+			std::memcpy(&m->packet_type, &ptype_len, sizeof(ptype_len));
+			/* data_len = len and vlan_tci = 0; a length above 16 bits is no valid
+			 * frame's, and that mbuf goes back to the pool (rx_frame_slow). */
+			const uint32_t dlen_vlan = len;
+			std::memcpy(&m->data_len, &dlen_vlan, sizeof(dlen_vlan));
 			m->vlan_tci_outer = 0;
+			rte_prefetch0(static_cast<uint8_t *>(m->buf_addr) + RTE_PKTMBUF_HEADROOM);
+		}
+		ci = ci0 + static_cast<uint32_t>(g);
+		for (size_t j = 0; j < g; j++) {
+			rte_mbuf *m = gp[j];
+			const uint32_t len = m->pkt_len; /* the CQE's, set in the first pass */
+			const uint8_t *const frame = src[j];
 			if (likely(len - 1 < fast_max)) {
-				/* data_len = len (at most buf_size, 16 bits) and vlan_tci = 0 */
-				const uint32_t dlen_vlan = len;
-				std::memcpy(&m->data_len, &dlen_vlan, sizeof(dlen_vlan));
-				set_ptype_len(m, frame, len);
+				if (unlikely(ptype_mask != 0))
+					m->packet_type = parse_ptype(frame, len) & ptype_mask;
 				bytes += len;
 				*out++ = m;
 				/* The copy comes last: fewer values live across the call. libc's
@@ -413,11 +417,11 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				 * gaudi_perf.rst). */
 				std::memcpy(rte_pktmbuf_mtod(m, void *), frame, len);
 			} else {
-				m->vlan_tci = 0;
 				if (!rx_frame_slow(rxq, m, frame, len, (ci0 + j) & mask, len_max,
 						   sw_filter))
 					continue;
-				set_ptype_len(m, frame, len);
+				if (ptype_mask != 0)
+					m->packet_type = parse_ptype(frame, len) & ptype_mask;
 				bytes += len;
 				*out++ = m;
 			}
