@@ -618,46 +618,56 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 	uint32_t slot = slot0;
 	uint64_t bytes = 0;
 	TxCopied copied;
-	for (rte_mbuf **p = pkts, **const end = pkts + n; p != end; p++) {
-		rte_mbuf *m = *p;
-		const uint32_t len = m->pkt_len;
-		if (unlikely(len - 1 >= max_frame)) { /* 0 or above max_frame */
-			tx_drop(txq, m);
-			continue;
-		}
+	rte_mbuf **p = pkts, **const end = pkts + n;
+	while (p != end) {
+		/* The slots from slot to the ring's end, as many as frames are left at most: no
+		 * wrap inside, so the WQE and sw_ring pointers just advance. */
+		rte_mbuf **const span_end = p + std::min<size_t>(end - p, mask + 1 - slot);
 		TxWqe *wqe = &wq[slot];
-		uint64_t addr;
-		uint32_t size = len;
-		if (likely(m->nb_segs == 1 && len >= kTxPadSize)) {
-			addr = rte_mbuf_data_iova(m);
-			sw_ring[slot] = m;
-		} else {
-			TxBuf b = tx_bounce(txq, m, slot, len, &copied);
-			addr = b.addr;
-			size = b.size;
-		}
-		/* ctrl and size in one 8-byte store, remote_addr, tag and completion (all 0) in
-		 * one 16-byte store: the same words, fewer stores. */
-		static_assert(offsetof(TxWqe, size) == offsetof(TxWqe, ctrl) + 4 &&
-			      offsetof(TxWqe, ctrl) == 0);
-		static_assert(offsetof(TxWqe, tag) == offsetof(TxWqe, remote_addr) + 8 &&
-			      offsetof(TxWqe, completion) == offsetof(TxWqe, tag) + 4 &&
-			      sizeof(TxWqe) == offsetof(TxWqe, remote_addr) + 16);
-		/* index = slot & 0xFF */
-		const uint64_t ctrl_size = static_cast<uint64_t>(size) << 32 |
-					   wqe_ctrl(WqeOpcode::linear, slot, false);
-		std::memcpy(&wqe->ctrl, &ctrl_size, sizeof(ctrl_size));
-		wqe->local_addr = addr;
+		rte_mbuf **sw = &sw_ring[slot];
+		for (; p != span_end; p++) {
+			rte_mbuf *m = *p;
+			const uint32_t len = m->pkt_len;
+			if (unlikely(len - 1 >= max_frame)) { /* 0 or above max_frame */
+				tx_drop(txq, m);
+				continue;
+			}
+			uint64_t addr;
+			uint32_t size = len;
+			if (likely(m->nb_segs == 1 && len >= kTxPadSize)) {
+				addr = rte_mbuf_data_iova(m);
+				*sw = m;
+			} else {
+				TxBuf b = tx_bounce(txq, m, slot, len, &copied);
+				addr = b.addr;
+				size = b.size;
+			}
+			/* ctrl and size in one 8-byte store, remote_addr, tag and completion (all
+			 * 0) in one 16-byte store: the same words, fewer stores. */
+			static_assert(offsetof(TxWqe, size) == offsetof(TxWqe, ctrl) + 4 &&
+				      offsetof(TxWqe, ctrl) == 0);
+			static_assert(offsetof(TxWqe, tag) == offsetof(TxWqe, remote_addr) + 8 &&
+				      offsetof(TxWqe, completion) == offsetof(TxWqe, tag) + 4 &&
+				      sizeof(TxWqe) == offsetof(TxWqe, remote_addr) + 16);
+			/* index = slot & 0xFF */
+			const uint64_t ctrl_size = static_cast<uint64_t>(size) << 32 |
+						   wqe_ctrl(WqeOpcode::linear, slot, false);
+			std::memcpy(&wqe->ctrl, &ctrl_size, sizeof(ctrl_size));
+			wqe->local_addr = addr;
 #ifdef RTE_ARCH_X86
-		_mm_storeu_si128(reinterpret_cast<__m128i *>(&wqe->remote_addr),
-				 _mm_setzero_si128());
+			_mm_storeu_si128(reinterpret_cast<__m128i *>(&wqe->remote_addr),
+					 _mm_setzero_si128());
 #else
-		wqe->remote_addr = 0;
-		wqe->tag = 0;
-		wqe->completion = 0;
+			wqe->remote_addr = 0;
+			wqe->tag = 0;
+			wqe->completion = 0;
 #endif
-		bytes += len;
-		slot = (slot + 1) & mask;
+			bytes += len;
+			wqe++;
+			sw++;
+			slot++;
+		}
+		slot &= mask;
 	}
 	/* At most nb_desc - 1 posted: the slot distance is the count. */
 	const uint32_t posted = (slot - slot0) & mask;
