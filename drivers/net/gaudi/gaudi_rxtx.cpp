@@ -362,11 +362,13 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	while (i < n && !stop) {
 		const uint8_t *src[kRxGroup];
 		size_t g = 0;
-		const size_t want = std::min<size_t>(kRxGroup, n - i);
 		const uint32_t ci0 = ci; /* the group's first CQ index */
+		/* A group ends at the CQ's end: its CQEs are then cqe[0 .. want). */
+		const size_t want = std::min<size_t>({kRxGroup, n - i, mask + 1 - (ci0 & mask)});
+		Cqe *const cqe_g = &cq[ci0 & mask];
 		rte_mbuf **const gp = pkts + i; /* the group's mbufs */
 		for (; g < want; g++) {
-			Cqe *cqe = &cq[(ci0 + g) & mask];
+			Cqe *cqe = &cqe_g[g];
 			uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
 			if (unlikely(!(d0 & CQE_VALID))) {
 				rxq->cqe_not_valid++;
@@ -401,31 +403,41 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			rte_prefetch0(static_cast<uint8_t *>(m->buf_addr) + RTE_PKTMBUF_HEADROOM);
 		}
 		ci = ci0 + static_cast<uint32_t>(g);
-		for (size_t j = 0; j < g; j++) {
-			rte_mbuf *m = gp[j];
-			const uint32_t len = m->pkt_len; /* the CQE's, set in the first pass */
-			const uint8_t *const frame = src[j];
-			if (likely(len - 1 < fast_max)) {
-				if (unlikely(ptype_mask != 0))
-					m->packet_type = parse_ptype(frame, len) & ptype_mask;
-				bytes += len;
-				*out++ = m;
-				/* The copy comes last: fewer values live across the call. libc's
-				 * memcpy picks its vector width at run time (AVX2 here): a 187-byte
-				 * frame in about 25 instructions, against about 60 for rte_memcpy
-				 * built for the distribution's SSE4.2 baseline (callgrind,
-				 * gaudi_perf.rst). */
-				std::memcpy(rte_pktmbuf_mtod(m, void *), frame, len);
-			} else {
-				if (!rx_frame_slow(rxq, m, frame, len, (ci0 + j) & mask, len_max,
-						   sw_filter))
-					continue;
-				if (ptype_mask != 0)
-					m->packet_type = parse_ptype(frame, len) & ptype_mask;
-				bytes += len;
-				*out++ = m;
+		/* The copy pass, compiled with and without the packet type parse. */
+		auto copy_pass = [&]<bool kPtype>() {
+			for (size_t j = 0; j < g; j++) {
+				rte_mbuf *m = gp[j];
+				const uint32_t len = m->pkt_len; /* the CQE's, set above */
+				const uint8_t *const frame = src[j];
+				if (likely(len - 1 < fast_max)) {
+					if (kPtype)
+						m->packet_type = parse_ptype(frame, len) & ptype_mask;
+					bytes += len;
+					*out++ = m;
+					/* The copy comes last: fewer values live across the call.
+					 * data_off is the headroom (rearm above). libc's memcpy picks
+					 * its vector width at run time (AVX2 here): a 187-byte frame
+					 * in about 25 instructions, against about 60 for rte_memcpy
+					 * built for the distribution's SSE4.2 baseline (callgrind,
+					 * gaudi_perf.rst). */
+					std::memcpy(static_cast<uint8_t *>(m->buf_addr) +
+							    RTE_PKTMBUF_HEADROOM,
+						    frame, len);
+				} else {
+					if (!rx_frame_slow(rxq, m, frame, len, (ci0 + j) & mask,
+							   len_max, sw_filter))
+						continue;
+					if (kPtype)
+						m->packet_type = parse_ptype(frame, len) & ptype_mask;
+					bytes += len;
+					*out++ = m;
+				}
 			}
-		}
+		};
+		if (ptype_mask != 0)
+			copy_pass.template operator()<true>();
+		else
+			copy_pass.template operator()<false>();
 		i += g;
 	}
 	/* Raw mbufs taken for CQEs we did not reach (valid bit not visible yet) go back as
