@@ -398,7 +398,7 @@ int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
 	gaudi_port *port = gaudi_priv(dev);
 	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
 		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign, dev->data->mtu};
-	txq->pi = txq->ci = 0;
+	txq->pi = txq->ci = txq->bounce_end = 0;
 	if (!port->hw.tx_init(tcfg))
 		return -EIO;
 	/* Software cannot reset the doorbell FIFO's CI: push dummies until it wraps to 63, as

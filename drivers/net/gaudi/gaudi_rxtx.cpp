@@ -239,10 +239,63 @@ void gaudi_rx_release(gaudi_rxq *rxq)
 		rx_release_run(rxq);
 }
 
+/* The mbuf fields rx_burst writes as whole words, at DPDK's offsets: a layout change breaks the
+ * build here rather than the fields (i40e's and ixgbe's vector RX write them the same way). */
+static_assert(offsetof(rte_mbuf, ol_flags) == offsetof(rte_mbuf, rearm_data) + 8,
+	      "rearm_data and ol_flags: one 16-byte store");
+static_assert(offsetof(rte_mbuf, pkt_len) == offsetof(rte_mbuf, packet_type) + 4 &&
+		      sizeof(rte_mbuf::packet_type) == 4 && sizeof(rte_mbuf::pkt_len) == 4,
+	      "packet_type and pkt_len: one 8-byte store");
+static_assert(offsetof(rte_mbuf, vlan_tci) == offsetof(rte_mbuf, data_len) + 2 &&
+		      sizeof(rte_mbuf::data_len) == 2 && sizeof(rte_mbuf::vlan_tci) == 2,
+	      "data_len and vlan_tci: one 4-byte store");
+
+namespace {
+/* Every frame the fast path of rx_burst does not take (gaudi_rx_burst: fast_max): a bad
+ * length, the software filter, an attached slot, scatter. m has its fields as the fast path
+ * sets them; returns true when m is handed out (data_len set by the copy, the attach or the
+ * scatter); otherwise m is freed and the drop counted. */
+__rte_noinline bool rx_frame_slow(gaudi_rxq *rxq, rte_mbuf *m, const uint8_t *src, uint32_t len,
+				  uint32_t pos, uint32_t len_max, bool sw_filter)
+{
+	if (unlikely(len - 1 >= len_max)) {
+		rxq->errors++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src)) {
+		rxq->filtered++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	if (unlikely(len > rxq->copy_max) &&
+	    src == rxq->slots + (static_cast<size_t>(pos) << rxq->slot_log2)) {
+		/* The slot the CQ entry stands for (not another one an inconsistent CQE names):
+		 * the CI stays behind it until m is freed. */
+		rx_attach(rxq->ring, m, pos, len);
+		rxq->attached++;
+		return true;
+	}
+	if (likely(len <= rxq->buf_size)) {
+		std::memcpy(rte_pktmbuf_mtod(m, void *), src, len);
+		m->data_len = static_cast<uint16_t>(len);
+		return true;
+	}
+	if (!rxq->scatter || !rx_scatter(rxq, m, src, len)) {
+		/* Without scatter the queue setup guarantees fit; this is allocation failure of
+		 * an extra segment: the frame is lost, and counted. */
+		rte_eth_devices[m->port].data->rx_mbuf_alloc_failed++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	return true;
+}
+} // namespace
+
 /* CQEs are taken in groups: the group's CQEs are read (valid bit, slot, length) and given back
- * first, with a prefetch of each frame's slot and of the mbuf data it is copied to, then the
- * group's frames are copied while those lines arrive. */
-constexpr uint16_t kRxGroup = 32;
+ * first, each mbuf's fields set from them, with a prefetch of each frame's slot and of the
+ * mbuf data it is copied to, then the group's frames are copied while those lines arrive. */
+constexpr uint32_t kRxGroup = 32;
 
 uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
@@ -261,21 +314,22 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			return 0;
 	}
 	uint32_t avail = pi - rxq->ci;
-	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(avail, nb_pkts));
+	/* Loop counters are 64-bit: 16-bit ones cost a zero extension at each use as an index. */
+	size_t n = std::min<uint32_t>(avail, nb_pkts);
 
 	/* Raw mbufs from the mempool cache in bulk: a pool's free mbufs have refcnt 1, one
 	 * segment and no next (rte_mbuf_raw_alloc's contract); the fields rx_burst does not set
 	 * below are set here. */
 	if (unlikely(rte_mempool_get_bulk(rxq->mp, reinterpret_cast<void **>(pkts), n) != 0)) {
 		/* Take what the pool can give, one by one; the rest waits in the CQ. */
-		uint16_t got = 0;
+		size_t got = 0;
 		while (got < n && (pkts[got] = rte_mbuf_raw_alloc(rxq->mp)) != nullptr)
 			got++;
 		rte_eth_devices[rxq->port->port_id].data->rx_mbuf_alloc_failed += n - got;
 		n = got;
 	}
 
-	uint16_t nb_rx = 0;
+	rte_mbuf **out = pkts; /* frames handed out are compacted to the front */
 	uint32_t ci = rxq->ci;
 	/* The queue's fields in locals: the CQE and mbuf stores below could alias them, and the
 	 * compiler would reload each one per frame. */
@@ -283,28 +337,38 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	const uint8_t *const slots = rxq->slots;
 	const uint32_t mask = rxq->mask;
 	const uint32_t slot_log2 = rxq->slot_log2;
-	const uint32_t buf_size = rxq->buf_size;
-	const uint64_t mbuf_init = rxq->mbuf_init;
 	/* A length above the frame limit or the slot is inconsistent; 0 wraps above it too. */
 	const uint32_t len_max = std::min(rxq->max_frame, 1u << slot_log2);
 	/* Read once per burst: a filter change applies from the next burst on. */
 	const bool sw_filter = __atomic_load_n(&rxq->port->sw_filter, __ATOMIC_RELAXED);
 	const uint32_t ptype_mask = __atomic_load_n(&rxq->port->ptype_mask, __ATOMIC_RELAXED);
-	/* Frames above copy_max are attached, not copied; with copy_max at or above the largest
-	 * frame the slot ring holds none is. */
-	const uint32_t copy_max = rxq->copy_max;
+	/* Frames of 1 to fast_max bytes are valid, copied (not attached: copy_max), fit one mbuf
+	 * and pass any filter: one unsigned compare per frame sends every other frame to
+	 * rx_frame_slow. Frames above copy_max are attached; with copy_max at or above the
+	 * largest frame the slot ring holds none is. */
+	const uint32_t fast_max = sw_filter ? 0 : std::min({len_max, rxq->copy_max, rxq->buf_size});
+	/* rearm_data (data_off, refcnt, nb_segs, port: i40e's mbuf_initializer; a raw mbuf
+	 * already has refcnt 1 and one segment) and ol_flags = 0. */
+#ifdef RTE_ARCH_X86
+	const __m128i rearm = _mm_set_epi64x(0, static_cast<long long>(rxq->mbuf_init));
+#else
+	const uint64_t mbuf_init = rxq->mbuf_init;
+#endif
 	gaudi_rx_ring *const ring = rxq->ring;
-	uint32_t attached = 0;
+	const uint64_t attached0 = rxq->attached;
 	uint64_t bytes = 0;
-	uint16_t i = 0;
+	size_t i = 0;
 	bool stop = false;
 	while (i < n && !stop) {
 		const uint8_t *src[kRxGroup];
-		uint32_t lens[kRxGroup];
-		uint16_t g = 0, want = std::min<uint16_t>(kRxGroup, n - i);
+		size_t g = 0;
 		const uint32_t ci0 = ci; /* the group's first CQ index */
+		/* A group ends at the CQ's end: its CQEs are then cqe[0 .. want). */
+		const size_t want = std::min<size_t>({kRxGroup, n - i, mask + 1 - (ci0 & mask)});
+		Cqe *const cqe_g = &cq[ci0 & mask];
+		rte_mbuf **const gp = pkts + i; /* the group's mbufs */
 		for (; g < want; g++) {
-			Cqe *cqe = &cq[ci & mask];
+			Cqe *cqe = &cqe_g[g];
 			uint32_t d0 = __atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE);
 			if (unlikely(!(d0 & CQE_VALID))) {
 				rxq->cqe_not_valid++;
@@ -312,70 +376,79 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				break;
 			}
 			uint32_t slot = cqe->wqe_index & mask;
-			lens[g] = cqe->size;
-			src[g] = slots + (static_cast<size_t>(slot) << slot_log2);
+			const uint32_t len = cqe->size;
+			const uint8_t *frame = slots + (static_cast<size_t>(slot) << slot_log2);
+			src[g] = frame;
 			cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
-			ci++;
-			rte_prefetch0(src[g]);
-			rte_prefetch0(static_cast<uint8_t *>(pkts[i + g]->buf_addr) +
-				      RTE_PKTMBUF_HEADROOM);
-		}
-		for (uint16_t j = 0; j < g; j++, i++) {
-			rte_mbuf *m = pkts[i];
-			uint32_t len = lens[j];
-			/* data_off, refcnt, nb_segs and port in one store (i40e's mbuf_initializer):
-			 * a raw mbuf already has refcnt 1 and one segment. */
+			rte_prefetch0(frame);
+			/* The mbuf's fields here, where its first line is read anyway (buf_addr)
+			 * and no call is made: every frame, handed out or not, gets the same.
+			 * rearm_data (data_off, refcnt, nb_segs, port) and ol_flags = 0. */
+			rte_mbuf *m = gp[g];
+#ifdef RTE_ARCH_X86
+			_mm_storeu_si128(reinterpret_cast<__m128i *>(&m->rearm_data), rearm);
+#else
 			std::memcpy(&m->rearm_data, &mbuf_init, sizeof(mbuf_init));
 			m->ol_flags = 0;
-			m->vlan_tci = 0;
+#endif
+			/* packet_type (RTE_PTYPE_UNKNOWN; parsed in the second pass when asked
+			 * for) and pkt_len */
+			const uint64_t ptype_len = static_cast<uint64_t>(len) << 32;
+			std::memcpy(&m->packet_type, &ptype_len, sizeof(ptype_len));
+			/* data_len = len and vlan_tci = 0; a length above 16 bits is no valid
+			 * frame's, and that mbuf goes back to the pool (rx_frame_slow). */
+			const uint32_t dlen_vlan = len;
+			std::memcpy(&m->data_len, &dlen_vlan, sizeof(dlen_vlan));
 			m->vlan_tci_outer = 0;
-			if (unlikely(len - 1 >= len_max)) {
-				rxq->errors++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			if (unlikely(sw_filter) && !sw_filter_pass(rxq->port, src[j])) {
-				rxq->filtered++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			const uint32_t pos = (ci0 + j) & mask;
-			if (unlikely(len > copy_max) &&
-			    src[j] == slots + (static_cast<size_t>(pos) << slot_log2)) {
-				/* The slot the CQ entry stands for (not another one an inconsistent
-				 * CQE names): the CI stays behind it until m is freed. */
-				rx_attach(ring, m, pos, len);
-				attached++;
-			} else if (likely(len <= buf_size)) {
-				/* libc's memcpy picks its vector width at run time (AVX2 here): a
-				 * 187-byte frame in about 25 instructions, against about 60 for
-				 * rte_memcpy built for the distribution's SSE4.2 baseline (callgrind,
-				 * gaudi_perf.rst). */
-				std::memcpy(rte_pktmbuf_mtod(m, void *), src[j], len);
-				m->data_len = len;
-			} else if (!rxq->scatter || !rx_scatter(rxq, m, src[j], len)) {
-				/* Without scatter the queue setup guarantees fit; this is allocation
-				 * failure of an extra segment: the frame is lost, and counted. */
-				rte_eth_devices[m->port].data->rx_mbuf_alloc_failed++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			m->pkt_len = len;
-			m->packet_type = ptype_mask != 0 ? parse_ptype(src[j], len) & ptype_mask
-							  : RTE_PTYPE_UNKNOWN;
-			bytes += len;
-			pkts[nb_rx++] = m;
+			rte_prefetch0(static_cast<uint8_t *>(m->buf_addr) + RTE_PKTMBUF_HEADROOM);
 		}
+		ci = ci0 + static_cast<uint32_t>(g);
+		/* The copy pass, compiled with and without the packet type parse. */
+		auto copy_pass = [&]<bool kPtype>() {
+			for (size_t j = 0; j < g; j++) {
+				rte_mbuf *m = gp[j];
+				const uint32_t len = m->pkt_len; /* the CQE's, set above */
+				const uint8_t *const frame = src[j];
+				if (likely(len - 1 < fast_max)) {
+					if (kPtype)
+						m->packet_type = parse_ptype(frame, len) & ptype_mask;
+					bytes += len;
+					*out++ = m;
+					/* The copy comes last: fewer values live across the call.
+					 * data_off is the headroom (rearm above). libc's memcpy picks
+					 * its vector width at run time (AVX2 here): a 187-byte frame
+					 * in about 25 instructions, against about 60 for rte_memcpy
+					 * built for the distribution's SSE4.2 baseline (callgrind,
+					 * gaudi_perf.rst). */
+					std::memcpy(static_cast<uint8_t *>(m->buf_addr) +
+							    RTE_PKTMBUF_HEADROOM,
+						    frame, len);
+				} else {
+					if (!rx_frame_slow(rxq, m, frame, len, (ci0 + j) & mask,
+							   len_max, sw_filter))
+						continue;
+					if (kPtype)
+						m->packet_type = parse_ptype(frame, len) & ptype_mask;
+					bytes += len;
+					*out++ = m;
+				}
+			}
+		};
+		if (ptype_mask != 0)
+			copy_pass.template operator()<true>();
+		else
+			copy_pass.template operator()<false>();
+		i += g;
 	}
 	/* Raw mbufs taken for CQEs we did not reach (valid bit not visible yet) go back as
 	 * they came. */
 	if (i < n)
 		rte_mempool_put_bulk(rxq->mp, reinterpret_cast<void **>(&pkts[i]), n - i);
-	if (attached != 0) {
+	/* rx_frame_slow counts attached frames in rxq->attached. */
+	const uint64_t attached = rxq->attached - attached0;
+	if (attached != 0)
 		/* Before the mbufs are handed out: from then on any lcore may free them. */
-		__atomic_add_fetch(&ring->refs, attached, __ATOMIC_RELAXED);
-		rxq->attached += attached;
-	}
+		__atomic_add_fetch(&ring->refs, static_cast<uint32_t>(attached), __ATOMIC_RELAXED);
 	if (likely(attached == 0 && rxq->hw_ci == rxq->ci)) {
 		/* No slot held: every entry read goes back at once, as without attach. */
 		if (ci != rxq->ci) {
@@ -386,6 +459,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 		rxq->ci = ci;
 		rx_release_run(rxq);
 	}
+	const auto nb_rx = static_cast<uint16_t>(out - pkts);
 	rxq->packets += nb_rx;
 	rxq->bytes += bytes;
 	return nb_rx;
@@ -394,47 +468,57 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 namespace {
 /* Free n mbufs that the queue is done with; nulls (bounced frames' slots) are skipped. With
  * fast free (gaudi_txq::fast_free) they go back to their pool in bulk, without
- * rte_pktmbuf_prefree_seg's per-mbuf checks. */
-void tx_free_mbufs(rte_mbuf **ms, uint32_t n, bool fast)
+ * rte_pktmbuf_prefree_seg's per-mbuf checks, each run of non-null entries straight from the
+ * ring; clean (no null in ms) spares the walk. */
+void tx_free_mbufs(rte_mbuf **ms, uint32_t n, bool fast, bool clean)
 {
 	if (!fast) {
 		rte_pktmbuf_free_bulk(ms, n); /* skips nulls */
 		return;
 	}
-	constexpr uint32_t kBatch = 64;
-	void *batch[kBatch];
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (ms[i] == nullptr)
-			continue;
-		if (k == kBatch) {
-			rte_mempool_put_bulk(static_cast<rte_mbuf *>(batch[0])->pool, batch, k);
-			k = 0;
-		}
-		batch[k++] = ms[i];
+	if (clean) {
+		rte_mempool_put_bulk(ms[0]->pool, reinterpret_cast<void **>(ms), n);
+		return;
 	}
-	if (k != 0)
-		rte_mempool_put_bulk(static_cast<rte_mbuf *>(batch[0])->pool, batch, k);
+	uint32_t i = 0;
+	while (i < n) {
+		while (i < n && ms[i] == nullptr)
+			i++;
+		uint32_t run = i;
+		while (i < n && ms[i] != nullptr)
+			i++;
+		if (i != run)
+			rte_mempool_put_bulk(ms[run]->pool, reinterpret_cast<void **>(&ms[run]),
+					     i - run);
+	}
 }
 } // namespace
 
 void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 {
 	uint32_t n = (last + 1 - txq->ci) & WQ_IDX_MASK;
-	if (unlikely(n > txq->nb_desc || n > ((txq->pi - txq->ci) & WQ_IDX_MASK)))
+	const uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
+	if (unlikely(n == 0 || n > txq->nb_desc || n > used))
 		return; /* stale or bogus index: nothing of ours */
 	uint32_t start = txq->ci & txq->mask;
 	uint32_t first = std::min(n, txq->nb_desc - start);
 	rte_mbuf **ring = txq->sw_ring;
 	const bool fast = txq->fast_free;
-	/* sw_ring entries are null for bounced frames. */
-	tx_free_mbufs(&ring[start], first, fast);
+	/* sw_ring entries are null for bounced frames, all of them before bounce_end: none in
+	 * the run when bounce_end is ci, or behind it (outside [ci, pi]). */
+	const uint32_t ahead = (txq->bounce_end - txq->ci) & WQ_IDX_MASK;
+	const bool clean = ahead == 0 || ahead > used;
+	tx_free_mbufs(&ring[start], first, fast, clean);
 	std::fill_n(&ring[start], first, nullptr);
 	if (n > first) {
-		tx_free_mbufs(&ring[0], n - first, fast);
+		tx_free_mbufs(&ring[0], n - first, fast, clean);
 		std::fill_n(&ring[0], n - first, nullptr);
 	}
 	txq->ci = (txq->ci + n) & WQ_IDX_MASK;
+	/* Every bounced WQE up to the new ci is done: bounce_end follows ci and never ages
+	 * (22-bit indexes wrap). */
+	if (clean || ahead <= n)
+		txq->bounce_end = txq->ci;
 }
 
 void gaudi_tx_drain(gaudi_txq *txq)
@@ -443,7 +527,7 @@ void gaudi_tx_drain(gaudi_txq *txq)
 		rte_pktmbuf_free(txq->sw_ring[i]);
 		txq->sw_ring[i] = nullptr;
 	}
-	txq->pi = txq->ci = 0;
+	txq->pi = txq->ci = txq->bounce_end = 0;
 }
 
 namespace {
@@ -465,6 +549,56 @@ uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 }
 
 namespace {
+/* Bounced frames' mbufs, freed in bulk once the burst is posted. */
+struct TxCopied {
+	static constexpr uint32_t kMax = 64;
+	rte_mbuf *m[kMax];
+	uint32_t n = 0;
+};
+
+__rte_noinline void tx_drop(gaudi_txq *txq, rte_mbuf *m)
+{
+	txq->errors++;
+	rte_pktmbuf_free(m);
+}
+
+/* Linear copy, zero-padded to NIC_SKB_PAD_SIZE: the WQE takes one buffer and TXE rejects raw
+ * frames shorter than 187 bytes (H6-3399 work-around, gaudi2_cn.c set_txe_checkers / hbl_en).
+ * Returns the WQE's buffer: the bounce slot's IOVA and the padded size (in registers). */
+struct TxBuf {
+	uint64_t addr;
+	uint32_t size;
+};
+__rte_noinline TxBuf tx_bounce(gaudi_txq *txq, rte_mbuf *m, uint32_t slot, uint32_t len,
+			       TxCopied *copied)
+{
+	uint32_t size = len;
+	uint8_t *dst = txq->bounce + static_cast<size_t>(slot) * txq->bounce_stride;
+	const void *p = rte_pktmbuf_read(m, 0, len, dst);
+	if (p != dst)
+		rte_memcpy(dst, p, len);
+	uint8_t &dirty = txq->bounce_dirty[slot];
+	if (len < kTxPadSize) {
+		if (dirty > len)
+			memset(dst + len, 0, dirty - len);
+		size = kTxPadSize;
+	}
+	dirty = static_cast<uint8_t>(std::min(len, kTxPadSize));
+	txq->sw_ring[slot] = nullptr;
+	/* The WQE's free-running index is the one of its slot in [pi, pi + nb_desc). */
+	txq->bounce_end = (txq->pi + ((slot - txq->pi) & txq->mask) + 1) & WQ_IDX_MASK;
+	if (unlikely(m->nb_segs != 1)) { /* a chain: segment by segment */
+		rte_pktmbuf_free(m);
+	} else {
+		if (unlikely(copied->n == TxCopied::kMax)) {
+			tx_free_mbufs(copied->m, copied->n, txq->fast_free, false);
+			copied->n = 0;
+		}
+		copied->m[copied->n++] = m;
+	}
+	return {txq->bounce_iova[slot], size};
+}
+
 uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	gaudi_port *port = txq->port;
@@ -485,66 +619,71 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		return 0;
 	}
 
-	uint32_t pi = txq->pi;
+	/* The queue's fields in locals: the WQE and sw_ring stores could alias them, and the
+	 * compiler would reload each one per frame. The loop keeps to zero-copy frames; the
+	 * rest (tx_bounce, tx_drop) are calls, so the loop's values stay in registers. */
+	TxWqe *const wq = txq->wq;
+	rte_mbuf **const sw_ring = txq->sw_ring;
+	const uint32_t mask = txq->mask;
+	const uint32_t max_frame = txq->max_frame;
+	const uint32_t slot0 = txq->pi & mask; /* mask + 1 divides the 22-bit index space */
+	uint32_t slot = slot0;
 	uint64_t bytes = 0;
-	uint16_t posted = 0;
-	/* Bounced frames' mbufs are freed in bulk once the burst is posted. */
-	constexpr uint16_t kFreeBatch = 64;
-	rte_mbuf *copied[kFreeBatch];
-	uint16_t nb_copied = 0;
-	const bool fast = txq->fast_free;
-	for (uint16_t i = 0; i < n; i++) {
-		rte_mbuf *m = pkts[i];
-		uint32_t len = m->pkt_len;
-		if (unlikely(len == 0 || len > txq->max_frame)) {
-			txq->errors++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		uint32_t slot = pi & txq->mask;
-		TxWqe *wqe = &txq->wq[slot];
-		uint64_t addr;
-		uint32_t size = len;
-		if (likely(m->nb_segs == 1 && len >= kTxPadSize)) {
-			addr = rte_mbuf_data_iova(m);
-			txq->sw_ring[slot] = m;
-		} else {
-			/* Linear copy, zero-padded to NIC_SKB_PAD_SIZE: the WQE takes one buffer
-			 * and TXE rejects raw frames shorter than 187 bytes (H6-3399 work-around,
-			 * gaudi2_cn.c set_txe_checkers / hbl_en). */
-			uint8_t *dst = txq->bounce + static_cast<size_t>(slot) * txq->bounce_stride;
-			const void *p = rte_pktmbuf_read(m, 0, len, dst);
-			if (p != dst)
-				rte_memcpy(dst, p, len);
-			uint8_t &dirty = txq->bounce_dirty[slot];
-			if (len < kTxPadSize) {
-				if (dirty > len)
-					memset(dst + len, 0, dirty - len);
-				size = kTxPadSize;
+	TxCopied copied;
+	rte_mbuf **p = pkts, **const end = pkts + n;
+	while (p != end) {
+		/* The slots from slot to the ring's end, as many as frames are left at most: no
+		 * wrap inside, so the WQE and sw_ring pointers just advance. */
+		rte_mbuf **const span_end = p + std::min<size_t>(end - p, mask + 1 - slot);
+		TxWqe *wqe = &wq[slot];
+		rte_mbuf **sw = &sw_ring[slot];
+		for (; p != span_end; p++) {
+			rte_mbuf *m = *p;
+			const uint32_t len = m->pkt_len;
+			if (unlikely(len - 1 >= max_frame)) { /* 0 or above max_frame */
+				tx_drop(txq, m);
+				continue;
 			}
-			dirty = static_cast<uint8_t>(std::min(len, kTxPadSize));
-			addr = txq->bounce_iova[slot];
-			txq->sw_ring[slot] = nullptr;
-			if (unlikely(m->nb_segs != 1)) { /* a chain: segment by segment */
-				rte_pktmbuf_free(m);
+			uint64_t addr;
+			uint32_t size = len;
+			if (likely(m->nb_segs == 1 && len >= kTxPadSize)) {
+				addr = rte_mbuf_data_iova(m);
+				*sw = m;
 			} else {
-				if (unlikely(nb_copied == kFreeBatch)) {
-					tx_free_mbufs(copied, nb_copied, fast);
-					nb_copied = 0;
-				}
-				copied[nb_copied++] = m;
+				TxBuf b = tx_bounce(txq, m, slot, len, &copied);
+				addr = b.addr;
+				size = b.size;
 			}
+			/* ctrl and size in one 8-byte store, remote_addr, tag and completion (all
+			 * 0) in one 16-byte store: the same words, fewer stores. */
+			static_assert(offsetof(TxWqe, size) == offsetof(TxWqe, ctrl) + 4 &&
+				      offsetof(TxWqe, ctrl) == 0);
+			static_assert(offsetof(TxWqe, tag) == offsetof(TxWqe, remote_addr) + 8 &&
+				      offsetof(TxWqe, completion) == offsetof(TxWqe, tag) + 4 &&
+				      sizeof(TxWqe) == offsetof(TxWqe, remote_addr) + 16);
+			/* index = slot & 0xFF */
+			const uint64_t ctrl_size = static_cast<uint64_t>(size) << 32 |
+						   wqe_ctrl(WqeOpcode::linear, slot, false);
+			std::memcpy(&wqe->ctrl, &ctrl_size, sizeof(ctrl_size));
+			wqe->local_addr = addr;
+#ifdef RTE_ARCH_X86
+			_mm_storeu_si128(reinterpret_cast<__m128i *>(&wqe->remote_addr),
+					 _mm_setzero_si128());
+#else
+			wqe->remote_addr = 0;
+			wqe->tag = 0;
+			wqe->completion = 0;
+#endif
+			bytes += len;
+			wqe++;
+			sw++;
+			slot++;
 		}
-		wqe->size = size;
-		wqe->local_addr = addr;
-		wqe->remote_addr = 0;
-		wqe->tag = 0;
-		wqe->completion = 0;
-		wqe->ctrl = wqe_ctrl(WqeOpcode::linear, slot, false); /* index = slot & 0xFF */
-		bytes += len;
-		pi = (pi + 1) & WQ_IDX_MASK;
-		posted++;
+		slot &= mask;
 	}
+	/* At most nb_desc - 1 posted: the slot distance is the count. */
+	const uint32_t posted = (slot - slot0) & mask;
+	const uint32_t pi = (txq->pi + posted) & WQ_IDX_MASK;
 	if (likely(posted > 0)) {
 		/* Solicit a RAW_TX_COMP event for the burst's last WQE only. */
 		txq->wq[(pi - 1) & txq->mask].ctrl |= WQE_SE;
@@ -554,8 +693,8 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		txq->packets += posted;
 		txq->bytes += bytes;
 	}
-	if (nb_copied != 0)
-		tx_free_mbufs(copied, nb_copied, fast);
+	if (copied.n != 0)
+		tx_free_mbufs(copied.m, copied.n, txq->fast_free, false);
 	return n;
 }
 } // namespace

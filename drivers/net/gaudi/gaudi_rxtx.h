@@ -79,6 +79,9 @@ struct gaudi_txq {
 	const rte_memzone *bounce_mz;
 	uint32_t pi;              /* next WQ index to post (22-bit free-running) */
 	uint32_t ci;              /* oldest WQ index not yet completed */
+	/* One past the newest bounced WQE (its sw_ring entry null) or at most ci: completion
+	 * walks the sw_ring run for nulls only when it is in (ci, pi]. */
+	uint32_t bounce_end;
 	uint32_t mask;            /* entries - 1 */
 	uint32_t max_frame;
 	gaudi_port *port;
