@@ -123,10 +123,11 @@ public:
 	}
 	rte_mempool *pool() const { return mp_; }
 
-	int setup(unsigned i, bool lsc = false)
+	int setup(unsigned i, bool lsc = false, uint64_t tx_offloads = 0)
 	{
 		rte_eth_conf conf{};
 		conf.intr_conf.lsc = lsc;
+		conf.txmode.offloads = tx_offloads;
 		uint16_t p = port(i);
 		int rc = rte_eth_dev_configure(p, 1, 1, &conf);
 		if (rc == 0)
@@ -138,22 +139,27 @@ public:
 		return rc;
 	}
 
+	/* Frames of seq % long_every == long_phase are 400 bytes (TX zero copy), the others
+	 * 128 (bounced: below the 187-byte pad); long_every 0: all 128. */
+	uint32_t long_every = 0, long_phase = 0;
+
 	rte_mbuf *frame(uint32_t seq)
 	{
 		rte_mbuf *m = rte_pktmbuf_alloc(mp_);
 		if (m == nullptr)
 			return nullptr;
-		uint8_t b[128];
+		uint8_t b[400];
+		const size_t len = long_every != 0 && seq % long_every == long_phase ? 400 : 128;
 		memset(b, 0xff, 6);
 		memset(b + 6, 0x02, 6);
 		b[12] = 0x88;
 		b[13] = 0xb5;
 		memcpy(b + 14, &seq, 4);
-		for (unsigned i = 18; i < 128; i++)
+		for (unsigned i = 18; i < len; i++)
 			b[i] = uint8_t(seq + i);
-		char *d = rte_pktmbuf_append(m, sizeof(b));
+		char *d = rte_pktmbuf_append(m, uint16_t(len));
 		if (d != nullptr)
-			memcpy(d, b, sizeof(b));
+			memcpy(d, b, len);
 		return m;
 	}
 
@@ -396,6 +402,32 @@ TEST_P(Faults, QpErrorFromDevargsAfterFrames)
 	EXPECT_EQ(r.qp_recoveries, 1u);
 	EXPECT_EQ(r.last_qp_syndrome, 0x95u);
 	expect_no_leak(nic);
+}
+
+/* With MBUF_FAST_FREE, completed runs go back to the pool straight from the ring when they hold
+ * no bounced slot. A tx-packet-class QP error drops the faulting WQE and moves the queue past
+ * it: whether that frame was bounced or zero copy, and whatever the frames around it were,
+ * every mbuf comes back once and only the faulting frame is lost. */
+TEST_P(Faults, QpErrorWithFastFreeMixedFrames)
+{
+	/* The 150th frame faults (seq 149): bounced, zero copy, zero copy after bounced ones. */
+	const struct {
+		uint32_t every, phase;
+	} mixes[] = {{2, 0}, {2, 1}, {4, 1}, {5, 0}};
+	for (const auto &mix : mixes) {
+		Nic nic(args("fault=qp_err:0:150:0x95"));
+		nic.long_every = mix.every;
+		nic.long_phase = mix.phase;
+		ASSERT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0, false, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE), 0);
+		ASSERT_EQ(nic.setup(1), 0);
+		nic.send(600);
+		nic.settle();
+		expect_accounted(nic, 1);
+		EXPECT_EQ(rstats(nic.port(0)).qp_recoveries, 1u) << mix.every << "/" << mix.phase;
+		EXPECT_EQ(stats(nic.port(0)).oerrors, 1u) << mix.every << "/" << mix.phase;
+		expect_no_leak(nic);
+	}
 }
 
 TEST_P(Faults, LinkFlapRaisesLscDownAndUp)

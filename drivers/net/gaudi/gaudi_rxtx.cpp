@@ -249,6 +249,9 @@ static_assert(offsetof(rte_mbuf, pkt_len) == offsetof(rte_mbuf, packet_type) + 4
 static_assert(offsetof(rte_mbuf, vlan_tci) == offsetof(rte_mbuf, data_len) + 2 &&
 		      sizeof(rte_mbuf::data_len) == 2 && sizeof(rte_mbuf::vlan_tci) == 2,
 	      "data_len and vlan_tci: one 4-byte store");
+/* The combined stores (here and the WQE's ctrl + size) put the lower-addressed field in the low
+ * bits: a little-endian host, as every x86 and Arm host DPDK builds this driver for. */
+static_assert(RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN, "combined field stores assume little endian");
 
 namespace {
 /* Every frame the fast path of rx_burst does not take (gaudi_rx_burst: fast_max): a bad

@@ -144,7 +144,7 @@ inline uint16_t ether_type_le(const uint8_t *p)
 {
 	uint16_t v;
 	std::memcpy(&v, p + 12, sizeof(v));
-	return v;
+	return rte_cpu_to_le_16(v);
 }
 inline constexpr uint16_t kEtherTypeVlanLe = 0x0081;
 inline constexpr uint16_t kEtherTypeMacCtrlLe = 0x0888;
