@@ -39,6 +39,7 @@
 #include <vector>
 
 #include <rte_byteorder.h>
+#include <rte_ether.h>
 #include <rte_memzone.h>
 #include <rte_spinlock.h>
 
@@ -138,16 +139,15 @@ inline constexpr MacTallyMap kRxTally = {
 	size_t(RxStat::if_in_broadcast_pkts),	  size_t(RxStat::vlan_received_ok),
 	size_t(RxStat::ether_stats_pkts_64)};
 
-/* The EtherType field (bytes 12-13) as one little-endian load: 0x0081 is 802.1Q, 0x0888 MAC
- * control (0x8808). */
-inline uint16_t ether_type_le(const uint8_t *p)
+/* The EtherType field (bytes 12-13). */
+inline uint16_t ether_type(const uint8_t *p)
 {
 	uint16_t v;
 	std::memcpy(&v, p + 12, sizeof(v));
-	return rte_cpu_to_le_16(v);
+	return rte_be_to_cpu_16(v);
 }
-inline constexpr uint16_t kEtherTypeVlanLe = 0x0081;
-inline constexpr uint16_t kEtherTypeMacCtrlLe = 0x0888;
+/* MAC control frames (PAUSE, PFC; IEEE 802.3 clause 31): rte_ether.h has no name for it. */
+inline constexpr uint16_t kEtherTypeMacControl = 0x8808;
 
 /* RMON size bucket of a frame of fl >= 64 bytes with FCS: 64, 65-127, 128-255, 256-511,
  * 512-1023, 1024-1518, 1519+ (ether_stats_pkts_64 .. _1519_to_max). 65..1518 are the powers of
@@ -170,17 +170,17 @@ inline constexpr uint32_t kClsBucketMask = 0x7, kClsNoBucket = 0x7;
 inline constexpr uint32_t kClsMcast = 0x8, kClsBcast = 0x10, kClsVlan = 0x20;
 inline constexpr uint32_t kClsTallyMask = 0x3F; /* the bits MacTally counts by */
 inline constexpr uint32_t kClsMacCtrl = 0x40;
-/* dst = mac48(data) (0 when len < 6). */
-inline uint32_t frame_class(const uint8_t *data, uint32_t len, uint64_t dst)
+inline uint32_t frame_class(const uint8_t *data, uint32_t len)
 {
+	const uint64_t dst = len >= 6 ? mac48(data) : 0;
 	uint32_t fl = len + kFcsLen;
 	uint32_t c = fl >= 64 ? rmon_bucket(fl) : kClsNoBucket;
 	c |= (dst & 1) ? kClsMcast : 0;
 	c |= dst == kEtherBroadcast ? kClsBcast : 0;
 	if (len >= 14) {
-		uint16_t et = ether_type_le(data);
-		c |= et == kEtherTypeVlanLe ? kClsVlan : 0;
-		c |= et == kEtherTypeMacCtrlLe ? kClsMacCtrl : 0;
+		uint16_t et = ether_type(data);
+		c |= et == RTE_ETHER_TYPE_VLAN ? kClsVlan : 0;
+		c |= et == kEtherTypeMacControl ? kClsMacCtrl : 0;
 	}
 	return c;
 }

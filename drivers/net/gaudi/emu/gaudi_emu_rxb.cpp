@@ -20,8 +20,8 @@ void Device::Impl::rxb_view(unsigned q, RxView &v) const
 			       filter(reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0));
 	v.station = rd(ch + reg::MAC_128_MAC_ADDR_0) |
 		    (uint64_t(rd(ch + reg::MAC_128_MAC_ADDR_1) & 0xFFFF) << 32);
-	/* [choice] TXB GLOBAL_PAUSE bit (port & 1): this port's MAC may send PAUSE/PFC. */
 	v.pass_all = (v.cmd & reg::CMD_PROMIS_EN) && (~v.mac_mask & 0xFFFFFFFFFFFFull) == 0;
+	/* [choice] TXB GLOBAL_PAUSE bit (port & 1): this port's MAC may send PAUSE/PFC. */
 	v.pause_gen = (v.cmd & reg::CMD_RX_ENA) &&
 		      (rd(reg::txb(q) + reg::TXB_GLOBAL_PAUSE) & (1u << (q & 1)));
 }

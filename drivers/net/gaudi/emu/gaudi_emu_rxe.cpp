@@ -90,11 +90,12 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	/* The MAC counts every good frame it receives; the RXB address filter below drops
 	 * after that, so filtered frames show in the MAC counters but reach no queue.
 	 * [model] Octets without FCS in octets_received_ok. Counted at rx_publish. */
-	r.tally.frame(len, frame_class(data, len, dst));
+	const uint32_t cls = frame_class(data, len);
+	r.tally.frame(len, cls);
 	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
 	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] Frames software sends do not
 	 * pause the port: only the MAC's own XOFF does (run_doorbell). */
-	if (data[12] == 0x88 && data[13] == 0x08 && len >= 18) {
+	if ((cls & kClsMacCtrl) && len >= 18) {
 		uint16_t op = uint16_t(data[14] << 8 | data[15]);
 		if (op == 0x0001) {
 			bump_shared(st[size_t(RxStat::pause_mac_ctrl_frames_received)]);
@@ -302,7 +303,7 @@ bool Device::Impl::pump_delay(unsigned p)
 	const uint8_t *data;
 	uint32_t len;
 	while (dl->front_due(now, &q, &data, &len)) {
-		dlv.deliver(q, data, len, frame_class(data, len, len >= 6 ? mac48(data) : 0));
+		dlv.deliver(q, data, len, frame_class(data, len));
 		dl->pop();
 		moved = true;
 	}

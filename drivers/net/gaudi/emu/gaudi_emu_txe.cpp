@@ -254,8 +254,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			if (!kPlain && unlikely(mac_drops || link_down)) { /* [faults] flap too */
 				bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
 			} else {
-				const uint32_t cls =
-					frame_class(data, w.size, w.size >= 6 ? mac48(data) : 0);
+				const uint32_t cls = frame_class(data, w.size);
 				/* [model] octets_transmitted_ok without FCS */
 				t.tally.frame(w.size, cls);
 				if (unlikely(cls & kClsMacCtrl) && w.size >= 18) {
