@@ -511,12 +511,11 @@ void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 	 * the run when bounce_end is ci, or behind it (outside [ci, pi]). */
 	const uint32_t ahead = (txq->bounce_end - txq->ci) & WQ_IDX_MASK;
 	const bool clean = ahead == 0 || ahead > used;
+	/* The entries stay as they are: every post writes its slot's (the mbuf, or null when
+	 * bounced), and only [ci, pi) is ever read (gaudi_tx_drain). */
 	tx_free_mbufs(&ring[start], first, fast, clean);
-	std::fill_n(&ring[start], first, nullptr);
-	if (n > first) {
+	if (n > first)
 		tx_free_mbufs(&ring[0], n - first, fast, clean);
-		std::fill_n(&ring[0], n - first, nullptr);
-	}
 	txq->ci = (txq->ci + n) & WQ_IDX_MASK;
 	/* Every bounced WQE up to the new ci is done: bounce_end follows ci and never ages
 	 * (22-bit indexes wrap). */
@@ -526,9 +525,12 @@ void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 
 void gaudi_tx_drain(gaudi_txq *txq)
 {
-	for (uint32_t i = 0; i < txq->nb_desc; i++) {
-		rte_pktmbuf_free(txq->sw_ring[i]);
-		txq->sw_ring[i] = nullptr;
+	/* The WQEs posted and not completed, [ci, pi): the other entries are stale (completion
+	 * leaves them). */
+	for (uint32_t i = txq->ci; i != txq->pi; i = (i + 1) & WQ_IDX_MASK) {
+		rte_mbuf *&e = txq->sw_ring[i & txq->mask];
+		rte_pktmbuf_free(e);
+		e = nullptr;
 	}
 	txq->pi = txq->ci = txq->bounce_end = 0;
 }
