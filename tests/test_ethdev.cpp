@@ -553,7 +553,8 @@ TEST(Devargs, ErrorsNameTheDevarg)
 {
 	const char *bad[][2] = {
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
-			    "tap_name, udp_local, udp_remote, strict, wire_delay_us, fw_port_mask, "
+			    "tap_name, udp_local, udp_remote, strict, profile, wire_delay_us, "
+			    "fw_port_mask, "
 			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fw_cpucp_fail, fault, "
 			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
 			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
@@ -578,6 +579,7 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		{"ports=25", "devarg ports=25: must be 1..24"},
 		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},
 		{"strict=1,strict=0", "devarg strict given more than once"},
+		{"profile=yes", "devarg profile=yes: must be 0 or 1"},
 		{"tx_watchdog_ms=10,tx_watchdog_ms=20", "devarg tx_watchdog_ms given more than once"},
 		{"tx_watchdog_ms=600001", "devarg tx_watchdog_ms=600001: must be 0 (off) .. 600000 ms"},
 		{"fw_dir=/nonexistent/gaudi2", "devarg fw_dir=/nonexistent/gaudi2: not a readable "

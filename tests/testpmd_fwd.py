@@ -12,13 +12,16 @@ For each engine (inline, thread) and forwarding mode, one testpmd process:
 Then the firmware's port mask (issue 8): ports=4,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30 on
 wire=loopback gives testpmd two ports (NIC ports 0 and 2) whose MACs are the firmware's
 (00:1D:A3:10:20:30 and :32), and io forwarding circulates frames on both.
+Telemetry /gaudi_emu/profile: with profile=1 it counts the cycles spent in the model (the same
+device behind both ports) and refuses a port that is not an emulated Gaudi's; without the
+devarg it counts nothing (the io case).
 Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
 """
 import sys
 import time
 
 from e2e_common import Fail, check, engines, finish, gaudi_pmd
-from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats, wait_for
+from testpmd_session import TestPmd, TestPmdError, parse_fwd_stats, telemetry, wait_for
 
 BURST = 32
 ROUNDS = 2                       # start tx_first ROUNDS
@@ -105,7 +108,32 @@ def firmware_ports(tp):
     return looping(tp)
 
 
-CASES = {"io": looping, "mac": looping, "txonly": txonly, "rxonly": rxonly}
+def profiled(tp):
+    """io with profile=1: telemetry /gaudi_emu/profile counts the cycles the forwarding
+    thread spent in the model, the same device behind both ports; bad parameters refused."""
+    s = looping(tp)
+    p0 = telemetry(tp.prefix, "/gaudi_emu/profile,0")
+    p1 = telemetry(tp.prefix, "/gaudi_emu/profile,1")
+    check(p0 is not None and p0["profile"] == 1, f"/gaudi_emu/profile,0: {p0}")
+    check(p0["tsc_cycles"] > 0 and p0["accesses"] > 0 and p0["tsc_hz"] > 0,
+          f"nothing counted: {p0}")
+    check(p1["tsc_cycles"] >= p0["tsc_cycles"] and p1["port_id"] == 1,
+          f"port 1 is not the same model counted later: {p0} then {p1}")
+    for bad in ("/gaudi_emu/profile,9", "/gaudi_emu/profile,x", "/gaudi_emu/profile"):
+        check(telemetry(tp.prefix, bad) is None, f"{bad} answered")
+    return s
+
+
+def unprofiled(tp):
+    """io without the devarg: the model counts nothing."""
+    s = looping(tp)
+    p0 = telemetry(tp.prefix, "/gaudi_emu/profile,0")
+    check(p0 == {"port_id": 0, "profile": 0, "tsc_cycles": 0, "accesses": 0,
+                 "tsc_hz": p0["tsc_hz"]}, f"counted without profile=1: {p0}")
+    return s
+
+
+CASES = {"io": unprofiled, "mac": looping, "txonly": txonly, "rxonly": rxonly}
 
 
 def main():
@@ -131,6 +159,21 @@ def main():
                     print(tp.transcript[-4000:])
                 failed += 1
             sys.stdout.flush()
+    name = "inline profile=1 io"
+    tp = None
+    try:
+        with TestPmd(["net_gaudi_emu0,ports=2,wire=pair,profile=1"], pmd_path=pmd,
+                     app_args=["--forward-mode=io", f"--burst={BURST}"]) as tp:
+            s = profiled(tp)
+            tp.quit()
+        print(f"ok    {name} " + "  ".join(
+            f"p{p} rx={s[p]['RX-packets']} tx={s[p]['TX-packets']}" for p in (0, 1)))
+        passed += 1
+    except (Fail, TestPmdError) as e:
+        print(f"FAIL  {name}: {e}")
+        if tp is not None:
+            print(tp.transcript[-4000:])
+        failed += 1
     name = "inline firmware-mask io"
     vdev = "net_gaudi_emu0,ports=4,wire=loopback,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30"
     tp = None

@@ -79,7 +79,8 @@ def main():
             g, t = [], []
             for _ in range(args.rounds):
                 g.append(gaudi_io(app, pmd, engine, size, args.seconds, work))
-                t.append(bench.measure(f"gaudi-{engine}", size, args.seconds, pmd, bursts=1))
+                t.append(bench.measure(f"gaudi-{engine}", size, args.seconds, pmd, 1,
+                                       bursts=1)[0])  # Mpps
             gm, tm = statistics.median(g), statistics.median(t)
             print(f"{engine:16} {size:5} {gm:10.3f} Mpps {tm:9.3f} Mpps {gm / tm:6.2f}",
                   flush=True)

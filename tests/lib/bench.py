@@ -43,6 +43,13 @@ Devargs: a gaudi backend's name may carry driver devargs after a colon, appended
 string, e.g. `--backends gaudi-inline,gaudi-inline:rx_copy_max=1024,memif` measures the copy
 and the attach (rx_copy_max) RX paths in one invocation.
 
+The PMD's own cycles: with the devarg profile=1 (`gaudi-inline:profile=1`) the model counts the
+TSC cycles the forwarding thread spends in it (telemetry /gaudi_emu/profile, read at both ends
+of the window): model/frame. With engine=inline the rest of cyc/frame, rest/frame, is the
+PMD's rx_burst, tx_burst and completions with testpmd's io loop around them (`ring` bounds
+that loop from above). Compare its cyc/frame with plain gaudi-inline's for the count's own
+cost (two TSC reads per register access).
+
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
        [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
@@ -58,7 +65,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testpmd_session import TestPmd, TestPmdError, eal_args  # noqa: E402
+from testpmd_session import TestPmd, TestPmdError, eal_args, telemetry  # noqa: E402
 
 SOCK = "/run/gaudi-bench.sock"
 BACKENDS = {
@@ -82,6 +89,13 @@ def vdevs_of(name, size):
     if base == "null":
         vdevs = [f"{v},size={size}" for v in vdevs]
     return [f"{v},{extra}" for v in vdevs] if extra else vdevs
+
+
+def model_tsc(prefix):
+    """TSC cycles the forwarding threads spent in the model so far (telemetry
+    /gaudi_emu/profile of port 0, devarg profile=1), or None without the devarg."""
+    reply = telemetry(prefix, "/gaudi_emu/profile,0")
+    return reply["tsc_cycles"] if reply and reply.get("profile") else None
 
 
 def machine():
@@ -119,7 +133,9 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
     vdevs = vdevs_of(name, size)
     if name == "memif" and os.path.exists(SOCK):
         os.unlink(SOCK)
-    eal = eal_args(f"bench-{os.getpid()}")
+    prefix = f"bench-{os.getpid()}"
+    eal = eal_args(prefix)
+    profiled = "profile=1" in name
     if cores == 2:   # lcore 0 (main) and 1 on CPU 0, lcore 2 on CPU 1 (see the module's text)
         i = eal.index("-l")
         eal[i:i + 2] = ["--lcores", "0@0,1@0,2@1"]
@@ -134,10 +150,12 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
         tp.cmd(f"start tx_first {bursts}")
         time.sleep(1)
         tp.cmd("clear fwd stats all")
+        m0 = model_tsc(prefix) if profiled else None
         t0, ns0 = time.monotonic(), worker_ns(tp.proc.pid)
         time.sleep(seconds)
         out = tp.cmd("show fwd stats all")
         t1, ns1 = time.monotonic(), worker_ns(tp.proc.pid)
+        m1 = model_tsc(prefix) if profiled else None
         tp.cmd("stop")
         tp.quit()
     m = re.search(r"Accumulated forward statistics.*?RX-packets:\s*(\d+)", out, re.S)
@@ -149,7 +167,8 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
     mhz = int(c.group(2)) if c else None
     run_ns = sum(ns1[k] - ns0.get(k, 0) for k in ns1)
     cpu = run_ns * mhz / 1e3 / frames if mhz and frames and run_ns else None
-    return mpps, float(c.group(1)) if c else None, mhz, cpu
+    model = (m1 - m0) / frames if m0 is not None and m1 is not None and frames else None
+    return mpps, float(c.group(1)) if c else None, mhz, cpu, model
 
 
 def run_ir(name, size, seconds, pmd, bursts=8, until=None):
@@ -228,13 +247,14 @@ def main_ir(args, names, sizes):
     print(f"# testpmd io, --burst=32, 1 forwarding core, a run of {args.seconds:g}s and one "
           f"to twice its frames under valgrind; instructions of all testpmd threads, "
           f"difference / difference of frames forwarded; load {loadavg()}")
-    print(f"{'backend':18} {'size':>5} {'instr/frame':>12} {'vs ' + REF:>9}")
+    width = max([18] + [len(n) for n in names])
+    print(f"{'backend':{width}} {'size':>5} {'instr/frame':>12} {'vs ' + REF:>9}")
     for size in sizes:
         ref = res.get((REF, size))
         for name in names:
             r = res[name, size]
             ratio = f"{r / ref:.2f}" if r and ref else "n/a"
-            print(f"{name:18} {size:5} {'n/a' if r is None else f'{r:.0f}':>12} {ratio:>9}")
+            print(f"{name:{width}} {size:5} {'n/a' if r is None else f'{r:.0f}':>12} {ratio:>9}")
     return 0 if all(v is not None for v in res.values()) else 1
 
 
@@ -286,23 +306,29 @@ def main():
     print(f"# {date}; {cpu}; {ncpu} CPUs; load average {load0} (start), {load1} (end)")
     print(f"# testpmd io, --burst=32, {args.seconds:g}s window, best of {args.repeat}; "
           f"cyc/frame: --record-core-cycles; tsc/frame: TSC Hz x cores / rate; "
-          f"cpu/frame: forwarding threads' CPU time x TSC Hz / frames")
-    print(f"{'backend':18} {'size':>5} {'cores':>5} {'Mpps':>8} {'vs ' + REF:>9} "
-          f"{'cyc/frame':>10} {'tsc/frame':>10} {'cpu/frame':>10}")
+          f"cpu/frame: forwarding threads' CPU time x TSC Hz / frames; "
+          f"model/frame (profile=1): TSC cycles in the model / frames; "
+          f"rest/frame: cyc/frame - model/frame")
+    width = max([18] + [len(n) for n in names])
+    print(f"{'backend':{width}} {'size':>5} {'cores':>5} {'Mpps':>8} {'vs ' + REF:>9} "
+          f"{'cyc/frame':>10} {'tsc/frame':>10} {'cpu/frame':>10} {'model/frame':>12} "
+          f"{'rest/frame':>11}")
     for cores in cores_l:
         for size in sizes:
             ref = res.get((REF, size, cores))
             for name in names:
                 r = res[name, size, cores]
                 if r is None:
-                    print(f"{name:18} {size:5} {cores:5} {'n/a':>8}")
+                    print(f"{name:{width}} {size:5} {cores:5} {'n/a':>8}")
                     continue
-                mpps, cyc, mhz, cpu = r
+                mpps, cyc, mhz, cpu, model = r
                 ratio = f"{mpps / ref[0]:.2f}" if ref else "n/a"
                 tsc = f"{mhz * cores / mpps:.0f}" if mhz and mpps else "n/a"
-                print(f"{name:18} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
+                rest = f"{cyc - model:.0f}" if model is not None and cyc is not None else ""
+                print(f"{name:{width}} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
                       f"{'n/a' if cyc is None else f'{cyc:.0f}':>10} {tsc:>10} "
-                      f"{'n/a' if cpu is None else f'{cpu:.0f}':>10}")
+                      f"{'n/a' if cpu is None else f'{cpu:.0f}':>10} "
+                      f"{'' if model is None else f'{model:.0f}':>12} {rest:>11}")
     return 0 if all(v is not None for v in res.values()) else 1
 
 

@@ -8,10 +8,12 @@ testpmd's printf output is block-buffered on a pipe, so it runs under `stdbuf -o
 command is then answered by its output followed by the next "testpmd> " prompt.
 """
 import filecmp
+import json
 import os
 import re
 import select
 import shutil
+import socket
 import subprocess
 import time
 
@@ -75,6 +77,23 @@ def eal_args(prefix, cores="0,1", mem_mb=1024):
     --in-memory together with --no-huge, so --no-shconf and a private --file-prefix are used."""
     return ["-l", cores, "--no-huge", "-m", str(mem_mb), "--no-shconf",
             "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:error"]
+
+
+def telemetry(prefix, command):
+    """The reply of a DPDK telemetry command (e.g. "/ethdev/list") from the process of EAL
+    file prefix `prefix` (root's runtime directory), decoded: None for a command the process
+    refused (bad parameters)."""
+    path = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+            s.settimeout(5)
+            s.connect(path)
+            s.recv(16384)   # the greeting: version, pid, max_output_len
+            s.send(command.encode())
+            reply = json.loads(s.recv(16384))
+    except (OSError, ValueError) as e:
+        raise TestPmdError(f"telemetry {path} {command}: {e}")
+    return reply.get(command.split(",", 1)[0])
 
 
 _STAT = re.compile(r"\b([RT]X-[a-z]+):\s*(\d+)")

@@ -17,6 +17,8 @@
 
 #include <bus_vdev_driver.h>
 #include <ethdev_driver.h>
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
 
 #include "base/gaudi_serdes.h"
 #include "emu/gaudi_emu.h"
@@ -85,6 +87,15 @@ int arg_strict(const char *k, const char *v, void *opaque)
 	if (v == nullptr || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0))
 		return gaudi_devarg_error(opaque, k, v, "must be 0 or 1");
 	model_cfg(opaque).strict = v[0] == '1';
+	return 0;
+}
+
+/* [profile] TSC cycles the driver's threads spend in the model (telemetry /gaudi_emu/profile) */
+int arg_profile(const char *k, const char *v, void *opaque)
+{
+	if (v == nullptr || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0))
+		return gaudi_devarg_error(opaque, k, v, "must be 0 or 1");
+	model_cfg(opaque).profile = v[0] == '1';
 	return 0;
 }
 
@@ -477,6 +488,7 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                        \
 	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                       \
 	X(strict, "<0|1>", true, arg_strict)                                                 \
+	X(profile, "<0|1>", true, arg_profile)                                               \
 	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                               \
 	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                     \
 	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                                   \
@@ -776,6 +788,37 @@ int emu_remove(rte_vdev_device *vdev)
 	return gaudi_remove_ports(&vdev->device);
 }
 
+/* [profile] telemetry /gaudi_emu/profile,<port id>: what Config::profile counted for the
+ * model behind an emulated port (shared by the device's ports), with the TSC rate. The
+ * figures are atomics the model updates; the port is checked the way ethdev's own commands
+ * check theirs. */
+int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
+{
+	(void)cmd;
+	char *end = nullptr;
+	if (params == nullptr || *params < '0' || *params > '9')
+		return -EINVAL;
+	unsigned long pid = strtoul(params, &end, 10);
+	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS || !rte_eth_dev_is_valid_port(pid))
+		return -EINVAL;
+	const rte_eth_dev &dev = rte_eth_devices[pid];
+	if (dev.device == nullptr || dev.device->driver == nullptr ||
+	    strcmp(dev.device->driver->name, "net_gaudi_emu") != 0)
+		return -EINVAL;
+	const auto *port = static_cast<const gaudi_port *>(dev.data->dev_private);
+	auto *be = static_cast<VdevBackend *>(port->adapter->backend.get());
+	if (be->device() == nullptr)
+		return -ENOTSUP; /* a secondary: the model is the primary's */
+	const emu::Device::Profile pr = be->device()->profile();
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "port_id", pid);
+	rte_tel_data_add_dict_u64(d, "profile", pr.on ? 1 : 0);
+	rte_tel_data_add_dict_u64(d, "tsc_cycles", pr.tsc_cycles);
+	rte_tel_data_add_dict_u64(d, "accesses", pr.accesses);
+	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
+	return 0;
+}
+
 rte_vdev_driver gaudi_emu_driver = {
 	.next = {},
 	.driver = {},
@@ -786,3 +829,10 @@ rte_vdev_driver gaudi_emu_driver = {
 
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu, GAUDI_EMU_DEVARGS(GAUDI_DEVARG_HELP));
+
+RTE_INIT(gaudi_emu_telemetry)
+{
+	rte_telemetry_register_cmd("/gaudi_emu/profile", tel_profile,
+				   "TSC cycles the driver spent in the emulated NIC's model "
+				   "(devarg profile=1). Parameters: int port_id");
+}

@@ -15,6 +15,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 #include <rte_alarm.h> /* [faults] link flaps */
 #include <rte_debug.h>
 #include <rte_lcore.h>
@@ -412,17 +414,47 @@ bool Device::Impl::check_access(uint32_t off, bool write, uint32_t val, uint32_t
 	return true;
 }
 
+namespace {
+/* [profile] The TSC cycles of one access, added when it returns (Config::profile). */
+class Profiled {
+public:
+	Profiled(std::atomic<uint64_t> &tsc, std::atomic<uint64_t> &n, bool on)
+	    : tsc_(on ? &tsc : nullptr), n_(n), t0_(on ? rte_rdtsc() : 0)
+	{
+	}
+	~Profiled()
+	{
+		if (unlikely(tsc_ != nullptr)) {
+			tsc_->fetch_add(rte_rdtsc() - t0_, std::memory_order_relaxed);
+			n_.fetch_add(1, std::memory_order_relaxed);
+		}
+	}
+	Profiled(const Profiled &) = delete;
+	Profiled &operator=(const Profiled &) = delete;
+
+private:
+	std::atomic<uint64_t> *tsc_;
+	std::atomic<uint64_t> &n_;
+	uint64_t t0_;
+};
+} // namespace
+
 void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
-	static_cast<Impl *>(ctx)->on_write(off, val);
+	auto *m = static_cast<Impl *>(ctx);
+	Profiled prof(m->prof_tsc_, m->prof_accesses_, m->cfg_.profile);
+	m->on_write(off, val);
 }
 uint32_t Device::Impl::hook_read(void *ctx, uint32_t off)
 {
-	return static_cast<Impl *>(ctx)->on_read(off);
+	auto *m = static_cast<Impl *>(ctx);
+	Profiled prof(m->prof_tsc_, m->prof_accesses_, m->cfg_.profile);
+	return m->on_read(off);
 }
 void Device::Impl::hook_service(void *ctx)
 {
 	auto *m = static_cast<Impl *>(ctx);
+	Profiled prof(m->prof_tsc_, m->prof_accesses_, m->cfg_.profile);
 	if (!m->rx_polled_.load(std::memory_order_relaxed)) /* no shared-line write per poll */
 		m->rx_polled_.store(true, std::memory_order_relaxed);
 	if (m->cfg_.engine == Engine::inline_run)
@@ -581,6 +613,12 @@ bool Device::inject_fault(const FaultSpec &f, std::string *err)
 	if (ms != 0)
 		impl_->start_link_flap(s.port, ms);
 	return true;
+}
+
+Device::Profile Device::profile() const
+{
+	return {impl_->cfg_.profile, impl_->prof_tsc_.load(std::memory_order_relaxed),
+		impl_->prof_accesses_.load(std::memory_order_relaxed)};
 }
 
 uint64_t Device::map_violations() const

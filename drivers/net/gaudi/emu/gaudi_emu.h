@@ -127,6 +127,10 @@ struct Config {
 	 * (PortCounters::wire_delay_drops). */
 	uint32_t wire_delay_us = 0;
 	uint32_t wire_delay_frames = 2048;
+	/* [profile] Count the TSC cycles the callers of the register window (the driver's
+	 * threads) spend in the model: with the inline engine the model's work on their
+	 * doorbells, CI writes and polls, besides the accesses themselves (Device::profile). */
+	bool profile = false;
 	/* [firmware] The device CPU the model plays (gaudi_emu_fw.cpp, hardware-model guide
 	 * "Firmware"). fw_port_mask: the link_mask NIC_INFO_GET reports (0 = all nports
 	 * ports). fw_mac: station MAC of port 0; port n gets fw_mac + n in its last 3 bytes. */
@@ -256,6 +260,14 @@ public:
 	static constexpr uint32_t kFwVersion = (0u << 16) | (2u << 8) | 0u;
 	/* Driver accesses outside the published map or to read-only registers (strict off). */
 	uint64_t map_violations() const;
+	/* [profile] TSC cycles spent in the register window's accesses (Config::profile; 0
+	 * without it) and their number. */
+	struct Profile {
+		bool on = false; /* Config::profile */
+		uint64_t tsc_cycles = 0;
+		uint64_t accesses = 0;
+	};
+	Profile profile() const;
 
 	struct Impl;
 
