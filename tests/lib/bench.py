@@ -17,6 +17,8 @@ warm-up `clear fwd stats all`, then after the window `show fwd stats all`:
 - cpu/frame: the forwarding lcore threads' own CPU time in the window (/proc schedstat) x TSC
   Hz / frames: what the two above would be if nothing else ran on the machine; the figure to
   compare builds with on a shared machine (the others count time the thread was preempted).
+- model/frame: with engine=thread, the model thread's ("gaudi-emu") CPU time in the window x
+  TSC Hz / frames, its idle polling included; with the devarg profile=1, see below.
 
 Backends: net_gaudi_emu (wire=pair, engine inline and thread), net_memif (server and client in
 the same process), net_ring (each port a ring looped onto itself; only mbuf pointers move, an
@@ -41,7 +43,8 @@ a development tool, not installed by the project's set-up scripts.
 
 Devargs: a gaudi backend's name may carry driver devargs after a colon, appended to its vdev
 string, e.g. `--backends gaudi-inline,gaudi-inline:rx_copy_max=1024,memif` measures the copy
-and the attach (rx_copy_max) RX paths in one invocation.
+and the attach (rx_copy_max) RX paths in one invocation; several are separated by colons
+(`gaudi-inline:rx_copy_max=0:profile=1`).
 
 The PMD's own cycles: with the devarg profile=1 (`gaudi-inline:profile=1`) the model counts the
 TSC cycles the forwarding thread spends in it (telemetry /gaudi_emu/profile, read at both ends
@@ -88,6 +91,7 @@ def vdevs_of(name, size):
     vdevs = BACKENDS[base]
     if base == "null":
         vdevs = [f"{v},size={size}" for v in vdevs]
+    extra = extra.replace(":", ",")   # several devargs: gaudi-inline:rx_copy_max=0:profile=1
     return [f"{v},{extra}" for v in vdevs] if extra else vdevs
 
 
@@ -112,14 +116,15 @@ def loadavg():
     return " ".join(open("/proc/loadavg").read().split()[:3])
 
 
-def worker_ns(pid):
-    """CPU time (ns, /proc/.../schedstat) of each forwarding lcore thread of process pid:
-    time the thread ran, whatever else the machine ran meanwhile."""
+def worker_ns(pid, names=("rte-worker", "lcore-worker")):
+    """CPU time (ns, /proc/.../schedstat) of each forwarding lcore thread of process pid (or
+    of the threads whose name starts with one of `names`): time the thread ran, whatever else
+    the machine ran meanwhile."""
     out = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
             comm = open(f"/proc/{pid}/task/{tid}/comm").read().strip()
-            if comm.startswith(("rte-worker", "lcore-worker")):
+            if comm.startswith(names):
                 out[comm] = int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
         except OSError:
             pass
@@ -151,10 +156,12 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
         time.sleep(1)
         tp.cmd("clear fwd stats all")
         m0 = model_tsc(prefix) if profiled else None
+        e0 = worker_ns(tp.proc.pid, ("gaudi-emu",))   # the thread engine's model
         t0, ns0 = time.monotonic(), worker_ns(tp.proc.pid)
         time.sleep(seconds)
         out = tp.cmd("show fwd stats all")
         t1, ns1 = time.monotonic(), worker_ns(tp.proc.pid)
+        e1 = worker_ns(tp.proc.pid, ("gaudi-emu",))
         m1 = model_tsc(prefix) if profiled else None
         tp.cmd("stop")
         tp.quit()
@@ -163,12 +170,17 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
     if not m:
         raise TestPmdError(f"no forward statistics in: {out[-500:]}")
     frames = int(m.group(1))
+    if frames == 0:   # e.g. a --base-pmd build that does not know a devarg of the row
+        raise TestPmdError(f"{name}: no frame forwarded in the window")
     mpps = frames / (t1 - t0) / 1e6
     mhz = int(c.group(2)) if c else None
     run_ns = sum(ns1[k] - ns0.get(k, 0) for k in ns1)
     cpu = run_ns * mhz / 1e3 / frames if mhz and frames and run_ns else None
     model = (m1 - m0) / frames if m0 is not None and m1 is not None and frames else None
-    return mpps, float(c.group(1)) if c else None, mhz, cpu, model
+    # With engine=thread: the model thread's CPU time per frame (its idle polling included).
+    eng_ns = sum(e1[k] - e0.get(k, 0) for k in e1)
+    engine = eng_ns * mhz / 1e3 / frames if mhz and frames and e1 else None
+    return mpps, float(c.group(1)) if c else None, mhz, cpu, model, engine
 
 
 def run_ir(name, size, seconds, pmd, bursts=8, until=None):
@@ -307,8 +319,9 @@ def main():
     print(f"# testpmd io, --burst=32, {args.seconds:g}s window, best of {args.repeat}; "
           f"cyc/frame: --record-core-cycles; tsc/frame: TSC Hz x cores / rate; "
           f"cpu/frame: forwarding threads' CPU time x TSC Hz / frames; "
-          f"model/frame (profile=1): TSC cycles in the model / frames; "
-          f"rest/frame: cyc/frame - model/frame")
+          f"model/frame: with profile=1 TSC cycles in the model / frames, with engine=thread "
+          f"the model thread's CPU time x TSC Hz / frames; rest/frame: cyc/frame - "
+          f"model/frame (profile=1)")
     width = max([18] + [len(n) for n in names])
     print(f"{'backend':{width}} {'size':>5} {'cores':>5} {'Mpps':>8} {'vs ' + REF:>9} "
           f"{'cyc/frame':>10} {'tsc/frame':>10} {'cpu/frame':>10} {'model/frame':>12} "
@@ -321,10 +334,11 @@ def main():
                 if r is None:
                     print(f"{name:{width}} {size:5} {cores:5} {'n/a':>8}")
                     continue
-                mpps, cyc, mhz, cpu, model = r
+                mpps, cyc, mhz, cpu, model, engine = r
                 ratio = f"{mpps / ref[0]:.2f}" if ref else "n/a"
                 tsc = f"{mhz * cores / mpps:.0f}" if mhz and mpps else "n/a"
                 rest = f"{cyc - model:.0f}" if model is not None and cyc is not None else ""
+                model = model if model is not None else engine
                 print(f"{name:{width}} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
                       f"{'n/a' if cyc is None else f'{cyc:.0f}':>10} {tsc:>10} "
                       f"{'n/a' if cpu is None else f'{cpu:.0f}':>10} "
