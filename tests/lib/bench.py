@@ -78,6 +78,9 @@ BACKENDS = {
     "ring": ["net_ring0", "net_ring1"],
     "null": ["net_null0", "net_null1"],
 }
+# The default rows: every backend, and the inline engine again with the model's profile count
+# (model/frame, rest/frame: the PMD's own cycles).
+DEFAULT = ["gaudi-inline", "gaudi-inline:profile=1", "gaudi-thread", "memif", "ring", "null"]
 REF = "memif"
 BASE_PMD = [None]   # --base-pmd: a build to compare with (before/after in one invocation)
 _CYC = re.compile(r"CPU cycles/packet=([\d.]+) \(.*?\) at (\d+) MHz")
@@ -276,7 +279,7 @@ def main():
     ap.add_argument("--pmd", default=os.path.join(here, "..", "..", "build", "drivers", "net",
                                                   "gaudi", "librte_net_gaudi.so"))
     ap.add_argument("--seconds", type=float, default=5)
-    ap.add_argument("--backends", default=",".join(BACKENDS))
+    ap.add_argument("--backends", default=",".join(DEFAULT))
     ap.add_argument("--sizes", default="64,1500")
     ap.add_argument("--cores", default="1", help="forwarding cores, e.g. 1,2")
     ap.add_argument("--repeat", type=int, default=1,
