@@ -554,8 +554,8 @@ TEST(Devargs, ErrorsNameTheDevarg)
 	const char *bad[][2] = {
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
 			    "tap_name, udp_local, udp_remote, strict, profile, wire_delay_us, "
-			    "fw_port_mask, "
-			    "fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, fw_cpucp_fail, fault, "
+			    "fw_port_mask, fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, "
+			    "fw_cpucp_fail, fault, "
 			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
 			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
 			    "nic_status_ms, rx_copy_max)"},

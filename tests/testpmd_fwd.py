@@ -13,7 +13,7 @@ Then the firmware's port mask (issue 8): ports=4,fw_port_mask=0x5,fw_mac=00:1d:a
 wire=loopback gives testpmd two ports (NIC ports 0 and 2) whose MACs are the firmware's
 (00:1D:A3:10:20:30 and :32), and io forwarding circulates frames on both.
 Telemetry /gaudi_emu/profile: with profile=1 it counts the cycles spent in the model (the same
-device behind both ports) and refuses a port that is not an emulated Gaudi's; without the
+device behind both ports) and refuses a port id that names no port, or no number; without the
 devarg it counts nothing (the io case).
 Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
 """
@@ -114,7 +114,8 @@ def profiled(tp):
     s = looping(tp)
     p0 = telemetry(tp.prefix, "/gaudi_emu/profile,0")
     p1 = telemetry(tp.prefix, "/gaudi_emu/profile,1")
-    check(p0 is not None and p0["profile"] == 1, f"/gaudi_emu/profile,0: {p0}")
+    check(p0 is not None and p1 is not None, f"/gaudi_emu/profile refused: {p0}, {p1}")
+    check(p0["profile"] == 1, f"/gaudi_emu/profile,0: {p0}")
     check(p0["tsc_cycles"] > 0 and p0["accesses"] > 0 and p0["tsc_hz"] > 0,
           f"nothing counted: {p0}")
     check(p1["tsc_cycles"] >= p0["tsc_cycles"] and p1["port_id"] == 1,
@@ -128,6 +129,7 @@ def unprofiled(tp):
     """io without the devarg: the model counts nothing."""
     s = looping(tp)
     p0 = telemetry(tp.prefix, "/gaudi_emu/profile,0")
+    check(p0 is not None, "/gaudi_emu/profile,0 refused")
     check(p0 == {"port_id": 0, "profile": 0, "tsc_cycles": 0, "accesses": 0,
                  "tsc_hz": p0["tsc_hz"]}, f"counted without profile=1: {p0}")
     return s

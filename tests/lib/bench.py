@@ -47,11 +47,12 @@ and the attach (rx_copy_max) RX paths in one invocation; several are separated b
 (`gaudi-inline:rx_copy_max=0:profile=1`).
 
 The PMD's own cycles: with the devarg profile=1 (`gaudi-inline:profile=1`) the model counts the
-TSC cycles the forwarding thread spends in it (telemetry /gaudi_emu/profile, read at both ends
-of the window): model/frame. With engine=inline the rest of cyc/frame, rest/frame, is the
+TSC cycles the driver's threads (the forwarding one, and the rare interrupt, alarm and stats
+reads) spend in it (telemetry /gaudi_emu/profile, read at both ends of the window):
+model/frame. With engine=inline the rest of cyc/frame, rest/frame, is the
 PMD's rx_burst, tx_burst and completions with testpmd's io loop around them (`ring` bounds
 that loop from above). Compare its cyc/frame with plain gaudi-inline's for the count's own
-cost (two TSC reads per register access).
+cost (two TSC reads and two atomic additions per register access).
 
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
@@ -135,7 +136,9 @@ def worker_ns(pid, names=("rte-worker", "lcore-worker")):
 
 
 def measure(name, size, seconds, pmd, cores, bursts=8):
-    """(Mpps, busy cycles per frame, TSC MHz) after `start tx_first <bursts>`."""
+    """(Mpps, busy cycles per frame, TSC MHz, CPU cycles per frame, model cycles per frame
+    (profile=1) or None, model thread's CPU cycles per frame (engine=thread) or None) after
+    `start tx_first <bursts>`."""
     if name.endswith("@base"):   # the same backend with the --base-pmd build
         name, pmd = name[:-len("@base")], BASE_PMD[0]
     vdevs = vdevs_of(name, size)

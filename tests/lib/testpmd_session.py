@@ -79,11 +79,17 @@ def eal_args(prefix, cores="0,1", mem_mb=1024):
             "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:error"]
 
 
+def runtime_dir(prefix):
+    """EAL's runtime directory of file prefix `prefix` (DPDK 22.11 eal_create_runtime_dir:
+    /var/run for root, else $XDG_RUNTIME_DIR or /tmp)."""
+    base = "/var/run" if os.getuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix)
+
+
 def telemetry(prefix, command):
     """The reply of a DPDK telemetry command (e.g. "/ethdev/list") from the process of EAL
-    file prefix `prefix` (root's runtime directory), decoded: None for a command the process
-    refused (bad parameters)."""
-    path = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    file prefix `prefix`, decoded: None for a command the process refused (bad parameters)."""
+    path = os.path.join(runtime_dir(prefix), "dpdk_telemetry.v2")
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
             s.settimeout(5)

@@ -141,6 +141,8 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	return 0;
 }
 
+rte_spinlock_t gaudi_adapter_lock = RTE_SPINLOCK_INITIALIZER;
+
 void gaudi_adapter_put(gaudi_adapter *ad)
 {
 	if (--ad->open_ports != 0)
@@ -179,7 +181,9 @@ int gaudi_dev_close(rte_eth_dev *dev)
 	rte_memzone_free(port->mem.mz);
 	port->mem.mz = nullptr;
 	gaudi_adapter *ad = port->adapter;
+	rte_spinlock_lock(&gaudi_adapter_lock);
 	port->adapter = nullptr;
+	rte_spinlock_unlock(&gaudi_adapter_lock);
 	dev->data->mac_addrs = nullptr; /* freed with dev_private by the release below */
 	gaudi_adapter_put(ad);
 	return 0;

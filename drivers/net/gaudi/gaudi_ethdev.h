@@ -237,3 +237,6 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port,
 int gaudi_remove_ports(rte_device *device);
 /* Drop a reference to the adapter: the last one (probe's or a port's) frees it. */
 void gaudi_adapter_put(gaudi_adapter *ad);
+/* Held to read a port's adapter from a thread of DPDK's (telemetry) and by dev_close to
+ * unlink it: the adapter a port still points to under the lock is alive. */
+extern rte_spinlock_t gaudi_adapter_lock;

@@ -427,7 +427,12 @@ void gaudi_txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
 	}
 	gaudi_eq_poll(port, txq);
 	port->hw.tx_disable();
-	gaudi_tx_drain(txq); /* WQEs never completed: their mbufs go back to the pool */
+	/* WQEs never completed: their mbufs go back to the pool. Under eq_lock: with the port
+	 * still started, an interrupt, the EQ re-arm alarm or the TX watchdog may be completing
+	 * WQEs of this queue (gaudi_tx_complete) at the same time. */
+	rte_spinlock_lock(&port->eq_lock);
+	gaudi_tx_drain(txq);
+	rte_spinlock_unlock(&port->eq_lock);
 	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
 }
 

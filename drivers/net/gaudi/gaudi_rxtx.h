@@ -68,7 +68,7 @@ struct gaudi_rxq {
  * per-slot bounce buffer because the WQE is one linear buffer and the HW does not pad. */
 struct gaudi_txq {
 	gaudi::hw::TxWqe *wq;
-	rte_mbuf **sw_ring; /* per slot in [ci, pi): mbuf to free when it completes (null: bounce) */
+	rte_mbuf **sw_ring;       /* in [ci, pi): mbuf to free at completion (null: bounce) */
 	uint8_t *bounce;          /* nb_desc slots of bounce_stride bytes */
 	uint64_t *bounce_iova;    /* IOVA of each bounce slot */
 	/* Per bounce slot: how many of its first kTxPadSize bytes a frame may have left non-zero.

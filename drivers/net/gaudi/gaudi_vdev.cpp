@@ -788,10 +788,17 @@ int emu_remove(rte_vdev_device *vdev)
 	return gaudi_remove_ports(&vdev->device);
 }
 
+rte_vdev_driver gaudi_emu_driver = {
+	.next = {},
+	.driver = {},
+	.probe = emu_probe,
+	.remove = emu_remove,
+};
+
 /* [profile] telemetry /gaudi_emu/profile,<port id>: what Config::profile counted for the
- * model behind an emulated port (shared by the device's ports), with the TSC rate. The
- * figures are atomics the model updates; the port is checked the way ethdev's own commands
- * check theirs. */
+ * model behind an emulated port (shared by the device's ports), with the TSC rate. In the
+ * primary only (a secondary's dev_private holds the primary's pointers), and under
+ * gaudi_adapter_lock: a port being closed unlinks its adapter under it. */
 int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 {
 	(void)cmd;
@@ -801,15 +808,20 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	unsigned long pid = strtoul(params, &end, 10);
 	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS || !rte_eth_dev_is_valid_port(pid))
 		return -EINVAL;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return -ENOTSUP;
 	const rte_eth_dev &dev = rte_eth_devices[pid];
-	if (dev.device == nullptr || dev.device->driver == nullptr ||
-	    strcmp(dev.device->driver->name, "net_gaudi_emu") != 0)
+	if (dev.device == nullptr || dev.device->driver != &gaudi_emu_driver.driver)
 		return -EINVAL;
+	emu::Device::Profile pr;
+	rte_spinlock_lock(&gaudi_adapter_lock);
 	const auto *port = static_cast<const gaudi_port *>(dev.data->dev_private);
-	auto *be = static_cast<VdevBackend *>(port->adapter->backend.get());
-	if (be->device() == nullptr)
-		return -ENOTSUP; /* a secondary: the model is the primary's */
-	const emu::Device::Profile pr = be->device()->profile();
+	const bool open = port != nullptr && port->adapter != nullptr;
+	if (open)
+		pr = static_cast<VdevBackend *>(port->adapter->backend.get())->device()->profile();
+	rte_spinlock_unlock(&gaudi_adapter_lock);
+	if (!open)
+		return -EINVAL; /* closed meanwhile */
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "port_id", pid);
 	rte_tel_data_add_dict_u64(d, "profile", pr.on ? 1 : 0);
@@ -818,13 +830,6 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
 	return 0;
 }
-
-rte_vdev_driver gaudi_emu_driver = {
-	.next = {},
-	.driver = {},
-	.probe = emu_probe,
-	.remove = emu_remove,
-};
 } // namespace
 
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);

@@ -15,9 +15,9 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <rte_alarm.h> /* [faults] link flaps */
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
-#include <rte_alarm.h> /* [faults] link flaps */
 #include <rte_debug.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -442,19 +442,19 @@ private:
 void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	Profiled prof(m->prof_tsc_, m->prof_accesses_, m->cfg_.profile);
+	Profiled prof(m->prof_.tsc, m->prof_.accesses, m->cfg_.profile);
 	m->on_write(off, val);
 }
 uint32_t Device::Impl::hook_read(void *ctx, uint32_t off)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	Profiled prof(m->prof_tsc_, m->prof_accesses_, m->cfg_.profile);
+	Profiled prof(m->prof_.tsc, m->prof_.accesses, m->cfg_.profile);
 	return m->on_read(off);
 }
 void Device::Impl::hook_service(void *ctx)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	Profiled prof(m->prof_tsc_, m->prof_accesses_, m->cfg_.profile);
+	Profiled prof(m->prof_.tsc, m->prof_.accesses, m->cfg_.profile);
 	if (!m->rx_polled_.load(std::memory_order_relaxed)) /* no shared-line write per poll */
 		m->rx_polled_.store(true, std::memory_order_relaxed);
 	if (m->cfg_.engine == Engine::inline_run)
@@ -617,8 +617,8 @@ bool Device::inject_fault(const FaultSpec &f, std::string *err)
 
 Device::Profile Device::profile() const
 {
-	return {impl_->cfg_.profile, impl_->prof_tsc_.load(std::memory_order_relaxed),
-		impl_->prof_accesses_.load(std::memory_order_relaxed)};
+	return {impl_->cfg_.profile, impl_->prof_.tsc.load(std::memory_order_relaxed),
+		impl_->prof_.accesses.load(std::memory_order_relaxed)};
 }
 
 uint64_t Device::map_violations() const

@@ -748,8 +748,11 @@ struct Device::Impl {
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2;
 	std::vector<uint8_t> map_;
 	std::atomic<uint64_t> violations_{0};
-	/* [profile] Config::profile's counts (hook_write, hook_read, hook_service). */
-	std::atomic<uint64_t> prof_tsc_{0}, prof_accesses_{0};
+	/* [profile] Config::profile's counts (hook_write, hook_read, hook_service), on a line
+	 * of their own: every access adds to them, from each driver thread. */
+	struct alignas(RTE_CACHE_LINE_SIZE) ProfCounts {
+		std::atomic<uint64_t> tsc{0}, accesses{0};
+	} prof_;
 
 	FwModel fw_;
 	SmModel sm_;
