@@ -18,7 +18,8 @@ warm-up `clear fwd stats all`, then after the window `show fwd stats all`:
   Hz / frames: what the two above would be if nothing else ran on the machine; the figure to
   compare builds with on a shared machine (the others count time the thread was preempted).
 - model/frame: with engine=thread, the model thread's ("gaudi-emu") CPU time in the window x
-  TSC Hz / frames, its idle polling included; with the devarg profile=1, see below.
+  TSC Hz / frames, its idle polling included (profile=1 or not); with engine=inline and the
+  devarg profile=1, see below.
 
 Backends: net_gaudi_emu (wire=pair, engine inline and thread), net_memif (server and client in
 the same process), net_ring (each port a ring looped onto itself; only mbuf pointers move, an
@@ -44,7 +45,7 @@ a development tool, not installed by the project's set-up scripts.
 Devargs: a gaudi backend's name may carry driver devargs after a colon, appended to its vdev
 string, e.g. `--backends gaudi-inline,gaudi-inline:rx_copy_max=1024,memif` measures the copy
 and the attach (rx_copy_max) RX paths in one invocation; several are separated by colons
-(`gaudi-inline:rx_copy_max=0:profile=1`).
+(`gaudi-inline:rx_copy_max=0:profile=1`; a colon inside a value, as in fw_mac=00:1d:.., stays).
 
 The PMD's own cycles: with the devarg profile=1 (`gaudi-inline:profile=1`) the model counts the
 TSC cycles the driver's threads (the forwarding one, and the rare interrupt, alarm and stats
@@ -95,7 +96,9 @@ def vdevs_of(name, size):
     vdevs = BACKENDS[base]
     if base == "null":
         vdevs = [f"{v},size={size}" for v in vdevs]
-    extra = extra.replace(":", ",")   # several devargs: gaudi-inline:rx_copy_max=0:profile=1
+    # Several devargs: gaudi-inline:rx_copy_max=0:profile=1. A colon starts the next one only
+    # before "<key>=", so values with colons (fw_mac=00:1d:.., udp_local=0:IP:PORT) pass.
+    extra = ",".join(re.split(r":(?=[a-z_0-9]+=)", extra))
     return [f"{v},{extra}" for v in vdevs] if extra else vdevs
 
 
@@ -176,8 +179,10 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
     if not m:
         raise TestPmdError(f"no forward statistics in: {out[-500:]}")
     frames = int(m.group(1))
-    if frames == 0:   # e.g. a --base-pmd build that does not know a devarg of the row
-        raise TestPmdError(f"{name}: no frame forwarded in the window")
+    if frames == 0:   # e.g. a bad devarg, or a --base-pmd build that does not know one
+        why = [ln for ln in tp.transcript.splitlines() if "devarg" in ln][:1]
+        raise TestPmdError(f"{name}: no frame forwarded in the window"
+                           + (f" ({why[0].strip()})" if why else ""))
     mpps = frames / (t1 - t0) / 1e6
     mhz = int(c.group(2)) if c else None
     run_ns = sum(ns1[k] - ns0.get(k, 0) for k in ns1)
@@ -293,6 +298,9 @@ def main():
                     help="instructions per frame under callgrind (see the module's text)")
     args = ap.parse_args()
     names = args.backends.split(",")
+    for n in names:
+        if n.partition(":")[0] not in BACKENDS:
+            ap.error(f"--backends: {n}: not one of {', '.join(BACKENDS)} (with :devargs)")
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
         names = [x for n in names for x in ([n, n + "@base"] if n.startswith("gaudi") else [n])]
@@ -343,8 +351,10 @@ def main():
                 mpps, cyc, mhz, cpu, model, engine = r
                 ratio = f"{mpps / ref[0]:.2f}" if ref else "n/a"
                 tsc = f"{mhz * cores / mpps:.0f}" if mhz and mpps else "n/a"
-                rest = f"{cyc - model:.0f}" if model is not None and cyc is not None else ""
-                model = model if model is not None else engine
+                if engine is not None:   # engine=thread: the model thread's, no rest/frame
+                    model, rest = engine, ""
+                else:
+                    rest = f"{cyc - model:.0f}" if model is not None and cyc is not None else ""
                 print(f"{name:{width}} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
                       f"{'n/a' if cyc is None else f'{cyc:.0f}':>10} {tsc:>10} "
                       f"{'n/a' if cpu is None else f'{cpu:.0f}':>10} "

@@ -142,6 +142,14 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 }
 
 rte_spinlock_t gaudi_adapter_lock = RTE_SPINLOCK_INITIALIZER;
+namespace {
+gaudi_adapter *open_adapters[RTE_MAX_ETHPORTS]; /* under gaudi_adapter_lock */
+}
+
+gaudi_adapter *gaudi_open_adapter(uint16_t pid)
+{
+	return pid < RTE_MAX_ETHPORTS ? open_adapters[pid] : nullptr;
+}
 
 void gaudi_adapter_put(gaudi_adapter *ad)
 {
@@ -182,6 +190,7 @@ int gaudi_dev_close(rte_eth_dev *dev)
 	port->mem.mz = nullptr;
 	gaudi_adapter *ad = port->adapter;
 	rte_spinlock_lock(&gaudi_adapter_lock);
+	open_adapters[dev->data->port_id] = nullptr;
 	port->adapter = nullptr;
 	rte_spinlock_unlock(&gaudi_adapter_lock);
 	dev->data->mac_addrs = nullptr; /* freed with dev_private by the release below */
@@ -377,6 +386,9 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 		return rc;
 	}
 	ad->open_ports++;
+	rte_spinlock_lock(&gaudi_adapter_lock);
+	open_adapters[dev->data->port_id] = ad;
+	rte_spinlock_unlock(&gaudi_adapter_lock);
 	rte_eth_dev_probing_finish(dev);
 	GAUDI_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name, dev->data->port_id,
 		  RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));

@@ -237,6 +237,10 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port,
 int gaudi_remove_ports(rte_device *device);
 /* Drop a reference to the adapter: the last one (probe's or a port's) frees it. */
 void gaudi_adapter_put(gaudi_adapter *ad);
-/* Held to read a port's adapter from a thread of DPDK's (telemetry) and by dev_close to
- * unlink it: the adapter a port still points to under the lock is alive. */
+/* Held to read an open port's adapter from a thread of DPDK's (telemetry), and by port
+ * creation and dev_close to link and unlink it: gaudi_open_adapter's answer, its backend and
+ * the port's rte_device stay alive while the lock is held. */
 extern rte_spinlock_t gaudi_adapter_lock;
+/* The adapter of ethdev port pid while that port is open, else null; under gaudi_adapter_lock.
+ * For threads that must not read dev_private (freed when the port is released). */
+gaudi_adapter *gaudi_open_adapter(uint16_t pid);

@@ -796,9 +796,9 @@ rte_vdev_driver gaudi_emu_driver = {
 };
 
 /* [profile] telemetry /gaudi_emu/profile,<port id>: what Config::profile counted for the
- * model behind an emulated port (shared by the device's ports), with the TSC rate. In the
- * primary only (a secondary's dev_private holds the primary's pointers), and under
- * gaudi_adapter_lock: a port being closed unlinks its adapter under it. */
+ * model behind an open emulated port (one count per device, shared by its ports), with the
+ * TSC rate. In the primary only, and through gaudi_open_adapter under gaudi_adapter_lock:
+ * nothing of a port closed or released meanwhile is read. */
 int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 {
 	(void)cmd;
@@ -806,22 +806,21 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	if (params == nullptr || *params < '0' || *params > '9')
 		return -EINVAL;
 	unsigned long pid = strtoul(params, &end, 10);
-	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS || !rte_eth_dev_is_valid_port(pid))
+	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS)
 		return -EINVAL;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return -ENOTSUP;
-	const rte_eth_dev &dev = rte_eth_devices[pid];
-	if (dev.device == nullptr || dev.device->driver != &gaudi_emu_driver.driver)
-		return -EINVAL;
 	emu::Device::Profile pr;
 	rte_spinlock_lock(&gaudi_adapter_lock);
-	const auto *port = static_cast<const gaudi_port *>(dev.data->dev_private);
-	const bool open = port != nullptr && port->adapter != nullptr;
-	if (open)
-		pr = static_cast<VdevBackend *>(port->adapter->backend.get())->device()->profile();
+	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(pid));
+	const rte_device *device = rte_eth_devices[pid].device;
+	const bool ours = ad != nullptr && device != nullptr &&
+			  device->driver == &gaudi_emu_driver.driver;
+	if (ours)
+		pr = static_cast<VdevBackend *>(ad->backend.get())->device()->profile();
 	rte_spinlock_unlock(&gaudi_adapter_lock);
-	if (!open)
-		return -EINVAL; /* closed meanwhile */
+	if (!ours)
+		return -EINVAL; /* no open port of this driver */
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "port_id", pid);
 	rte_tel_data_add_dict_u64(d, "profile", pr.on ? 1 : 0);
