@@ -138,61 +138,39 @@ def unprofiled(tp):
 CASES = {"io": unprofiled, "mac": looping, "txonly": txonly, "rxonly": rxonly}
 
 
-def main():
-    pmd = gaudi_pmd()
-    passed = failed = 0
-    for engine in engines():
-        for mode, fn in CASES.items():
-            name = f"{engine:6} {mode:6}"
-            vdev = f"net_gaudi_emu0,ports=2,wire=pair,engine={engine}"
-            tp = None
-            try:
-                with TestPmd([vdev], pmd_path=pmd,
-                             app_args=[f"--forward-mode={mode}", f"--burst={BURST}"]) as tp:
-                    s = fn(tp)
-                    tp.quit()
-                summary = "  ".join(f"p{p} rx={s[p]['RX-packets']} tx={s[p]['TX-packets']}"
-                                    for p in (0, 1))
-                print(f"ok    {name} {summary}")
-                passed += 1
-            except (Fail, TestPmdError) as e:
-                print(f"FAIL  {name}: {e}")
-                if tp is not None:
-                    print(tp.transcript[-4000:])
-                failed += 1
-            sys.stdout.flush()
-    name = "inline profile=1 io"
-    tp = None
-    try:
-        with TestPmd(["net_gaudi_emu0,ports=2,wire=pair,profile=1"], pmd_path=pmd,
-                     app_args=["--forward-mode=io", f"--burst={BURST}"]) as tp:
-            s = profiled(tp)
-            tp.quit()
-        print(f"ok    {name} " + "  ".join(
-            f"p{p} rx={s[p]['RX-packets']} tx={s[p]['TX-packets']}" for p in (0, 1)))
-        passed += 1
-    except (Fail, TestPmdError) as e:
-        print(f"FAIL  {name}: {e}")
-        if tp is not None:
-            print(tp.transcript[-4000:])
-        failed += 1
-    name = "inline firmware-mask io"
-    vdev = "net_gaudi_emu0,ports=4,wire=loopback,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30"
+def run_case(name, vdev, mode, fn, pmd):
+    """One testpmd process over vdev in forwarding mode `mode`, checked by fn; True if it
+    passed (a FAIL line and the transcript's end if not)."""
     tp = None
     try:
         with TestPmd([vdev], pmd_path=pmd,
-                     app_args=["--forward-mode=io", f"--burst={BURST}"]) as tp:
-            s = firmware_ports(tp)
+                     app_args=[f"--forward-mode={mode}", f"--burst={BURST}"]) as tp:
+            s = fn(tp)
             tp.quit()
         print(f"ok    {name} " + "  ".join(
             f"p{p} rx={s[p]['RX-packets']} tx={s[p]['TX-packets']}" for p in (0, 1)))
-        passed += 1
+        return True
     except (Fail, TestPmdError) as e:
         print(f"FAIL  {name}: {e}")
         if tp is not None:
             print(tp.transcript[-4000:])
-        failed += 1
-    return finish(passed, failed)
+        return False
+    finally:
+        sys.stdout.flush()
+
+
+def main():
+    pmd = gaudi_pmd()
+    cases = [(f"{engine:6} {mode:6}", f"net_gaudi_emu0,ports=2,wire=pair,engine={engine}",
+              mode, fn) for engine in engines() for mode, fn in CASES.items()]
+    cases += [
+        ("inline profile=1 io", "net_gaudi_emu0,ports=2,wire=pair,profile=1", "io", profiled),
+        ("inline firmware-mask io",
+         "net_gaudi_emu0,ports=4,wire=loopback,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30",
+         "io", firmware_ports),
+    ]
+    results = [run_case(name, vdev, mode, fn, pmd) for name, vdev, mode, fn in cases]
+    return finish(results.count(True), results.count(False))
 
 
 if __name__ == "__main__":
