@@ -82,21 +82,24 @@ int arg_wire(const char *k, const char *v, void *opaque)
 	return gaudi_devarg_error(opaque, k, v, "must be loopback, pair, pcap, tap or udp");
 }
 
-int arg_strict(const char *k, const char *v, void *opaque)
+/* A 0|1 devarg into the model's flag `out`. */
+int arg_01(const char *k, const char *v, void *opaque, bool &out)
 {
 	if (v == nullptr || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0))
 		return gaudi_devarg_error(opaque, k, v, "must be 0 or 1");
-	model_cfg(opaque).strict = v[0] == '1';
+	out = v[0] == '1';
 	return 0;
+}
+
+int arg_strict(const char *k, const char *v, void *opaque)
+{
+	return arg_01(k, v, opaque, model_cfg(opaque).strict);
 }
 
 /* [profile] TSC cycles the driver's threads spend in the model (telemetry /gaudi_emu/profile) */
 int arg_profile(const char *k, const char *v, void *opaque)
 {
-	if (v == nullptr || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0))
-		return gaudi_devarg_error(opaque, k, v, "must be 0 or 1");
-	model_cfg(opaque).profile = v[0] == '1';
-	return 0;
+	return arg_01(k, v, opaque, model_cfg(opaque).profile);
 }
 
 /* [wire delay] the loopback/pair cable's length in microseconds (model only) */

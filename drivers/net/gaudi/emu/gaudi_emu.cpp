@@ -415,26 +415,22 @@ bool Device::Impl::check_access(uint32_t off, bool write, uint32_t val, uint32_t
 }
 
 namespace {
-/* [profile] The TSC cycles of one access, added when it returns (Config::profile). */
+/* [profile] The TSC cycles of one access, added when it returns; c null: not counted. */
 class Profiled {
 public:
-	Profiled(std::atomic<uint64_t> &tsc, std::atomic<uint64_t> &n, bool on)
-	    : tsc_(on ? &tsc : nullptr), n_(n), t0_(on ? rte_rdtsc() : 0)
-	{
-	}
+	explicit Profiled(Device::Impl::ProfCounts *c) : c_(c), t0_(c ? rte_rdtsc() : 0) {}
 	~Profiled()
 	{
-		if (unlikely(tsc_ != nullptr)) {
-			tsc_->fetch_add(rte_rdtsc() - t0_, std::memory_order_relaxed);
-			n_.fetch_add(1, std::memory_order_relaxed);
+		if (unlikely(c_ != nullptr)) {
+			c_->tsc.fetch_add(rte_rdtsc() - t0_, std::memory_order_relaxed);
+			c_->accesses.fetch_add(1, std::memory_order_relaxed);
 		}
 	}
 	Profiled(const Profiled &) = delete;
 	Profiled &operator=(const Profiled &) = delete;
 
 private:
-	std::atomic<uint64_t> *tsc_;
-	std::atomic<uint64_t> &n_;
+	Device::Impl::ProfCounts *c_;
 	uint64_t t0_;
 };
 } // namespace
@@ -442,19 +438,19 @@ private:
 void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	Profiled prof(m->prof_.tsc, m->prof_.accesses, m->cfg_.profile);
+	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
 	m->on_write(off, val);
 }
 uint32_t Device::Impl::hook_read(void *ctx, uint32_t off)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	Profiled prof(m->prof_.tsc, m->prof_.accesses, m->cfg_.profile);
+	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
 	return m->on_read(off);
 }
 void Device::Impl::hook_service(void *ctx)
 {
 	auto *m = static_cast<Impl *>(ctx);
-	Profiled prof(m->prof_.tsc, m->prof_.accesses, m->cfg_.profile);
+	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
 	if (!m->rx_polled_.load(std::memory_order_relaxed)) /* no shared-line write per poll */
 		m->rx_polled_.store(true, std::memory_order_relaxed);
 	if (m->cfg_.engine == Engine::inline_run)
