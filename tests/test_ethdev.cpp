@@ -45,7 +45,7 @@ public:
 	}
 
 	int setup(unsigned i, uint16_t rxd, uint16_t txd, uint16_t mtu = RTE_ETHER_MTU,
-		  uint64_t rx_offloads = 0, uint64_t tx_offloads = 0)
+		  uint64_t rx_offloads = 0, uint64_t tx_offloads = 0, rte_mempool *rx_mp = nullptr)
 	{
 		rte_eth_conf conf{};
 		conf.rxmode.mtu = mtu;
@@ -55,7 +55,8 @@ public:
 		int rc = rte_eth_dev_configure(p, 1, 1, &conf);
 		if (rc != 0)
 			return rc;
-		rc = rte_eth_rx_queue_setup(p, 0, rxd, SOCKET_ID_ANY, nullptr, mp_);
+		rc = rte_eth_rx_queue_setup(p, 0, rxd, SOCKET_ID_ANY, nullptr,
+					    rx_mp != nullptr ? rx_mp : mp_);
 		if (rc != 0)
 			return rc;
 		rc = rte_eth_tx_queue_setup(p, 0, txd, SOCKET_ID_ANY, nullptr);
@@ -382,6 +383,61 @@ TEST_P(Engine, ScatteredRx)
 	EXPECT_EQ(bytes_of(rx[0]), Nic::pattern(9, 8000));
 	EXPECT_EQ(bytes_of(rx[1]), Nic::pattern(10, 8188));
 	free_all(rx);
+}
+
+/* RX fills mbufs of every pool layout DPDK makes: a private area between the mbuf and its
+ * buffer, and pinned external buffers (rte_pktmbuf_pool_create_extbuf), whose data is not next
+ * to the mbuf at all. The frame must be where rte_pktmbuf_mtod says. */
+TEST_P(Engine, RxIntoPrivateAreaAndPinnedBufferPools)
+{
+	constexpr unsigned kMbufs = 511;
+	constexpr uint16_t kElt = RTE_MBUF_DEFAULT_BUF_SIZE;
+	const int inst = gaudi_test::next_emu_instance();
+	const std::string tag = std::to_string(inst) + GetParam();
+	const rte_memzone *mz =
+		rte_memzone_reserve_aligned(("gt_ext" + tag).c_str(), size_t(kMbufs) * kElt,
+					    SOCKET_ID_ANY, RTE_MEMZONE_IOVA_CONTIG, 4096);
+	ASSERT_NE(mz, nullptr);
+	rte_pktmbuf_extmem ext{mz->addr, mz->iova, mz->len, kElt};
+	struct Pool {
+		const char *what;
+		rte_mempool *mp;
+	} pools[] = {
+		{"private area", rte_pktmbuf_pool_create(("gt_priv" + tag).c_str(), kMbufs, 0, 64,
+							 kElt, SOCKET_ID_ANY)},
+		{"pinned external",
+		 rte_pktmbuf_pool_create_extbuf(("gt_pin" + tag).c_str(), kMbufs, 0, 0, kElt,
+						SOCKET_ID_ANY, &ext, 1)},
+	};
+	for (const Pool &pl : pools) {
+		ASSERT_NE(pl.mp, nullptr) << pl.what;
+		Nic nic(args(), 2);
+		ASSERT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0, 256, 256), 0);
+		ASSERT_EQ(nic.setup(1, 256, 256, RTE_ETHER_MTU, 0, 0, pl.mp), 0) << pl.what;
+		const uint16_t lens[] = {60, 187, 300, 1514};
+		std::vector<rte_mbuf *> tx;
+		for (uint32_t i = 0; i < 64; i++)
+			tx.push_back(nic.frame(i, lens[i % 4]));
+		ASSERT_EQ(nic.send_all(0, tx), 64u);
+		auto rx = nic.receive(1, 64);
+		ASSERT_EQ(rx.size(), 64u) << pl.what;
+		for (uint32_t i = 0; i < 64; i++) {
+			EXPECT_EQ(bytes_of(rx[i]), Nic::wire(i, lens[i % 4]))
+				<< pl.what << " " << i;
+			EXPECT_EQ(rx[i]->pool, pl.mp);
+			const auto *d = rte_pktmbuf_mtod(rx[i], const uint8_t *);
+			const auto *base = static_cast<const uint8_t *>(mz->addr);
+			EXPECT_EQ(d >= base && d < base + mz->len, pl.mp == pools[1].mp)
+				<< pl.what << ": data where the pool's buffers are";
+		}
+		free_all(rx);
+		nic.close();
+		EXPECT_EQ(rte_mempool_avail_count(pl.mp), kMbufs) << pl.what << ": mbufs back";
+	}
+	for (const Pool &pl : pools)
+		rte_mempool_free(pl.mp);
+	rte_memzone_free(mz);
 }
 
 /* wire=loopback: a port hears itself. */

@@ -245,6 +245,9 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	rxq->scatter = scatter;
 	rxq->buf_size = buf;
 	rxq->mbuf_init = rxq_mbuf_init(dev->data->port_id);
+	if (!(rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
+		rxq->data_off_abs = static_cast<uint32_t>(
+			sizeof(rte_mbuf) + rte_pktmbuf_priv_size(mp) + RTE_PKTMBUF_HEADROOM);
 	rxq->deferred = conf->rx_deferred_start != 0;
 	rxq->copy_max = rxq->port->adapter->rx_copy_max;
 	/* A freed slot goes back to the NIC at the queue's next rx_burst, and forwarded mbufs are

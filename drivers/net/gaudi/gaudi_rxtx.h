@@ -48,6 +48,10 @@ struct gaudi_rxq {
 	bool scatter;
 	uint32_t buf_size;        /* an mbuf's data room past its headroom */
 	uint64_t mbuf_init;       /* rearm_data of a received mbuf (gaudi_rxq_mbuf_init) */
+	/* From an mbuf to its data at the headroom when the pool's buffers follow their mbufs
+	 * (rte_mbuf_buf_addr): rx_burst then writes the mbuf without loading buf_addr. 0 for a
+	 * pool of pinned external buffers, whose buf_addr is read. */
+	uint32_t data_off_abs;
 	rte_mempool *mp;
 	gaudi_port *port;
 	uint16_t queue_id;
