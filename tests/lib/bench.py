@@ -55,9 +55,15 @@ PMD's rx_burst, tx_burst and completions with testpmd's io loop around them (`ri
 that loop from above). Compare its cyc/frame with plain gaudi-inline's for the count's own
 cost (two TSC reads and two atomic additions per register access).
 
+Memory: EAL runs with --no-huge unless --huge is given (--in-memory --iova-mode=va on the
+machine's hugepages). Without hugepages every mbuf takes a 4-KB page of its own (a mempool's
+IOVA-contiguous objects do not cross pages), so all mbuf headers share one L1 set: see
+gaudi_perf.rst.
+
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
        [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
+       [--huge]
        [--instructions]   (instructions per frame under callgrind instead of rates)
 Also `meson test -C build --benchmark` (the `datapath` benchmark, short windows).
 """
@@ -70,7 +76,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testpmd_session import TestPmd, TestPmdError, eal_args, telemetry  # noqa: E402
+from testpmd_session import (TestPmd, TestPmdError, eal_args, eal_huge_args,  # noqa: E402
+                             telemetry)
 
 SOCK = "/run/gaudi-bench.sock"
 BACKENDS = {
@@ -84,6 +91,7 @@ BACKENDS = {
 # (model/frame, rest/frame: the PMD's own cycles).
 DEFAULT = ["gaudi-inline", "gaudi-inline:profile=1", "gaudi-thread", "memif", "ring", "null"]
 REF = "memif"
+HUGE = [False]   # --huge: EAL on hugepages instead of --no-huge
 BASE_PMD = [None]   # --base-pmd: a build to compare with (before/after in one invocation)
 _CYC = re.compile(r"CPU cycles/packet=([\d.]+) \(.*?\) at (\d+) MHz")
 
@@ -119,6 +127,13 @@ def machine():
     return cpu, os.cpu_count()
 
 
+def hugepages_free():
+    """Free hugepages of the default size (/proc/meminfo), 0 when none."""
+    with open("/proc/meminfo") as f:
+        m = re.search(r"HugePages_Free:\s+(\d+)", f.read())
+    return int(m.group(1)) if m else 0
+
+
 def loadavg():
     return " ".join(open("/proc/loadavg").read().split()[:3])
 
@@ -149,6 +164,8 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
         os.unlink(SOCK)
     prefix = f"bench-{os.getpid()}"
     eal = eal_args(prefix)
+    if HUGE[0]:   # hugepages: EAL's memory as DPDK applications run it
+        eal = eal_huge_args(prefix)
     profiled = "profile=1" in name
     if cores == 2:   # lcore 0 (main) and 1 on CPU 0, lcore 2 on CPU 1 (see the module's text)
         i = eal.index("-l")
@@ -294,6 +311,8 @@ def main():
                     help="runs per point; the one with the fewest CPU cycles per frame is kept")
     ap.add_argument("--base-pmd", help="another build of the PMD (e.g. before a change): its "
                     "gaudi backends run too, named <backend>@base")
+    ap.add_argument("--huge", action="store_true",
+                    help="run EAL on hugepages (--in-memory) instead of --no-huge")
     ap.add_argument("--instructions", action="store_true",
                     help="instructions per frame under callgrind (see the module's text)")
     args = ap.parse_args()
@@ -301,6 +320,12 @@ def main():
     for n in names:
         if n.partition(":")[0] not in BACKENDS:
             ap.error(f"--backends: {n}: not one of {', '.join(BACKENDS)} (with :devargs)")
+    if args.huge and args.instructions:   # valgrind cannot reserve EAL's hugepage VA space
+        ap.error("--huge: not with --instructions (callgrind runs with --no-huge)")
+    if args.huge and hugepages_free() < 256:   # testpmd's default pool: about 400 MB
+        ap.error(f"--huge: {hugepages_free()} free 2-MB hugepages; reserve some first: "
+                 f"echo 512 > /proc/sys/vm/nr_hugepages")
+    HUGE[0] = args.huge
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
         names = [x for n in names for x in ([n, n + "@base"] if n.startswith("gaudi") else [n])]
@@ -330,7 +355,8 @@ def main():
                       f"load {loadavg()}", file=sys.stderr)
     load1 = loadavg()
     print(f"# {date}; {cpu}; {ncpu} CPUs; load average {load0} (start), {load1} (end)")
-    print(f"# testpmd io, --burst=32, {args.seconds:g}s window, best of {args.repeat}; "
+    print(f"# testpmd io, --burst=32, {args.seconds:g}s window, best of {args.repeat}, "
+          f"{'hugepages (--huge)' if args.huge else '--no-huge'}; "
           f"cyc/frame: --record-core-cycles; tsc/frame: TSC Hz x cores / rate; "
           f"cpu/frame: forwarding threads' CPU time x TSC Hz / frames; "
           f"model/frame: with profile=1 TSC cycles in the model / frames, with engine=thread "

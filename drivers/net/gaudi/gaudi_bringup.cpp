@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ether.h>
 
@@ -203,7 +204,10 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 		*err = std::string("cannot reserve the firmware queue memory (2.1 MB, "
 				   "IOVA-contiguous): ") +
 		       rte_strerror(rte_errno) +
-		       " (no hugepages reserved? or run EAL with --no-huge)";
+		       (rte_eal_iova_mode() == RTE_IOVA_PA
+				? " (IOVA as PA: 2-MB hugepages are rarely physically adjacent; "
+				  "run EAL with --iova-mode=va or --legacy-mem)"
+				: " (no free hugepages? or run EAL with --no-huge)");
 		return -ENOMEM;
 	}
 	auto *base = static_cast<uint8_t *>(fw->mz->addr);
