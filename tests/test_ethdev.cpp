@@ -385,58 +385,80 @@ TEST_P(Engine, ScatteredRx)
 	free_all(rx);
 }
 
-/* RX fills mbufs of every pool layout DPDK makes: a private area between the mbuf and its
- * buffer, and pinned external buffers (rte_pktmbuf_pool_create_extbuf), whose data is not next
- * to the mbuf at all. The frame must be where rte_pktmbuf_mtod says. */
+/* RX fills mbufs of the pool layouts DPDK's rte_pktmbuf_pool_create* make: a private area
+ * between the mbuf and its buffer, and pinned external buffers (rte_pktmbuf_pool_create_extbuf),
+ * whose data is not next to the mbuf at all and whose mbufs keep RTE_MBUF_F_EXTERNAL. The frame
+ * must be where rte_pktmbuf_mtod says, and a clone of it must work. A pinned pool's mbufs cannot
+ * take a slot (rx_copy_max): their free would not give it back, so they are copied, and more
+ * frames than the ring has slots get through. */
 TEST_P(Engine, RxIntoPrivateAreaAndPinnedBufferPools)
 {
 	constexpr unsigned kMbufs = 511;
 	constexpr uint16_t kElt = RTE_MBUF_DEFAULT_BUF_SIZE;
+	constexpr uint16_t kRxd = 256;
 	const int inst = gaudi_test::next_emu_instance();
 	const std::string tag = std::to_string(inst) + GetParam();
 	const rte_memzone *mz =
 		rte_memzone_reserve_aligned(("gt_ext" + tag).c_str(), size_t(kMbufs) * kElt,
 					    SOCKET_ID_ANY, RTE_MEMZONE_IOVA_CONTIG, 4096);
 	ASSERT_NE(mz, nullptr);
+	const auto *base = static_cast<const uint8_t *>(mz->addr);
 	rte_pktmbuf_extmem ext{mz->addr, mz->iova, mz->len, kElt};
-	struct Pool {
+	rte_mempool *priv = rte_pktmbuf_pool_create(("gt_priv" + tag).c_str(), kMbufs, 0, 64, kElt,
+						    SOCKET_ID_ANY);
+	rte_mempool *pinned = rte_pktmbuf_pool_create_extbuf(("gt_pin" + tag).c_str(), kMbufs, 0, 0,
+							     kElt, SOCKET_ID_ANY, &ext, 1);
+	ASSERT_NE(priv, nullptr);
+	ASSERT_NE(pinned, nullptr);
+	struct Case {
 		const char *what;
 		rte_mempool *mp;
-	} pools[] = {
-		{"private area", rte_pktmbuf_pool_create(("gt_priv" + tag).c_str(), kMbufs, 0, 64,
-							 kElt, SOCKET_ID_ANY)},
-		{"pinned external",
-		 rte_pktmbuf_pool_create_extbuf(("gt_pin" + tag).c_str(), kMbufs, 0, 0, kElt,
-						SOCKET_ID_ANY, &ext, 1)},
+		const char *devargs;
+		unsigned rounds;
+	} cases[] = {
+		{"private area", priv, "", 1},
+		{"pinned external", pinned, "", 1},
+		/* 6 rounds of 64 frames through 256 slots: attaching would stall at 256 */
+		{"pinned external, rx_copy_max=64", pinned, ",rx_copy_max=64", 6},
 	};
-	for (const Pool &pl : pools) {
-		ASSERT_NE(pl.mp, nullptr) << pl.what;
-		Nic nic(args(), 2);
+	for (const Case &c : cases) {
+		Nic nic(args() + c.devargs, 2);
 		ASSERT_EQ(nic.probe_rc(), 0);
-		ASSERT_EQ(nic.setup(0, 256, 256), 0);
-		ASSERT_EQ(nic.setup(1, 256, 256, RTE_ETHER_MTU, 0, 0, pl.mp), 0) << pl.what;
+		ASSERT_EQ(nic.setup(0, kRxd, kRxd), 0);
+		ASSERT_EQ(nic.setup(1, kRxd, kRxd, RTE_ETHER_MTU, 0, 0, c.mp), 0) << c.what;
 		const uint16_t lens[] = {60, 187, 300, 1514};
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 64; i++)
-			tx.push_back(nic.frame(i, lens[i % 4]));
-		ASSERT_EQ(nic.send_all(0, tx), 64u);
-		auto rx = nic.receive(1, 64);
-		ASSERT_EQ(rx.size(), 64u) << pl.what;
-		for (uint32_t i = 0; i < 64; i++) {
-			EXPECT_EQ(bytes_of(rx[i]), Nic::wire(i, lens[i % 4]))
-				<< pl.what << " " << i;
-			EXPECT_EQ(rx[i]->pool, pl.mp);
-			const auto *d = rte_pktmbuf_mtod(rx[i], const uint8_t *);
-			const auto *base = static_cast<const uint8_t *>(mz->addr);
-			EXPECT_EQ(d >= base && d < base + mz->len, pl.mp == pools[1].mp)
-				<< pl.what << ": data where the pool's buffers are";
+		uint32_t seq = 0;
+		for (unsigned r = 0; r < c.rounds; r++) {
+			std::vector<rte_mbuf *> tx;
+			for (uint32_t i = 0; i < 64; i++)
+				tx.push_back(nic.frame(seq + i, lens[i % 4]));
+			ASSERT_EQ(nic.send_all(0, tx), 64u);
+			auto rx = nic.receive(1, 64);
+			ASSERT_EQ(rx.size(), 64u) << c.what << ", round " << r;
+			for (uint32_t i = 0; i < 64; i++) {
+				rte_mbuf *m = rx[i];
+				EXPECT_EQ(bytes_of(m), Nic::wire(seq + i, lens[i % 4]))
+					<< c.what << " " << i;
+				EXPECT_EQ(m->pool, c.mp);
+				const auto *d = rte_pktmbuf_mtod(m, const uint8_t *);
+				EXPECT_EQ(d >= base && d < base + mz->len, c.mp == pinned)
+					<< c.what << ": data where the pool's buffers are";
+				EXPECT_EQ(RTE_MBUF_HAS_EXTBUF(m) != 0, c.mp == pinned) << c.what;
+			}
+			/* A clone shares the frame; freeing both in either order is clean. */
+			rte_mbuf *cl = rte_pktmbuf_clone(rx[2], nic.mp());
+			ASSERT_NE(cl, nullptr);
+			EXPECT_EQ(bytes_of(cl), Nic::wire(seq + 2, lens[2]));
+			free_all(rx);
+			EXPECT_EQ(bytes_of(cl), Nic::wire(seq + 2, lens[2])) << c.what;
+			rte_pktmbuf_free(cl);
+			seq += 64;
 		}
-		free_all(rx);
 		nic.close();
-		EXPECT_EQ(rte_mempool_avail_count(pl.mp), kMbufs) << pl.what << ": mbufs back";
+		EXPECT_EQ(rte_mempool_avail_count(c.mp), kMbufs) << c.what << ": mbufs back";
 	}
-	for (const Pool &pl : pools)
-		rte_mempool_free(pl.mp);
+	rte_mempool_free(priv);
+	rte_mempool_free(pinned);
 	rte_memzone_free(mz);
 }
 

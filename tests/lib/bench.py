@@ -128,10 +128,12 @@ def machine():
 
 
 def hugepages_free():
-    """Free hugepages of the default size (/proc/meminfo), 0 when none."""
+    """MB of free hugepages of the default size (/proc/meminfo: free less those reserved
+    for mappings not yet touched), 0 when none."""
     with open("/proc/meminfo") as f:
-        m = re.search(r"HugePages_Free:\s+(\d+)", f.read())
-    return int(m.group(1)) if m else 0
+        mi = dict(re.findall(r"^(\w+):\s+(\d+)", f.read(), re.M))
+    free = int(mi.get("HugePages_Free", 0)) - int(mi.get("HugePages_Rsvd", 0))
+    return max(free, 0) * int(mi.get("Hugepagesize", 0)) // 1024
 
 
 def loadavg():
@@ -322,9 +324,9 @@ def main():
             ap.error(f"--backends: {n}: not one of {', '.join(BACKENDS)} (with :devargs)")
     if args.huge and args.instructions:   # valgrind cannot reserve EAL's hugepage VA space
         ap.error("--huge: not with --instructions (callgrind runs with --no-huge)")
-    if args.huge and hugepages_free() < 256:   # testpmd's default pool: about 400 MB
-        ap.error(f"--huge: {hugepages_free()} free 2-MB hugepages; reserve some first: "
-                 f"echo 512 > /proc/sys/vm/nr_hugepages")
+    if args.huge and hugepages_free() < 512:   # testpmd's default pool: about 400 MB
+        ap.error(f"--huge: {hugepages_free()} MB of free hugepages, 512 needed; reserve "
+                 f"some first, e.g. echo 512 > /proc/sys/vm/nr_hugepages (2-MB pages)")
     HUGE[0] = args.huge
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd

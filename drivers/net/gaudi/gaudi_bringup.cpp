@@ -205,9 +205,9 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 				   "IOVA-contiguous): ") +
 		       rte_strerror(rte_errno) +
 		       (rte_eal_iova_mode() == RTE_IOVA_PA
-				? " (IOVA as PA: 2-MB hugepages are rarely physically adjacent; "
-				  "run EAL with --iova-mode=va or --legacy-mem)"
-				: " (no free hugepages? or run EAL with --no-huge)");
+				? " (too few free hugepages? with IOVA as PA it needs physically "
+				  "adjacent ones: run EAL with --iova-mode=va or --legacy-mem)"
+				: " (too few free hugepages, or -m too small?)");
 		return -ENOMEM;
 	}
 	auto *base = static_cast<uint8_t *>(fw->mz->addr);

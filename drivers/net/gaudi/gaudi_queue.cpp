@@ -245,7 +245,10 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	rxq->scatter = scatter;
 	rxq->buf_size = buf;
 	rxq->mbuf_init = rxq_mbuf_init(dev->data->port_id);
-	if (!(rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
+	const bool pinned = rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF;
+	if (pinned)
+		rxq->ol_flags_init = RTE_MBUF_F_EXTERNAL;
+	else
 		rxq->data_off_abs = static_cast<uint32_t>(
 			sizeof(rte_mbuf) + rte_pktmbuf_priv_size(mp) + RTE_PKTMBUF_HEADROOM);
 	rxq->deferred = conf->rx_deferred_start != 0;
@@ -260,6 +263,16 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 			  "port %u rxq %u: rx_copy_max ignored: %u descriptors are too few to lend "
 			  "slots (at least %u); every frame is copied",
 			  dev->data->port_id, qid, nb_desc, kRxAttachMinDesc);
+		rxq->copy_max = gaudi_rx_copy_all;
+	}
+	/* A pinned pool's mbuf cannot take another buffer: its free would not detach it
+	 * (rte_pktmbuf_detach leaves pinned mbufs), so the slot would never come back. mlx5
+	 * likewise keeps its multi-packet RQ off for external memory. */
+	if (rxq->copy_max < gaudi_rx_copy_all && pinned) {
+		GAUDI_LOG(NOTICE,
+			  "port %u rxq %u: rx_copy_max ignored: the mempool's mbufs have pinned "
+			  "external buffers; every frame is copied",
+			  dev->data->port_id, qid);
 		rxq->copy_max = gaudi_rx_copy_all;
 	}
 	int rc = gaudi_rxq_alloc_ring(dev, rxq);

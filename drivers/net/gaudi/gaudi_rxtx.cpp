@@ -351,11 +351,14 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	 * largest frame the slot ring holds none is. */
 	const uint32_t fast_max = sw_filter ? 0 : std::min({len_max, rxq->copy_max, rxq->buf_size});
 	/* rearm_data (data_off, refcnt, nb_segs, port: i40e's mbuf_initializer; a raw mbuf
-	 * already has refcnt 1 and one segment) and ol_flags = 0. */
+	 * already has refcnt 1 and one segment) and ol_flags (0, or a pinned pool's
+	 * RTE_MBUF_F_EXTERNAL). */
 #ifdef RTE_ARCH_X86
-	const __m128i rearm = _mm_set_epi64x(0, static_cast<long long>(rxq->mbuf_init));
+	const __m128i rearm = _mm_set_epi64x(static_cast<long long>(rxq->ol_flags_init),
+					     static_cast<long long>(rxq->mbuf_init));
 #else
 	const uint64_t mbuf_init = rxq->mbuf_init;
+	const uint64_t ol_flags_init = rxq->ol_flags_init;
 #endif
 	gaudi_rx_ring *const ring = rxq->ring;
 	const uint32_t data_off_abs = rxq->data_off_abs;
@@ -398,13 +401,13 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				rte_mbuf *m = gp[j];
 				const uint32_t len = lens[j];
 				const uint8_t *const frame = src[j];
-				/* rearm_data (data_off, refcnt, nb_segs, port) and ol_flags = 0 */
+				/* rearm_data (data_off, refcnt, nb_segs, port) and ol_flags */
 #ifdef RTE_ARCH_X86
 				_mm_storeu_si128(reinterpret_cast<__m128i *>(&m->rearm_data),
 						 rearm);
 #else
 				std::memcpy(&m->rearm_data, &mbuf_init, sizeof(mbuf_init));
-				m->ol_flags = 0;
+				m->ol_flags = ol_flags_init;
 #endif
 				/* packet_type (RTE_PTYPE_UNKNOWN, or parsed below) and pkt_len */
 				const uint64_t ptype_len = static_cast<uint64_t>(len) << 32;

@@ -41,6 +41,10 @@ struct gaudi_rxq {
 	 * mbuf holds. */
 	uint32_t hw_ci;
 	uint32_t copy_max;        /* frames up to it are copied, longer ones attached */
+	/* From an mbuf to its data at the headroom when the pool's buffers follow their mbufs
+	 * (rte_mbuf_buf_addr): rx_burst then writes the mbuf without loading buf_addr. 0 for a
+	 * pool of pinned external buffers, whose buf_addr is read. */
+	uint32_t data_off_abs;
 	gaudi_rx_ring *ring;
 	uint32_t mask;            /* entries - 1 (CQ and slot ring have the same size) */
 	uint32_t slot_log2;
@@ -48,10 +52,9 @@ struct gaudi_rxq {
 	bool scatter;
 	uint32_t buf_size;        /* an mbuf's data room past its headroom */
 	uint64_t mbuf_init;       /* rearm_data of a received mbuf (gaudi_rxq_mbuf_init) */
-	/* From an mbuf to its data at the headroom when the pool's buffers follow their mbufs
-	 * (rte_mbuf_buf_addr): rx_burst then writes the mbuf without loading buf_addr. 0 for a
-	 * pool of pinned external buffers, whose buf_addr is read. */
-	uint32_t data_off_abs;
+	/* ol_flags of a received mbuf: RTE_MBUF_F_EXTERNAL for a pool of pinned external
+	 * buffers (their mbufs keep it: rte_pktmbuf_reset, mlx5's RX), 0 otherwise. */
+	uint64_t ol_flags_init;
 	rte_mempool *mp;
 	gaudi_port *port;
 	uint16_t queue_id;
