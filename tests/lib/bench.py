@@ -53,7 +53,7 @@ reads) spend in it (telemetry /gaudi_emu/profile, read at both ends of the windo
 model/frame. With engine=inline the rest of cyc/frame, rest/frame, is the
 PMD's rx_burst, tx_burst and completions with testpmd's io loop around them (`ring` bounds
 that loop from above). Compare its cyc/frame with plain gaudi-inline's for the count's own
-cost (two TSC reads and two atomic additions per register access).
+cost (two TSC reads and two counter updates per register access).
 
 Memory: EAL runs with --no-huge unless --huge is given (--in-memory --iova-mode=va on the
 machine's hugepages). Without hugepages every mbuf takes a 4-KB page of its own (a mempool's
@@ -322,6 +322,29 @@ def main():
     for n in names:
         if n.partition(":")[0] not in BACKENDS:
             ap.error(f"--backends: {n}: not one of {', '.join(BACKENDS)} (with :devargs)")
+    def ints(text, what, lo, hi):
+        try:
+            v = [int(x) for x in text.split(",")]
+        except ValueError:
+            ap.error(f"{what}: {text}: not a comma-separated list of integers")
+        for x in v:
+            if not lo <= x <= hi:
+                ap.error(f"{what}: {x}: not in {lo}..{hi}")
+        return v
+    # testpmd's tx_first frames: 64 bytes up to an MTU-1500 frame without FCS (testpmd sends
+    # its default frames instead of sizes it refuses).
+    sizes = ints(args.sizes, "--sizes", 64, 1514)
+    # One queue per port: two streams at most (the module's text).
+    cores_l = ints(args.cores, "--cores", 1, 2)
+    if not args.seconds > 0:
+        ap.error(f"--seconds: {args.seconds}: must be above 0")
+    if args.repeat < 1:
+        ap.error(f"--repeat: {args.repeat}: at least 1")
+    if args.instructions and args.backends == ",".join(DEFAULT):   # the inline rows only
+        names = [n for n in names if not n.startswith("gaudi-thread")]
+    if args.instructions and any(n.startswith("gaudi-thread") for n in names):
+        ap.error("--instructions: engine=inline only (the thread engine's idle polling would "
+                 "be counted)")
     if args.huge and args.instructions:   # valgrind cannot reserve EAL's hugepage VA space
         ap.error("--huge: not with --instructions (callgrind runs with --no-huge)")
     if args.huge and hugepages_free() < 512:   # testpmd's default pool: about 400 MB
@@ -331,10 +354,8 @@ def main():
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
         names = [x for n in names for x in ([n, n + "@base"] if n.startswith("gaudi") else [n])]
-    sizes = [int(s) for s in args.sizes.split(",")]
     if args.instructions:
         return main_ir(args, names, sizes)
-    cores_l = [int(c) for c in args.cores.split(",")]
     cpu, ncpu = machine()
     load0 = loadavg()
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -206,7 +206,7 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 		       rte_strerror(rte_errno) +
 		       (rte_eal_iova_mode() == RTE_IOVA_PA
 				? " (too few free hugepages? with IOVA as PA it needs physically "
-				  "adjacent ones: run EAL with --iova-mode=va or --legacy-mem)"
+				  "adjacent ones: run EAL with --iova-mode=va)"
 				: " (too few free hugepages, or -m too small?)");
 		return -ENOMEM;
 	}
