@@ -355,6 +355,8 @@ void qp_error_case(Nic &nic, const QpCase &c)
 	EXPECT_EQ(r.reset_events, 0u);
 	EXPECT_EQ(r.last_qp_syndrome, c.kind == RTE_PMD_GAUDI_FAULT_DMA_FAULT ? 0xA0 : c.arg);
 	EXPECT_EQ(stats(nic.port(0)).oerrors, c.lost);
+	/* The dropped frame is counted once: in oerrors, not also in opackets. */
+	EXPECT_EQ(stats(nic.port(0)).opackets, nic.sent_ - c.lost);
 	EXPECT_EQ(xstats(nic.port(0))["recovery_qp_resets"], 1u);
 }
 
@@ -397,7 +399,7 @@ TEST_P(Faults, QpErrorFromDevargsAfterFrames)
 	nic.send(400);
 	nic.settle();
 	expect_accounted(nic, 1);
-	/* The 150th frame is the one that faulted. */
+	/* The frame after the first 150 (seq 150) is the one that faulted. */
 	auto r = rstats(nic.port(0));
 	EXPECT_EQ(r.qp_recoveries, 1u);
 	EXPECT_EQ(r.last_qp_syndrome, 0x95u);
@@ -410,7 +412,8 @@ TEST_P(Faults, QpErrorFromDevargsAfterFrames)
  * every mbuf comes back once and only the faulting frame is lost. */
 TEST_P(Faults, QpErrorWithFastFreeMixedFrames)
 {
-	/* The 150th frame faults (seq 149): bounced, zero copy, zero copy after bounced ones. */
+	/* The frame after the first 150 faults (seq 150, "once the port has sent AFTER_FRAMES"):
+	 * bounced, zero copy, zero copy after bounced ones. */
 	const struct {
 		uint32_t every, phase;
 	} mixes[] = {{2, 0}, {2, 1}, {4, 1}, {5, 0}};
@@ -426,6 +429,14 @@ TEST_P(Faults, QpErrorWithFastFreeMixedFrames)
 		expect_accounted(nic, 1);
 		EXPECT_EQ(rstats(nic.port(0)).qp_recoveries, 1u) << mix.every << "/" << mix.phase;
 		EXPECT_EQ(stats(nic.port(0)).oerrors, 1u) << mix.every << "/" << mix.phase;
+		EXPECT_EQ(stats(nic.port(0)).opackets, nic.sent_ - 1)
+			<< mix.every << "/" << mix.phase;
+		/* obytes: every frame's length but the dropped one's (seq 150), bounced or not */
+		auto len = [&](uint64_t seq) { return seq % mix.every == mix.phase ? 400u : 128u; };
+		uint64_t bytes = 0;
+		for (uint64_t seq = 0; seq < nic.sent_; seq++)
+			bytes += seq == 150 ? 0 : len(seq);
+		EXPECT_EQ(stats(nic.port(0)).obytes, bytes) << mix.every << "/" << mix.phase;
 		expect_no_leak(nic);
 	}
 }

@@ -4,6 +4,7 @@
  */
 #include "gaudi_recovery.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstring>
@@ -137,7 +138,17 @@ void qp_recover(gaudi_txq *txq)
 		/* A tx-packet-class error is the WQE at the execution index: drop it (its frame
 		 * was not sent) and restart after it, so nothing is sent twice. */
 		uint32_t slot = exec & txq->mask;
-		rte_pktmbuf_free(txq->sw_ring[slot]);
+		rte_mbuf *m = txq->sw_ring[slot];
+		/* tx_burst counted the frame as sent; it is counted once, in oerrors. Its length:
+		 * the mbuf's, or a bounced frame's WQE size, or for a padded one the length its
+		 * bounce slot keeps (bounce_dirty). Saturating: a stats reset may come between. */
+		const uint32_t size = txq->wq[slot].size;
+		const uint64_t len = m != nullptr	 ? m->pkt_len
+				     : size > kTxPadSize ? size
+							 : txq->bounce_dirty[slot];
+		txq->packets -= std::min<uint64_t>(txq->packets, 1);
+		txq->bytes -= std::min(txq->bytes, len);
+		rte_pktmbuf_free(m);
 		txq->sw_ring[slot] = nullptr;
 		txq->errors++;
 		port->rec.tx_fault_drops++;
