@@ -71,13 +71,14 @@ import argparse
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_session import (TestPmd, TestPmdError, eal_args, eal_huge_args,  # noqa: E402
-                             telemetry)
+                             runtime_dir, telemetry)
 
 SOCK = "/run/gaudi-bench.sock"
 BACKENDS = {
@@ -193,6 +194,7 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
         m1 = model_tsc(prefix) if profiled else None
         tp.cmd("stop")
         tp.quit()
+    shutil.rmtree(runtime_dir(prefix), ignore_errors=True)   # EAL leaves it behind
     m = re.search(r"Accumulated forward statistics.*?RX-packets:\s*(\d+)", out, re.S)
     c = _CYC.search(out)
     if not m:
@@ -330,14 +332,14 @@ def main():
         for x in v:
             if not lo <= x <= hi:
                 ap.error(f"{what}: {x}: not in {lo}..{hi}")
-        return v
+        return list(dict.fromkeys(v))   # each once, in order
     # testpmd's tx_first frames: 64 bytes up to an MTU-1500 frame without FCS (testpmd sends
     # its default frames instead of sizes it refuses).
     sizes = ints(args.sizes, "--sizes", 64, 1514)
     # One queue per port: two streams at most (the module's text).
     cores_l = ints(args.cores, "--cores", 1, 2)
-    if not args.seconds > 0:
-        ap.error(f"--seconds: {args.seconds}: must be above 0")
+    if not 0.5 <= args.seconds <= 3600:   # shorter windows are mostly start-up noise
+        ap.error(f"--seconds: {args.seconds}: not in 0.5..3600")
     if args.repeat < 1:
         ap.error(f"--repeat: {args.repeat}: at least 1")
     if args.instructions and args.backends == ",".join(DEFAULT):   # the inline rows only
@@ -349,7 +351,7 @@ def main():
         ap.error("--huge: not with --instructions (callgrind runs with --no-huge)")
     if args.huge and hugepages_free() < 512:   # testpmd's default pool: about 400 MB
         ap.error(f"--huge: {hugepages_free()} MB of free hugepages, 512 needed; reserve "
-                 f"some first, e.g. echo 512 > /proc/sys/vm/nr_hugepages (2-MB pages)")
+                 f"some first, e.g. echo 256 > /proc/sys/vm/nr_hugepages (2-MB pages)")
     HUGE[0] = args.huge
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
