@@ -41,8 +41,8 @@ import time
 
 from e2e_common import SKIP, TX_PAD, Fail, check, gaudi_pmd
 from pcapfile import read_frames
-from testpmd_session import (TESTPMD, TestPmd, TestPmdError, parse_fwd_stats,
-                             pmd_load_args, sanitizer_env, wait_for)
+from testpmd_session import (TESTPMD, TestPmd, TestPmdError, meminfo, parse_fwd_stats,
+                             pmd_load_args, runtime_dir, sanitizer_env, wait_for)
 
 HUGE_PAGES = 256                 # 2 MB pages: 512 MB for testpmd, the model and the tools
 HP_SYSFS = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
@@ -61,15 +61,6 @@ def log(msg):
 
 
 # ---- hugepages ----
-
-def meminfo():
-    out = {}
-    with open("/proc/meminfo") as f:
-        for line in f:
-            k, v = line.split(":", 1)
-            out[k] = int(v.split()[0])
-    return out
-
 
 def hugetlbfs_mounted():
     with open("/proc/mounts") as f:
@@ -135,12 +126,6 @@ def remove_hugepage_files(prefix):
 
 
 # ---- secondaries ----
-
-def runtime_dir(prefix):
-    base = "/var/run/dpdk" if os.geteuid() == 0 else \
-        os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
-    return os.path.join(base, prefix)
-
 
 def mempool_preloads():
     """librte_mempool_* libraries testpmd links directly, in link order (see module doc)."""

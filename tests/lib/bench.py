@@ -71,14 +71,13 @@ import argparse
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_session import (TestPmd, TestPmdError, eal_args, eal_huge_args,  # noqa: E402
-                             runtime_dir, telemetry)
+                             meminfo, telemetry)
 
 SOCK = "/run/gaudi-bench.sock"
 BACKENDS = {
@@ -129,12 +128,11 @@ def machine():
 
 
 def hugepages_free():
-    """MB of free hugepages of the default size (/proc/meminfo: free less those reserved
-    for mappings not yet touched), 0 when none."""
-    with open("/proc/meminfo") as f:
-        mi = dict(re.findall(r"^(\w+):\s+(\d+)", f.read(), re.M))
-    free = int(mi.get("HugePages_Free", 0)) - int(mi.get("HugePages_Rsvd", 0))
-    return max(free, 0) * int(mi.get("Hugepagesize", 0)) // 1024
+    """MB of free hugepages of the default size (free less those reserved for mappings not
+    yet touched), 0 when none."""
+    mi = meminfo()
+    free = mi.get("HugePages_Free", 0) - mi.get("HugePages_Rsvd", 0)
+    return max(free, 0) * mi.get("Hugepagesize", 0) // 1024
 
 
 def loadavg():
@@ -174,6 +172,7 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
         i = eal.index("-l")
         eal[i:i + 2] = ["--lcores", "0@0,1@0,2@1"]
     with TestPmd(vdevs, pmd_path=pmd if name.startswith("gaudi") else None, eal=eal,
+                 prefix=prefix,
                  app_args=["--forward-mode=io", f"--nb-cores={cores}", "--burst=32",
                            f"--txpkts={size}", "--record-core-cycles"]) as tp:
         if name == "memif":   # the control channel connects asynchronously
@@ -194,7 +193,6 @@ def measure(name, size, seconds, pmd, cores, bursts=8):
         m1 = model_tsc(prefix) if profiled else None
         tp.cmd("stop")
         tp.quit()
-    shutil.rmtree(runtime_dir(prefix), ignore_errors=True)   # EAL leaves it behind
     m = re.search(r"Accumulated forward statistics.*?RX-packets:\s*(\d+)", out, re.S)
     c = _CYC.search(out)
     if not m:
@@ -224,8 +222,9 @@ def run_ir(name, size, seconds, pmd, bursts=8, until=None):
     out_file = f"/tmp/bench-callgrind-{os.getpid()}.out"
     wrapper = ["valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={out_file}",
                "--dump-line=no", "--dump-instr=no"]
-    with TestPmd(vdevs, pmd_path=pmd if name.startswith("gaudi") else None,
-                 eal=eal_args(f"bench-{os.getpid()}"), wrapper=wrapper, start_timeout=300,
+    prefix = f"bench-{os.getpid()}"
+    with TestPmd(vdevs, pmd_path=pmd if name.startswith("gaudi") else None, prefix=prefix,
+                 eal=eal_args(prefix), wrapper=wrapper, start_timeout=300,
                  app_args=["--forward-mode=io", "--nb-cores=1", "--burst=32",
                            f"--txpkts={size}", "--total-num-mbufs=16384"]) as tp:
         if name == "memif":

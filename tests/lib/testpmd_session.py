@@ -95,6 +95,16 @@ def runtime_dir(prefix):
     return os.path.join(base, "dpdk", prefix)
 
 
+def meminfo():
+    """/proc/meminfo as {field: number} (kB for sizes, a count for HugePages_*)."""
+    out = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            k, v = line.split(":", 1)
+            out[k] = int(v.split()[0])
+    return out
+
+
 def telemetry(prefix, command):
     """The reply of a DPDK telemetry command (e.g. "/ethdev/list") from the process of EAL
     file prefix `prefix`, decoded: None for a command the process refused (bad parameters)."""
@@ -240,11 +250,8 @@ class TestPmd:
         self._cleanup_runtime_dir()
 
     def _cleanup_runtime_dir(self):
-        # --no-shconf still creates an (empty) runtime directory per prefix.
-        for base in ("/var/run/dpdk", os.environ.get("XDG_RUNTIME_DIR", "") + "/dpdk"):
-            d = os.path.join(base, self.prefix)
-            if os.path.isdir(d):
-                shutil.rmtree(d, ignore_errors=True)
+        # --no-shconf and --in-memory still create a runtime directory per prefix.
+        shutil.rmtree(runtime_dir(self.prefix), ignore_errors=True)
 
 
 def wait_for(pmd, predicate, timeout, period=0.2, stall=5.0):
