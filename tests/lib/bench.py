@@ -31,6 +31,12 @@ the other); with `--cores 2` the main lcore shares CPU 0 with the first forwardi
 only waits on its prompt) -- on a 2-CPU machine the thread engine's model then has no CPU of
 its own.
 
+CPUs (rtt): before each run the bench times a cache line's round trip between CPUs 0 and 1
+(tests/perf/line_rtt, TSC cycles): the forwarding lcore's CPU and, on a 2-CPU machine, the
+thread engine's. With engine=thread every CQE, WQE and copied frame crosses between them; on a
+virtual machine the host may place the two vCPUs near each other (about 150 cycles seen) or far
+apart (about 1000) from one minute to the next, and the thread engine's figures follow.
+
 Instructions (--instructions): each point runs twice under valgrind's callgrind, which counts
 the instructions every thread of testpmd executes, forwarding for the window and then until it
 forwarded twice the first run's frames (frames, not seconds: on a busy machine a longer window
@@ -63,7 +69,7 @@ gaudi_perf.rst.
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
        [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
-       [--huge]
+       [--huge] [--line-rtt build/tests/line_rtt]
        [--instructions]   (instructions per frame under callgrind instead of rates)
 Also `meson test -C build --benchmark` (the `datapath` benchmark, short windows).
 """
@@ -125,6 +131,18 @@ def machine():
     except (OSError, StopIteration):
         cpu = platform.machine()
     return cpu, os.cpu_count()
+
+
+def line_rtt(tool):
+    """TSC cycles of a cache line's round trip between CPUs 0 and 1 (tests/perf/line_rtt), or
+    None without the tool or a second CPU."""
+    if not tool or not os.path.exists(tool) or (os.cpu_count() or 1) < 2:
+        return None
+    try:
+        out = subprocess.run([tool, "0", "1"], capture_output=True, text=True, timeout=30)
+        return int(out.stdout) if out.returncode == 0 else None
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return None
 
 
 def hugepages_free():
@@ -306,6 +324,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--pmd", default=os.path.join(here, "..", "..", "build", "drivers", "net",
                                                   "gaudi", "librte_net_gaudi.so"))
+    ap.add_argument("--line-rtt", default=os.path.join(here, "..", "..", "build", "tests",
+                                                       "line_rtt"),
+                    help="the build's tests/perf/line_rtt (the rtt column)")
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--backends", default=",".join(DEFAULT))
     ap.add_argument("--sizes", default="64,1500")
@@ -366,8 +387,9 @@ def main():
             for name in names:
                 best = None
                 for _ in range(args.repeat):
+                    rtt = line_rtt(args.line_rtt)
                     try:
-                        r = measure(name, size, args.seconds, args.pmd, cores)
+                        r = measure(name, size, args.seconds, args.pmd, cores) + (rtt,)
                     except TestPmdError as e:
                         print(f"{name} {size}B: {str(e).splitlines()[0]}", file=sys.stderr)
                         continue
@@ -385,11 +407,12 @@ def main():
           f"cpu/frame: forwarding threads' CPU time x TSC Hz / frames; "
           f"model/frame: with profile=1 TSC cycles in the model / frames, with engine=thread "
           f"the model thread's CPU time x TSC Hz / frames; rest/frame: cyc/frame - "
-          f"model/frame (profile=1)")
+          f"model/frame (profile=1); rtt: TSC cycles of a cache line's round trip between "
+          f"CPUs 0 and 1 just before the run (tests/perf/line_rtt)")
     width = max([18] + [len(n) for n in names])
     print(f"{'backend':{width}} {'size':>5} {'cores':>5} {'Mpps':>8} {'vs ' + REF:>9} "
           f"{'cyc/frame':>10} {'tsc/frame':>10} {'cpu/frame':>10} {'model/frame':>12} "
-          f"{'rest/frame':>11}")
+          f"{'rest/frame':>11} {'rtt':>5}")
     for cores in cores_l:
         for size in sizes:
             ref = res.get((REF, size, cores))
@@ -398,7 +421,7 @@ def main():
                 if r is None:
                     print(f"{name:{width}} {size:5} {cores:5} {'n/a':>8}")
                     continue
-                mpps, cyc, mhz, cpu, model, engine = r
+                mpps, cyc, mhz, cpu, model, engine, rtt = r
                 ratio = f"{mpps / ref[0]:.2f}" if ref else "n/a"
                 tsc = f"{mhz * cores / mpps:.0f}" if mhz and mpps else "n/a"
                 if engine is not None:   # engine=thread: the model thread's, no rest/frame
@@ -408,7 +431,8 @@ def main():
                 print(f"{name:{width}} {size:5} {cores:5} {mpps:8.3f} {ratio:>9} "
                       f"{'n/a' if cyc is None else f'{cyc:.0f}':>10} {tsc:>10} "
                       f"{'n/a' if cpu is None else f'{cpu:.0f}':>10} "
-                      f"{'' if model is None else f'{model:.0f}':>12} {rest:>11}")
+                      f"{'' if model is None else f'{model:.0f}':>12} {rest:>11} "
+                      f"{'n/a' if rtt is None else rtt:>5}")
     return 0 if all(v is not None for v in res.values()) else 1
 
 

@@ -53,11 +53,14 @@ void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
 
 void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 {
-	uint32_t pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
+	/* The valid bit of the next EQE tells whether there is one, as gaudi2_cn_eq.c's consumer
+	 * reads it: not the PI shadow first, a second line the device writes (each read of one
+	 * misses the cache; with engine=thread, a transfer from the model's CPU). Consumed EQEs
+	 * are cleared, and the queue is zeroed at start (gaudi_port_eq_start). */
 	uint32_t ci = port->eq_ci;
 	const uint32_t mask = (1u << kEqLog2) - 1;
 	const uint32_t quarter = 1u << (kEqLog2 - 2);
-	while (ci != pi) {
+	for (;;) {
 		Eqe *e = &port->mem.eq[ci & mask];
 		uint32_t d0 = __atomic_load_n(&e->d0, __ATOMIC_ACQUIRE);
 		if (!(d0 & EQE_VALID))

@@ -120,6 +120,7 @@ struct gaudi_port {
 	 * this port write the CI register. Under eq_lock. */
 	bool eq_live;
 	uint32_t db_pushed; /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
+	uint32_t db_ci_seen; /* mem.db_ci as last read (gaudi_db_full) */
 
 	/* What the event queue told us. */
 	uint64_t ev_link; /* LINK_STATUS events that changed this port's link (gaudi_recovery) */
@@ -220,6 +221,17 @@ static inline uint32_t gaudi_db_outstanding(const gaudi_port *port)
 {
 	uint32_t ci = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
 	return (port->db_pushed - (ci + 1)) & (gaudi::hw::kDbFifoEntries - 1);
+}
+/* Whether the FIFO has no room for another doorbell, reading mem.db_ci only when the CI last
+ * read says so: the device's CI only grows, so the count from an older CI is an upper bound,
+ * and it stays below 64 as nothing is pushed once it reads 63. */
+static inline bool gaudi_db_full(gaudi_port *port)
+{
+	constexpr uint32_t kMax = gaudi::hw::kDbFifoEntries - 1;
+	if (likely(((port->db_pushed - (port->db_ci_seen + 1)) & kMax) < kMax))
+		return false;
+	port->db_ci_seen = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
+	return ((port->db_pushed - (port->db_ci_seen + 1)) & kMax) >= kMax;
 }
 
 /* ---- port life cycle (gaudi_ethdev.cpp) ---- */

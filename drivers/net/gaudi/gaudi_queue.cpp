@@ -390,7 +390,7 @@ int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 	}
 	memset(rxq->cq, 0, sizeof(Cqe) * rxq->nb_desc);
 	*rxq->cq_pi = 0;
-	rxq->ci = rxq->hw_ci = 0;
+	rxq->ci = rxq->hw_ci = rxq->pi_seen = 0;
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
 	RxRingCfg rcfg{rxq->ring->iova, rxq->slot_log2, log2u(rxq->nb_desc), rxq->cq_mz->iova,
 		       rxq->cq_mz->iova + cq_len};
@@ -425,6 +425,7 @@ int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
 		return -EIO;
 	}
 	port->db_pushed = 0;
+	port->db_ci_seen = *port->mem.db_ci;
 	txq->started = true;
 	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;

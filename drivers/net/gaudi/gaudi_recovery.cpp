@@ -90,7 +90,7 @@ bool rec_log_ok(gaudi_port *port)
 bool rering(gaudi_txq *txq)
 {
 	gaudi_port *port = txq->port;
-	if (gaudi_db_outstanding(port) >= kDbFifoEntries - 1)
+	if (gaudi_db_full(port))
 		return false;
 	port->db_pushed++;
 	port->hw.ring_doorbell(txq->pi & txq->mask);

@@ -305,16 +305,21 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	auto *rxq = static_cast<gaudi_rxq *>(queue);
 	if (unlikely(!rxq->started))
 		return 0;
-	uint32_t pi = load_acquire(rxq->cq_pi);
+	uint32_t pi = rxq->pi_seen;
 	if (pi == rxq->ci) {
-		/* Slots freed since the last burst: with the CQ full, no frame comes until then. */
-		if (rxq->hw_ci != rxq->ci)
-			rx_release_run(rxq);
-		/* Nothing ready: let an emulated device's inline engine move wire input. */
-		rxq->port->hw.bar()->service();
 		pi = load_acquire(rxq->cq_pi);
-		if (pi == rxq->ci)
-			return 0;
+		if (pi == rxq->ci) {
+			/* Slots freed since the last burst: with the CQ full, no frame comes
+			 * until then. */
+			if (rxq->hw_ci != rxq->ci)
+				rx_release_run(rxq);
+			/* Nothing ready: let an emulated device's inline engine move wire input. */
+			rxq->port->hw.bar()->service();
+			pi = load_acquire(rxq->cq_pi);
+			if (pi == rxq->ci)
+				return 0;
+		}
+		rxq->pi_seen = pi;
 	}
 	uint32_t avail = pi - rxq->ci;
 	/* Loop counters are 64-bit: 16-bit ones cost a zero extension at each use as an index. */
@@ -629,7 +634,7 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		return 0;
 	/* One doorbell per burst; if the FIFO is full the burst waits (FIFO overrun would
 	 * drop the doorbell in HW) [gaudi2_en.c: the queue stops while the FIFO is full]. */
-	if (unlikely(gaudi_db_outstanding(port) >= kDbFifoEntries - 1)) {
+	if (unlikely(gaudi_db_full(port))) {
 		txq->db_busy++;
 		return 0;
 	}

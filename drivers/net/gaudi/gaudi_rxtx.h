@@ -37,6 +37,9 @@ struct gaudi_rxq {
 	const uint8_t *slots;
 	volatile uint32_t *cq_pi; /* HW-written CQ PI (free-running) */
 	uint32_t ci;              /* free-running index of the next CQE to read */
+	/* The CQ PI last read: the PI shadow is read only once the CQEs it covered are taken, as
+	 * hbl_en's gaudi2 RX poll does (a line the device writes: a cache miss per read). */
+	uint32_t pi_seen;
 	/* Free-running CQ CI given to the HW: ci, or behind it at the oldest slot an attached
 	 * mbuf holds. */
 	uint32_t hw_ci;
