@@ -136,7 +136,7 @@ def machine():
 def line_rtt(tool):
     """TSC cycles of a cache line's round trip between CPUs 0 and 1 (tests/perf/line_rtt), or
     None without the tool or a second CPU."""
-    if not tool or not os.path.exists(tool) or (os.cpu_count() or 1) < 2:
+    if not tool or not os.path.exists(tool) or not {0, 1} <= os.sched_getaffinity(0):
         return None
     try:
         out = subprocess.run([tool, "0", "1"], capture_output=True, text=True, timeout=30)

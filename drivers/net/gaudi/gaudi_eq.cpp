@@ -37,6 +37,10 @@ void gaudi_port_eq_start(gaudi_port *port)
 {
 	const rte_memzone *mz = port->mem.mz;
 	size_t eq_len = sizeof(Eqe) << kEqLog2;
+	/* Off first: the consumer trusts every valid bit (gaudi_eq_poll_locked), and an event the
+	 * queue posted between the clearing and eq_init (a start retried after a failed one
+	 * leaves the queue enabled) would stay valid ahead of the device's position. */
+	port->hw.eq_disable();
 	memset(port->mem.eq, 0, eq_len);
 	*port->mem.eq_pi = 0;
 	port->eq_ci = 0;
@@ -60,7 +64,7 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 	uint32_t ci = port->eq_ci;
 	const uint32_t mask = (1u << kEqLog2) - 1;
 	const uint32_t quarter = 1u << (kEqLog2 - 2);
-	for (;;) {
+	for (uint32_t taken = 0; taken <= mask; taken++) { /* one lap at most per call */
 		Eqe *e = &port->mem.eq[ci & mask];
 		uint32_t d0 = __atomic_load_n(&e->d0, __ATOMIC_ACQUIRE);
 		if (!(d0 & EQE_VALID))

@@ -448,6 +448,10 @@ void gaudi_txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
 	 * still started, an interrupt, the EQ re-arm alarm or the TX watchdog may be completing
 	 * WQEs of this queue (gaudi_tx_complete) at the same time. */
 	rte_spinlock_lock(&port->eq_lock);
+	/* The stopped QP's events, taken now whoever held the lock above: a DB_FIFO_OVERRUN
+	 * consumed after the next start's alignment would take db_pushed below 0, and the FIFO
+	 * would then read full for good. */
+	gaudi_eq_poll_locked(port, txq);
 	gaudi_tx_drain(txq);
 	rte_spinlock_unlock(&port->eq_lock);
 	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;

@@ -174,6 +174,9 @@ void qp_recover(gaudi_txq *txq)
 bool eq_has_recovery_work(gaudi_port *port, uint32_t hw_pi)
 {
 	const uint32_t mask = (1u << kEqLog2) - 1;
+	/* The consumer may be ahead of the PI shadow (it follows the valid bits): nothing then. */
+	if (((hw_pi - port->eq_ci) & EQ_IDX_MASK) > mask + 1)
+		return false;
 	for (uint32_t ci = port->eq_ci; ci != hw_pi; ci = (ci + 1) & EQ_IDX_MASK) {
 		uint32_t d0 = __atomic_load_n(&port->mem.eq[ci & mask].d0, __ATOMIC_ACQUIRE);
 		if (!(d0 & EQE_VALID))

@@ -406,7 +406,6 @@ struct Device::Impl {
 		bool inline_ok = false;
 	};
 
-	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
 	/* A prefetch for writing: the line comes exclusive, so the store does not wait for other
 	 * CPUs to drop it (PREFETCHW; a hint older x86 CPUs ignore). rte_prefetch0_write is
 	 * experimental in DPDK 22.11 and without -mprfchw compiles to a read prefetch. */
@@ -418,6 +417,8 @@ struct Device::Impl {
 		__builtin_prefetch(p, 1, 3);
 #endif
 	}
+
+	/* A TX batch's hold on one receiving port (its rx.lock and register view). */
 	class Delivery {
 	public:
 		explicit Delivery(Impl &m) : m_(m) {}
@@ -446,7 +447,12 @@ struct Device::Impl {
 		{
 			if (port_ != int(q) || !view_.fast)
 				return;
-			const uint32_t pi = m_.ports_[q].rx.pi + ahead;
+			/* Not past the CQ's room (as last seen: no read of the driver's line),
+			 * where the lines are entries the driver is about to read. */
+			const RxState &r = m_.ports_[q].rx;
+			if (r.pi + ahead - r.ci_seen >= view_.cq_size)
+				return;
+			const uint32_t pi = r.pi + ahead;
 			prefetch_w(view_.slots + (size_t(pi & view_.slot_mask) << view_.slot_log2));
 			prefetch_w(&view_.cq[pi & (view_.cq_size - 1)]);
 		}

@@ -192,10 +192,10 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 			   (dest == Dest::self || (dest == Dest::peer && !peer_deaf));
 	IommuBatch frames(iommu_, t.cache);
 	/* With engine=thread the WQEs and frames are lines the driver's CPU wrote, and the slots
-	 * and CQEs lines it read: each access a transfer between CPUs (about 500 TSC cycles one
-	 * way on the AMD EPYC VM of gaudi_perf.rst), which the look-ahead overlaps (11 % more
-	 * frames per second at 64 bytes). Inline they are in this CPU's cache already, and the
-	 * look-ahead only costs (4 to 6 cycles per frame). */
+	 * and CQEs lines it read: each access a transfer between CPUs, which the look-ahead
+	 * overlaps (with the two vCPUs far apart, a line's round trip about 1000 TSC cycles: 11 %
+	 * more frames per second at 64 bytes, gaudi_perf.rst). Inline they are in this CPU's
+	 * cache already, and the look-ahead only costs (4 to 6 cycles per frame). */
 	constexpr uint32_t kWqeAhead = 8, kDataAhead = 4;
 	const bool ahead = cfg_.engine == Engine::thread;
 	auto run = [&]<bool kPlain>() {
@@ -224,16 +224,17 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				link_down = forced_down(p);
 			}
 			if (kPlain && ahead) {
-				/* [model] Look ahead, as a DMA engine keeps reads in flight: the WQE
-				 * kWqeAhead entries on, the first lines of the frame kDataAhead on
-				 * (its WQE loaded by then) and the slot and CQE it will take. */
+				/* [model] Look ahead, as a DMA engine keeps reads in flight: the
+				 * WQE kWqeAhead entries on, the first lines of the frame kDataAhead
+				 * on (its WQE loaded by then) and the slot and CQE it will take. */
+				const uint32_t mask = entries - 1;
 				if (n > kWqeAhead)
-					rte_prefetch0(wq + size_t((t.exec + kWqeAhead) & (entries - 1)) *
+					rte_prefetch0(wq + size_t((t.exec + kWqeAhead) & mask) *
 								   sizeof(TxWqe));
 				if (n > kDataAhead) {
+					const size_t at = (t.exec + kDataAhead) & mask;
 					const auto *wa = reinterpret_cast<const TxWqe *>(
-						wq + size_t((t.exec + kDataAhead) & (entries - 1)) *
-							     sizeof(TxWqe));
+						wq + at * sizeof(TxWqe));
 					const uint32_t sz = std::min<uint32_t>(wa->size, 192);
 					if (const uint8_t *d = frames.translate(wa->local_addr, sz))
 						for (uint32_t o = 0; o < sz; o += 64)
