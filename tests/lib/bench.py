@@ -140,9 +140,12 @@ def line_rtt(tool):
         return None
     try:
         out = subprocess.run([tool, "0", "1"], capture_output=True, text=True, timeout=30)
-        return int(out.stdout) if out.returncode == 0 else None
-    except (OSError, ValueError, subprocess.TimeoutExpired):
-        return None
+        if out.returncode == 0:
+            return int(out.stdout)
+        print(f"line_rtt: {out.stderr.strip() or f'exit {out.returncode}'}", file=sys.stderr)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+        print(f"line_rtt: {e}", file=sys.stderr)
+    return None
 
 
 def hugepages_free():
@@ -372,6 +375,8 @@ def main():
     if args.huge and hugepages_free() < 512:   # testpmd's default pool: about 400 MB
         ap.error(f"--huge: {hugepages_free()} MB of free hugepages, 512 needed; reserve "
                  f"some first, e.g. echo 256 > /proc/sys/vm/nr_hugepages (2-MB pages)")
+    if args.line_rtt != ap.get_default("line_rtt") and not os.access(args.line_rtt, os.X_OK):
+        ap.error(f"--line-rtt: {args.line_rtt}: not an executable (build/tests/line_rtt)")
     HUGE[0] = args.huge
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
