@@ -217,10 +217,13 @@ static inline uint32_t gaudi_max_frame(uint16_t mtu)
  * doorbell the hardware consumed, one less than the count (mod 64), and it cannot be reset
  * [gaudi2_cn.c __db_fifo_reset]; db_pushed counts from the point gaudi_db_align left it at
  * position 63. At most kDbFifoEntries - 1 may be outstanding (64 would read as 0). */
+static inline uint32_t gaudi_db_count(const gaudi_port *port, uint32_t ci)
+{
+	return (port->db_pushed - (ci + 1)) & (gaudi::hw::kDbFifoEntries - 1);
+}
 static inline uint32_t gaudi_db_outstanding(const gaudi_port *port)
 {
-	uint32_t ci = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
-	return (port->db_pushed - (ci + 1)) & (gaudi::hw::kDbFifoEntries - 1);
+	return gaudi_db_count(port, __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE));
 }
 /* Whether the FIFO has no room for another doorbell, reading mem.db_ci only when the CI last
  * read says so: the device's CI only grows, so the count from an older CI is an upper bound,
@@ -228,10 +231,10 @@ static inline uint32_t gaudi_db_outstanding(const gaudi_port *port)
 static inline bool gaudi_db_full(gaudi_port *port)
 {
 	constexpr uint32_t kMax = gaudi::hw::kDbFifoEntries - 1;
-	if (likely(((port->db_pushed - (port->db_ci_seen + 1)) & kMax) < kMax))
+	if (likely(gaudi_db_count(port, port->db_ci_seen) < kMax))
 		return false;
 	port->db_ci_seen = __atomic_load_n(port->mem.db_ci, __ATOMIC_ACQUIRE);
-	return ((port->db_pushed - (port->db_ci_seen + 1)) & kMax) >= kMax;
+	return gaudi_db_count(port, port->db_ci_seen) >= kMax;
 }
 
 /* ---- port life cycle (gaudi_ethdev.cpp) ---- */
