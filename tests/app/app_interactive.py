@@ -7,6 +7,7 @@ recovery counters) and the counters they show are the ports' own.
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 import time
@@ -16,26 +17,70 @@ from app_common import APP, TX_PAD, Fail, check, main, workdir
 W = workdir()
 
 
-def session(cmds, extra=(), gap=0.3):
-    """Run the prompt, typing each command `gap` s after the previous one; returns stdout split
-    per command (the text after each prompt)."""
-    p = subprocess.Popen([APP, "-i", f"--json={os.path.join(W, 'i.json')}"] + list(extra),
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    for c in cmds:
-        time.sleep(gap)
-        p.stdin.write(c + "\n")
-        p.stdin.flush()
-    try:
-        out, err = p.communicate(timeout=60)  # closes stdin: end of input ends the prompt
-    except subprocess.TimeoutExpired:
-        p.kill()
-        raise Fail("the prompt did not end at end of input")
-    check(p.returncode == 0, f"exit status {p.returncode}: {err}")
-    check("mbufs in use at exit: 0" in out, "mbufs left at exit")
-    parts = out.split("gaudi-testpmd> ")[1:]
-    check(len(parts) >= len(cmds), f"{len(parts)} prompts for {len(cmds)} commands:\n{out}")
-    return dict(zip(range(len(cmds)), parts))
+class Prompt:
+    """The app's prompt, driven one command at a time: each command's output is read up to the
+    next prompt, so a test can wait for traffic instead of sleeping a guessed time."""
+    PS = b"gaudi-testpmd> "
+
+    def __init__(self, extra=()):
+        self.p = subprocess.Popen([APP, "-i", f"--json={os.path.join(W, 'i.json')}"] +
+                                  list(extra), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        self.buf = b""
+        self._read_prompt()  # the first prompt comes once the ports are up
+
+    def _read_prompt(self, timeout=60):
+        end = time.monotonic() + timeout
+        while self.PS not in self.buf:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([self.p.stdout], [], [], left)[0]:
+                self.p.kill()
+                raise Fail(f"no prompt after {timeout} s: {self.buf.decode(errors='replace')}")
+            chunk = os.read(self.p.stdout.fileno(), 65536)
+            if not chunk:
+                raise Fail(f"the app ended: {self.buf.decode(errors='replace')}")
+            self.buf += chunk
+        head, _, self.buf = self.buf.partition(self.PS)
+        return head.decode()
+
+    def cmd(self, c):
+        """Types one command; returns what it printed."""
+        self.p.stdin.write(c.encode() + b"\n")
+        self.p.stdin.flush()
+        return self._read_prompt()
+
+    def until(self, c, pred, what, timeout=30):
+        """Repeats command c until pred(its output) holds; returns that output."""
+        end = time.monotonic() + timeout
+        while True:
+            out = self.cmd(c)
+            if pred(out):
+                return out
+            if time.monotonic() > end:
+                raise Fail(f"{what}: not within {timeout} s: {out}")
+            time.sleep(0.05)
+
+    def close(self):
+        """End of input ends the prompt; returns the rest of the output."""
+        self.p.stdin.close()
+        try:
+            self.p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            raise Fail("the prompt did not end at end of input")
+        out = (self.buf + self.p.stdout.read()).decode()
+        err = self.p.stderr.read().decode()
+        check(self.p.returncode == 0, f"exit status {self.p.returncode}: {err}")
+        check("mbufs in use at exit: 0" in out, "mbufs left at exit")
+        return out
+
+
+def session(cmds, extra=()):
+    """Types cmds one after the other; returns {index: output of that command}."""
+    pr = Prompt(extra)
+    out = {i: pr.cmd(c) for i, c in enumerate(cmds)}
+    pr.close()
+    return out
 
 
 def stats(text):
@@ -48,15 +93,37 @@ def stats(text):
     return res
 
 
+def wait_moved(pr, ports, rx=False):
+    """After 'start': waits until every port in ports has sent (and, with rx, received) a
+    frame, however loaded the machine is."""
+    def moved(out):
+        st = stats(out)
+        return all(p in st and st[p][1] > 0 and (st[p][0] > 0 or not rx) for p in ports)
+    pr.until("show port stats all", moved, f"ports {ports} moving frames")
+
+
 def test_generate_and_show():
-    out = session(["set fwd txonly", "set txpkts 100", "set burst 16", "start", "stop",
-                   "show port stats all", "clear port stats 1", "show port stats 1",
-                   "set fwd io", "start tx_first", "stop", "bogus"])
-    check("forwarding mode: txonly" in out[0], out[0])
-    m = re.findall(r"port (\d): rx (\d+) tx (\d+) frames", out[4])
-    check(len(m) == 2, f"stop output: {out[4]}")
-    st = stats(out[5])
-    check(set(st) == {0, 1}, f"show port stats all: {out[5]}")
+    pr = Prompt()
+    out = {"fwd": pr.cmd("set fwd txonly")}
+    pr.cmd("set txpkts 100")
+    pr.cmd("set burst 16")
+    pr.cmd("start")
+    wait_moved(pr, (0, 1))
+    out["stop"] = pr.cmd("stop")
+    out["all"] = pr.cmd("show port stats all")
+    pr.cmd("clear port stats 1")
+    out["one"] = pr.cmd("show port stats 1")
+    pr.cmd("set fwd io")
+    pr.cmd("start tx_first")
+    wait_moved(pr, (0, 1), rx=True)
+    out["io"] = pr.cmd("stop")
+    out["bogus"] = pr.cmd("bogus")
+    pr.close()
+    check("forwarding mode: txonly" in out["fwd"], out["fwd"])
+    m = re.findall(r"port (\d): rx (\d+) tx (\d+) frames", out["stop"])
+    check(len(m) == 2, f"stop output: {out['stop']}")
+    st = stats(out["all"])
+    check(set(st) == {0, 1}, f"show port stats all: {out['all']}")
     for p, rx, tx in m:
         p, rx, tx = int(p), int(rx), int(tx)
         check(tx > 0 and st[p][0] == rx and st[p][1] == tx,
@@ -65,10 +132,11 @@ def test_generate_and_show():
         check(st[p][2] == TX_PAD * rx and st[p][3] == 100 * tx,
               f"port {p}: bytes of 100-byte frames")
     check(st[0][1] == st[1][0] and st[1][1] == st[0][0], f"sent by one port != received: {st}")
-    check(stats(out[7])[1][:2] == (0, 0), f"clear port stats 1: {out[7]}")
-    m = re.findall(r"port (\d): rx (\d+) tx (\d+) frames", out[10])
-    check(len(m) == 2 and all(int(rx) > 0 for _, rx, _ in m), f"io loop after tx_first: {out[10]}")
-    check("unknown command 'bogus'" in out[11], out[11])
+    check(stats(out["one"])[1][:2] == (0, 0), f"clear port stats 1: {out['one']}")
+    m = re.findall(r"port (\d): rx (\d+) tx (\d+) frames", out["io"])
+    check(len(m) == 2 and all(int(rx) > 0 for _, rx, _ in m),
+          f"io loop after tx_first: {out['io']}")
+    check("unknown command 'bogus'" in out["bogus"], out["bogus"])
 
 
 def test_port_commands():
@@ -89,29 +157,41 @@ def test_port_commands():
 def test_loopback():
     # Port 0 alone (port 1, its cable peer, is not started): what it sends is lost on the
     # wire, until MAC loopback brings every frame back to it.
-    out = session(["start", "stop", "show port stats 0", "port stop 0",
-                   "port config 0 loopback 1", "port start 0", "clear port stats 0", "start",
-                   "stop", "show port stats 0"], ["--forward-mode=txonly", "--portlist=0"])
-    st = stats(out[2])[0]
-    check(st[1] > 0 and st[0] == 0, f"port 0 without loopback: {st}")
-    st = stats(out[9])[0]
+    pr = Prompt(["--forward-mode=txonly", "--portlist=0"])
+    pr.cmd("start")
+    wait_moved(pr, (0,))
+    pr.cmd("stop")
+    before = stats(pr.cmd("show port stats 0"))[0]
+    for c in ("port stop 0", "port config 0 loopback 1", "port start 0", "clear port stats 0",
+              "start"):
+        pr.cmd(c)
+    wait_moved(pr, (0,), rx=True)
+    pr.cmd("stop")
+    after = stats(pr.cmd("show port stats 0"))[0]
+    pr.close()
+    check(before[1] > 0 and before[0] == 0, f"port 0 without loopback: {before}")
     # txonly's 64-byte frames come back padded to 187 bytes (TX_PAD).
-    check(st[1] > 0 and st[0] == st[1] and st[2] * 64 == st[3] * TX_PAD,
-          f"port 0 in loopback: {st}")
+    check(after[1] > 0 and after[0] == after[1] and after[2] * 64 == after[3] * TX_PAD,
+          f"port 0 in loopback: {after}")
 
 
 def test_totals_survive_port_restart():
     # Port stop/start and a new configuration (loopback 0 -> reconfigure at start) wipe the
     # ports' own counters; the final report still covers the whole session.
     js = os.path.join(W, "i.json")
-    out = session(["start", "stop", "port stop all", "port start all", "start", "stop",
-                   "port stop all", "port config all loopback 0", "port start all", "start",
-                   "stop", "show port stats all"], ["--forward-mode=txonly", "--rate=50000"],
-                  gap=1.5)  # each run must send on both ports, even on a loaded machine
-    runs = [re.findall(r"port (\d): rx (\d+) tx (\d+) frames", out[i]) for i in (1, 5, 10)]
+    pr = Prompt(["--forward-mode=txonly", "--rate=50000"])
+    runs = []
+    for restart in ((), ("port stop all", "port start all"),
+                    ("port stop all", "port config all loopback 0", "port start all")):
+        for c in restart:
+            pr.cmd(c)
+        pr.cmd("start")
+        wait_moved(pr, (0, 1))  # each run must send on both ports, even on a loaded machine
+        runs.append(re.findall(r"port (\d): rx (\d+) tx (\d+) frames", pr.cmd("stop")))
+    shown = stats(pr.cmd("show port stats all"))
+    pr.close()
     with open(js) as f:
         rep = {p["port"]: p for p in json.load(f)["ports"]}
-    shown = stats(out[11])
     for p in (0, 1):
         rx = sum(int(m[p][1]) for m in runs)
         tx = sum(int(m[p][2]) for m in runs)
