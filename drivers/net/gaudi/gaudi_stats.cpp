@@ -3,6 +3,7 @@
  */
 #include "gaudi_stats.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 
@@ -23,8 +24,14 @@ int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 		st->ibytes = st->q_ibytes[0] = rxq->bytes;
 		st->ierrors = st->q_errors[0] = rxq->errors;
 	}
+	/* Frames the MAC consumed and dropped (no carrier, TX disabled): posted, so in
+	 * txq->packets, but not sent; counted once, in oerrors. Saturating: a queue set up again
+	 * starts from 0 while the MAC counter goes on. (Their bytes stay in obytes: the MAC
+	 * counts no octets for them.) */
+	const uint64_t mac_dropped = hw.tx_stat(TxStat::if_out_errors);
 	if (txq != nullptr) {
-		st->opackets = st->q_opackets[0] = txq->packets;
+		st->opackets = st->q_opackets[0] =
+			txq->packets - std::min<uint64_t>(txq->packets, mac_dropped);
 		st->obytes = st->q_obytes[0] = txq->bytes;
 		st->oerrors = txq->errors;
 	}
@@ -35,7 +42,7 @@ int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 		       hw.rx_stat(RxStat::if_in_errors);
 	/* Frames the RX path had no room for (CQ full). */
 	st->imissed = hw.rx_stat(RxStat::ether_stats_drop_events);
-	st->oerrors += hw.tx_stat(TxStat::if_out_errors);
+	st->oerrors += mac_dropped;
 	return 0;
 }
 
