@@ -342,8 +342,10 @@ TEST_F(Conformance, DuplicateSendAckedWithItsOwnPsnNotAReadPsn)
 	ASSERT_EQ(rw.size(), 1u); // delivered once
 }
 
-// PSN-sequence NAKs that make no progress spend the retry counter: retry_cnt + 1 NAKs end in
-// IBV_WC_RETRY_EXC_ERR, as rxe's completer does (COMPST_ERROR_RETRY).
+// Retries that make no progress spend the retry counter and end in IBV_WC_RETRY_EXC_ERR, as
+// rxe's completer does (COMPST_ERROR_RETRY): the first sequence NAK starts a retry; the NAKs
+// that answer its retransmissions, with no progress between, start none (rxe started_retry),
+// so the local ACK timeouts spend the rest.
 TEST_F(Conformance, SequenceNaksSpendTheRetryCounter)
 {
 	Opts o;
@@ -378,6 +380,7 @@ TEST_F(Conformance, SequenceNaksSpendTheRetryCounter)
 	EXPECT_EQ(wc[0].status, IBV_WC_RETRY_EXC_ERR);
 	EXPECT_EQ(sends, 3u); // the first try + retry_cnt
 	EXPECT_EQ(ctx->counters().naks_rcvd, 3u);
+	EXPECT_EQ(ctx->counters().timeouts, 2u); // the NAKs during the retry spent nothing
 	EXPECT_EQ(qp->state(), IBV_QPS_ERR);
 }
 

@@ -404,11 +404,13 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	auto swc = wait(*A->scq, sizes.size());
 	auto rwc = wait(*B->rcq, sizes.size());
 	ASSERT_EQ(swc.size(), sizes.size());
+	for (size_t i = 0; i < sizes.size(); i++) { // a send error explains a receive missing
+		EXPECT_EQ(swc[i].wr_id, 200 + i);
+		EXPECT_EQ(swc[i].status, IBV_WC_SUCCESS) << "timeouts " << A->ctx->counters().timeouts;
+		EXPECT_EQ(swc[i].opcode, IBV_WC_SEND);
+	}
 	ASSERT_EQ(rwc.size(), sizes.size());
 	for (size_t i = 0; i < sizes.size(); i++) {
-		EXPECT_EQ(swc[i].wr_id, 200 + i);
-		EXPECT_EQ(swc[i].status, IBV_WC_SUCCESS);
-		EXPECT_EQ(swc[i].opcode, IBV_WC_SEND);
 		EXPECT_EQ(rwc[i].wr_id, 100 + i);
 		EXPECT_EQ(rwc[i].status, IBV_WC_SUCCESS);
 		EXPECT_EQ(rwc[i].opcode, IBV_WC_RECV);

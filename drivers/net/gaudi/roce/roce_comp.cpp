@@ -102,6 +102,7 @@ bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 	if (progress) {
 		retry_left_ = attr_.retry_cnt;
 		rnr_left_ = attr_.rnr_retry;
+		retry_started_ = false;
 		last_progress_ = now;
 	}
 	return true;
@@ -162,13 +163,18 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 				return;
 			switch (pkt.aeth.syndrome) {
 			case kNakSeq:
-				// IBA 9.7.5.2.1: retransmit; each NAK that made no progress spends one retry
-				// (nak_target reset the counter if it did), as rxe_comp.c COMPST_ERROR_RETRY.
+				// IBA 9.7.5.2.1: retransmit; a NAK that made no progress spends one retry
+				// (nak_target reset the counter if it did), as rxe_comp.c COMPST_ERROR_RETRY,
+				// unless a retry already runs: a duplicated or late NAK for it is not a
+				// new loss (rxe: started_retry).
+				if (retry_started_)
+					return;
 				if (retry_left_ == 0) {
 					fail_send(idx, IBV_WC_RETRY_EXC_ERR);
 					return;
 				}
 				retry_left_--;
+				retry_started_ = true;
 				go_back(psn, now);
 				return;
 			case kNakInvReq:
@@ -252,6 +258,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 	scatter(w->seg, w->nseg, k * mtu, pkt.payload);
 	w->resp_pkts++;
 	retry_left_ = attr_.retry_cnt;
+	retry_started_ = false;
 	last_progress_ = now;
 	if (lastp) {
 		w->done = true;
@@ -291,6 +298,7 @@ void QueuePair::requester_timers(uint64_t now)
 		return;
 	}
 	retry_left_--;
+	retry_started_ = true;
 	go_back(una_, now);
 }
 

@@ -148,6 +148,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 		noack_pkts_ = 0;
 		retry_left_ = attr_.retry_cnt;
 		rnr_left_ = attr_.rnr_retry;
+		retry_started_ = false;
 		*rate_ = Rate{};
 		rate_->rc = rate_->rt = ctx_.cfg_.dcqcn_params.line_rate_gbps * 1e9;
 	}

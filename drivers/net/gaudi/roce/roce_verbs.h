@@ -612,6 +612,9 @@ private:
 	uint32_t noack_pkts_ = 0;     // packets sent since the last one with AckReq
 	uint64_t last_progress_ = 0;  // retransmit timer base (cycles)
 	uint8_t retry_left_ = 7, rnr_left_ = 7;
+	// A retry (go-back) started and no progress since: a sequence NAK then neither spends a
+	// retry nor goes back again, a timeout does both (rxe_comp.c comp.started_retry).
+	bool retry_started_ = false;
 	bool rnr_wait_ = false;
 	uint64_t rnr_until_ = 0;
 	uint32_t rnr_psn_ = 0;
