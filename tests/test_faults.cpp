@@ -306,7 +306,13 @@ TEST_P(Faults, DoorbellLostAtTheEndIsRungByTheWatchdog)
 	while (nic.received_ < 32 && std::chrono::steady_clock::now() < end)
 		nic.receive();
 	expect_accounted(nic, 0);
-	EXPECT_EQ(rstats(nic.port(0)).db_rerings, 1u);
+	const auto r = rstats(nic.port(0));
+	const auto st = stats(nic.port(0));
+	/* Seen once in CI on a loaded machine (nothing received, nothing rung again): what the
+	 * port knew then. */
+	EXPECT_EQ(r.db_rerings, 1u) << "overruns " << r.db_fifo_overruns << ", faults injected "
+				    << r.faults_injected << ", watchdog " << r.tx_watchdog
+				    << ", opackets " << st.opackets << ", oerrors " << st.oerrors;
 	expect_no_leak(nic);
 }
 
