@@ -176,8 +176,9 @@ def test_loopback():
 
 
 def test_totals_survive_port_restart():
-    # Port stop/start and a new configuration (loopback 0 -> reconfigure at start) wipe the
-    # ports' own counters; the final report still covers the whole session.
+    # Port stop/start and a new configuration (loopback 0 -> reconfigure at start): whether
+    # or not they wipe the ports' own counters (the Gaudi PMD's go on), the final report
+    # covers the whole session.
     js = os.path.join(W, "i.json")
     pr = Prompt(["--forward-mode=txonly", "--rate=50000"])
     runs = []

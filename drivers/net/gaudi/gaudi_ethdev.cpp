@@ -247,6 +247,7 @@ int gaudi_port_hw_init(rte_eth_dev *dev)
 	port->hw.set_rs_fec(true); /* 100G default: RS-FEC (clause 91) */
 	gaudi_flow_defaults(port);
 	port->hw.stats_reset();
+	port->stats_base = {}; /* its queues were released: the port counts from 0 again */
 	port->promisc = false;
 	port->allmulti = false;
 	port->n_uc = port->n_mc = 0;

@@ -106,6 +106,11 @@ struct gaudi_port_mem {
 	const rte_memzone *mz;
 };
 
+/* The port's basic counters of released queues (gaudi_stats.cpp). */
+struct gaudi_stats_base {
+	uint64_t ipackets, ibytes, ierrors, opackets, obytes, oerrors;
+};
+
 struct gaudi_port {
 	gaudi_adapter *adapter;
 	gaudi::hw::Port hw;
@@ -121,6 +126,10 @@ struct gaudi_port {
 	bool eq_live;
 	uint32_t db_pushed; /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
 	uint32_t db_ci_seen; /* mem.db_ci as last read (gaudi_db_full) */
+
+	/* Counters of the queues released since the last stats_reset (probe and dev_reset
+	 * included): a queue set up again counts from 0, the port's basic stats go on. */
+	gaudi_stats_base stats_base;
 
 	/* What the event queue told us. */
 	uint64_t ev_link; /* LINK_STATUS events that changed this port's link (gaudi_recovery) */

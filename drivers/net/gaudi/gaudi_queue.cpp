@@ -17,6 +17,7 @@
 #include "gaudi_eq.h"
 #include "gaudi_logs.h"
 #include "gaudi_rxtx.h"
+#include "gaudi_stats.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
@@ -136,6 +137,7 @@ void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
 	auto *rxq = static_cast<gaudi_rxq *>(dev->data->rx_queues[qid]);
 	if (rxq == nullptr)
 		return;
+	gaudi_stats_base_add_rxq(gaudi_priv(dev), rxq);
 	/* Slots attached mbufs still hold stay until the last of them is freed. */
 	gaudi_rx_ring_put(rxq->ring);
 	rte_memzone_free(rxq->cq_mz);
@@ -151,6 +153,7 @@ void gaudi_txq_release(rte_eth_dev *dev, uint16_t qid)
 	if (txq == nullptr)
 		return;
 	gaudi_tx_drain(txq);
+	gaudi_stats_base_add_txq(gaudi_priv(dev), txq);
 	rte_memzone_free(txq->mz);
 	rte_memzone_free(txq->bounce_mz);
 	rte_free(txq->bounce_iova);

@@ -17,24 +17,23 @@ using namespace gaudi::hw;
 int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 {
 	const Port &hw = gaudi_hw(dev); /* secondary-safe: queue counters are shared memory */
+	const gaudi_stats_base &base = gaudi_priv(dev)->stats_base;
 	auto *rxq = gaudi_rxq0(dev);
 	auto *txq = gaudi_txq0(dev);
-	if (rxq != nullptr) {
-		st->ipackets = st->q_ipackets[0] = rxq->packets;
-		st->ibytes = st->q_ibytes[0] = rxq->bytes;
-		st->ierrors = st->q_errors[0] = rxq->errors;
-	}
-	/* Frames the MAC consumed and dropped (no carrier, TX disabled): posted, so in
-	 * txq->packets, but not sent; counted once, in oerrors. Saturating: a queue set up again
-	 * starts from 0 while the MAC counter goes on. (Their bytes stay in obytes: the MAC
-	 * counts no octets for them.) */
+	/* Released queues' counts (base) and the live queue's: like the MAC counters, the port's
+	 * counters run from the last stats_reset, whatever queue set-ups came between. */
+	st->ipackets = st->q_ipackets[0] = base.ipackets + (rxq ? rxq->packets : 0);
+	st->ibytes = st->q_ibytes[0] = base.ibytes + (rxq ? rxq->bytes : 0);
+	st->ierrors = st->q_errors[0] = base.ierrors + (rxq ? rxq->errors : 0);
+	/* Frames the MAC consumed and dropped (no carrier, TX disabled): posted, so counted by
+	 * tx_burst, but not sent; counted once, in oerrors. The MAC counter covers the same
+	 * period as the posted count. (Their bytes stay in obytes: the MAC counts no octets for
+	 * them.) */
 	const uint64_t mac_dropped = hw.tx_stat(TxStat::if_out_errors);
-	if (txq != nullptr) {
-		st->opackets = st->q_opackets[0] =
-			txq->packets - std::min<uint64_t>(txq->packets, mac_dropped);
-		st->obytes = st->q_obytes[0] = txq->bytes;
-		st->oerrors = txq->errors;
-	}
+	const uint64_t posted = base.opackets + (txq ? txq->packets : 0);
+	st->opackets = st->q_opackets[0] = posted - std::min(posted, mac_dropped);
+	st->obytes = st->q_obytes[0] = base.obytes + (txq ? txq->bytes : 0);
+	st->oerrors = base.oerrors + (txq ? txq->errors : 0) + mac_dropped;
 	/* Frames the MAC refused: too long, runts, FCS, and other receive errors. */
 	st->ierrors += hw.rx_stat(RxStat::frame_too_long_errors) +
 		       hw.rx_stat(RxStat::ether_stats_undersize_pkts) +
@@ -42,13 +41,29 @@ int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 		       hw.rx_stat(RxStat::if_in_errors);
 	/* Frames the RX path had no room for (CQ full). */
 	st->imissed = hw.rx_stat(RxStat::ether_stats_drop_events);
-	st->oerrors += mac_dropped;
 	return 0;
+}
+
+void gaudi_stats_base_add_rxq(gaudi_port *port, const gaudi_rxq *rxq)
+{
+	gaudi_stats_base &b = port->stats_base;
+	b.ipackets += rxq->packets;
+	b.ibytes += rxq->bytes;
+	b.ierrors += rxq->errors;
+}
+
+void gaudi_stats_base_add_txq(gaudi_port *port, const gaudi_txq *txq)
+{
+	gaudi_stats_base &b = port->stats_base;
+	b.opackets += txq->packets;
+	b.obytes += txq->bytes;
+	b.oerrors += txq->errors;
 }
 
 int gaudi_stats_reset(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
+	port->stats_base = {};
 	if (auto *rxq = gaudi_rxq0(dev)) {
 		rxq->packets = rxq->bytes = rxq->errors = rxq->cqe_not_valid = rxq->filtered =
 			rxq->attached = 0;
