@@ -332,7 +332,9 @@ def main():
                     help="the build's tests/perf/line_rtt (the rtt column)")
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--backends", default=",".join(DEFAULT))
-    ap.add_argument("--sizes", default="64,1500")
+    ap.add_argument("--sizes", default="64,1500",
+                    help="frame sizes (testpmd --txpkts); a Gaudi port pads frames below 187 "
+                         "bytes to 187 (hardware), so its loop forwards 187-byte frames for 64")
     ap.add_argument("--cores", default="1", help="forwarding cores, e.g. 1,2")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs per point; the one with the fewest CPU cycles per frame is kept")
