@@ -146,17 +146,18 @@ struct Run {
 
 Run *g_run; /* for the telemetry callback */
 
-/* The port's counters since the run began, across wipes: a counter that went down since the
- * last reading was reset, and what it had counted goes into the base. Read before and after an
- * operation that may wipe them, this is exact; otherwise it is exact up to the last reading.
- * Main lcore only. */
-rte_eth_stats port_stats(Port &p)
+/* The port's counters since the run began, across wipes: read with around_wipe just before and
+ * after an operation that may wipe them (port stop/start), a counter that went down was reset,
+ * and what it had counted goes into the base; exact then. Other readings take a decrease for a
+ * counter that fell back (a PMD may count a frame and take it back), not for a wipe: adding the
+ * whole count to the base then would count it twice. Main lcore only. */
+rte_eth_stats port_stats(Port &p, bool around_wipe = false)
 {
 	rte_eth_stats raw{}, t{};
 	if (rte_eth_stats_get(p.id, &raw) != 0)
 		return p.final;
-	auto fold = [](uint64_t now, uint64_t &seen, uint64_t &base, uint64_t &total) {
-		if (now < seen)
+	auto fold = [around_wipe](uint64_t now, uint64_t &seen, uint64_t &base, uint64_t &total) {
+		if (around_wipe && now < seen)
 			base += seen;
 		seen = now;
 		total = base + now;
@@ -1536,7 +1537,7 @@ void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
 	}
 	for (size_t k : ks) {
 		Port &p = r.ports[k];
-		port_stats(p); /* what the counters hold before a stop/start may wipe them */
+		port_stats(p, true); /* what the counters hold before a stop/start may wipe them */
 		if (op == "stop") {
 			if (p.started)
 				rte_eth_dev_stop(p.id);
@@ -1552,7 +1553,7 @@ void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
 			p.started = ok;
 			printf("port %u %s\n", p.id, ok ? "started" : "did not start");
 		}
-		port_stats(p); /* a wipe shows now, with nothing counted since */
+		port_stats(p, true); /* a wipe shows now, with nothing counted since */
 	}
 }
 

@@ -23,9 +23,11 @@ class Prompt:
     PS = b"gaudi-testpmd> "
 
     def __init__(self, extra=()):
+        # stderr to a file: a pipe nobody reads while the prompt runs could fill and block it.
+        self.err = open(os.path.join(W, "stderr.txt"), "w+")
         self.p = subprocess.Popen([APP, "-i", f"--json={os.path.join(W, 'i.json')}"] +
                                   list(extra), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
+                                  stderr=self.err)
         self.buf = b""
         self._read_prompt()  # the first prompt comes once the ports are up
 
@@ -62,14 +64,16 @@ class Prompt:
 
     def close(self):
         """End of input ends the prompt; returns the rest of the output."""
-        self.p.stdin.close()
         try:
-            self.p.wait(timeout=60)
+            # Closes stdin (end of input ends the prompt) and reads stdout while it ends.
+            rest, _ = self.p.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             self.p.kill()
             raise Fail("the prompt did not end at end of input")
-        out = (self.buf + self.p.stdout.read()).decode()
-        err = self.p.stderr.read().decode()
+        out = (self.buf + rest).decode()
+        self.err.seek(0)
+        err = self.err.read()
+        self.err.close()
         check(self.p.returncode == 0, f"exit status {self.p.returncode}: {err}")
         check("mbufs in use at exit: 0" in out, "mbufs left at exit")
         return out
@@ -93,12 +97,15 @@ def stats(text):
     return res
 
 
-def wait_moved(pr, ports, rx=False):
+def wait_moved(pr, ports, rx=False, since=None):
     """After 'start': waits until every port in ports has sent (and, with rx, received) a
-    frame, however loaded the machine is."""
+    frame more than in since (a 'show port stats all' reading before it; the totals shown
+    cover the whole run), however loaded the machine is."""
+    since = since or {}
     def moved(out):
         st = stats(out)
-        return all(p in st and st[p][1] > 0 and (st[p][0] > 0 or not rx) for p in ports)
+        return all(p in st and st[p][1] > since.get(p, (0, 0))[1] and
+                   (not rx or st[p][0] > since.get(p, (0, 0))[0]) for p in ports)
     pr.until("show port stats all", moved, f"ports {ports} moving frames")
 
 
@@ -114,8 +121,9 @@ def test_generate_and_show():
     pr.cmd("clear port stats 1")
     out["one"] = pr.cmd("show port stats 1")
     pr.cmd("set fwd io")
+    before = stats(pr.cmd("show port stats all"))
     pr.cmd("start tx_first")
-    wait_moved(pr, (0, 1), rx=True)
+    wait_moved(pr, (0, 1), rx=True, since=before)
     out["io"] = pr.cmd("stop")
     out["bogus"] = pr.cmd("bogus")
     pr.close()
@@ -186,8 +194,10 @@ def test_totals_survive_port_restart():
                     ("port stop all", "port config all loopback 0", "port start all")):
         for c in restart:
             pr.cmd(c)
+        before = stats(pr.cmd("show port stats all"))
         pr.cmd("start")
-        wait_moved(pr, (0, 1))  # each run must send on both ports, even on a loaded machine
+        # each run must send on both ports, even on a loaded machine
+        wait_moved(pr, (0, 1), since=before)
         runs.append(re.findall(r"port (\d): rx (\d+) tx (\d+) frames", pr.cmd("stop")))
     shown = stats(pr.cmd("show port stats all"))
     pr.close()

@@ -3,7 +3,6 @@
  */
 #include "gaudi_stats.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <iterator>
 
@@ -25,15 +24,14 @@ int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 	st->ipackets = st->q_ipackets[0] = base.ipackets + (rxq ? rxq->packets : 0);
 	st->ibytes = st->q_ibytes[0] = base.ibytes + (rxq ? rxq->bytes : 0);
 	st->ierrors = st->q_errors[0] = base.ierrors + (rxq ? rxq->errors : 0);
-	/* Frames the MAC consumed and dropped (no carrier, TX disabled): posted, so counted by
-	 * tx_burst, but not sent; counted once, in oerrors. The MAC counter covers the same
-	 * period as the posted count. (Their bytes stay in obytes: the MAC counts no octets for
-	 * them.) */
-	const uint64_t mac_dropped = hw.tx_stat(TxStat::if_out_errors);
-	const uint64_t posted = base.opackets + (txq ? txq->packets : 0);
-	st->opackets = st->q_opackets[0] = posted - std::min(posted, mac_dropped);
+	/* opackets: frames tx_burst handed to the NIC. Those the MAC then dropped (no carrier,
+	 * TX disabled: if_out_errors) are in oerrors too. Taking them out of opackets made it
+	 * fall back while frames were in flight (the MAC counts a drop after tx_burst counted
+	 * the frame, on another CPU with engine=thread), and consumers of the counters take a
+	 * decrease for a reset (found by review). */
+	st->opackets = st->q_opackets[0] = base.opackets + (txq ? txq->packets : 0);
 	st->obytes = st->q_obytes[0] = base.obytes + (txq ? txq->bytes : 0);
-	st->oerrors = base.oerrors + (txq ? txq->errors : 0) + mac_dropped;
+	st->oerrors = base.oerrors + (txq ? txq->errors : 0) + hw.tx_stat(TxStat::if_out_errors);
 	/* Frames the MAC refused: too long, runts, FCS, and other receive errors. */
 	st->ierrors += hw.rx_stat(RxStat::frame_too_long_errors) +
 		       hw.rx_stat(RxStat::ether_stats_undersize_pkts) +

@@ -166,8 +166,10 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 				// IBA 9.7.5.2.1: retransmit; a NAK that made no progress spends one retry
 				// (nak_target reset the counter if it did), as rxe_comp.c COMPST_ERROR_RETRY,
 				// unless a retry already runs: a duplicated or late NAK for it is not a
-				// new loss (rxe: started_retry).
-				if (retry_started_)
+				// new loss (rxe: started_retry), and the local ACK timeout spends the
+				// retries. Without that timeout (timeout 0) every NAK still spends one, or
+				// a peer that keeps NAKing would hold the WQE for ever.
+				if (retry_started_ && ack_timeout_ns(attr_.timeout) != 0)
 					return;
 				if (retry_left_ == 0) {
 					fail_send(idx, IBV_WC_RETRY_EXC_ERR);
