@@ -406,7 +406,8 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	ASSERT_EQ(swc.size(), sizes.size());
 	for (size_t i = 0; i < sizes.size(); i++) { // a send error explains a receive missing
 		EXPECT_EQ(swc[i].wr_id, 200 + i);
-		EXPECT_EQ(swc[i].status, IBV_WC_SUCCESS) << "timeouts " << A->ctx->counters().timeouts;
+		EXPECT_EQ(swc[i].status, IBV_WC_SUCCESS)
+			<< "timeouts " << A->ctx->counters().timeouts;
 		EXPECT_EQ(swc[i].opcode, IBV_WC_SEND);
 	}
 	ASSERT_EQ(rwc.size(), sizes.size());
