@@ -100,9 +100,8 @@ bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 		progress = true;
 	}
 	if (progress) {
-		retry_left_ = attr_.retry_cnt;
+		retry_reset();
 		rnr_left_ = attr_.rnr_retry;
-		retry_started_ = false;
 		last_progress_ = now;
 	}
 	return true;
@@ -175,9 +174,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 					fail_send(idx, IBV_WC_RETRY_EXC_ERR);
 					return;
 				}
-				retry_left_--;
-				retry_started_ = true;
-				go_back(psn, now);
+				retry_spend(psn, now);
 				return;
 			case kNakInvReq:
 				fail_send(idx, IBV_WC_REM_INV_REQ_ERR);
@@ -259,8 +256,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 		return;
 	scatter(w->seg, w->nseg, k * mtu, pkt.payload);
 	w->resp_pkts++;
-	retry_left_ = attr_.retry_cnt;
-	retry_started_ = false;
+	retry_reset();
 	last_progress_ = now;
 	if (lastp) {
 		w->done = true;
@@ -299,9 +295,7 @@ void QueuePair::requester_timers(uint64_t now)
 			to_error();
 		return;
 	}
-	retry_left_--;
-	retry_started_ = true;
-	go_back(una_, now);
+	retry_spend(una_, now);
 }
 
 } // namespace gaudi::roce

@@ -146,9 +146,8 @@ int QueuePair::modify(const QpAttr &a, int mask)
 	if (next == IBV_QPS_RTS && cur == IBV_QPS_RTR) {
 		next_psn_ = una_ = sent_end_ = attr_.sq_psn;
 		noack_pkts_ = 0;
-		retry_left_ = attr_.retry_cnt;
+		retry_reset();
 		rnr_left_ = attr_.rnr_retry;
-		retry_started_ = false;
 		*rate_ = Rate{};
 		rate_->rc = rate_->rt = ctx_.cfg_.dcqcn_params.line_rate_gbps * 1e9;
 	}

@@ -559,6 +559,19 @@ private:
 	// A NAK/RNR NAK for psn: ACKs everything before it and finds the WQE it names.
 	bool nak_target(uint32_t psn, uint64_t now, uint32_t *idx);
 	void go_back(uint32_t psn, uint64_t now);
+	// Progress: the retry counter full again, no retry running (rxe reset_retry_counters).
+	void retry_reset()
+	{
+		retry_left_ = attr_.retry_cnt;
+		retry_started_ = false;
+	}
+	// A retry that spends one of retry_cnt: go back to psn (rxe COMPST_ERROR_RETRY).
+	void retry_spend(uint32_t psn, uint64_t now)
+	{
+		retry_left_--;
+		retry_started_ = true;
+		go_back(psn, now);
+	}
 	SendWqe *find_wqe(uint32_t psn, uint32_t *idx);
 	void complete_send(SendWqe &w, ibv_wc_status st);
 	void fail_send(uint32_t idx, ibv_wc_status st);
