@@ -238,6 +238,13 @@ rte_pmd_gaudi_recovery_stats rstats(uint16_t port)
 	return s;
 }
 
+uint16_t link_status(uint16_t port)
+{
+	rte_eth_link l{};
+	rte_eth_link_get_nowait(port, &l);
+	return l.link_status;
+}
+
 rte_eth_stats stats(uint16_t port)
 {
 	rte_eth_stats s{};
@@ -455,11 +462,7 @@ TEST_P(Faults, LinkFlapRaisesLscDownAndUp)
 	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_LSC, event_cb, &ev), 0);
 	ASSERT_EQ(nic.setup(0, true), 0);
 	ASSERT_EQ(nic.setup(1), 0);
-	ASSERT_TRUE(wait_for([&] {
-		rte_eth_link l{};
-		rte_eth_link_get_nowait(nic.port(0), &l);
-		return l.link_status == RTE_ETH_LINK_UP;
-	}));
+	ASSERT_TRUE(wait_for([&] { return link_status(nic.port(0)) == RTE_ETH_LINK_UP; }));
 	ev.lsc_down = ev.lsc_up = 0;
 	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_LINK_FLAP, 50), 0);
 	/* Keep sending through the flap: frames sent while the link is down are lost and
@@ -493,9 +496,7 @@ TEST_P(Faults, CountersGoOnAcrossQueueSetup)
 	ASSERT_EQ(nic.setup(1), 0);
 	auto link_is = [&](bool up) {
 		return wait_for([&] {
-			rte_eth_link l{};
-			rte_eth_link_get_nowait(nic.port(0), &l);
-			return l.link_status == (up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN);
+			return link_status(nic.port(0)) == (up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN);
 		});
 	};
 	ASSERT_TRUE(link_is(true));
@@ -555,11 +556,7 @@ TEST_P(Faults, LinkFlapOfEvenPortWithoutItsOddSibling)
 			ASSERT_EQ(rte_eth_tx_queue_setup(p, 0, 256, SOCKET_ID_ANY, nullptr), 0);
 			ASSERT_EQ(rte_eth_dev_start(p), 0);
 		};
-		auto link0 = [&] {
-			rte_eth_link l{};
-			rte_eth_link_get_nowait(p0, &l);
-			return l.link_status;
-		};
+		auto link0 = [&] { return link_status(p0); };
 		Events ev;
 		ASSERT_EQ(rte_eth_dev_callback_register(p0, RTE_ETH_EVENT_INTR_LSC, event_cb, &ev),
 			  0);
