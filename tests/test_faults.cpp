@@ -496,7 +496,8 @@ TEST_P(Faults, CountersGoOnAcrossQueueSetup)
 	ASSERT_EQ(nic.setup(1), 0);
 	auto link_is = [&](bool up) {
 		return wait_for([&] {
-			return link_status(nic.port(0)) == (up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN);
+			return link_status(nic.port(0)) ==
+			       (up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN);
 		});
 	};
 	ASSERT_TRUE(link_is(true));
