@@ -375,14 +375,20 @@ void run_generator(Stream &s, const Run &r)
 		if (s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
 			return;
 		uint16_t want = c.burst;
+		if (s.tsc_per_pkt > 0) {
+			/* Paced per frame: a burst holds only the frames already due (one at a
+			 * low rate, a full burst once the schedule is a burst or more behind). */
+			double due = 1.0 + (double(now) - s.next_tsc) / s.tsc_per_pkt;
+			want = uint16_t(std::min<double>(want, due));
+		}
 		if (s.to_send)
 			want = uint16_t(std::min<uint64_t>(want, s.to_send - sent));
 		s.npending = generate(s, r, s.pending, want, now);
 		s.pending_off = 0;
 		if (s.tsc_per_pkt > 0 && s.npending) {
-			/* Paced per burst. After a stall (the lcore was preempted, the ring was
-			 * full) up to 250 ms of schedule is caught up, so the average holds; a
-			 * longer lag is forgiven rather than sent back to back. */
+			/* After a stall (the lcore was preempted, the ring was full) up to 250 ms
+			 * of schedule is caught up, so the average holds; a longer lag is forgiven
+			 * rather than sent back to back. */
 			s.next_tsc += s.npending * s.tsc_per_pkt;
 			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.25 * double(r.hz));
 			if (s.next_tsc + lag < double(now))
