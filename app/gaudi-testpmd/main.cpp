@@ -852,6 +852,11 @@ bool setup_port(Run &r, Port &p)
 		    info.max_rx_pktlen - info.max_mtu >= RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 			hdr = info.max_rx_pktlen - info.max_mtu - RTE_ETHER_CRC_LEN;
 		uint32_t mtu = max_frame > hdr ? max_frame - hdr : max_frame;
+		/* The RoCE layer sizes its path MTU by the ethdev rule (MTU = frame less the
+		 * 14-byte Ethernet header); a port counting a longer header would leave it a size
+		 * short (--roce-mtu=4096 ran at 2048). */
+		if (c.mode == FwdMode::roce)
+			mtu = std::max(mtu, max_frame - uint32_t(RTE_ETHER_HDR_LEN));
 		rc = rte_eth_dev_set_mtu(p.id, uint16_t(mtu));
 		if (rc != 0) {
 			fprintf(stderr, "%s: port %u: MTU %u for %u-byte frames: %s\n", kProg, p.id,
