@@ -8,6 +8,7 @@
  * the captures, stops the run (--duration, --packets, SIGINT/SIGTERM) and writes the report.
  */
 #include <algorithm>
+#include <climits>
 #include <atomic>
 #include <cinttypes>
 #include <cmath>
@@ -50,8 +51,8 @@
 #include "roce_mode.h"
 #include "rte_pmd_gaudi.h"
 
-#ifndef GAUDI_PMD_PATH
-#error "GAUDI_PMD_PATH must be defined (app/gaudi-testpmd/meson.build)"
+#ifndef DPDK_PLUGIN_DIR
+#error "DPDK_PLUGIN_DIR must be defined (app/gaudi-testpmd/meson.build)"
 #endif
 
 namespace gtp {
@@ -492,18 +493,14 @@ bool has_opt(const std::vector<std::string> &args, const char *opt)
 	return false;
 }
 
-std::string pmd_path()
+/* The file the Gaudi PMD linked into this program was loaded from. */
+std::string linked_pmd()
 {
-	const char *env = getenv("GAUDI_PMD");
-	return env && *env ? env : GAUDI_PMD_PATH;
-}
-
-bool same_file_content(const std::string &a, const std::string &b)
-{
-	std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-	std::string da((std::istreambuf_iterator<char>(fa)), {});
-	std::string db((std::istreambuf_iterator<char>(fb)), {});
-	return fa.good() || fa.eof() ? da == db : false;
+	Dl_info info{};
+	if (dladdr(reinterpret_cast<void *>(&rte_pmd_gaudi_inject_fault), &info) == 0 ||
+	    !info.dli_fname)
+		return "";
+	return info.dli_fname;
 }
 
 /* EAL arguments: the user's, plus the emulated ports when no device is named. */
@@ -512,35 +509,22 @@ bool eal_args(const std::vector<std::string> &user, std::vector<std::string> &ou
 	out = user;
 	bool device = has_opt(user, "-a") || has_opt(user, "--allow") || has_opt(user, "-w") ||
 		      has_opt(user, "--vdev");
+	/* The PMD is linked in (no -d: DPDK refuses a plugin under a world-writable directory,
+	 * such as a clone in /tmp). EAL also loads every driver in its plugin directory: an
+	 * installed copy other than the one linked would register the same drivers twice. */
+	std::string inst = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so",
+		    linked = linked_pmd();
+	char a[PATH_MAX], b[PATH_MAX];
+	if (access(inst.c_str(), F_OK) == 0 &&
+	    !(realpath(inst.c_str(), a) && realpath(linked.c_str(), b) && strcmp(a, b) == 0)) {
+		fprintf(stderr,
+			"%s: %s is installed, and EAL loads it beside the Gaudi PMD linked into "
+			"this "
+			"program (%s): run the installed %s, or remove the installed PMD\n",
+			kProg, inst.c_str(), linked.c_str(), kProg);
+		return false;
+	}
 	if (!device) {
-		std::string pmd = pmd_path();
-		if (access(pmd.c_str(), R_OK) != 0) {
-			fprintf(stderr,
-				"%s: no device given and the Gaudi PMD %s is not readable "
-				"(build it, or set GAUDI_PMD)\n",
-				kProg, pmd.c_str());
-			return false;
-		}
-		bool autoloaded = false;
-#ifdef DPDK_PLUGIN_DIR
-		/* EAL also autoloads DPDK's plugin directory: a different installed copy of
-		 * this PMD would register the same drivers twice, and the same copy needs no -d. */
-		std::string inst = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-		if (access(inst.c_str(), F_OK) == 0) {
-			if (!same_file_content(inst, pmd)) {
-				fprintf(stderr,
-					"%s: %s is installed and differs from %s: remove it or "
-					"run 'meson install'\n",
-					kProg, inst.c_str(), pmd.c_str());
-				return false;
-			}
-			autoloaded = true;
-		}
-#endif
-		if (!autoloaded) {
-			out.push_back("-d");
-			out.push_back(pmd);
-		}
 		for (const char *a : {"--vdev", "net_gaudi_emu0,ports=2,wire=pair", "--no-pci"})
 			out.push_back(a);
 		/* Runs on any machine: no hugepages, no shared files, unless asked for. */
@@ -1375,25 +1359,6 @@ struct Cli {
 };
 Cli g_cli;
 
-using InjectFn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint32_t);
-using RecoveryFn = int (*)(uint16_t, struct rte_pmd_gaudi_recovery_stats *);
-
-/* rte_pmd_gaudi.h's functions: the PMD is a plugin that EAL loaded (-d), so they are found
- * in the loaded library, not linked. */
-void *gaudi_sym(const char *name)
-{
-	/* By soname (whichever copy EAL loaded, -d or autoloaded), else by the build's path. */
-	void *h = dlopen("librte_net_gaudi.so", RTLD_NOW | RTLD_NOLOAD);
-	if (!h)
-		h = dlopen(pmd_path().c_str(), RTLD_NOW | RTLD_NOLOAD);
-	void *f = h ? dlsym(h, name) : nullptr;
-	if (h)
-		dlclose(h);
-	if (!f)
-		printf("the Gaudi PMD (%s) is not loaded: %s needs it\n", pmd_path().c_str(), name);
-	return f;
-}
-
 /* "all" or a port in use -> ports (indexes into r.ports); false after a message. */
 bool cli_ports(const Run &r, const std::string &w, std::vector<size_t> &out)
 {
@@ -1748,41 +1713,33 @@ void cli_exec(Cli &ui, const std::string &line)
 			printf("'%s': not a fault kind (see help)\n", w[3].c_str());
 		else if (cli_ports(r, w[2], ks) &&
 			 (w.size() == 4 || cli_u64(w[4], 0, UINT32_MAX, arg)))
-			if (auto fn = reinterpret_cast<InjectFn>(
-				    gaudi_sym("rte_pmd_gaudi_inject_fault")))
-				for (size_t k : ks) {
-					int rc = fn(r.ports[k].id, rte_pmd_gaudi_fault(kind),
-						    uint32_t(arg));
-					printf("port %u: %s: %s\n", r.ports[k].id, kinds[kind],
-					       rc ? rte_strerror(-rc) : "injected");
-				}
+			for (size_t k : ks) {
+				int rc = rte_pmd_gaudi_inject_fault(
+					r.ports[k].id, rte_pmd_gaudi_fault(kind), uint32_t(arg));
+				printf("port %u: %s: %s\n", r.ports[k].id, kinds[kind],
+				       rc ? rte_strerror(-rc) : "injected");
+			}
 	} else if (is({"gaudi", "recovery"}) && w.size() == 3) {
 		if (cli_ports(r, w[2], ks))
-			if (auto fn = reinterpret_cast<RecoveryFn>(
-				    gaudi_sym("rte_pmd_gaudi_get_recovery_stats")))
-				for (size_t k : ks) {
-					rte_pmd_gaudi_recovery_stats st{};
-					int rc = fn(r.ports[k].id, &st);
-					if (rc) {
-						printf("port %u: %s\n", r.ports[k].id,
-						       rte_strerror(-rc));
-						continue;
-					}
-					printf("port %u: faults injected %" PRIu64
-					       ", doorbell overruns %" PRIu64 " (re-rung %" PRIu64
-					       "), CQ overruns %" PRIu64 ", QP errors %" PRIu64
-					       " (recovered %" PRIu64
-					       ", last syndrome 0x%x), TX fault "
-					       "drops %" PRIu64 ", link down/up %" PRIu64
-					       "/%" PRIu64 ", TX watchdog %" PRIu64
-					       ", resets %" PRIu64 "\n",
-					       r.ports[k].id, st.faults_injected,
-					       st.db_fifo_overruns, st.db_rerings,
-					       st.cq_overrun_events, st.qp_errors, st.qp_recoveries,
-					       st.last_qp_syndrome, st.tx_fault_drops,
-					       st.link_down_events, st.link_up_events,
-					       st.tx_watchdog, st.reset_events);
+			for (size_t k : ks) {
+				rte_pmd_gaudi_recovery_stats st{};
+				int rc = rte_pmd_gaudi_get_recovery_stats(r.ports[k].id, &st);
+				if (rc) {
+					printf("port %u: %s\n", r.ports[k].id, rte_strerror(-rc));
+					continue;
 				}
+				printf("port %u: faults injected %" PRIu64
+				       ", doorbell overruns %" PRIu64 " (re-rung %" PRIu64
+				       "), CQ overruns %" PRIu64 ", QP errors %" PRIu64
+				       " (recovered %" PRIu64 ", last syndrome 0x%x), TX fault "
+				       "drops %" PRIu64 ", link down/up %" PRIu64 "/%" PRIu64
+				       ", TX watchdog %" PRIu64 ", resets %" PRIu64 "\n",
+				       r.ports[k].id, st.faults_injected, st.db_fifo_overruns,
+				       st.db_rerings, st.cq_overrun_events, st.qp_errors,
+				       st.qp_recoveries, st.last_qp_syndrome, st.tx_fault_drops,
+				       st.link_down_events, st.link_up_events, st.tx_watchdog,
+				       st.reset_events);
+			}
 	} else {
 		printf("unknown command '%s' (help lists them)\n", line.c_str());
 	}
