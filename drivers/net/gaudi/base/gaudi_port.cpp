@@ -504,16 +504,20 @@ bool Port::rx_init(const RxRingCfg &cfg)
 	uint32_t hi = static_cast<uint32_t>(cfg.slots_iova >> 32);
 	uint32_t misc = reg::RXE_RAW_MISC_P0_0_LOG_RAW_ENTRY_SIZE_P0.put(cfg.slot_log2) |
 			reg::RXE_RAW_MISC_P0_0_LOG_BUFFER_SIZE_MASK_P0.put(cfg.count_log2);
-	/* gaudi2_cn.c config_port_hw_rxe: every priority's raw ring (both copies) on QPN 0 and
-	 * the one slot ring. */
-	for (unsigned p = 0; p < reg::kRawPriorities; p++) {
-		for (unsigned c = 0; c < 2; c++) {
-			uint32_t k = c * reg::kRawCopyStride;
+	/* gaudi2_cn.c config_port_hw_rxe, in its order: every priority's raw QPN (both copies)
+	 * = QPN 0, then per priority the one slot ring: base low, high, then MISC, both copies
+	 * each. */
+	for (unsigned p = 0; p < reg::kRawPriorities; p++)
+		for (unsigned c = 0; c < 2; c++)
 			bar_->wr32(r + reg::rxe_raw_qpn(p) + c * 4, kRawQpn);
-			bar_->wr32(r + reg::rxe_raw_base_lo(p) + k, lo);
-			bar_->wr32(r + reg::rxe_raw_base_hi(p) + k, hi);
-			bar_->wr32(r + reg::rxe_raw_misc(p) + k, misc);
-		}
+	const uint32_t k = reg::kRawCopyStride;
+	for (unsigned p = 0; p < reg::kRawPriorities; p++) {
+		bar_->wr32(r + reg::rxe_raw_base_lo(p), lo);
+		bar_->wr32(r + reg::rxe_raw_base_lo(p) + k, lo);
+		bar_->wr32(r + reg::rxe_raw_base_hi(p), hi);
+		bar_->wr32(r + reg::rxe_raw_base_hi(p) + k, hi);
+		bar_->wr32(r + reg::rxe_raw_misc(p), misc);
+		bar_->wr32(r + reg::rxe_raw_misc(p) + k, misc);
 	}
 	/* CQ base and PI address hold address bits 31:7 in place (& 0xFFFFFF80, no shift). */
 	bar_->wr32(r + reg::RXE_CQ_BASE_ADDR_63_32, static_cast<uint32_t>(cfg.cq_iova >> 32));
