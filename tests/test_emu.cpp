@@ -22,6 +22,7 @@
 #include <rte_memzone.h>
 
 #include "gaudi_emu.h"
+#include "gaudi_nic_mem.h"
 #include "gaudi_port.h"
 #include "gaudi_regmap.h"
 
@@ -410,6 +411,126 @@ TEST_P(Emu, PairWireDeliversFramesCqesAndTxCompletion)
 	ASSERT_EQ(c.size(), 2u);
 	EXPECT_EQ(c[1].wqe_index, 1u);
 	EXPECT_EQ(c[1].size, 300u);
+}
+
+/* Port open and close program what the public drivers do, with their values, on the port's
+ * copy of each block (port 1: the odd copies), and leave the rest of each register alone:
+ * gaudi2_cn.c config_port_hw_qpc / _txe / _rxe, gaudi2_cn_eq.c eq_hw_config, gaudi2_en.c
+ * port_close (__db_fifo_reset) and gaudi2_cn.c stop_traffic. Frames still move after it. */
+TEST_P(Emu, PortOpenAndCloseProgramming)
+{
+	make();
+	namespace hr = hw::reg;
+	PortRig &r = *rig[1];
+	const uint32_t q = hr::qpc(1), t = hr::txe(1), x = hr::rxe(1);
+	auto wr = [this](uint32_t off, uint32_t v) { dev->bar().wr32(off, v); };
+	/* Bits the RMWs must keep or clear, and registers the open must overwrite. */
+	const uint32_t st0 = reg(q + hr::QPC_REQ_STATIC_CONFIG);
+	wr(q + hr::QPC_REQ_STATIC_CONFIG,
+	   st0 | hr::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERROR_ASID.mask() |
+		   hr::QPC_REQ_STATIC_CONFIG_QM_MOVEQP2ERR_ASID_ERR.mask());
+	wr(q + hr::QPC_WTD_CONFIG, 0xFFFFFFFF);
+	wr(q + hr::QPC_REQ_QPC_CACHE_INVALIDATE, 1);
+	wr(q + hr::QPC_EVENT_QUE_CONSUMER_INDEX_CB, 5);
+	wr(t + hr::TXE_STATS_CFG1,
+	   hr::TXE_STATS_CFG1_WIN_TYPE.mask() | hr::TXE_STATS_CFG1_WIN_SAMP_LATENCY.mask());
+	wr(t + hr::TXE_STATS_CFG2, hr::TXE_STATS_CFG2_LATENCY_WRAP_EN.mask());
+	for (unsigned cq = 1; cq < hr::kRxeCqs; cq++)
+		wr(x + hr::rxe_cq(hr::RXE_CQ_CFG_0, cq), hr::RXE_CQ_CFG_0_ENABLE.mask());
+	wr(x + hr::RXE_CQ_ARM_TIMEOUT_EN, 0x3);
+
+	r.hw.quiesce();
+	r.hw.eq_init({r.iova(PortRig::kEq), kEqLog2, r.iova(PortRig::kEqPi)});
+	const uint64_t req = hw::nicmem::req_qpc_addr(1), res = hw::nicmem::res_qpc_addr(1);
+	r.hw.qpc_config({req, res, r.iova(PortRig::kDbCi)});
+	ASSERT_TRUE(r.hw.tx_init(r.tx_cfg()));
+	ASSERT_TRUE(r.hw.db_fifo_align(r.db_ci()));
+	ASSERT_TRUE(r.hw.rx_init(r.rx_cfg()));
+	r.hw.cq_arm_timer_off();
+
+	/* QPC: the raw QP's context tables are the port's slice of the carve-out. */
+	EXPECT_EQ(reg(q + hr::QPC_REQ_BASE_ADDRESS_63_32), uint32_t(req >> 32));
+	EXPECT_EQ(reg(q + hr::QPC_REQ_BASE_ADDRESS_31_7), uint32_t(req) >> 7);
+	EXPECT_EQ(reg(q + hr::QPC_RES_BASE_ADDRESS_63_32), uint32_t(res >> 32));
+	EXPECT_EQ(reg(q + hr::QPC_RES_BASE_ADDRESS_31_7), uint32_t(res) >> 7);
+	EXPECT_NE(req, hw::nicmem::req_qpc_addr(0));
+	EXPECT_EQ(reg(q + hr::QPC_REQ_QPC_CACHE_INVALIDATE), 0u); /* pulse ends at 0 */
+	EXPECT_EQ(reg(q + hr::QPC_RES_QPC_CACHE_INVALIDATE), 0u);
+	for (uint32_t b : {hr::QPC_AXUSER_DB_FIFO_BASE, hr::QPC_AXUSER_ERR_FIFO_BASE,
+			   hr::QPC_AXUSER_QPC_REQ_BASE, hr::QPC_AXUSER_QPC_RESP_BASE,
+			   hr::QPC_AXUSER_CONG_QUE_BASE, hr::QPC_AXUSER_EV_QUE_LBW_INTR_BASE}) {
+		EXPECT_EQ(reg(hr::qpc_axuser(1, b) + hr::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO),
+			  0xFFFFFBFFu)
+			<< std::hex << b;
+		EXPECT_EQ(reg(hr::qpc_axuser(1, b) + hr::QPC_AXUSER_DB_FIFO_HB_RD_OVRD_LO),
+			  0xFFFFFBFFu)
+			<< std::hex << b;
+		/* port 0's copy is its own */
+		EXPECT_EQ(reg(hr::qpc_axuser(0, b) + hr::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO), 0u);
+	}
+	const uint32_t st = reg(q + hr::QPC_REQ_STATIC_CONFIG);
+	EXPECT_EQ(st, (st0 | hr::QPC_REQ_STATIC_CONFIG_QM_MOVEQP2ERR_SECUR_ERR.mask() |
+		       hr::QPC_REQ_STATIC_CONFIG_QM_UPD_IGNORE_ASID_ERR.mask() |
+		       hr::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERROR_SECURITY.mask()))
+		<< std::hex << st;
+	EXPECT_EQ(reg(q + hr::QPC_WTD_CONFIG), 0xFFFFFFCFu); /* WQ_BP_2ARC_EN, _2QMAN_EN off */
+	const uint32_t d = hr::qpc_dbfifosecur(1);
+	const uint64_t ci = r.iova(PortRig::kDbCi);
+	EXPECT_EQ(reg(d + hr::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7),
+		  uint32_t(ci) >> 7);
+	EXPECT_EQ(reg(q + hr::QPC_EVENT_QUE_CONSUMER_INDEX_CB), 0u);
+	/* TXE */
+	EXPECT_EQ(reg(t + hr::TXE_PRIO_TO_DSCP_0), 0x18100000u);
+	EXPECT_EQ(reg(t + hr::TXE_WQE_USER_CFG), 1u);
+	EXPECT_EQ(reg(t + hr::TXE_WQE_PREFETCH_CFG), 3u);
+	EXPECT_EQ(reg(t + hr::TXE_BTH_MKEY), 0xFFFFu);
+	EXPECT_EQ(reg(t + hr::TXE_STATS_CFG0), 488u * 100000u); /* 100 ms at 488 MHz */
+	EXPECT_EQ(reg(t + hr::TXE_STATS_CFG1), 0x903u);	   /* TOT_TYPE 3, ENABLE, LATENCY_ENABLE */
+	EXPECT_EQ(reg(t + hr::TXE_STATS_CFG2), 2u * 488u); /* 2 us, no wrap */
+	/* RXE */
+	for (unsigned cq = 0; cq < hr::kRxeCqs; cq++)
+		EXPECT_EQ(reg(hr::rxe_axuser_cq(1, cq) + hr::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO),
+			  0xFFFFFBFFu)
+			<< cq;
+	EXPECT_EQ(hr::rxe_axuser_cq(1, 15) - hr::rxe_axuser_cq(0, 0), 0x1000u + 15 * 0x50u);
+	EXPECT_EQ(reg(x + hr::RXE_CQ_CFG_0), 0x9u);
+	for (unsigned cq = 1; cq < hr::kRxeCqs; cq++)
+		EXPECT_EQ(reg(x + hr::rxe_cq(hr::RXE_CQ_CFG_0, cq)), 0u) << cq;
+	EXPECT_EQ(reg(x + hr::RXE_ARUSER_MMU_BP), 1u);
+	EXPECT_EQ(reg(x + hr::RXE_DBG_SPMU_SELECT), 1u);
+	EXPECT_EQ(reg(x + hr::RXE_CQ_ARM_TIMEOUT_EN), 0x2u); /* raw CQ's timer off, CQ 1 kept */
+
+	/* Frames still move: port 0 to port 1. */
+	rig[0]->bring_up();
+	r.hw.mac_config(true);
+	uint8_t mac[6] = {0x02, 0x1d, 0xa3, 0x00, 0x00, 1};
+	r.hw.set_mac_addr(mac);
+	r.hw.set_rxb_accept_all(true);
+	r.raw_min_check(false);
+	send(0, {100, 200});
+	ASSERT_TRUE(wait_until([&] { return load(r.cq_pi()) == 2; }))
+		<< "no frames on the reprogrammed port";
+	EXPECT_EQ(r.take_cqes().size(), 2u);
+
+	/* Close: QPs invalid, then __db_fifo_reset: FIFO wrapped to 63, CI address cleared. */
+	ASSERT_TRUE(r.hw.tx_disable());
+	r.hw.rx_disable();
+	ASSERT_TRUE(r.hw.db_fifo_reset(r.db_ci()));
+	EXPECT_EQ(load(r.db_ci()), 63u);
+	EXPECT_EQ(reg(d + hr::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7), 0u);
+	EXPECT_EQ(reg(d + hr::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32), 0u);
+
+	/* Device close: stop_traffic of port 1 only (and its macro's timers). */
+	hw::nicmem::stop_traffic(dev->bar(), 1u << 1);
+	EXPECT_TRUE(reg(q + hr::QPC_REQ_STATIC_CONFIG) &
+		    hr::QPC_REQ_STATIC_CONFIG_CACHE_STOP.mask());
+	EXPECT_TRUE(reg(q + hr::QPC_RES_STATIC_CONFIG) &
+		    hr::QPC_RES_STATIC_CONFIG_CACHE_STOP.mask());
+	EXPECT_FALSE(reg(hr::qpc(0) + hr::QPC_REQ_STATIC_CONFIG) &
+		     hr::QPC_REQ_STATIC_CONFIG_CACHE_STOP.mask());
+	EXPECT_EQ(reg(hr::txs(1) + hr::TXS_CACHE_CFG) & 0x12u, 0x12u);
+	EXPECT_EQ(reg(hr::txs(0) + hr::TXS_CACHE_CFG) & 0x12u, 0u);
+	EXPECT_EQ(reg(hr::tmr(1) + hr::TMR_TMR_CACHES_CFG) & 0x92u, 0x92u);
 }
 
 TEST_P(Emu, RingsWrapOverManyDoorbells)

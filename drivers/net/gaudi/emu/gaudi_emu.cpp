@@ -317,6 +317,8 @@ constexpr ArrayRow kArrays[] = {
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_NCCW_HI, 4, 0x20},
 	{"MAC_128", reg::MAC_128_CL01_PAUSE_QUANTA, 4, 4},
 	{"MAC_128", reg::MAC_128_CL01_QUANTA_THRESH, 4, 4},
+	{"RXE_AXUSER_AXUSER_CQ0", reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO, reg::kRxeCqs,
+	 reg::kRxeAxuserCqStride},
 };
 
 /* Offsets of a block of the map, within NIC macro 0 / port or lane instance. */
@@ -339,9 +341,17 @@ std::vector<uint32_t> instances(const char *block)
 	if (b == "MAC_128")
 		return {reg::mac_128(0, 0), reg::mac_128(0, 1), reg::mac_128(1, 0),
 			reg::mac_128(1, 1)};
-	for (const reg::BlockRow &r : reg::kBlockRows)
-		if (b == r.block)
-			return {r.cfg_addr - reg::kNic0CfgBase};
+	for (const reg::BlockRow &r : reg::kBlockRows) {
+		if (b != r.block)
+			continue;
+		uint32_t base = r.cfg_addr - reg::kNic0CfgBase;
+		/* AXI users of the per-port QPC and RXE: a copy per port, as their engine's. */
+		if (b.rfind("QPC_AXUSER_", 0) == 0)
+			return {reg::qpc_axuser(0, base), reg::qpc_axuser(1, base)};
+		if (b.rfind("RXE_AXUSER_", 0) == 0)
+			return {base, base + reg::kOddPortHighStride};
+		return {base};
+	}
 	return {};
 }
 } // namespace
