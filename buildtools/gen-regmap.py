@@ -50,6 +50,7 @@ MACRO_STRIDE = 0x80000
 RE_BLOCK = re.compile(r'^#define\s+(\w+)_BASE\s+0x([0-9A-Fa-f]+)ull\s*$')
 RE_BANNER = re.compile(r'^ \*\s+(\w+)\s*\n \*\s+\(Prototype: (\w+)\)', re.M)
 RE_DEFINE = re.compile(r'^#define\s+(\w+)\s+0x([0-9A-Fa-f]+)\s*$')
+RE_GROUP = re.compile(r'^/\* (\w+) \*/\s*$')
 RE_FIELD = re.compile(r'^#define\s+(\w+)_(SHIFT|MASK)\s+(0x[0-9A-Fa-f]+|\d+)\s*$')
 
 
@@ -144,9 +145,10 @@ def expand(blocks, headers):
 def read_fields(hdir, headers):
     """[(reg, field, shift, mask)] from the *_masks.h of the blocks with their own regs header.
 
-    The register part of "<REG>_<FIELD>_SHIFT" is the longest register name of a header that
-    prefixes it, or the longest array name (a register name less its "_<n>" index: the masks
-    headers describe an array such as GW_DATA_0..31 once, as GW_DATA)."""
+    A masks header lists the fields of each register under a "/* <REG> */" line, as
+    "#define <REG>_<FIELD>_SHIFT n" and "..._MASK 0x...". <REG> is a register of the regs header
+    or, for an array (GW_DATA_0..31), the array's name less its index (GW_DATA); a field whose
+    name starts with an element's index (DB_FIFO_USER_OVRD_3_ASID) belongs to that element."""
     names = set()
     for rows in headers.values():
         for _, name in rows:
@@ -154,22 +156,40 @@ def read_fields(hdir, headers):
             names.add(re.sub(r'_\d+$', '', name))
     fields = []
     for fn in sorted(glob.glob(os.path.join(hdir, '*_masks.h'))):
-        shift, mask = {}, {}
+        base = os.path.basename(fn)
+        reg, shift, order = None, {}, []
         with open(fn, encoding='utf-8') as f:
             for line in f:
-                m = RE_FIELD.match(line)
+                m = RE_GROUP.match(line)
                 if m:
-                    (shift if m.group(2) == 'SHIFT' else mask)[m.group(1)] = int(m.group(3), 0)
-        for key in sorted(shift):
-            if key not in mask:
-                fail(f'{os.path.basename(fn)}: {key}_SHIFT without _MASK')
-            reg = max((r for r in names if key.startswith(r + '_')), key=len, default=None)
-            if reg is None:
-                continue  # a block outside NIC macro 0 (arc_farm_kdma_ctx_axuser_masks.h)
-            lsb, m = shift[key], mask[key]
-            if m == 0 or m != (m >> lsb) << lsb or bin(m >> lsb).count('1') != (m >> lsb).bit_length():
-                fail(f'{os.path.basename(fn)}: {key} mask 0x{m:X} not contiguous from bit {lsb}')
-            fields.append((reg, key[len(reg) + 1:], lsb, m))
+                    reg = m.group(1)
+                    continue
+                m = RE_FIELD.match(line)
+                if not m:
+                    continue
+                if reg is None or not m.group(1).startswith(reg + '_'):
+                    fail(f'{base}: {m.group(1)} outside its register group {reg}')
+                key = (reg, m.group(1)[len(reg) + 1:])
+                if m.group(2) == 'SHIFT':
+                    shift[key] = int(m.group(3), 0)
+                    order.append(key)
+                    continue
+                if key not in shift:
+                    fail(f'{base}: {m.group(1)}_MASK without _SHIFT')
+                lsb, mask = shift[key], int(m.group(3), 0)
+                bits = mask >> lsb
+                if mask == 0 or bits << lsb != mask or bits & (bits + 1):
+                    fail(f'{base}: {m.group(1)} mask 0x{mask:X} not contiguous from bit {lsb}')
+                if reg not in names:
+                    if order[0][0] != reg:
+                        fail(f'{base}: register group {reg} names no published register')
+                    break  # a block outside NIC macro 0 (arc_farm_kdma_ctx_axuser_masks.h)
+                # An element named inside the group (DB_FIFO_USER_OVRD: _0_ASID .. _31_ASID) is
+                # a field of that element (DB_FIFO_USER_OVRD_0, ASID).
+                full = m.group(1)
+                own = max((n for n in names if n.startswith(reg) and full.startswith(n + '_')),
+                          key=len)
+                fields.append((own, full[len(own) + 1:], lsb, mask))
     return fields
 
 
