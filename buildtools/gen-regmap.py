@@ -6,8 +6,8 @@ macro 0 (configuration addresses 0x5400000..0x547FFFF) as a table sorted by addr
 Usage: gen-regmap.py --headers DIR --out FILE
 
 DIR holds the public headers of HabanaAI/drivers.gpu.linux-nic.kernel
-drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ as text: the *_regs.h, the *_masks.h (optional)
-and gaudi2_blocks_linux_driver.h, whole or as one or more excerpts named
+drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ as text: the *_regs.h, the *_masks.h and
+gaudi2_blocks_linux_driver.h, whole or as one or more excerpts named
 gaudi2_blocks_linux_driver.h.part-<start>-<end> (the file is 2.4 MB; only its NIC macro 0 lines
 are needed). DIR/SOURCE.txt, when present, names the commits the files were read at; its
 "<40 hex digits>:" lines are copied into the generated header.
@@ -17,8 +17,8 @@ What is read:
     blocks whose base is in NIC macro 0).
   - each *_regs.h: the block it describes (the "*   <BLOCK>" line of its banner comment) and its
     "#define <BLOCK>_<REG> 0x..." lines (absolute configuration addresses).
-  - each *_masks.h: "#define <BLOCK>_<REG>_<FIELD>_SHIFT n" / "..._MASK 0x..." pairs; the
-    register is the longest register name of the same block that prefixes the define.
+  - each *_masks.h: the "/* <REG> */" groups of "#define <REG>_<FIELD>_SHIFT n" /
+    "..._MASK 0x..." pairs (see read_fields).
 
 Instance rule (the public tree has a regs header for some block instances only, e.g. TXE0 but
 not TXE1, RXE0_AXUSER_AXUSER_CQ0/CQ1 but not CQ2..31): a block of the block list without its
@@ -35,7 +35,7 @@ left out. Fields (masks) are emitted for the blocks that have their own *_masks.
 
 Checks (any failure exits non-zero, nothing written): every register of a header starts with
 its block name and lies at or above the block base; addresses are 4-byte aligned, unique and
-inside macro 0; names are unique.
+inside macro 0; names are unique; at least one field was read.
 """
 import argparse
 import glob
@@ -219,14 +219,16 @@ def emit(out, args, regs, used, fields, block_files, hdir):
     cmd = 'buildtools/gen-regmap.py --headers ' + args.headers_label + ' --out ' + args.out
     expanded = sum(1 for u in used if u[2] != u[3])
     text = ('GENERATED FILE - do not edit. Made by ' + cmd + ' from the public headers of '
-            'HabanaAI/drivers.gpu.linux-nic.kernel drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ '
-            '(the *_regs.h, *_masks.h and ' + ', '.join(block_files) + ')')
+            'HabanaAI/drivers.gpu.linux-nic.kernel '
+            'drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ (the *_regs.h, *_masks.h and '
+            + ', '.join(block_files) + ')')
     cs = commits(hdir)
-    text += (', read at commit' + ('s ' if len(cs) > 1 else ' ') + ' and '.join(cs) + '.') if cs else '.'
-    text += (f' {len(regs)} registers of {len(used)} blocks of NIC macro 0 (configuration '
-             f'addresses 0x5400000..0x547FFFF), {expanded} of these blocks laid out from an instance '
-             f'that has a header (rule in buildtools/gen-regmap.py); {len(fields)} fields. '
-             'Lookup API: gaudi_regmap.h.')
+    if cs:
+        text += ', read at commit' + ('s ' if len(cs) > 1 else ' ') + ' and '.join(cs)
+    text += (f'. {len(regs)} registers of {len(used)} blocks of NIC macro 0 (configuration '
+             f'addresses 0x5400000..0x547FFFF), {expanded} of these blocks laid out from an '
+             'instance that has a header (rule in buildtools/gen-regmap.py); '
+             f'{len(fields)} fields. Lookup API: gaudi_regmap.h.')
     lines = ['/* SPDX-License-Identifier: BSD-3-Clause']
     lines += [' * ' + l for l in textwrap.wrap(text, 96, break_long_words=False,
                                               break_on_hyphens=False)]
@@ -262,11 +264,9 @@ def emit(out, args, regs, used, fields, block_files, hdir):
     lines += [f'{{0x{b:X}, 0x{e:X}, "{n}"}},' for b, e, n, _ in used]
     lines += ['};', '', 'inline constexpr PublishedReg kPublishedRegs[] = {']
     lines += [f'{{0x{a:X}, "{n}"}},' for a, n in regs]
+    lines += ['};', '', 'inline constexpr PublishedField kPublishedFields[] = {']
+    lines += [f'{{"{r}", "{f}", {l}, 0x{m:X}}},' for r, f, l, m in fields]
     lines += ['};']
-    if fields:
-        lines += ['', 'inline constexpr PublishedField kPublishedFields[] = {']
-        lines += [f'{{"{r}", "{f}", {l}, 0x{m:X}}},' for r, f, l, m in fields]
-        lines += ['};']
     lines += ['// clang-format on', '', '} // namespace gaudi::hw::regmap', '']
     with open(out, 'w', encoding='utf-8') as f:
         f.write('\n'.join(lines))
@@ -285,6 +285,8 @@ def main():
     regs, used = expand(blocks, headers)
     check(regs)
     fields = read_fields(args.headers, headers)
+    if not fields:
+        fail('no fields: no *_masks.h of a NIC macro 0 block in ' + args.headers)
     emit(args.out, args, regs, used, fields, block_files, args.headers)
     print(f'{args.out}: {len(regs)} registers, {len(used)} blocks, {len(fields)} fields')
 
