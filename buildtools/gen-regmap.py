@@ -6,8 +6,8 @@ macro 0 (configuration addresses 0x5400000..0x547FFFF) as a table sorted by addr
 Usage: gen-regmap.py --headers DIR --out FILE
 
 DIR holds the public headers of HabanaAI/drivers.gpu.linux-nic.kernel
-drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ as text: the *_regs.h, the *_masks.h (optional)
-and gaudi2_blocks_linux_driver.h, whole or as one or more excerpts named
+drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ as text: the *_regs.h, the *_masks.h and
+gaudi2_blocks_linux_driver.h, whole or as one or more excerpts named
 gaudi2_blocks_linux_driver.h.part-<start>-<end> (the file is 2.4 MB; only its NIC macro 0 lines
 are needed). DIR/SOURCE.txt, when present, names the commits the files were read at; its
 "<40 hex digits>:" lines are copied into the generated header.
@@ -17,8 +17,8 @@ What is read:
     blocks whose base is in NIC macro 0).
   - each *_regs.h: the block it describes (the "*   <BLOCK>" line of its banner comment) and its
     "#define <BLOCK>_<REG> 0x..." lines (absolute configuration addresses).
-  - each *_masks.h: "#define <BLOCK>_<REG>_<FIELD>_SHIFT n" / "..._MASK 0x..." pairs; the
-    register is the longest register name of the same block that prefixes the define.
+  - each *_masks.h: the "/* <REG> */" groups of "#define <REG>_<FIELD>_SHIFT n" /
+    "..._MASK 0x..." pairs (see read_fields).
 
 Instance rule (the public tree has a regs header for some block instances only, e.g. TXE0 but
 not TXE1, RXE0_AXUSER_AXUSER_CQ0/CQ1 but not CQ2..31): a block of the block list without its
@@ -35,7 +35,7 @@ left out. Fields (masks) are emitted for the blocks that have their own *_masks.
 
 Checks (any failure exits non-zero, nothing written): every register of a header starts with
 its block name and lies at or above the block base; addresses are 4-byte aligned, unique and
-inside macro 0; names are unique.
+inside macro 0; names are unique; at least one field was read.
 """
 import argparse
 import glob
@@ -50,6 +50,7 @@ MACRO_STRIDE = 0x80000
 RE_BLOCK = re.compile(r'^#define\s+(\w+)_BASE\s+0x([0-9A-Fa-f]+)ull\s*$')
 RE_BANNER = re.compile(r'^ \*\s+(\w+)\s*\n \*\s+\(Prototype: (\w+)\)', re.M)
 RE_DEFINE = re.compile(r'^#define\s+(\w+)\s+0x([0-9A-Fa-f]+)\s*$')
+RE_GROUP = re.compile(r'^/\* (\w+) \*/\s*$')
 RE_FIELD = re.compile(r'^#define\s+(\w+)_(SHIFT|MASK)\s+(0x[0-9A-Fa-f]+|\d+)\s*$')
 
 
@@ -144,9 +145,10 @@ def expand(blocks, headers):
 def read_fields(hdir, headers):
     """[(reg, field, shift, mask)] from the *_masks.h of the blocks with their own regs header.
 
-    The register part of "<REG>_<FIELD>_SHIFT" is the longest register name of a header that
-    prefixes it, or the longest array name (a register name less its "_<n>" index: the masks
-    headers describe an array such as GW_DATA_0..31 once, as GW_DATA)."""
+    A masks header lists the fields of each register under a "/* <REG> */" line, as
+    "#define <REG>_<FIELD>_SHIFT n" and "..._MASK 0x...". <REG> is a register of the regs header
+    or, for an array (GW_DATA_0..31), the array's name less its index (GW_DATA); a field whose
+    name starts with an element's index (DB_FIFO_USER_OVRD_3_ASID) belongs to that element."""
     names = set()
     for rows in headers.values():
         for _, name in rows:
@@ -154,22 +156,40 @@ def read_fields(hdir, headers):
             names.add(re.sub(r'_\d+$', '', name))
     fields = []
     for fn in sorted(glob.glob(os.path.join(hdir, '*_masks.h'))):
-        shift, mask = {}, {}
+        base = os.path.basename(fn)
+        reg, shift, order = None, {}, []
         with open(fn, encoding='utf-8') as f:
             for line in f:
-                m = RE_FIELD.match(line)
+                m = RE_GROUP.match(line)
                 if m:
-                    (shift if m.group(2) == 'SHIFT' else mask)[m.group(1)] = int(m.group(3), 0)
-        for key in sorted(shift):
-            if key not in mask:
-                fail(f'{os.path.basename(fn)}: {key}_SHIFT without _MASK')
-            reg = max((r for r in names if key.startswith(r + '_')), key=len, default=None)
-            if reg is None:
-                continue  # a block outside NIC macro 0 (arc_farm_kdma_ctx_axuser_masks.h)
-            lsb, m = shift[key], mask[key]
-            if m == 0 or m != (m >> lsb) << lsb or bin(m >> lsb).count('1') != (m >> lsb).bit_length():
-                fail(f'{os.path.basename(fn)}: {key} mask 0x{m:X} not contiguous from bit {lsb}')
-            fields.append((reg, key[len(reg) + 1:], lsb, m))
+                    reg = m.group(1)
+                    continue
+                m = RE_FIELD.match(line)
+                if not m:
+                    continue
+                if reg is None or not m.group(1).startswith(reg + '_'):
+                    fail(f'{base}: {m.group(1)} outside its register group {reg}')
+                key = (reg, m.group(1)[len(reg) + 1:])
+                if m.group(2) == 'SHIFT':
+                    shift[key] = int(m.group(3), 0)
+                    order.append(key)
+                    continue
+                if key not in shift:
+                    fail(f'{base}: {m.group(1)}_MASK without _SHIFT')
+                lsb, mask = shift[key], int(m.group(3), 0)
+                bits = mask >> lsb
+                if mask == 0 or bits << lsb != mask or bits & (bits + 1):
+                    fail(f'{base}: {m.group(1)} mask 0x{mask:X} not contiguous from bit {lsb}')
+                if reg not in names:
+                    if order[0][0] != reg:
+                        fail(f'{base}: register group {reg} names no published register')
+                    break  # a block outside NIC macro 0 (arc_farm_kdma_ctx_axuser_masks.h)
+                # An element named inside the group (DB_FIFO_USER_OVRD: _0_ASID .. _31_ASID) is
+                # a field of that element (DB_FIFO_USER_OVRD_0, ASID).
+                full = m.group(1)
+                own = max((n for n in names if n.startswith(reg) and full.startswith(n + '_')),
+                          key=len)
+                fields.append((own, full[len(own) + 1:], lsb, mask))
     return fields
 
 
@@ -199,14 +219,16 @@ def emit(out, args, regs, used, fields, block_files, hdir):
     cmd = 'buildtools/gen-regmap.py --headers ' + args.headers_label + ' --out ' + args.out
     expanded = sum(1 for u in used if u[2] != u[3])
     text = ('GENERATED FILE - do not edit. Made by ' + cmd + ' from the public headers of '
-            'HabanaAI/drivers.gpu.linux-nic.kernel drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ '
-            '(the *_regs.h, *_masks.h and ' + ', '.join(block_files) + ')')
+            'HabanaAI/drivers.gpu.linux-nic.kernel '
+            'drivers/net/ethernet/intel/hbl_cn/gaudi2/asic_reg/ (the *_regs.h, *_masks.h and '
+            + ', '.join(block_files) + ')')
     cs = commits(hdir)
-    text += (', read at commit' + ('s ' if len(cs) > 1 else ' ') + ' and '.join(cs) + '.') if cs else '.'
-    text += (f' {len(regs)} registers of {len(used)} blocks of NIC macro 0 (configuration '
-             f'addresses 0x5400000..0x547FFFF), {expanded} of these blocks laid out from an instance '
-             f'that has a header (rule in buildtools/gen-regmap.py); {len(fields)} fields. '
-             'Lookup API: gaudi_regmap.h.')
+    if cs:
+        text += ', read at commit' + ('s ' if len(cs) > 1 else ' ') + ' and '.join(cs)
+    text += (f'. {len(regs)} registers of {len(used)} blocks of NIC macro 0 (configuration '
+             f'addresses 0x5400000..0x547FFFF), {expanded} of these blocks laid out from an '
+             'instance that has a header (rule in buildtools/gen-regmap.py); '
+             f'{len(fields)} fields. Lookup API: gaudi_regmap.h.')
     lines = ['/* SPDX-License-Identifier: BSD-3-Clause']
     lines += [' * ' + l for l in textwrap.wrap(text, 96, break_long_words=False,
                                               break_on_hyphens=False)]
@@ -242,11 +264,9 @@ def emit(out, args, regs, used, fields, block_files, hdir):
     lines += [f'{{0x{b:X}, 0x{e:X}, "{n}"}},' for b, e, n, _ in used]
     lines += ['};', '', 'inline constexpr PublishedReg kPublishedRegs[] = {']
     lines += [f'{{0x{a:X}, "{n}"}},' for a, n in regs]
+    lines += ['};', '', 'inline constexpr PublishedField kPublishedFields[] = {']
+    lines += [f'{{"{r}", "{f}", {l}, 0x{m:X}}},' for r, f, l, m in fields]
     lines += ['};']
-    if fields:
-        lines += ['', 'inline constexpr PublishedField kPublishedFields[] = {']
-        lines += [f'{{"{r}", "{f}", {l}, 0x{m:X}}},' for r, f, l, m in fields]
-        lines += ['};']
     lines += ['// clang-format on', '', '} // namespace gaudi::hw::regmap', '']
     with open(out, 'w', encoding='utf-8') as f:
         f.write('\n'.join(lines))
@@ -265,6 +285,8 @@ def main():
     regs, used = expand(blocks, headers)
     check(regs)
     fields = read_fields(args.headers, headers)
+    if not fields:
+        fail('no fields: no *_masks.h of a NIC macro 0 block in ' + args.headers)
     emit(args.out, args, regs, used, fields, block_files, args.headers)
     print(f'{args.out}: {len(regs)} registers, {len(used)} blocks, {len(fields)} fields')
 

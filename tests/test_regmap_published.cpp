@@ -173,6 +173,115 @@ TEST(RegmapPublished, EveryRegRowPublished)
 	}
 }
 
+/* The field of a published register: under the register's own name, or under its array's name
+ * (GW_DATA_0 -> GW_DATA) as the masks headers list arrays. */
+const regmap::PublishedField *field_of(std::string_view reg, std::string_view field)
+{
+	std::string_view array = reg;
+	const auto us = reg.rfind('_');
+	if (us != std::string_view::npos &&
+	    reg.find_first_not_of("0123456789", us + 1) == std::string_view::npos)
+		array = reg.substr(0, us);
+	const regmap::PublishedField *hit = nullptr;
+	for (const auto &f : regmap::kFields)
+		if (field == f.field && (reg == f.reg || (hit == nullptr && array == f.reg)))
+			hit = &f;
+	return hit;
+}
+
+unsigned width_of(uint32_t mask)
+{
+	return static_cast<unsigned>(__builtin_popcount(mask));
+}
+
+/* Every field: a contiguous mask at its shift, of a register (or array) the table publishes. */
+TEST(RegmapPublished, FieldsWellFormed)
+{
+	ASSERT_GT(regmap::kFields.size(), 0u);
+	std::vector<std::string_view> names;
+	for (const auto &r : regmap::kRegs)
+		names.emplace_back(r.name);
+	std::sort(names.begin(), names.end());
+	for (const auto &f : regmap::kFields) {
+		SCOPED_TRACE(std::string(f.reg) + "." + f.field);
+		ASSERT_LT(f.shift, 32u);
+		ASSERT_NE(f.mask, 0u);
+		const uint32_t bits = f.mask >> f.shift;
+		EXPECT_EQ(bits << f.shift, f.mask);
+		EXPECT_EQ(bits & (bits + 1), 0u); /* contiguous from the shift */
+		const std::string_view reg = f.reg;
+		const bool own = std::binary_search(names.begin(), names.end(), reg);
+		const std::string element_prefix = std::string(reg) + "_";
+		const auto it = std::lower_bound(names.begin(), names.end(), element_prefix);
+		const bool array = it != names.end() && it->rfind(element_prefix, 0) == 0;
+		EXPECT_TRUE(own || array);
+	}
+}
+
+/* Fields read in the public masks headers. */
+TEST(RegmapPublished, SpotFields)
+{
+	struct Row {
+		const char *reg;
+		const char *field;
+		uint32_t shift;
+		uint32_t mask;
+	};
+	static constexpr Row kRows[] = {
+		/* nic0_qpc0_masks.h */
+		{"NIC0_QPC0_ERR_FIFO_BASE_ADDR_31_7", "R", 7, 0xFFFFFF80},
+		{"NIC0_QPC0_DB_FIFO_USER_OVRD_3", "ASID", 0, 0x3FF},
+		{"NIC0_QPC0_GW_CTRL", "DOORBELL_FORCE", 26, 0x4000000},
+		/* nic0_rxe0_masks.h */
+		{"NIC0_RXE0_RAW_MISC_P2", "LOG_BUFFER_SIZE_MASK_P2", 15, 0xF8000},
+		/* nic0_txe0_masks.h */
+		{"NIC0_TXE0_VALN_TAG_CFG", "VLAN_ID", 16, 0xFFF0000},
+		/* nic0_txs0_masks.h, nic0_tmr_masks.h */
+		{"NIC0_TXS0_RANDOM_PSUH_CFG", "TIMEOUT", 19, 0xFFF80000},
+		{"NIC0_TMR_TRM_SLICE_CREDIT", "TOTAL_CREDIT", 24, 0x7F000000},
+		/* nic0_rxb_core_masks.h */
+		{"NIC0_RXB_CORE_STATIC_CREDITS", "STATIC_CREDITS_VALUE1", 14, 0x7FFC000},
+		/* prt0_mac_core_masks.h, nic0_mac_ch0_mac_128_masks.h, nic0_mac_ch0_mac_pcs_masks.h */
+		{"PRT0_MAC_CORE_MAC_REC_STS0", "REC_LINK_STS", 6, 0x3C0},
+		{"NIC0_MAC_CH0_MAC_128_COMMAND_CONFIG", "PFC_MODE", 19, 0x80000},
+		{"NIC0_MAC_CH0_MAC_PCS_STATUS2", "DEVICE_PRESENT", 14, 0xC000},
+		/* nic0_phy_masks.h, nic0_mac_glob_stat_control_reg_masks.h */
+		{"NIC0_PHY_PHY_CFG_ADDR", "ADDR_OVRD", 16, 0xFFFF0000},
+		{"NIC0_MAC_GLOB_STAT_CONTROL_REG_STATN_CONFIG", "F_RESET", 31, 0x80000000},
+	};
+	for (const auto &row : kRows) {
+		const auto *f = field_of(row.reg, row.field);
+		ASSERT_NE(f, nullptr) << row.reg << "." << row.field;
+		EXPECT_EQ(f->shift, row.shift) << row.reg << "." << row.field;
+		EXPECT_EQ(f->mask, row.mask) << row.reg << "." << row.field;
+	}
+}
+
+/* Every field of gaudi_regs.h is published at its position and width. */
+TEST(RegmapPublished, EveryFieldRowPublished)
+{
+	for (const auto &row : reg::kFieldRows) {
+		SCOPED_TRACE(std::string(row.block) + "." + row.reg + "." + row.field);
+		const reg::BlockRow *block = nullptr;
+		for (const auto &b : reg::kBlockRows)
+			if (std::strcmp(b.block, row.block) == 0)
+				block = &b;
+		const reg::RegRow *rr = nullptr;
+		for (const auto &r : reg::kRegRows)
+			if (std::strcmp(r.block, row.block) == 0 &&
+			    std::strcmp(r.reg, row.reg) == 0)
+				rr = &r;
+		ASSERT_NE(block, nullptr);
+		ASSERT_NE(rr, nullptr);
+		const auto *r = at(block->cfg_addr + rr->off);
+		ASSERT_NE(r, nullptr);
+		const auto *f = field_of(r->name, row.field);
+		ASSERT_NE(f, nullptr) << r->name;
+		EXPECT_EQ(f->shift, row.lsb);
+		EXPECT_EQ(width_of(f->mask), row.width);
+	}
+}
+
 TEST(RegmapPublished, FindAcrossMacros)
 {
 	const uint32_t tdm = 0x545413C - reg::kNic0CfgBase;

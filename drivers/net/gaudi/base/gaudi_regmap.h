@@ -18,6 +18,7 @@ namespace gaudi::hw::regmap {
 
 inline constexpr std::span<const PublishedReg> kRegs{kPublishedRegs};
 inline constexpr std::span<const PublishedBlock> kBlocks{kPublishedBlocks};
+inline constexpr std::span<const PublishedField> kFields{kPublishedFields};
 
 /* The published register at nic_off, the byte offset from reg::kNic0CfgBase. Every macro
  * repeats the layout of macro 0 at kMacroStride [gaudi2_regs.h NIC_OFFSET]; nullptr for an
