@@ -1378,12 +1378,28 @@ std::pair<uint32_t, uint32_t> pub_field(const std::string &name)
 	return {static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1])};
 }
 
+/* With GAUDI_PUBLIC_FACTS_LIST=<file>, every comparison is appended to that file as
+ * "element<TAB>ours<TAB>public<TAB>agree", the audit's list. */
+void list_comparison(const std::string &what, const std::string &ours, const std::string &pub,
+		     bool agree)
+{
+	const char *path = std::getenv("GAUDI_PUBLIC_FACTS_LIST");
+	if (path == nullptr)
+		return;
+	if (FILE *f = std::fopen(path, "a")) {
+		std::fprintf(f, "%s\t%s\t%s\t%s\n", what.c_str(), ours.c_str(), pub.c_str(),
+			     agree ? "yes" : "NO");
+		std::fclose(f);
+	}
+}
+
 /* Counts the comparisons so each test can show it checked what it claims. */
 struct Tally {
 	unsigned checked = 0, bad = 0;
 	void eq(uint64_t ours, uint64_t pub, const std::string &what)
 	{
 		checked++;
+		list_comparison(what, hex(ours), hex(pub), ours == pub);
 		if (ours != pub) {
 			bad++;
 			ADD_FAILURE() << what << ": ours " << hex(ours) << ", public " << hex(pub);
@@ -1393,6 +1409,10 @@ struct Tally {
 	{
 		auto f = pub_field(pub);
 		checked++;
+		list_comparison(ours + " (" + pub + ")",
+				std::to_string(lsb) + "," + std::to_string(width),
+				std::to_string(f.first) + "," + std::to_string(f.second),
+				f.first == lsb && f.second == width);
 		if (f.first != lsb || f.second != width) {
 			bad++;
 			ADD_FAILURE() << ours << " {" << lsb << ", " << width << "}: public " << pub
@@ -1521,7 +1541,11 @@ TEST(PublicFacts, DescriptorsMatchGaudi2H)
 		auto text = fact_text("syndrome", code);
 		auto w = wording.find(r.value);
 		t.checked++;
-		if (!text || w == wording.end() || text->find(w->second) == std::string::npos) {
+		const bool ok =
+			text && w != wording.end() && text->find(w->second) != std::string::npos;
+		list_comparison(std::string("syndrome ") + code + " " + r.name, code,
+				text ? *text : "(absent)", ok);
+		if (!ok) {
 			t.bad++;
 			ADD_FAILURE() << "syndrome " << code << " (" << r.name << "): public text '"
 				      << (text ? *text : "") << "'";
