@@ -107,7 +107,8 @@ FACTS = [
      r"static void fw_unload_all.*?REGISTER_9814, " + HEX + r"\);"),
     ("phy.fw_unload_all.pam4_cont", "gaudi2_cn_phy.c", r"REGISTER_0P11, " + HEX + r"\);\n\n"),
     ("phy.fw_unload_all.nrz_cont", "gaudi2_cn_phy.c", r"REGISTER_0N0C, " + HEX + r"\);\n\}"),
-    ("phy.fw_unload_all.msleep", "gaudi2_cn_phy.c", r"cpu_reset\(hdev, port\);\n\t\}\n\n\tmsleep\((\d+)\);"),
+    ("phy.fw_unload_all.msleep", "gaudi2_cn_phy.c",
+     r"cpu_reset\(hdev, port\);\n\t\}\n\n\tmsleep\((\d+)\);"),
     ("phy.fw_unload_all.toggle_usleep", "gaudi2_cn_phy.c",
      r"REGISTER_0P11, 0\);\n\tusleep_range\((\d+), \d+\);"),
     ("phy.fw_load.skip", "gaudi2_cn_phy.c", r"fw_data \+= " + HEX + ";\n\n\t/\* skip"),
@@ -120,17 +121,21 @@ FACTS = [
     ("phy.fw_load.fw2_halt", "gaudi2_cn_phy.c", r"REGISTER_9814, " + HEX + r"\); /\* FW2 \*/"),
     ("phy.fw_load.fw2_poll_usleep", "gaudi2_cn_phy.c",
      r"usleep_range\((\d+), \d+\);\n\t\tstatus = NIC_PHY_RREG32\(NIC0_SERDES0_REGISTER_9814\)"),
-    ("phy.fw_load.section_cmd", "gaudi2_cn_phy.c", r"REGISTER_9F0F, " + HEX + r"\); /\* FW0 \+ 15 \*/\n\n\t\tchecks"),
+    ("phy.fw_load.section_cmd", "gaudi2_cn_phy.c",
+     r"REGISTER_9F0F, " + HEX + r"\); /\* FW0 \+ 15 \*/\n\n\t\tchecks"),
     ("phy.fw_load.section_poll_usleep", "gaudi2_cn_phy.c",
      r"usleep_range\((\d+), \d+\);\n\t\t\tstatus = NIC_PHY_RREG32\(NIC0_SERDES0_REGISTER_9F0F\)"),
-    ("phy.fw_load.exec_cmd", "gaudi2_cn_phy.c", r"REGISTER_9F0F, " + HEX + r"\); /\* FW0 \+ 15 \*/\n\n\tmsleep"),
+    ("phy.fw_load.exec_cmd", "gaudi2_cn_phy.c",
+     r"REGISTER_9F0F, " + HEX + r"\); /\* FW0 \+ 15 \*/\n\n\tmsleep"),
     ("phy.fw_load.exec_msleep", "gaudi2_cn_phy.c", r"/\* FW0 \+ 15 \*/\n\n\tmsleep\((\d+)\);"),
     ("phy.fw_load.sections_inclusive", "gaudi2_cn_phy.c", r"for \(i = 0; i (<=) sections; i\+\+\)"),
     ("phy.mac_lane_remap.macro0", "gaudi2_cn_phy.c",
-     r"/\* MACRO 0 \*/\n\tNIC_MAC_LANE_MAP\(NIC_MAC_LANE_(\d), NIC_MAC_LANE_(\d), NIC_MAC_LANE_(\d), "
+     r"/\* MACRO 0 \*/\n\tNIC_MAC_LANE_MAP\(NIC_MAC_LANE_(\d), NIC_MAC_LANE_(\d), "
+     r"NIC_MAC_LANE_(\d), "
      r"NIC_MAC_LANE_(\d)\),"),
     ("phy.mac_lane_remap.macro11", "gaudi2_cn_phy.c",
-     r"/\* MACRO 11 \*/\n\tNIC_MAC_LANE_MAP\(NIC_MAC_LANE_(\d), NIC_MAC_LANE_(\d), NIC_MAC_LANE_(\d), "
+     r"/\* MACRO 11 \*/\n\tNIC_MAC_LANE_MAP\(NIC_MAC_LANE_(\d), NIC_MAC_LANE_(\d), "
+     r"NIC_MAC_LANE_(\d), "
      r"NIC_MAC_LANE_(\d)\),"),
     ("phy.fw_parse_lane_map.bits", "gaudi2_cn_phy.c", r"\((0x[0-9a-f]) << \(_lane \* (\d+)\)\)"),
     # gaudi2_cn.c: the dummy doorbell and the scheduling-queue formula.
@@ -182,7 +187,8 @@ def c_expr_value(expr, known):
     e = strip_comments(expr).strip()
     e = re.sub(r"\b(0x[0-9A-Fa-f]+|\d+)(?:ull|ULL|ul|UL|u|U)\b", r"\1", e)
     e = re.sub(r"\bBIT(?:_ULL)?\(", "(1 << ", e)
-    e = re.sub(r"\bGENMASK(?:_ULL)?\((\w+), (\w+)\)", r"(((1 << (\1 + 1)) - 1) ^ ((1 << \2) - 1))", e)
+    e = re.sub(r"\bGENMASK(?:_ULL)?\((\w+), (\w+)\)",
+               r"(((1 << (\1 + 1)) - 1) ^ ((1 << \2) - 1))", e)
 
     def sub(m):
         name = m.group(0)
