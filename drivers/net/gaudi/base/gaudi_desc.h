@@ -59,7 +59,7 @@ inline constexpr uint32_t CQE_IS_REQ = 1u << 24;
 inline constexpr uint32_t CQE_QPN_MASK = 0x00FFFFFF;
 
 /* EQE, 16 bytes [regs "EQE types", gaudi2_prm.h]: d0 valid [31], type [3:0]; d1, d2 per type:
- *   COMP: d1 CQ number [15:0], d2 CQ PI     QP_ERR: d1 QPN [23:0] (bit 31 = requester), d2 syndrome
+ *   COMP: d1 CQ number [15:0], d2 CQ PI     QP_ERR: d1 QPN [23:0] (bit 31 = reset), d2 syndrome
  *   LINK_STATUS: d1 timestamp, d2 status [3:0] (bit 0 = link up)
  *   RAW_TX_COMP: d1 QPN, d2 execution index of the completed (solicited) WQE
  *   DB_FIFO_OVERRUN: d1 doorbell FIFO number. Software clears valid. */

@@ -80,8 +80,12 @@ inline constexpr uint32_t TS_RC = 0;
 inline constexpr uint32_t TS_RAW = 1;
 inline constexpr uint32_t WQ_TYPE_WRITE = 1;
 inline constexpr uint32_t TRUST_SECURED = 1;
-/* Scheduling queue of the raw QP: TXS_PORT_RAW_SCHED_Q (15) x 4 PFC priorities +
- * GAUDI2_PFC_PRIO_DRIVER (0) [gaudi2_cn.h, gaudi2_cn.c gaudi2_cn_txs_get_schedq_num]. */
+/* Scheduling queue of the raw QP: TXS_PORT_RAW_SCHED_Q (15) x HBL_EN_PFC_PRIO_NUM (4) +
+ * GAUDI2_PFC_PRIO_DRIVER (0) [gaudi2_cn.h, cn.h, gaudi2_cn.c]: the group x priorities +
+ * priority formula of gaudi2_cn_txs_get_schedq_num, which itself serves only the requester and
+ * responder groups. [choice] in part: the line of gaudi2_cn.c that stores the raw value into
+ * the Ethernet aux data was not found (searched "schedq_num =", "TXS_PORT_RAW_SCHED_Q *",
+ * "schedq_num(GAUDI2_PFC_PRIO_DRIVER": only gaudi2_en.c's read of aux_data->schedq_num). */
 inline constexpr uint32_t kRawSchedQ = 15 * 4 + 0;
 /* REMOTE_WQ_LOG_SZ the Ethernet driver writes [gaudi2_en.c req_qpc_init]. */
 inline constexpr uint32_t kRawRemoteWqLogSz = 1;
