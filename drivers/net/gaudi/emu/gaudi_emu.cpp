@@ -209,7 +209,8 @@ cpu_set_t Device::Impl::engine_cpus()
 		CPU_SET(i, &all);
 	free = all;
 	unsigned lc;
-	RTE_LCORE_FOREACH_WORKER(lc) {
+	RTE_LCORE_FOREACH_WORKER(lc)
+	{
 		rte_cpuset_t w = rte_lcore_cpuset(lc);
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &w))
@@ -316,6 +317,15 @@ constexpr ArrayRow kArrays[] = {
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_NCCW_HI, 4, 0x20},
 	{"MAC_128", reg::MAC_128_CL01_PAUSE_QUANTA, 4, 4},
 	{"MAC_128", reg::MAC_128_CL01_QUANTA_THRESH, 4, 4},
+	{"MAC_128", reg::MAC_128_CL89_PAUSE_QUANTA, 4, 4},
+	{"MAC_128", reg::MAC_128_CL89_QUANTA_THRESH, 4, 4},
+	{"RXB_CORE", reg::RXB_CORE_MAX_STATIC_CREDITS_0, 8, 4},
+	{"RXB_CORE", reg::RXB_CORE_DROP_THRESHOLD_0, 8, 4},
+	{"RXB_CORE", reg::RXB_CORE_DROP_SMALL_THRESHOLD_0, 8, 4},
+	{"RXB_CORE", reg::RXB_CORE_DSCP2PRIO_0, 8, 4},
+	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_CONTROL, 4, 0x20},
+	{"MAC_PCS", reg::MAC_PCS_VENDOR_VL0_0, 8, 4},
+	{"MAC_PCS", reg::MAC_PCS_VL4_0, 32, 4},
 };
 
 /* Offsets of a block of the map, within NIC macro 0 / port or lane instance. */
