@@ -255,7 +255,9 @@ void Port::set_flow(const FlowCfg &f)
 		bar_->wr32(rxb + reg::rxb_xon_threshold(p), flows(f.xon));
 	}
 	/* [choice] TXB GLOBAL_PAUSE has no published fields: bit (port & 1) = this port may send
-	 * PAUSE/PFC frames; see gaudi_hw_model.rst. */
+	 * PAUSE/PFC frames. hbl_cn writes 0 there at per-macro set-up only (gaudi2_cn_config_hw_txb)
+	 * and has no TX-pause switch; the model sends PAUSE on this bit. To go once the model
+	 * pauses on the RXB thresholds; see gaudi_hw_model.rst. */
 	uint32_t gp = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE);
 	uint32_t bit = 1u << (port_ & 1);
 	bar_->wr32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE, f.tx_pause ? (gp | bit) : (gp & ~bit));
