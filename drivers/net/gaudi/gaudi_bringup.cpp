@@ -96,10 +96,10 @@ int nic_mem_clear(fw::FwHost &h, std::string *err)
 }
 
 /* hbl_cn core init, then port init, for the ports we drive [CNC gaudi2_cn_macros_hw_config ->
- * gaudi2_cn_hw_macro_config (MAC core, RXB, TXB, TMR); gaudi2_cn_hw_port_config -> gaudi2_cn_config_port_hw_txs, its
- * first step]: each macro's timer free list by the firmware (NIC_INIT_TMR_MEM), then the TMR
- * registers; then each port's scheduler free list (NIC_INIT_TXS_MEM), then the TXS
- * registers. */
+ * gaudi2_cn_hw_macro_config (MAC core, RXB, TXB, TMR); gaudi2_cn_hw_port_config ->
+ * gaudi2_cn_config_port_hw_txs, its first step]: each macro's MAC core, RXB and TXB, its timer
+ * free list by the firmware (NIC_INIT_TMR_MEM), then the TMR registers; then each port's
+ * scheduler free list (NIC_INIT_TXS_MEM), then the TXS registers. */
 int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 {
 	char what[40];
