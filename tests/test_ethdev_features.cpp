@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "gaudi_test_eal.h"
+#include "base/gaudi_nic_mem.h"
 #include "base/gaudi_regs.h"
 
 #include <rte_bus_vdev.h>
@@ -414,6 +415,71 @@ TEST(Features, RegisterDump)
 	/* Only full dumps. */
 	ri.length = 5;
 	EXPECT_EQ(rte_eth_dev_get_reg_info(nic.port(1), &ri), -ENOTSUP);
+}
+
+/* Port start programs the QPC, TXE and AXI users as gaudi2_cn.c config_port_hw_qpc / _txe do
+ * (read back through the register dump); stop leaves the doorbell FIFO's CI address cleared
+ * (__db_fifo_reset); a restart sets it again and frames move. */
+TEST(Features, PortStartAndStopProgramming)
+{
+	Nic nic("ports=2");
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	namespace reg = gaudi::hw::reg;
+	auto dump = [](uint16_t port) {
+		std::map<std::string, uint32_t> m;
+		rte_dev_reg_info ri{};
+		EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
+		std::vector<uint32_t> regs(ri.length);
+		ri.data = regs.data();
+		EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
+		unsigned k = 0;
+		for (const reg::RegRow &row : reg::kRegRows) {
+			std::string b = row.block;
+			m[b + "." + row.reg] = regs.at(k);
+			k += (b == "MAC_PCS" || b == "MAC_128") ? 2 : 1;
+		}
+		return m;
+	};
+	auto m = dump(nic.port(1));
+	const uint64_t req = gaudi::hw::nicmem::req_qpc_addr(1);
+	const uint64_t res = gaudi::hw::nicmem::res_qpc_addr(1);
+	EXPECT_EQ(m["QPC.REQ_BASE_ADDRESS_63_32"], uint32_t(req >> 32));
+	EXPECT_EQ(m["QPC.REQ_BASE_ADDRESS_31_7"], uint32_t(req) >> 7);
+	EXPECT_EQ(m["QPC.RES_BASE_ADDRESS_63_32"], uint32_t(res >> 32));
+	EXPECT_EQ(m["QPC.RES_BASE_ADDRESS_31_7"], uint32_t(res) >> 7);
+	for (const char *b :
+	     {"QPC_AXUSER_DB_FIFO", "QPC_AXUSER_ERR_FIFO", "QPC_AXUSER_QPC_REQ",
+	      "QPC_AXUSER_QPC_RESP", "QPC_AXUSER_CONG_QUE", "QPC_AXUSER_EV_QUE_LBW_INTR"}) {
+		EXPECT_EQ(m[std::string(b) + ".HB_WR_OVRD_LO"], 0xFFFFFBFFu) << b;
+		EXPECT_EQ(m[std::string(b) + ".HB_RD_OVRD_LO"], 0xFFFFFBFFu) << b;
+	}
+	EXPECT_EQ(m["RXE_AXUSER_AXUSER_CQ0.HB_WR_OVRD_LO"], 0xFFFFFBFFu);
+	EXPECT_EQ(m["RXE_AXUSER_AXUSER_CQ1.HB_WR_OVRD_LO"], 0xFFFFFBFFu);
+	EXPECT_EQ(m["TXE.PRIO_TO_DSCP_0"], 0x18100000u);
+	EXPECT_EQ(m["RXE.ARUSER_MMU_BP"], 1u);
+	EXPECT_NE(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_31_7"], 0u);
+
+	ASSERT_EQ(rte_eth_dev_stop(nic.port(1)), 0);
+	m = dump(nic.port(1));
+	EXPECT_EQ(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_31_7"], 0u);
+	EXPECT_EQ(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_63_32"], 0u);
+
+	ASSERT_EQ(rte_eth_dev_start(nic.port(1)), 0);
+	m = dump(nic.port(1));
+	EXPECT_NE(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_31_7"], 0u);
+	/* The restarted port sends (its doorbell CI comes back) and receives. */
+	for (unsigned from : {1u, 0u}) {
+		unsigned to = 1 - from;
+		std::vector<rte_mbuf *> pkts;
+		for (int i = 0; i < 4; i++)
+			pkts.push_back(nic.frame(200));
+		EXPECT_EQ(nic.send(from, pkts), 4u);
+		auto got = nic.receive(to, 4, 2000);
+		EXPECT_EQ(got.size(), 4u) << "port " << from << " to " << to;
+		gaudi_test::free_all(got);
+	}
 }
 
 /* ---- FEC ---- */

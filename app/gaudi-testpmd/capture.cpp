@@ -9,11 +9,18 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_ether.h>
 #include <rte_malloc.h>
+#include <rte_spinlock.h>
 
 #include "capture.h"
 
 namespace gtp {
+
+namespace {
+/* Guards rte_pcapng's process-wide clock (see Capture::copy). */
+rte_spinlock_t pcapng_clock_lock = RTE_SPINLOCK_INITIALIZER;
+} // namespace
 
 std::unique_ptr<BpfFilter> BpfFilter::compile(const std::string &expr, uint32_t snaplen,
 					      std::string &err)
@@ -99,7 +106,41 @@ std::unique_ptr<Capture> Capture::open(uint16_t port, const std::string &file, b
 		return nullptr;
 	}
 	c->fd_ = -1; /* owned by pcapng_ now (rte_pcapng_close closes it) */
+	if (!start_pcapng_clock(mp)) {
+		err = "capture: no mbuf to start the pcapng clock";
+		return nullptr;
+	}
 	return c;
+}
+
+bool Capture::start_pcapng_clock(rte_mempool *mp)
+{
+	/* DPDK 22.11's rte_pcapng reads its TSC-to-wall-clock base inside the first
+	 * rte_pcapng_copy, after the caller read the stamp it passes: that stamp lies before the
+	 * base, and the unsigned difference throws the base ~2^64 cycles ahead for good (every
+	 * timestamp in the 23rd century). The first copy of the process, here, passes a stamp 1 ms
+	 * ahead, which the base (read a few microseconds later) does not pass; the base then
+	 * stays put (it only moves once a stamp is a second or more past it). */
+	static bool started; /* captures are opened by the main lcore, before forwarding */
+	if (started)
+		return true;
+	rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	if (!m)
+		return false;
+	if (!rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN)) {
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	/* The clock starts before the copy is attempted: its result does not matter. */
+	rte_spinlock_lock(&pcapng_clock_lock);
+	rte_mbuf *c = rte_pcapng_copy(0, 0, m, mp, RTE_ETHER_MIN_LEN,
+				      rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000,
+				      RTE_PCAPNG_DIRECTION_UNKNOWN);
+	rte_spinlock_unlock(&pcapng_clock_lock);
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(c);
+	started = true;
+	return true;
 }
 
 Capture::~Capture()
@@ -121,8 +162,14 @@ uint16_t Capture::copy(rte_mbuf **pkts, uint16_t n, uint16_t queue, rte_pcapng_d
 {
 	if (max_ && queued_.load(std::memory_order_relaxed) >= max_)
 		return 0;
-	uint64_t now = rte_get_tsc_cycles();
 	uint16_t k = 0, filtered = 0, failed = 0;
+	/* rte_pcapng (22.11) keeps one TSC base for the process and moves it forward a second at a
+	 * time inside each copy: a stamp read by another lcore just before such a move lies before
+	 * the new base, and the unsigned difference throws the base ~2^64 cycles ahead for good
+	 * (timestamps in the 23rd century). Stamping and copying under one lock keeps every stamp
+	 * at or after the base. */
+	rte_spinlock_lock(&pcapng_clock_lock);
+	uint64_t now = rte_get_tsc_cycles();
 	for (uint16_t i = 0; i < n; i++) {
 		if (filter_ && !filter_->match(pkts[i])) {
 			filtered++;
@@ -136,6 +183,7 @@ uint16_t Capture::copy(rte_mbuf **pkts, uint16_t n, uint16_t queue, rte_pcapng_d
 		copies[k] = c;
 		idx[k++] = i;
 	}
+	rte_spinlock_unlock(&pcapng_clock_lock);
 	if (filtered)
 		filtered_.fetch_add(filtered, std::memory_order_relaxed);
 	if (failed)
@@ -154,8 +202,8 @@ void Capture::commit(rte_mbuf **copies, const uint16_t *idx, uint16_t ncopies, u
 	}
 	if (!keep)
 		return;
-	unsigned q = rte_ring_enqueue_burst(ring_, reinterpret_cast<void **>(copies), keep,
-					    nullptr);
+	unsigned q =
+		rte_ring_enqueue_burst(ring_, reinterpret_cast<void **>(copies), keep, nullptr);
 	if (q < keep) {
 		rte_pktmbuf_free_bulk(copies + q, keep - q);
 		dropped_.fetch_add(keep - q, std::memory_order_relaxed);
@@ -185,7 +233,9 @@ unsigned Capture::drain()
 void Capture::finish(uint64_t ifrecv, uint64_t ifdrop)
 {
 	drain();
+	rte_spinlock_lock(&pcapng_clock_lock); /* it stamps the block too */
 	rte_pcapng_write_stats(pcapng_, port_, "gaudi-testpmd", 0, 0, ifrecv, ifdrop);
+	rte_spinlock_unlock(&pcapng_clock_lock);
 	rte_pcapng_close(pcapng_);
 	pcapng_ = nullptr;
 	roce_ = summarize_roce(file_);

@@ -87,6 +87,7 @@ public:
 
 private:
 	Capture() = default;
+	static bool start_pcapng_clock(rte_mempool *mp);
 	uint16_t port_ = 0;
 	std::string file_;
 	bool rx_ = false, tx_ = false;

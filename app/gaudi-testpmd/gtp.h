@@ -39,37 +39,37 @@ struct EthPeer {
 struct Config {
 	FwdMode mode = FwdMode::io;
 	uint16_t burst = 32;
-	uint32_t pkt_len = 64;          /* --txpkts: frame length without FCS */
+	uint32_t pkt_len = 64; /* --txpkts: frame length without FCS */
 	uint16_t rxq = 1, txq = 1;
-	uint16_t rxd = 0, txd = 0;      /* 0: the port's default ring size, as testpmd */
+	uint16_t rxd = 0, txd = 0; /* 0: the port's default ring size, as testpmd */
 	unsigned nb_cores = 1;
-	double stats_period = 1.0;       /* seconds; 0 = no live line */
+	double stats_period = 1.0; /* seconds; 0 = no live line */
 	std::vector<EthPeer> eth_peers;
-	uint32_t ip_src = 0xc6120001;    /* 198.18.0.1, as testpmd's txonly (RFC 2544 range) */
-	uint32_t ip_dst = 0xc6120002;    /* 198.18.0.2 */
+	uint32_t ip_src = 0xc6120001; /* 198.18.0.1, as testpmd's txonly (RFC 2544 range) */
+	uint32_t ip_dst = 0xc6120002; /* 198.18.0.2 */
 	uint16_t udp_src = 9, udp_dst = 9;
-	unsigned flows = 1024;           /* --flowgen-flows */
-	double duration = 0;             /* seconds; 0 = until --packets or Ctrl-C */
-	uint64_t packets = 0;            /* 0 = no limit */
-	double rate_pps = 0;             /* per port; 0 = as fast as possible */
-	double rate_gbps = 0;            /* per port, L2 bytes (no FCS) */
-	std::vector<uint16_t> portlist;  /* empty = every probed port */
+	unsigned flows = 1024;		/* --flowgen-flows */
+	double duration = 0;		/* seconds; 0 = until --packets or Ctrl-C */
+	uint64_t packets = 0;		/* 0 = no limit */
+	double rate_pps = 0;		/* per port; 0 = as fast as possible */
+	double rate_gbps = 0;		/* per port, L2 bytes (no FCS) */
+	std::vector<uint16_t> portlist; /* empty = every probed port */
 	bool tx_first = false;
-	bool latency = true;             /* stamp generated frames and measure */
+	bool latency = true; /* stamp generated frames and measure */
 	std::string template_file;
 	std::string json_file;
 	std::vector<CaptureSpec> captures;
 	std::string capture_filter;
 	CaptureDir capture_dir = CaptureDir::both;
-	uint64_t capture_max = 0;        /* frames per capture file; 0 = no limit */
+	uint64_t capture_max = 0; /* frames per capture file; 0 = no limit */
 	uint32_t snaplen = UINT32_MAX;
 	bool interactive = false;
 	bool quiet = false;
 	/* roce mode: requester on the first port, responder on the second. */
-	std::string roce_op = "rc-write";  /* ud-send, rc-send, rc-write, rc-read */
-	uint32_t roce_msg = 4096;          /* message size, bytes */
-	uint32_t roce_depth = 64;          /* messages outstanding */
-	uint32_t roce_mtu = 1024;          /* RoCE path MTU: 256, 512, 1024, 2048, 4096 */
+	std::string roce_op = "rc-write"; /* ud-send, rc-send, rc-write, rc-read */
+	uint32_t roce_msg = 4096;	  /* message size, bytes */
+	uint32_t roce_depth = 64;	  /* messages outstanding */
+	uint32_t roce_mtu = 1024;	  /* RoCE path MTU: 256, 512, 1024, 2048, 4096 */
 };
 
 /* Parses the application's arguments (those after "--"). Returns 0, 1 after printing the

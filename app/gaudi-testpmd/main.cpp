@@ -8,6 +8,7 @@
  * the captures, stops the run (--duration, --packets, SIGINT/SIGTERM) and writes the report.
  */
 #include <algorithm>
+#include <climits>
 #include <atomic>
 #include <cinttypes>
 #include <cmath>
@@ -50,8 +51,8 @@
 #include "roce_mode.h"
 #include "rte_pmd_gaudi.h"
 
-#ifndef GAUDI_PMD_PATH
-#error "GAUDI_PMD_PATH must be defined (app/gaudi-testpmd/meson.build)"
+#ifndef DPDK_PLUGIN_DIR
+#error "DPDK_PLUGIN_DIR must be defined (app/gaudi-testpmd/meson.build)"
 #endif
 
 namespace gtp {
@@ -78,10 +79,10 @@ inline void bump(std::atomic<uint64_t> &c, uint64_t n)
 
 struct Port {
 	uint16_t id;
-	uint16_t peer;          /* where io/mac/macswap send what this port receives */
+	uint16_t peer; /* where io/mac/macswap send what this port receives */
 	rte_ether_addr mac;
-	rte_ether_addr dst;     /* --eth-peer, else the peer's MAC */
-	uint64_t speed_mbps;    /* highest of speed_capa; 0 = unknown */
+	rte_ether_addr dst;  /* --eth-peer, else the peer's MAC */
+	uint64_t speed_mbps; /* highest of speed_capa; 0 = unknown */
 	std::string name;
 	Capture *cap = nullptr;
 	rte_eth_stats final{};
@@ -92,28 +93,28 @@ struct Port {
 	bool started = false;
 	bool configured = false;
 	uint16_t rxd = 0, txd = 0; /* ring sizes */
-	uint32_t lpbk = 0;        /* rte_eth_conf.lpbk_mode (interactive: port config loopback) */
-	bool reconfigure = false; /* lpbk changed: configure again at the next port start */
+	uint32_t lpbk = 0;	   /* rte_eth_conf.lpbk_mode (interactive: port config loopback) */
+	bool reconfigure = false;  /* lpbk changed: configure again at the next port start */
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	uint16_t id;
-	uint16_t port, queue;   /* rx side */
-	uint16_t tx_port;       /* tx side, same queue */
+	uint16_t port, queue; /* rx side */
+	uint16_t tx_port;     /* tx side, same queue */
 	/* Generator state. */
-	uint64_t to_send = 0;   /* 0 = no limit */
+	uint64_t to_send = 0;	/* 0 = no limit */
 	double tsc_per_pkt = 0; /* 0 = not paced */
 	double next_tsc = 0;
 	uint32_t seq = 0;
 	uint32_t flow = 0;
 	size_t tmpl_idx = 0;
-	uint8_t hdr[64];        /* Ethernet/IPv4/UDP header of txonly/flowgen frames */
+	uint8_t hdr[64]; /* Ethernet/IPv4/UDP header of txonly/flowgen frames */
 	rte_mbuf *pending[kMaxBurst];
 	uint16_t npending = 0, pending_off = 0;
 	std::atomic<bool> done{false};
 	/* Counters (written by the stream's lcore only). */
-	std::atomic<uint64_t> sent{0};        /* accepted by rte_eth_tx_burst */
-	std::atomic<uint64_t> tx_dropped{0};  /* forwarding modes: not accepted, freed */
+	std::atomic<uint64_t> sent{0};	     /* accepted by rte_eth_tx_burst */
+	std::atomic<uint64_t> tx_dropped{0}; /* forwarding modes: not accepted, freed */
 	std::atomic<uint64_t> sent_stamped{0};
 	std::atomic<uint64_t> rx{0};
 	Histogram lat;
@@ -139,7 +140,7 @@ struct Run {
 	Template tmpl;
 	RoceJob roce;
 	uint16_t max_rxd = 0, max_txd = 0;
-	uint32_t max_frame = 0;   /* the largest frame the mempools and MTU were set up for */
+	uint32_t max_frame = 0; /* the largest frame the mempools and MTU were set up for */
 	double ns_per_tsc = 1;
 	uint64_t hz = 1;
 };
@@ -249,7 +250,8 @@ uint16_t generate(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n, uint64_t
 		pkts[i]->pkt_len = c.pkt_len;
 	}
 	if (stamp)
-		bump(s.sent_stamped, n); /* counted when built: frames freed unsent are rare (stop) */
+		bump(s.sent_stamped,
+		     n); /* counted when built: frames freed unsent are rare (stop) */
 	return n;
 }
 
@@ -367,7 +369,8 @@ void run_generator(Stream &s, const Run &r)
 	}
 	if (s.npending == 0) {
 		uint64_t sent = s.sent.load(std::memory_order_relaxed);
-		if (g_gen_stop.load(std::memory_order_relaxed) || (s.to_send && sent >= s.to_send)) {
+		if (g_gen_stop.load(std::memory_order_relaxed) ||
+		    (s.to_send && sent >= s.to_send)) {
 			s.done.store(true, std::memory_order_release);
 			return;
 		}
@@ -375,14 +378,20 @@ void run_generator(Stream &s, const Run &r)
 		if (s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
 			return;
 		uint16_t want = c.burst;
+		if (s.tsc_per_pkt > 0) {
+			/* Paced per frame: a burst holds only the frames already due (one at a
+			 * low rate, a full burst once the schedule is a burst or more behind). */
+			double due = 1.0 + (double(now) - s.next_tsc) / s.tsc_per_pkt;
+			want = uint16_t(std::min<double>(want, due));
+		}
 		if (s.to_send)
 			want = uint16_t(std::min<uint64_t>(want, s.to_send - sent));
 		s.npending = generate(s, r, s.pending, want, now);
 		s.pending_off = 0;
 		if (s.tsc_per_pkt > 0 && s.npending) {
-			/* Paced per burst. After a stall (the lcore was preempted, the ring was
-			 * full) up to 250 ms of schedule is caught up, so the average holds; a
-			 * longer lag is forgiven rather than sent back to back. */
+			/* After a stall (the lcore was preempted, the ring was full) up to 250 ms
+			 * of schedule is caught up, so the average holds; a longer lag is forgiven
+			 * rather than sent back to back. */
 			s.next_tsc += s.npending * s.tsc_per_pkt;
 			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.25 * double(r.hz));
 			if (s.next_tsc + lag < double(now))
@@ -477,25 +486,21 @@ bool has_opt(const std::vector<std::string> &args, const char *opt)
 	for (const auto &a : args) {
 		if (a == opt)
 			return true;
-		if (opt[1] == '-' ? a.compare(0, l + 1, std::string(opt) + "=") == 0 :
-				    (a.size() > 2 && a.compare(0, l, opt) == 0))
+		if (opt[1] == '-' ? a.compare(0, l + 1, std::string(opt) + "=") == 0
+				  : (a.size() > 2 && a.compare(0, l, opt) == 0))
 			return true;
 	}
 	return false;
 }
 
-std::string pmd_path()
+/* The file the Gaudi PMD linked into this program was loaded from. */
+std::string linked_pmd()
 {
-	const char *env = getenv("GAUDI_PMD");
-	return env && *env ? env : GAUDI_PMD_PATH;
-}
-
-bool same_file_content(const std::string &a, const std::string &b)
-{
-	std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-	std::string da((std::istreambuf_iterator<char>(fa)), {});
-	std::string db((std::istreambuf_iterator<char>(fb)), {});
-	return fa.good() || fa.eof() ? da == db : false;
+	Dl_info info{};
+	if (dladdr(reinterpret_cast<void *>(&rte_pmd_gaudi_inject_fault), &info) == 0 ||
+	    !info.dli_fname)
+		return "";
+	return info.dli_fname;
 }
 
 /* EAL arguments: the user's, plus the emulated ports when no device is named. */
@@ -504,31 +509,22 @@ bool eal_args(const std::vector<std::string> &user, std::vector<std::string> &ou
 	out = user;
 	bool device = has_opt(user, "-a") || has_opt(user, "--allow") || has_opt(user, "-w") ||
 		      has_opt(user, "--vdev");
+	/* The PMD is linked in (no -d: DPDK refuses a plugin under a world-writable directory,
+	 * such as a clone in /tmp). EAL also loads every driver in its plugin directory: an
+	 * installed copy other than the one linked would register the same drivers twice. */
+	std::string inst = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so",
+		    linked = linked_pmd();
+	char a[PATH_MAX], b[PATH_MAX];
+	if (access(inst.c_str(), F_OK) == 0 &&
+	    !(realpath(inst.c_str(), a) && realpath(linked.c_str(), b) && strcmp(a, b) == 0)) {
+		fprintf(stderr,
+			"%s: %s is installed, and EAL loads it beside the Gaudi PMD linked into "
+			"this "
+			"program (%s): run the installed %s, or remove the installed PMD\n",
+			kProg, inst.c_str(), linked.c_str(), kProg);
+		return false;
+	}
 	if (!device) {
-		std::string pmd = pmd_path();
-		if (access(pmd.c_str(), R_OK) != 0) {
-			fprintf(stderr, "%s: no device given and the Gaudi PMD %s is not readable "
-				"(build it, or set GAUDI_PMD)\n", kProg, pmd.c_str());
-			return false;
-		}
-		bool autoloaded = false;
-#ifdef DPDK_PLUGIN_DIR
-		/* EAL also autoloads DPDK's plugin directory: a different installed copy of
-		 * this PMD would register the same drivers twice, and the same copy needs no -d. */
-		std::string inst = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-		if (access(inst.c_str(), F_OK) == 0) {
-			if (!same_file_content(inst, pmd)) {
-				fprintf(stderr, "%s: %s is installed and differs from %s: remove it or "
-					"run 'meson install'\n", kProg, inst.c_str(), pmd.c_str());
-				return false;
-			}
-			autoloaded = true;
-		}
-#endif
-		if (!autoloaded) {
-			out.push_back("-d");
-			out.push_back(pmd);
-		}
 		for (const char *a : {"--vdev", "net_gaudi_emu0,ports=2,wire=pair", "--no-pci"})
 			out.push_back(a);
 		/* Runs on any machine: no hugepages, no shared files, unless asked for. */
@@ -546,8 +542,9 @@ bool eal_args(const std::vector<std::string> &user, std::vector<std::string> &ou
 	/* Quiet start and exit: EAL banner, telemetry's warning that no legacy client callbacks
 	 * exist, "already stopped" from the vdev bus at cleanup. */
 	if (!has_opt(user, "--log-level"))
-		for (const char *a : {"--log-level=lib.eal:warning", "--log-level=lib.ethdev:notice",
-				      "--log-level=lib.telemetry:error"})
+		for (const char *a :
+		     {"--log-level=lib.eal:warning", "--log-level=lib.ethdev:notice",
+		      "--log-level=lib.telemetry:error"})
 			out.push_back(a);
 	return true;
 }
@@ -572,9 +569,10 @@ bool load_template(const std::string &file, Template &t)
 	double total = 0;
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
 		if (h->caplen < h->len) {
-			fprintf(stderr, "%s: --template=%s: frame %zu was cut to %u of %u bytes "
-				"(snap length)\n", kProg, file.c_str(), t.frames.size() + 1, h->caplen,
-				h->len);
+			fprintf(stderr,
+				"%s: --template=%s: frame %zu was cut to %u of %u bytes "
+				"(snap length)\n",
+				kProg, file.c_str(), t.frames.size() + 1, h->caplen, h->len);
 			pcap_close(p);
 			return false;
 		}
@@ -644,12 +642,12 @@ bool validate(Run &r)
 	if (c.portlist.empty()) {
 		uint16_t p;
 		RTE_ETH_FOREACH_DEV(p)
-			c.portlist.push_back(p);
+		c.portlist.push_back(p);
 	}
 	for (uint16_t p : c.portlist)
 		if (!rte_eth_dev_is_valid_port(p)) {
-			fprintf(stderr, "%s: --portlist: port %u does not exist (%u ports)\n", kProg,
-				p, rte_eth_dev_count_avail());
+			fprintf(stderr, "%s: --portlist: port %u does not exist (%u ports)\n",
+				kProg, p, rte_eth_dev_count_avail());
 			return false;
 		}
 	if (c.mode == FwdMode::roce && c.portlist.size() < 2) {
@@ -658,9 +656,10 @@ bool validate(Run &r)
 	}
 	unsigned workers = rte_lcore_count() - 1;
 	if (c.nb_cores > workers) {
-		fprintf(stderr, "%s: --nb-cores=%u needs %u lcores (the main one + %u); EAL has %u "
-			"(use -l)\n", kProg, c.nb_cores, c.nb_cores + 1, c.nb_cores,
-			rte_lcore_count());
+		fprintf(stderr,
+			"%s: --nb-cores=%u needs %u lcores (the main one + %u); EAL has %u "
+			"(use -l)\n",
+			kProg, c.nb_cores, c.nb_cores + 1, c.nb_cores, rte_lcore_count());
 		return false;
 	}
 	size_t nstreams = c.portlist.size() * c.rxq;
@@ -687,9 +686,11 @@ bool validate(Run &r)
 		char name[RTE_ETH_NAME_MAX_LEN];
 		p.name = rte_eth_dev_get_name_by_port(p.id, name) == 0 ? name : "?";
 		if (c.rxq > info.max_rx_queues || c.txq > info.max_tx_queues) {
-			fprintf(stderr, "%s: port %u (%s) has at most %u rx and %u tx queues "
-				"(--rxq/--txq %u)\n", kProg, p.id, p.name.c_str(), info.max_rx_queues,
-				info.max_tx_queues, c.rxq);
+			fprintf(stderr,
+				"%s: port %u (%s) has at most %u rx and %u tx queues "
+				"(--rxq/--txq %u)\n",
+				kProg, p.id, p.name.c_str(), info.max_rx_queues, info.max_tx_queues,
+				c.rxq);
 			return false;
 		}
 		/* The Gaudi PMD's rings are powers of two (the hardware indexes them with a mask),
@@ -702,10 +703,12 @@ bool validate(Run &r)
 			       (!pow2 || rte_is_power_of_2(n));
 		};
 		/* 0 = the port's default (ethdev falls back to 512 when it has none). */
-		p.rxd = c.rxd ? c.rxd : info.default_rxportconf.ring_size ?
-			info.default_rxportconf.ring_size : RTE_ETH_DEV_FALLBACK_RX_RINGSIZE;
-		p.txd = c.txd ? c.txd : info.default_txportconf.ring_size ?
-			info.default_txportconf.ring_size : RTE_ETH_DEV_FALLBACK_TX_RINGSIZE;
+		p.rxd = c.rxd				    ? c.rxd
+			: info.default_rxportconf.ring_size ? info.default_rxportconf.ring_size
+							    : RTE_ETH_DEV_FALLBACK_RX_RINGSIZE;
+		p.txd = c.txd				    ? c.txd
+			: info.default_txportconf.ring_size ? info.default_txportconf.ring_size
+							    : RTE_ETH_DEV_FALLBACK_TX_RINGSIZE;
 		r.max_rxd = std::max(r.max_rxd, p.rxd);
 		r.max_txd = std::max(r.max_txd, p.txd);
 		if (!desc_ok(p.rxd, info.rx_desc_lim) || !desc_ok(p.txd, info.tx_desc_lim)) {
@@ -719,18 +722,22 @@ bool validate(Run &r)
 			return false;
 		}
 		if (max_frame > info.max_rx_pktlen) {
-			fprintf(stderr, "%s: port %u (%s): frames of %u bytes exceed its maximum of %u\n",
+			fprintf(stderr,
+				"%s: port %u (%s): frames of %u bytes exceed its maximum of %u\n",
 				kProg, p.id, p.name.c_str(), max_frame, info.max_rx_pktlen);
 			return false;
 		}
 		p.speed_mbps = 0;
-		static const struct { uint32_t bit; uint64_t mbps; } speeds[] = {
-			{RTE_ETH_LINK_SPEED_200G, 200000},
-			{RTE_ETH_LINK_SPEED_100G, 100000}, {RTE_ETH_LINK_SPEED_56G, 56000},
-			{RTE_ETH_LINK_SPEED_50G, 50000}, {RTE_ETH_LINK_SPEED_40G, 40000},
-			{RTE_ETH_LINK_SPEED_25G, 25000}, {RTE_ETH_LINK_SPEED_20G, 20000},
-			{RTE_ETH_LINK_SPEED_10G, 10000}, {RTE_ETH_LINK_SPEED_5G, 5000},
-			{RTE_ETH_LINK_SPEED_2_5G, 2500}, {RTE_ETH_LINK_SPEED_1G, 1000},
+		static const struct {
+			uint32_t bit;
+			uint64_t mbps;
+		} speeds[] = {
+			{RTE_ETH_LINK_SPEED_200G, 200000}, {RTE_ETH_LINK_SPEED_100G, 100000},
+			{RTE_ETH_LINK_SPEED_56G, 56000},   {RTE_ETH_LINK_SPEED_50G, 50000},
+			{RTE_ETH_LINK_SPEED_40G, 40000},   {RTE_ETH_LINK_SPEED_25G, 25000},
+			{RTE_ETH_LINK_SPEED_20G, 20000},   {RTE_ETH_LINK_SPEED_10G, 10000},
+			{RTE_ETH_LINK_SPEED_5G, 5000},	   {RTE_ETH_LINK_SPEED_2_5G, 2500},
+			{RTE_ETH_LINK_SPEED_1G, 1000},
 		};
 		for (auto sp : speeds)
 			if (info.speed_capa & sp.bit) {
@@ -740,9 +747,12 @@ bool validate(Run &r)
 		if (pps > 0 && p.speed_mbps) {
 			double bps = pps * wire_len(len) * 8;
 			if (bps > double(p.speed_mbps) * 1e6) {
-				fprintf(stderr, "%s: the target rate (%.0f frames/s of %.0f bytes = %.3f "
-					"Gbit/s on the wire) is above port %u's line rate of %.0f Gbit/s\n",
-					kProg, pps, len, bps / 1e9, p.id, double(p.speed_mbps) / 1e3);
+				fprintf(stderr,
+					"%s: the target rate (%.0f frames/s of %.0f bytes = %.3f "
+					"Gbit/s on the wire) is above port %u's line rate of %.0f "
+					"Gbit/s\n",
+					kProg, pps, len, bps / 1e9, p.id,
+					double(p.speed_mbps) / 1e3);
 				return false;
 			}
 		}
@@ -759,7 +769,8 @@ bool validate(Run &r)
 	}
 	for (const CaptureSpec &cs : c.captures)
 		if (!r.by_id[cs.port]) {
-			fprintf(stderr, "%s: --capture: port %u is not in use (ports:", kProg, cs.port);
+			fprintf(stderr, "%s: --capture: port %u is not in use (ports:", kProg,
+				cs.port);
 			for (uint16_t p : c.portlist)
 				fprintf(stderr, " %u", p);
 			fprintf(stderr, ")\n");
@@ -773,8 +784,7 @@ bool validate(Run &r)
 void zero_mbuf(rte_mempool *, void *, void *obj, unsigned)
 {
 	auto *m = static_cast<rte_mbuf *>(obj);
-	memset(static_cast<uint8_t *>(m->buf_addr) + m->data_off, 0,
-	       m->buf_len - m->data_off);
+	memset(static_cast<uint8_t *>(m->buf_addr) + m->data_off, 0, m->buf_len - m->data_off);
 }
 
 bool create_pools(Run &r)
@@ -786,12 +796,12 @@ bool create_pools(Run &r)
 	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN + 4);
 	uint16_t room = uint16_t(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE,
 						    RTE_PKTMBUF_HEADROOM + max_frame + 8));
-	r.max_frame = c.mode == FwdMode::template_ ? std::max<uint32_t>(max_frame, c.pkt_len) :
-						      max_frame;
+	r.max_frame =
+		c.mode == FwdMode::template_ ? std::max<uint32_t>(max_frame, c.pkt_len) : max_frame;
 	const unsigned cache = 256;
 	unsigned lcores = c.nb_cores + 1;
-	unsigned n_rx = nports * c.rxq * (r.max_rxd + r.max_txd + 2 * kMaxBurst) + lcores * cache +
-			1024;
+	unsigned n_rx =
+		nports * c.rxq * (r.max_rxd + r.max_txd + 2 * kMaxBurst) + lcores * cache + 1024;
 	r.rx_mp = rte_pktmbuf_pool_create("gtp_rx", n_rx, cache, 0, room, rte_socket_id());
 	unsigned n_gen = nports * c.txq * (r.max_txd + 2 * kMaxBurst) + lcores * cache + 1024;
 	r.gen_mp = rte_pktmbuf_pool_create("gtp_gen", n_gen, cache, 0, room, rte_socket_id());
@@ -808,7 +818,8 @@ bool create_pools(Run &r)
 						   uint16_t(rte_pcapng_mbuf_size(snap)),
 						   rte_socket_id());
 		if (!r.cap_mp) {
-			fprintf(stderr, "%s: capture mempool: %s\n", kProg, rte_strerror(rte_errno));
+			fprintf(stderr, "%s: capture mempool: %s\n", kProg,
+				rte_strerror(rte_errno));
 			return false;
 		}
 	}
@@ -824,8 +835,9 @@ bool setup_port(Run &r, Port &p)
 	conf.lpbk_mode = p.lpbk;
 	if (c.rxq > 1) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &
-						   (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			info.flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
 	}
 	/* No MBUF_FAST_FREE: a txq sends mbufs of two pools (forwarded ones, and generated
 	 * ones after tx_first or set fwd), which that offload does not allow. */
@@ -846,6 +858,11 @@ bool setup_port(Run &r, Port &p)
 		    info.max_rx_pktlen - info.max_mtu >= RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 			hdr = info.max_rx_pktlen - info.max_mtu - RTE_ETHER_CRC_LEN;
 		uint32_t mtu = max_frame > hdr ? max_frame - hdr : max_frame;
+		/* The RoCE layer sizes its path MTU by the ethdev rule (MTU = frame less the
+		 * 14-byte Ethernet header); a port counting a longer header would leave it a size
+		 * short (--roce-mtu=4096 ran at 2048). */
+		if (c.mode == FwdMode::roce)
+			mtu = std::max(mtu, max_frame - uint32_t(RTE_ETHER_HDR_LEN));
 		rc = rte_eth_dev_set_mtu(p.id, uint16_t(mtu));
 		if (rc != 0) {
 			fprintf(stderr, "%s: port %u: MTU %u for %u-byte frames: %s\n", kProg, p.id,
@@ -885,8 +902,10 @@ void setup_streams(Run &r, double pps)
 		j.req_port = r.ports[0].id;
 		j.resp_port = r.ports[0].peer;
 		j.tx_pool = r.gen_mp;
-		j.op = c.roce_op == "ud-send" ? RoceOp::ud_send : c.roce_op == "rc-send" ?
-		       RoceOp::rc_send : c.roce_op == "rc-read" ? RoceOp::rc_read : RoceOp::rc_write;
+		j.op = c.roce_op == "ud-send"	? RoceOp::ud_send
+		       : c.roce_op == "rc-send" ? RoceOp::rc_send
+		       : c.roce_op == "rc-read" ? RoceOp::rc_read
+						: RoceOp::rc_write;
 		j.msg = c.roce_msg;
 		j.depth = c.roce_depth;
 		j.mtu = c.roce_mtu;
@@ -948,7 +967,8 @@ uint64_t launch(Run &r, bool first)
 	for (auto &s : r.streams)
 		s->next_tsc = double(start);
 	unsigned i = 0, lcore;
-	RTE_LCORE_FOREACH_WORKER(lcore) {
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
 		if (i == c.nb_cores)
 			break;
 		if (c.mode == FwdMode::roce && i++ == 0)
@@ -1072,8 +1092,7 @@ int telemetry_stats(const char *, const char *params, rte_tel_data *d)
 		rte_tel_data_add_dict_u64(d, (k + "rx_packets").c_str(), st.ipackets);
 		rte_tel_data_add_dict_u64(d, (k + "tx_packets").c_str(), st.opackets);
 		rte_tel_data_add_dict_u64(d, (k + "rx_missed").c_str(), st.imissed);
-		rte_tel_data_add_dict_u64(d, (k + "tx_dropped").c_str(),
-					  port_tx_dropped(*r, p.id));
+		rte_tel_data_add_dict_u64(d, (k + "tx_dropped").c_str(), port_tx_dropped(*r, p.id));
 	}
 	return 0;
 }
@@ -1119,17 +1138,19 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		printf("  tx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
 		       st.opackets, st.obytes, pr.tx_mpps, pr.tx_gbps);
 		printf("  rx errors %" PRIu64 ", rx missed %" PRIu64 ", rx nombuf %" PRIu64
-		       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n", st.ierrors,
-		       st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
+		       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n",
+		       st.ierrors, st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
 		if (pps > 0)
 			printf("  rate: target %.0f frames/s, achieved %.0f frames/s (%.2f%%)\n",
 			       pps, pr.tx_mpps * 1e6, pr.tx_mpps * 1e6 / pps * 100);
 		if (pr.measured) {
-			uint64_t lost = pr.peer_sent_stamped > pr.seqs.received() ?
-					pr.peer_sent_stamped - pr.seqs.received() : 0;
+			uint64_t lost = pr.peer_sent_stamped > pr.seqs.received()
+						? pr.peer_sent_stamped - pr.seqs.received()
+						: 0;
 			printf("  latency over %" PRIu64 " frames: p50 %.3f us, p99 %.3f us, "
 			       "p99.9 %.3f us, max %.3f us; lost %" PRIu64 ", reordered %" PRIu64
-			       "\n", pr.lat.count(), pr.lat.quantile(0.5) / 1e3,
+			       "\n",
+			       pr.lat.count(), pr.lat.quantile(0.5) / 1e3,
 			       pr.lat.quantile(0.99) / 1e3, pr.lat.quantile(0.999) / 1e3,
 			       double(pr.lat.max()) / 1e3, lost, pr.seqs.reordered());
 		}
@@ -1137,9 +1158,9 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 	for (auto &cap : captures)
 		printf("capture of port %u (%s%s): %s, %" PRIu64 " frames written, %" PRIu64
 		       " filtered out, %" PRIu64 " not captured (capture ring or pool full)\n",
-		       cap->port(), cap->rx() ? "rx" : "", cap->tx() ? (cap->rx() ? "+tx" : "tx") :
-		       "", cap->file().c_str(), cap->written(), cap->filtered_out(),
-		       cap->dropped());
+		       cap->port(), cap->rx() ? "rx" : "",
+		       cap->tx() ? (cap->rx() ? "+tx" : "tx") : "", cap->file().c_str(),
+		       cap->written(), cap->filtered_out(), cap->dropped());
 	if (c.mode == FwdMode::roce) {
 		const RoceJob &j = r.roce;
 		double e = elapsed > 0 ? elapsed : 1;
@@ -1163,7 +1184,8 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			continue;
 		printf("RoCE v2 in %s: %" PRIu64 " of %" PRIu64 " frames, %" PRIu64 " destination "
 		       "QP(s), ICRC errors %" PRIu64 ", PSN gaps %" PRIu64 "\n  opcodes:",
-		       cap->file().c_str(), rs.roce, rs.frames, rs.qps, rs.icrc_errors, rs.psn_gaps);
+		       cap->file().c_str(), rs.roce, rs.frames, rs.qps, rs.icrc_errors,
+		       rs.psn_gaps);
 		for (auto &[name, n] : rs.opcodes)
 			printf(" %s %" PRIu64, name.c_str(), n);
 		printf("\n");
@@ -1175,8 +1197,8 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		}
 	}
 	printf("mbufs in use at exit: %u%s\n", in_use,
-	       in_use ? " -- LEAK: some mbufs were not returned to their pool" :
-		        " (every mbuf returned to its pool)");
+	       in_use ? " -- LEAK: some mbufs were not returned to their pool"
+		      : " (every mbuf returned to its pool)");
 	if (!c.json_file.empty()) {
 		FILE *f = fopen(c.json_file.c_str(), "w");
 		if (!f) {
@@ -1184,7 +1206,8 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				strerror(errno));
 			status = 1;
 		} else {
-			fprintf(f, "{\n \"app\": \"gaudi-testpmd\",\n \"forward_mode\": \"%s\",\n"
+			fprintf(f,
+				"{\n \"app\": \"gaudi-testpmd\",\n \"forward_mode\": \"%s\",\n"
 				" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
 				" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
 				" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
@@ -1193,38 +1216,48 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			for (size_t k = 0; k < res.size(); k++) {
 				const PortResult &pr = res[k];
 				const rte_eth_stats &st = pr.p->final;
-				fprintf(f, "%s\n  {\"port\": %u, \"name\": %s, \"rx_packets\": %" PRIu64
-					", \"tx_packets\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
-					", \"tx_bytes\": %" PRIu64 ", \"rx_errors\": %" PRIu64
-					", \"tx_errors\": %" PRIu64 ", \"rx_missed\": %" PRIu64
-					", \"rx_nombuf\": %" PRIu64 ", \"tx_dropped\": %" PRIu64
+				fprintf(f,
+					"%s\n  {\"port\": %u, \"name\": %s, \"rx_packets\": "
+					"%" PRIu64 ", \"tx_packets\": %" PRIu64
+					", \"rx_bytes\": %" PRIu64 ", \"tx_bytes\": %" PRIu64
+					", \"rx_errors\": %" PRIu64 ", \"tx_errors\": %" PRIu64
+					", \"rx_missed\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64
+					", \"tx_dropped\": %" PRIu64
 					", \"rx_mpps\": %.6f, \"tx_mpps\": %.6f, \"rx_gbps\": %.6f"
-					", \"tx_gbps\": %.6f", k ? "," : "", pr.p->id,
-					json_str(pr.p->name).c_str(), st.ipackets, st.opackets,
-					st.ibytes, st.obytes, st.ierrors, st.oerrors, st.imissed,
-					st.rx_nombuf, pr.tx_dropped, pr.rx_mpps, pr.tx_mpps,
-					pr.rx_gbps, pr.tx_gbps);
+					", \"tx_gbps\": %.6f",
+					k ? "," : "", pr.p->id, json_str(pr.p->name).c_str(),
+					st.ipackets, st.opackets, st.ibytes, st.obytes, st.ierrors,
+					st.oerrors, st.imissed, st.rx_nombuf, pr.tx_dropped,
+					pr.rx_mpps, pr.tx_mpps, pr.rx_gbps, pr.tx_gbps);
 				if (pr.measured) {
 					const Histogram &h = pr.lat;
-					uint64_t lost = pr.peer_sent_stamped > pr.seqs.received() ?
-							pr.peer_sent_stamped - pr.seqs.received() : 0;
-					fprintf(f, ",\n   \"latency_ns\": {\"count\": %" PRIu64
-						", \"min\": %" PRIu64 ", \"mean\": %.1f, \"p50\": %" PRIu64
-						", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64 ", \"max\": %"
-						PRIu64 ", \"histogram\": [", h.count(), h.min(), h.mean(),
-						h.quantile(0.5), h.quantile(0.99), h.quantile(0.999),
-						h.max());
+					uint64_t lost =
+						pr.peer_sent_stamped > pr.seqs.received()
+							? pr.peer_sent_stamped - pr.seqs.received()
+							: 0;
+					fprintf(f,
+						",\n   \"latency_ns\": {\"count\": %" PRIu64
+						", \"min\": %" PRIu64
+						", \"mean\": %.1f, \"p50\": %" PRIu64
+						", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
+						", \"max\": %" PRIu64 ", \"histogram\": [",
+						h.count(), h.min(), h.mean(), h.quantile(0.5),
+						h.quantile(0.99), h.quantile(0.999), h.max());
 					bool first = true;
 					for (unsigned b = 0; b < Histogram::kBuckets; b++)
 						if (h.at(b)) {
 							fprintf(f, "%s[%" PRIu64 ", %" PRIu64 "]",
-								first ? "" : ", ", Histogram::lower(b), h.at(b));
+								first ? "" : ", ",
+								Histogram::lower(b), h.at(b));
 							first = false;
 						}
-					fprintf(f, "]},\n   \"sequence\": {\"received\": %" PRIu64
-						", \"sent_by_peer\": %" PRIu64 ", \"lost\": %" PRIu64
-						", \"reordered\": %" PRIu64 "}", pr.seqs.received(),
-						pr.peer_sent_stamped, lost, pr.seqs.reordered());
+					fprintf(f,
+						"]},\n   \"sequence\": {\"received\": %" PRIu64
+						", \"sent_by_peer\": %" PRIu64
+						", \"lost\": %" PRIu64 ", \"reordered\": %" PRIu64
+						"}",
+						pr.seqs.received(), pr.peer_sent_stamped, lost,
+						pr.seqs.reordered());
 				}
 				fprintf(f, "}");
 			}
@@ -1232,14 +1265,21 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			if (c.mode == FwdMode::roce) {
 				const RoceJob &j = r.roce;
 				double e = elapsed > 0 ? elapsed : 1;
-				fprintf(f, " \"roce\": {\"op\": \"%s\", \"msg_size\": %u, \"depth\": %u"
-					", \"mtu\": %u, \"requester_port\": %u, \"responder_port\": %u"
-					", \"completed\": %" PRIu64 ", \"responder_receives\": %" PRIu64
+				fprintf(f,
+					" \"roce\": {\"op\": \"%s\", \"msg_size\": %u, \"depth\": "
+					"%u"
+					", \"mtu\": %u, \"requester_port\": %u, "
+					"\"responder_port\": %u"
+					", \"completed\": %" PRIu64
+					", \"responder_receives\": %" PRIu64
 					", \"errors\": %" PRIu64 ", \"retransmits\": %" PRIu64
-					", \"msg_per_s\": %.1f, \"goodput_gbps\": %.6f, \"data_ok\": %s"
-					", \"error\": %s},\n", roce_op_name(j.op), j.msg, j.depth, j.mtu,
-					j.req_port, j.resp_port, j.completed.load(), j.received.load(),
-					j.errors.load(), j.retransmits, double(j.completed.load()) / e,
+					", \"msg_per_s\": %.1f, \"goodput_gbps\": %.6f, "
+					"\"data_ok\": %s"
+					", \"error\": %s},\n",
+					roce_op_name(j.op), j.msg, j.depth, j.mtu, j.req_port,
+					j.resp_port, j.completed.load(), j.received.load(),
+					j.errors.load(), j.retransmits,
+					double(j.completed.load()) / e,
 					double(j.completed.load()) * j.msg * 8 / e / 1e9,
 					j.data_ok ? "true" : "false", json_str(j.error).c_str());
 			}
@@ -1247,22 +1287,26 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			for (size_t k = 0; k < captures.size(); k++) {
 				const Capture &cap = *captures[k];
 				const RoceSummary &rs = cap.roce();
-				fprintf(f, "%s\n  {\"port\": %u, \"file\": %s, \"written\": %" PRIu64
+				fprintf(f,
+					"%s\n  {\"port\": %u, \"file\": %s, \"written\": %" PRIu64
 					", \"filtered_out\": %" PRIu64 ", \"dropped\": %" PRIu64
 					", \"roce\": {\"frames\": %" PRIu64 ", \"qps\": %" PRIu64
 					", \"icrc_errors\": %" PRIu64 ", \"psn_gaps\": %" PRIu64
-					", \"opcodes\": {", k ? "," : "", cap.port(),
-					json_str(cap.file()).c_str(), cap.written(), cap.filtered_out(),
-					cap.dropped(), rs.roce, rs.qps, rs.icrc_errors, rs.psn_gaps);
+					", \"opcodes\": {",
+					k ? "," : "", cap.port(), json_str(cap.file()).c_str(),
+					cap.written(), cap.filtered_out(), cap.dropped(), rs.roce,
+					rs.qps, rs.icrc_errors, rs.psn_gaps);
 				const char *sep = "";
 				for (auto &[name, n] : rs.opcodes) {
-					fprintf(f, "%s%s: %" PRIu64, sep, json_str(name).c_str(), n);
+					fprintf(f, "%s%s: %" PRIu64, sep, json_str(name).c_str(),
+						n);
 					sep = ", ";
 				}
 				fprintf(f, "}, \"errors\": {");
 				sep = "";
 				for (auto &[name, n] : rs.errors) {
-					fprintf(f, "%s%s: %" PRIu64, sep, json_str(name).c_str(), n);
+					fprintf(f, "%s%s: %" PRIu64, sep, json_str(name).c_str(),
+						n);
 					sep = ", ";
 				}
 				fprintf(f, "}}}");
@@ -1315,25 +1359,6 @@ struct Cli {
 };
 Cli g_cli;
 
-using InjectFn = int (*)(uint16_t, enum rte_pmd_gaudi_fault, uint32_t);
-using RecoveryFn = int (*)(uint16_t, struct rte_pmd_gaudi_recovery_stats *);
-
-/* rte_pmd_gaudi.h's functions: the PMD is a plugin that EAL loaded (-d), so they are found
- * in the loaded library, not linked. */
-void *gaudi_sym(const char *name)
-{
-	/* By soname (whichever copy EAL loaded, -d or autoloaded), else by the build's path. */
-	void *h = dlopen("librte_net_gaudi.so", RTLD_NOW | RTLD_NOLOAD);
-	if (!h)
-		h = dlopen(pmd_path().c_str(), RTLD_NOW | RTLD_NOLOAD);
-	void *f = h ? dlsym(h, name) : nullptr;
-	if (h)
-		dlclose(h);
-	if (!f)
-		printf("the Gaudi PMD (%s) is not loaded: %s needs it\n", pmd_path().c_str(), name);
-	return f;
-}
-
 /* "all" or a port in use -> ports (indexes into r.ports); false after a message. */
 bool cli_ports(const Run &r, const std::string &w, std::vector<size_t> &out)
 {
@@ -1342,12 +1367,14 @@ bool cli_ports(const Run &r, const std::string &w, std::vector<size_t> &out)
 		if (w == "all" || w == std::to_string(r.ports[k].id))
 			out.push_back(k);
 	if (out.empty())
-		printf("no port '%s' in use (ports:%s)\n", w.c_str(), [&] {
-			std::string l;
-			for (const Port &p : r.ports)
-				l += " " + std::to_string(p.id);
-			return l;
-		}().c_str());
+		printf("no port '%s' in use (ports:%s)\n", w.c_str(),
+		       [&] {
+			       std::string l;
+			       for (const Port &p : r.ports)
+				       l += " " + std::to_string(p.id);
+			       return l;
+		       }()
+			       .c_str());
 	return !out.empty();
 }
 
@@ -1366,21 +1393,25 @@ bool cli_u64(const std::string &w, uint64_t lo, uint64_t hi, uint64_t &v)
 
 void cli_help()
 {
-	printf(
-"start [tx_first]                     start forwarding (io/mac/macswap: one burst first)\n"
-"stop                                 stop forwarding, show what it moved\n"
-"show port stats|xstats|info|regs all|N\n"
-"clear port stats all|N\n"
-"set fwd MODE                         io mac macswap txonly rxonly flowgen icmpecho template\n"
-"set burst N                          1..512\n"
-"set txpkts LEN                       42..max frame of this run\n"
-"port start|stop all|N\n"
-"port config N loopback 0|1           MAC loopback (the port must be stopped)\n"
-"set link-up|link-down port N\n"
-"gaudi fault N KIND [ARG]             inject: db_fifo_overrun cq_overrun qp_err link_flap\n"
-"                                     dma_fault stuck_engine (rte_pmd_gaudi_inject_fault)\n"
-"gaudi recovery N                     recovery counters (rte_pmd_gaudi_get_recovery_stats)\n"
-"help, quit\n");
+	printf("start [tx_first]                     start forwarding (io/mac/macswap: one burst "
+	       "first)\n"
+	       "stop                                 stop forwarding, show what it moved\n"
+	       "show port stats|xstats|info|regs all|N\n"
+	       "clear port stats all|N\n"
+	       "set fwd MODE                         io mac macswap txonly rxonly flowgen icmpecho "
+	       "template\n"
+	       "set burst N                          1..512\n"
+	       "set txpkts LEN                       42..max frame of this run\n"
+	       "port start|stop all|N\n"
+	       "port config N loopback 0|1           MAC loopback (the port must be stopped)\n"
+	       "set link-up|link-down port N\n"
+	       "gaudi fault N KIND [ARG]             inject: db_fifo_overrun cq_overrun qp_err "
+	       "link_flap\n"
+	       "                                     dma_fault stuck_engine "
+	       "(rte_pmd_gaudi_inject_fault)\n"
+	       "gaudi recovery N                     recovery counters "
+	       "(rte_pmd_gaudi_get_recovery_stats)\n"
+	       "help, quit\n");
 }
 
 void cli_start(Cli &ui, bool first)
@@ -1423,9 +1454,10 @@ void cli_stop(Cli &ui)
 	for (size_t k = 0; k < r.ports.size(); k++) {
 		rte_eth_stats st = port_stats(r.ports[k]);
 		const rte_eth_stats &a = ui.at_start[k];
-		printf("  port %u: rx %" PRIu64 " tx %" PRIu64 " frames (%.4f / %.4f Mpps), rx errors %"
-		       PRIu64 ", rx missed %" PRIu64 ", tx errors %" PRIu64 "\n", r.ports[k].id,
-		       st.ipackets - a.ipackets, st.opackets - a.opackets,
+		printf("  port %u: rx %" PRIu64 " tx %" PRIu64
+		       " frames (%.4f / %.4f Mpps), rx errors %" PRIu64 ", rx missed %" PRIu64
+		       ", tx errors %" PRIu64 "\n",
+		       r.ports[k].id, st.ipackets - a.ipackets, st.opackets - a.opackets,
 		       double(st.ipackets - a.ipackets) / dt / 1e6,
 		       double(st.opackets - a.opackets) / dt / 1e6, st.ierrors - a.ierrors,
 		       st.imissed - a.imissed, st.oerrors - a.oerrors);
@@ -1442,16 +1474,21 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 		if (what == "stats") {
 			rte_eth_stats st = port_stats(p); /* since the run began, across wipes */
 			uint64_t now = rte_rdtsc();
-			double dt = ui.last_show_tsc[k] ? double(now - ui.last_show_tsc[k]) / double(r.hz) : 0;
+			double dt = ui.last_show_tsc[k]
+					    ? double(now - ui.last_show_tsc[k]) / double(r.hz)
+					    : 0;
 			const rte_eth_stats &l = ui.last_show[k];
-			printf("port %u: RX-packets %" PRIu64 " RX-missed %" PRIu64 " RX-bytes %" PRIu64
-			       " RX-errors %" PRIu64 " RX-nombuf %" PRIu64 "\n        TX-packets %" PRIu64
-			       " TX-errors %" PRIu64 " TX-bytes %" PRIu64 " TX-dropped %" PRIu64 "\n",
+			printf("port %u: RX-packets %" PRIu64 " RX-missed %" PRIu64
+			       " RX-bytes %" PRIu64 " RX-errors %" PRIu64 " RX-nombuf %" PRIu64
+			       "\n        TX-packets %" PRIu64 " TX-errors %" PRIu64
+			       " TX-bytes %" PRIu64 " TX-dropped %" PRIu64 "\n",
 			       p.id, st.ipackets, st.imissed, st.ibytes, st.ierrors, st.rx_nombuf,
 			       st.opackets, st.oerrors, st.obytes, port_tx_dropped(r, p.id));
 			if (dt > 0)
-				printf("        since the last show (%.2f s): rx %.4f Mpps %.3f Gbit/s, tx %.4f "
-				       "Mpps %.3f Gbit/s\n", dt, double(st.ipackets - l.ipackets) / dt / 1e6,
+				printf("        since the last show (%.2f s): rx %.4f Mpps %.3f "
+				       "Gbit/s, tx %.4f "
+				       "Mpps %.3f Gbit/s\n",
+				       dt, double(st.ipackets - l.ipackets) / dt / 1e6,
 				       double(st.ibytes - l.ibytes) * 8 / dt / 1e9,
 				       double(st.opackets - l.opackets) / dt / 1e6,
 				       double(st.obytes - l.obytes) * 8 / dt / 1e9);
@@ -1483,15 +1520,15 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 			printf("port %u: %s, driver %s, MAC " RTE_ETHER_ADDR_PRT_FMT ", %s\n"
 			       "  link %s %s %s-duplex, MTU %u, max rx frame %u, socket %d\n"
 			       "  queues rx %u/%u tx %u/%u, descriptors rx %u..%u tx %u..%u, "
-			       "sends to port %u (dst " RTE_ETHER_ADDR_PRT_FMT ")\n", p.id,
-			       p.name.c_str(), info.driver_name, RTE_ETHER_ADDR_BYTES(&p.mac),
+			       "sends to port %u (dst " RTE_ETHER_ADDR_PRT_FMT ")\n",
+			       p.id, p.name.c_str(), info.driver_name, RTE_ETHER_ADDR_BYTES(&p.mac),
 			       p.started ? "started" : "stopped", link.link_status ? "up" : "down",
 			       rte_eth_link_speed_to_str(link.link_speed),
 			       link.link_duplex ? "full" : "half", mtu, info.max_rx_pktlen,
-			       rte_eth_dev_socket_id(p.id), r.cfg.rxq, info.max_rx_queues, r.cfg.txq,
-			       info.max_tx_queues, info.rx_desc_lim.nb_min, info.rx_desc_lim.nb_max,
-			       info.tx_desc_lim.nb_min, info.tx_desc_lim.nb_max, p.peer,
-			       RTE_ETHER_ADDR_BYTES(&p.dst));
+			       rte_eth_dev_socket_id(p.id), r.cfg.rxq, info.max_rx_queues,
+			       r.cfg.txq, info.max_tx_queues, info.rx_desc_lim.nb_min,
+			       info.rx_desc_lim.nb_max, info.tx_desc_lim.nb_min,
+			       info.tx_desc_lim.nb_max, p.peer, RTE_ETHER_ADDR_BYTES(&p.dst));
 		} else if (what == "regs") {
 			rte_dev_reg_info ri{};
 			int rc = rte_eth_dev_get_reg_info(p.id, &ri);
@@ -1514,12 +1551,15 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 				memcpy(&v, buf.data() + 4 * i, 4);
 				if (!v)
 					continue;
-				printf("%s%06x: %08x", shown % 4 ? "  " : "  ", ri.offset + 4 * i, v);
+				printf("%s%06x: %08x", shown % 4 ? "  " : "  ", ri.offset + 4 * i,
+				       v);
 				if (++shown % 4 == 0)
 					printf("\n");
 			}
-			printf("%sport %u: %u registers from offset 0x%x (version 0x%x), %u not zero "
-			       "(listed)\n", shown % 4 ? "\n" : "", p.id, ri.length, ri.offset, ri.version,
+			printf("%sport %u: %u registers from offset 0x%x (version 0x%x), %u not "
+			       "zero "
+			       "(listed)\n",
+			       shown % 4 ? "\n" : "", p.id, ri.length, ri.offset, ri.version,
 			       shown);
 		} else {
 			printf("show port stats|xstats|info|regs all|N\n");
@@ -1607,9 +1647,9 @@ void cli_exec(Cli &ui, const std::string &line)
 				printf("port %u: statistics cleared\n", r.ports[k].id);
 			}
 	} else if (is({"set", "fwd"}) && w.size() == 3) {
-		static const FwdMode modes[] = {FwdMode::io, FwdMode::mac, FwdMode::macswap,
-			FwdMode::txonly, FwdMode::rxonly, FwdMode::flowgen, FwdMode::icmpecho,
-			FwdMode::template_};
+		static const FwdMode modes[] = {
+			FwdMode::io,	 FwdMode::mac,	   FwdMode::macswap,  FwdMode::txonly,
+			FwdMode::rxonly, FwdMode::flowgen, FwdMode::icmpecho, FwdMode::template_};
 		const FwdMode *m = std::find_if(std::begin(modes), std::end(modes),
 						[&](FwdMode x) { return w[2] == mode_name(x); });
 		if (ui.running)
@@ -1645,7 +1685,8 @@ void cli_exec(Cli &ui, const std::string &line)
 				}
 				p.lpbk = uint32_t(v);
 				p.reconfigure = true;
-				printf("port %u: loopback %u at the next 'port start'\n", p.id, p.lpbk);
+				printf("port %u: loopback %u at the next 'port start'\n", p.id,
+				       p.lpbk);
 			}
 	} else if ((is({"port", "start"}) || is({"port", "stop"})) && w.size() == 3) {
 		if (cli_ports(r, w[2], ks))
@@ -1655,13 +1696,14 @@ void cli_exec(Cli &ui, const std::string &line)
 		if (cli_ports(r, w[3], ks))
 			for (size_t k : ks) {
 				uint16_t id = r.ports[k].id;
-				int rc = w[1] == "link-up" ? rte_eth_dev_set_link_up(id) :
-							     rte_eth_dev_set_link_down(id);
-				printf("port %u: %s: %s\n", id, w[1].c_str(), rc ? rte_strerror(-rc) : "done");
+				int rc = w[1] == "link-up" ? rte_eth_dev_set_link_up(id)
+							   : rte_eth_dev_set_link_down(id);
+				printf("port %u: %s: %s\n", id, w[1].c_str(),
+				       rc ? rte_strerror(-rc) : "done");
 			}
 	} else if (is({"gaudi", "fault"}) && (w.size() == 4 || w.size() == 5)) {
-		static const char *kinds[] = {"db_fifo_overrun", "cq_overrun", "qp_err", "link_flap",
-					      "dma_fault", "stuck_engine"};
+		static const char *kinds[] = {"db_fifo_overrun", "cq_overrun", "qp_err",
+					      "link_flap",	 "dma_fault",  "stuck_engine"};
 		int kind = -1;
 		for (int i = 0; i < 6; i++)
 			if (w[3] == kinds[i])
@@ -1669,35 +1711,35 @@ void cli_exec(Cli &ui, const std::string &line)
 		uint64_t arg = 0;
 		if (kind < 0)
 			printf("'%s': not a fault kind (see help)\n", w[3].c_str());
-		else if (cli_ports(r, w[2], ks) && (w.size() == 4 || cli_u64(w[4], 0, UINT32_MAX, arg)))
-			if (auto fn = reinterpret_cast<InjectFn>(gaudi_sym("rte_pmd_gaudi_inject_fault")))
-				for (size_t k : ks) {
-					int rc = fn(r.ports[k].id, rte_pmd_gaudi_fault(kind), uint32_t(arg));
-					printf("port %u: %s: %s\n", r.ports[k].id, kinds[kind],
-					       rc ? rte_strerror(-rc) : "injected");
-				}
+		else if (cli_ports(r, w[2], ks) &&
+			 (w.size() == 4 || cli_u64(w[4], 0, UINT32_MAX, arg)))
+			for (size_t k : ks) {
+				int rc = rte_pmd_gaudi_inject_fault(
+					r.ports[k].id, rte_pmd_gaudi_fault(kind), uint32_t(arg));
+				printf("port %u: %s: %s\n", r.ports[k].id, kinds[kind],
+				       rc ? rte_strerror(-rc) : "injected");
+			}
 	} else if (is({"gaudi", "recovery"}) && w.size() == 3) {
 		if (cli_ports(r, w[2], ks))
-			if (auto fn = reinterpret_cast<RecoveryFn>(
-				    gaudi_sym("rte_pmd_gaudi_get_recovery_stats")))
-				for (size_t k : ks) {
-					rte_pmd_gaudi_recovery_stats st{};
-					int rc = fn(r.ports[k].id, &st);
-					if (rc) {
-						printf("port %u: %s\n", r.ports[k].id, rte_strerror(-rc));
-						continue;
-					}
-					printf("port %u: faults injected %" PRIu64 ", doorbell overruns %" PRIu64
-					       " (re-rung %" PRIu64 "), CQ overruns %" PRIu64 ", QP errors %"
-					       PRIu64 " (recovered %" PRIu64 ", last syndrome 0x%x), TX fault "
-					       "drops %" PRIu64 ", link down/up %" PRIu64 "/%" PRIu64
-					       ", TX watchdog %" PRIu64 ", resets %" PRIu64 "\n",
-					       r.ports[k].id, st.faults_injected, st.db_fifo_overruns,
-					       st.db_rerings, st.cq_overrun_events, st.qp_errors,
-					       st.qp_recoveries, st.last_qp_syndrome, st.tx_fault_drops,
-					       st.link_down_events, st.link_up_events, st.tx_watchdog,
-					       st.reset_events);
+			for (size_t k : ks) {
+				rte_pmd_gaudi_recovery_stats st{};
+				int rc = rte_pmd_gaudi_get_recovery_stats(r.ports[k].id, &st);
+				if (rc) {
+					printf("port %u: %s\n", r.ports[k].id, rte_strerror(-rc));
+					continue;
 				}
+				printf("port %u: faults injected %" PRIu64
+				       ", doorbell overruns %" PRIu64 " (re-rung %" PRIu64
+				       "), CQ overruns %" PRIu64 ", QP errors %" PRIu64
+				       " (recovered %" PRIu64 ", last syndrome 0x%x), TX fault "
+				       "drops %" PRIu64 ", link down/up %" PRIu64 "/%" PRIu64
+				       ", TX watchdog %" PRIu64 ", resets %" PRIu64 "\n",
+				       r.ports[k].id, st.faults_injected, st.db_fifo_overruns,
+				       st.db_rerings, st.cq_overrun_events, st.qp_errors,
+				       st.qp_recoveries, st.last_qp_syndrome, st.tx_fault_drops,
+				       st.link_down_events, st.link_up_events, st.tx_watchdog,
+				       st.reset_events);
+			}
 	} else {
 		printf("unknown command '%s' (help lists them)\n", line.c_str());
 	}
@@ -1713,8 +1755,7 @@ void cli_parsed(void *parsed, struct cmdline *, void *)
 	cli_exec(g_cli, static_cast<CliLine *>(parsed)->line);
 }
 
-cmdline_parse_token_string_t cli_tok = TOKEN_STRING_INITIALIZER(CliLine, line,
-								  TOKEN_STRING_MULTI);
+cmdline_parse_token_string_t cli_tok = TOKEN_STRING_INITIALIZER(CliLine, line, TOKEN_STRING_MULTI);
 cmdline_parse_inst_t cli_inst = {
 	.f = cli_parsed,
 	.data = nullptr,
@@ -1775,7 +1816,7 @@ int main_impl(int argc, char **argv)
 		return prc < 0 ? 0 : 1;
 	Config &c = r.cfg;
 	/* From now on Ctrl-C ends the run cleanly (at once when it comes during set-up). */
-	struct sigaction sa{};
+	struct sigaction sa {};
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills, should a stop ever hang */
 	sigaction(SIGINT, &sa, nullptr);
@@ -1819,8 +1860,10 @@ int main_impl(int argc, char **argv)
 		if (!c.json_file.empty()) {
 			/* Writable (the file, or its directory when it does not exist yet)? */
 			std::string dir = c.json_file.substr(0, c.json_file.find_last_of('/') + 1);
-			const char *what = access(c.json_file.c_str(), F_OK) == 0 ? c.json_file.c_str() :
-					   dir.empty() ? "." : dir.c_str();
+			const char *what = access(c.json_file.c_str(), F_OK) == 0
+						   ? c.json_file.c_str()
+					   : dir.empty() ? "."
+							 : dir.c_str();
 			if (access(what, W_OK) != 0) {
 				fprintf(stderr, "%s: --json=%s: %s\n", kProg, c.json_file.c_str(),
 					strerror(errno));
@@ -1832,7 +1875,8 @@ int main_impl(int argc, char **argv)
 		bool ok = true;
 		for (const CaptureSpec &cs : c.captures) {
 			std::string err;
-			bool rx = c.capture_dir != CaptureDir::tx, tx = c.capture_dir != CaptureDir::rx;
+			bool rx = c.capture_dir != CaptureDir::tx,
+			     tx = c.capture_dir != CaptureDir::rx;
 			auto cap = Capture::open(cs.port, cs.file, rx, tx, c.capture_max, c.snaplen,
 						 r.cap_mp, filter.get(), err);
 			if (!cap) {
@@ -1857,23 +1901,26 @@ int main_impl(int argc, char **argv)
 			break;
 		pps = target_pps(r);
 		setup_streams(r, pps);
-		rte_telemetry_register_cmd("/gaudi_testpmd/stats", telemetry_stats,
-					   "Per-port counters of gaudi-testpmd. Parameter: port id");
+		rte_telemetry_register_cmd(
+			"/gaudi_testpmd/stats", telemetry_stats,
+			"Per-port counters of gaudi-testpmd. Parameter: port id");
 
 		for (Port &p : r.ports) {
 			rte_eth_link link;
 			rte_eth_link_get(p.id, &link);
-			printf("port %u: %s, MAC " RTE_ETHER_ADDR_PRT_FMT ", link %s %s, sends to port "
-			       "%u\n", p.id, p.name.c_str(), RTE_ETHER_ADDR_BYTES(&p.mac),
+			printf("port %u: %s, MAC " RTE_ETHER_ADDR_PRT_FMT
+			       ", link %s %s, sends to port "
+			       "%u\n",
+			       p.id, p.name.c_str(), RTE_ETHER_ADDR_BYTES(&p.mac),
 			       link.link_status ? "up" : "down",
 			       rte_eth_link_speed_to_str(link.link_speed), p.peer);
 		}
 		printf("%s: %s forwarding, %zu port(s), %u queue(s) each, %u forwarding lcore(s), "
-		       "burst %u", kProg, mode_name(c.mode), r.ports.size(), c.rxq, c.nb_cores,
-		       c.burst);
+		       "burst %u",
+		       kProg, mode_name(c.mode), r.ports.size(), c.rxq, c.nb_cores, c.burst);
 		if (c.mode == FwdMode::template_)
-			printf(", template %zu frame(s) of %.1f bytes on average", r.tmpl.frames.size(),
-			       r.tmpl.avg_len);
+			printf(", template %zu frame(s) of %.1f bytes on average",
+			       r.tmpl.frames.size(), r.tmpl.avg_len);
 		else if (is_generator(c.mode))
 			printf(", %u-byte frames", c.pkt_len);
 		if (pps > 0)
@@ -1892,7 +1939,8 @@ int main_impl(int argc, char **argv)
 			uint64_t start = launch(r, c.tx_first);
 
 			/* Main lcore: live lines, captures, stop conditions. */
-			uint64_t period = c.stats_period > 0 ? uint64_t(c.stats_period * double(r.hz)) : 0;
+			uint64_t period =
+				c.stats_period > 0 ? uint64_t(c.stats_period * double(r.hz)) : 0;
 			uint64_t next_period = start + period, last_t = start;
 			std::vector<rte_eth_stats> last(r.ports.size());
 			std::vector<uint64_t> last_drop(r.ports.size());
@@ -1934,19 +1982,22 @@ int main_impl(int argc, char **argv)
 					stopped_by = "signal";
 					break;
 				}
-				if (c.duration > 0 && double(now - start) >= c.duration * double(r.hz)) {
+				if (c.duration > 0 &&
+				    double(now - start) >= c.duration * double(r.hz)) {
 					stopped_by = "duration";
 					break;
 				}
 				if (c.mode == FwdMode::roce) {
 					if (r.roce.done.load(std::memory_order_acquire)) {
-						stopped_by = r.roce.error.empty() ? "packets" : "error";
+						stopped_by =
+							r.roce.error.empty() ? "packets" : "error";
 						break;
 					}
 				} else if (c.packets && is_generator(c.mode)) {
 					bool all = true;
 					for (auto &s : r.streams)
-						all = all && s->done.load(std::memory_order_acquire);
+						all = all &&
+						      s->done.load(std::memory_order_acquire);
 					if (all) {
 						stopped_by = "packets";
 						break;

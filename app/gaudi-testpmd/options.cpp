@@ -20,83 +20,122 @@ namespace gtp {
 const char *mode_name(FwdMode m)
 {
 	switch (m) {
-	case FwdMode::io: return "io";
-	case FwdMode::mac: return "mac";
-	case FwdMode::macswap: return "macswap";
-	case FwdMode::txonly: return "txonly";
-	case FwdMode::rxonly: return "rxonly";
-	case FwdMode::flowgen: return "flowgen";
-	case FwdMode::icmpecho: return "icmpecho";
-	case FwdMode::template_: return "template";
-	case FwdMode::roce: return "roce";
+	case FwdMode::io:
+		return "io";
+	case FwdMode::mac:
+		return "mac";
+	case FwdMode::macswap:
+		return "macswap";
+	case FwdMode::txonly:
+		return "txonly";
+	case FwdMode::rxonly:
+		return "rxonly";
+	case FwdMode::flowgen:
+		return "flowgen";
+	case FwdMode::icmpecho:
+		return "icmpecho";
+	case FwdMode::template_:
+		return "template";
+	case FwdMode::roce:
+		return "roce";
 	}
 	return "?";
 }
 
 void usage(const char *prog)
 {
-	printf(
-"Usage: %s [EAL options --] [options]\n"
-"Traffic generator, forwarder, benchmark and capture tool on any DPDK port.\n"
-"Without -a/--vdev in the EAL options, two emulated Gaudi2 ports are used\n"
-"(--vdev net_gaudi_emu0,ports=2,wire=pair, the build's PMD loaded with -d).\n"
-"\n"
-"Forwarding:\n"
-"  --forward-mode=MODE   io|mac|macswap|txonly|rxonly|flowgen|icmpecho|template|roce (io)\n"
-"  --portlist=LIST       ports to use, e.g. 0,1 or 0-3 (all); paired 0<->1, 2<->3\n"
-"  --nb-cores=N          forwarding lcores (1)\n"
-"  --rxq=N --txq=N       queues per port (1); must be equal\n"
-"  --rxd=N --txd=N       descriptors per queue (the port's default)\n"
-"  --burst=N             frames per burst, 1..512 (32)\n"
-"  --tx-first            io/mac/macswap: send one burst per port at start\n"
-"  --eth-peer=N,MAC      destination MAC of frames sent on port N (mac, generators);\n"
-"                        default: the MAC of the paired port\n"
-"Generated frames (txonly, flowgen):\n"
-"  --txpkts=LEN          frame length without FCS, 42..9000 (64)\n"
-"  --tx-ip=SRC,DST       IPv4 addresses (198.18.0.1,198.18.0.2)\n"
-"  --tx-udp=SRC[,DST]    UDP ports (9,9)\n"
-"  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
-"  --template=FILE       template mode: frames of a pcap/pcapng file, sent in a loop\n"
-"  --rate=PPS            per-port target rate, frames per second (line rate)\n"
-"  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
-"  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
-"RoCE v2 (roce mode: requester on the first port, responder on its peer):\n"
-"  --roce-op=OP          ud-send|rc-send|rc-write|rc-read (rc-write)\n"
-"  --roce-msg=BYTES      message size (4096); --roce-depth=N outstanding (64)\n"
-"  --roce-mtu=N          RoCE path MTU 256|512|1024|2048|4096 (1024)\n"
-"Run and report:\n"
-"  --duration=SECONDS    stop after this time\n"
-"  --packets=N           generators: each port sends exactly N frames, then stop;\n"
-"                        forwarding modes: stop once the ports received N frames;\n"
-"                        roce: N messages (otherwise: until Ctrl-C)\n"
-"  --stats-period=S      live line per port every S seconds, 0 = none (1)\n"
-"  --json=FILE           write the final report (and a time series) as JSON\n"
-"  --quiet               no live lines\n"
-"  -i, --interactive     prompt (start, stop, show port stats, set fwd, ...; 'help')\n"
-"Capture:\n"
-"  --capture=PORT:FILE   pcapng of the port's traffic (repeatable)\n"
-"  --capture-dir=DIR     rx|tx|both (both)\n"
-"  --capture-filter=BPF  only frames this pcap-filter(7) expression passes\n"
-"  --capture-max=N       at most N frames per file (no limit)\n"
-"  --snaplen=N           bytes kept per frame (all)\n"
-"  -h, --help            this text\n"
-"\n"
-"Examples:\n"
-"  %s --forward-mode=txonly --rate=1000000 --duration=5 --json=r.json\n"
-"  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
-"  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
-"  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n",
+	printf("Usage: %s [EAL options --] [options]\n"
+	       "Traffic generator, forwarder, benchmark and capture tool on any DPDK port.\n"
+	       "Without -a/--vdev in the EAL options, two emulated Gaudi2 ports are used\n"
+	       "(--vdev net_gaudi_emu0,ports=2,wire=pair, the build's PMD loaded with -d).\n"
+	       "\n"
+	       "Forwarding:\n"
+	       "  --forward-mode=MODE   "
+	       "io|mac|macswap|txonly|rxonly|flowgen|icmpecho|template|roce (io)\n"
+	       "  --portlist=LIST       ports to use, e.g. 0,1 or 0-3 (all); paired 0<->1, 2<->3\n"
+	       "  --nb-cores=N          forwarding lcores (1)\n"
+	       "  --rxq=N --txq=N       queues per port (1); must be equal\n"
+	       "  --rxd=N --txd=N       descriptors per queue (the port's default)\n"
+	       "  --burst=N             frames per burst, 1..512 (32)\n"
+	       "  --tx-first            io/mac/macswap: send one burst per port at start\n"
+	       "  --eth-peer=N,MAC      destination MAC of frames sent on port N (mac, "
+	       "generators);\n"
+	       "                        default: the MAC of the paired port\n"
+	       "Generated frames (txonly, flowgen):\n"
+	       "  --txpkts=LEN          frame length without FCS, 42..9000 (64)\n"
+	       "  --tx-ip=SRC,DST       IPv4 addresses (198.18.0.1,198.18.0.2)\n"
+	       "  --tx-udp=SRC[,DST]    UDP ports (9,9)\n"
+	       "  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
+	       "  --template=FILE       template mode: frames of a pcap/pcapng file, sent in a "
+	       "loop\n"
+	       "  --rate=PPS            per-port target rate, frames per second (line rate)\n"
+	       "  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
+	       "  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
+	       "RoCE v2 (roce mode: requester on the first port, responder on its peer):\n"
+	       "  --roce-op=OP          ud-send|rc-send|rc-write|rc-read (rc-write)\n"
+	       "  --roce-msg=BYTES      message size (4096); --roce-depth=N outstanding (64)\n"
+	       "  --roce-mtu=N          RoCE path MTU 256|512|1024|2048|4096 (1024)\n"
+	       "Run and report:\n"
+	       "  --duration=SECONDS    stop after this time\n"
+	       "  --packets=N           generators: each port sends exactly N frames, then stop;\n"
+	       "                        forwarding modes: stop once the ports received N frames;\n"
+	       "                        roce: N messages (otherwise: until Ctrl-C)\n"
+	       "  --stats-period=S      live line per port every S seconds, 0 = none (1)\n"
+	       "  --json=FILE           write the final report (and a time series) as JSON\n"
+	       "  --quiet               no live lines\n"
+	       "  -i, --interactive     prompt (start, stop, show port stats, set fwd, ...; "
+	       "'help')\n"
+	       "Capture:\n"
+	       "  --capture=PORT:FILE   pcapng of the port's traffic (repeatable)\n"
+	       "  --capture-dir=DIR     rx|tx|both (both)\n"
+	       "  --capture-filter=BPF  only frames this pcap-filter(7) expression passes\n"
+	       "  --capture-max=N       at most N frames per file (no limit)\n"
+	       "  --snaplen=N           bytes kept per frame (all)\n"
+	       "  -h, --help            this text\n"
+	       "\n"
+	       "Examples:\n"
+	       "  %s --forward-mode=txonly --rate=1000000 --duration=5 --json=r.json\n"
+	       "  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
+	       "  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
+	       "  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n",
 	       prog, prog, prog, prog, prog);
 }
 
 namespace {
 
 enum Opt {
-	OPT_FWD = 256, OPT_PORTLIST, OPT_NB_CORES, OPT_RXQ, OPT_TXQ, OPT_RXD, OPT_TXD, OPT_BURST,
-	OPT_TX_FIRST, OPT_ETH_PEER, OPT_TXPKTS, OPT_TX_IP, OPT_TX_UDP, OPT_FLOWS, OPT_TEMPLATE,
-	OPT_RATE, OPT_RATE_GBPS, OPT_NO_LAT, OPT_DURATION, OPT_PACKETS, OPT_STATS_PERIOD,
-	OPT_JSON, OPT_QUIET, OPT_CAPTURE, OPT_CAPTURE_DIR, OPT_CAPTURE_FILTER, OPT_CAPTURE_MAX,
-	OPT_SNAPLEN, OPT_ROCE_OP, OPT_ROCE_MSG, OPT_ROCE_DEPTH, OPT_ROCE_MTU,
+	OPT_FWD = 256,
+	OPT_PORTLIST,
+	OPT_NB_CORES,
+	OPT_RXQ,
+	OPT_TXQ,
+	OPT_RXD,
+	OPT_TXD,
+	OPT_BURST,
+	OPT_TX_FIRST,
+	OPT_ETH_PEER,
+	OPT_TXPKTS,
+	OPT_TX_IP,
+	OPT_TX_UDP,
+	OPT_FLOWS,
+	OPT_TEMPLATE,
+	OPT_RATE,
+	OPT_RATE_GBPS,
+	OPT_NO_LAT,
+	OPT_DURATION,
+	OPT_PACKETS,
+	OPT_STATS_PERIOD,
+	OPT_JSON,
+	OPT_QUIET,
+	OPT_CAPTURE,
+	OPT_CAPTURE_DIR,
+	OPT_CAPTURE_FILTER,
+	OPT_CAPTURE_MAX,
+	OPT_SNAPLEN,
+	OPT_ROCE_OP,
+	OPT_ROCE_MSG,
+	OPT_ROCE_DEPTH,
+	OPT_ROCE_MTU,
 };
 
 const struct option long_opts[] = {
@@ -169,8 +208,8 @@ bool parse_portlist(const char *s, std::vector<uint16_t> &out)
 	out.clear();
 	while (pos <= str.size()) {
 		size_t comma = str.find(',', pos);
-		std::string item = str.substr(pos, comma == std::string::npos ? std::string::npos :
-					      comma - pos);
+		std::string item = str.substr(pos, comma == std::string::npos ? std::string::npos
+									      : comma - pos);
 		size_t dash = item.find('-');
 		uint64_t a, b;
 		if (dash == std::string::npos) {
@@ -232,17 +271,20 @@ int parse_args(int argc, char **argv, Config &cfg)
 			cfg.interactive = true;
 			break;
 		case '?':
-			fprintf(stderr, "%s: unknown option '%s' (EAL options go before '--'; "
-				"see --help)\n", prog, argv[prev]);
+			fprintf(stderr,
+				"%s: unknown option '%s' (EAL options go before '--'; "
+				"see --help)\n",
+				prog, argv[prev]);
 			return 1;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs a value (see --help)\n", prog,
 				argv[prev]);
 			return 1;
 		case OPT_FWD: {
-			static const FwdMode modes[] = {FwdMode::io, FwdMode::mac, FwdMode::macswap,
-				FwdMode::txonly, FwdMode::rxonly, FwdMode::flowgen, FwdMode::icmpecho,
-				FwdMode::template_, FwdMode::roce};
+			static const FwdMode modes[] = {
+				FwdMode::io,	   FwdMode::mac,       FwdMode::macswap,
+				FwdMode::txonly,   FwdMode::rxonly,    FwdMode::flowgen,
+				FwdMode::icmpecho, FwdMode::template_, FwdMode::roce};
 			bool found = false;
 			for (FwdMode m : modes)
 				if (strcmp(arg, mode_name(m)) == 0) {
@@ -286,8 +328,9 @@ int parse_args(int argc, char **argv, Config &cfg)
 		case OPT_ETH_PEER: {
 			const char *comma = strchr(arg, ',');
 			EthPeer p;
-			if (!comma || !parse_u64(std::string(arg, comma).c_str(), 0,
-						 RTE_MAX_ETHPORTS - 1, u) ||
+			if (!comma ||
+			    !parse_u64(std::string(arg, comma).c_str(), 0, RTE_MAX_ETHPORTS - 1,
+				       u) ||
 			    rte_ether_unformat_addr(comma + 1, &p.addr) != 0)
 				return bad("expected PORT,XX:XX:XX:XX:XX:XX");
 			p.port = uint16_t(u);
@@ -296,7 +339,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 		}
 		case OPT_TXPKTS:
 			if (strchr(arg, ','))
-				return bad("one length only (multi-segment frames are not supported)");
+				return bad(
+					"one length only (multi-segment frames are not supported)");
 			if (!parse_u64(arg, 42, 9000, u))
 				return bad("not a frame length (42..9000 bytes, without FCS)");
 			cfg.pkt_len = uint32_t(u);
@@ -304,7 +348,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 		case OPT_TX_IP: {
 			std::string s(arg);
 			size_t comma = s.find(',');
-			if (comma == std::string::npos || !parse_ipv4(s.substr(0, comma), cfg.ip_src) ||
+			if (comma == std::string::npos ||
+			    !parse_ipv4(s.substr(0, comma), cfg.ip_src) ||
 			    !parse_ipv4(s.substr(comma + 1), cfg.ip_dst))
 				return bad("expected SRC_IP,DST_IP (IPv4)");
 			break;
@@ -400,8 +445,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 			cfg.snaplen = uint32_t(u);
 			break;
 		case OPT_ROCE_OP:
-			if (strcmp(arg, "ud-send") && strcmp(arg, "rc-send") && strcmp(arg, "rc-write") &&
-			    strcmp(arg, "rc-read"))
+			if (strcmp(arg, "ud-send") && strcmp(arg, "rc-send") &&
+			    strcmp(arg, "rc-write") && strcmp(arg, "rc-read"))
 				return bad("expected ud-send, rc-send, rc-write or rc-read");
 			cfg.roce_op = arg;
 			break;
@@ -442,13 +487,17 @@ int parse_args(int argc, char **argv, Config &cfg)
 		return 1;
 	}
 	if ((cfg.rate_pps > 0 || cfg.rate_gbps > 0) && !is_generator(cfg.mode)) {
-		fprintf(stderr, "%s: --rate/--rate-gbps apply to txonly, flowgen and template, "
-			"not %s\n", prog, mode_name(cfg.mode));
+		fprintf(stderr,
+			"%s: --rate/--rate-gbps apply to txonly, flowgen and template, "
+			"not %s\n",
+			prog, mode_name(cfg.mode));
 		return 1;
 	}
 	if (cfg.rxq != cfg.txq) {
-		fprintf(stderr, "%s: --rxq (%u) and --txq (%u) must be equal (one stream per queue "
-			"pair)\n", prog, cfg.rxq, cfg.txq);
+		fprintf(stderr,
+			"%s: --rxq (%u) and --txq (%u) must be equal (one stream per queue "
+			"pair)\n",
+			prog, cfg.rxq, cfg.txq);
 		return 1;
 	}
 	if (cfg.tx_first && is_generator(cfg.mode)) {
@@ -457,13 +506,17 @@ int parse_args(int argc, char **argv, Config &cfg)
 		return 1;
 	}
 	if (cfg.mode == FwdMode::roce && (!cfg.captures.empty() || cfg.interactive)) {
-		fprintf(stderr, "%s: roce mode has no %s (the RoCE transport polls the ports "
-			"itself)\n", prog, cfg.interactive ? "prompt" : "capture");
+		fprintf(stderr,
+			"%s: roce mode has no %s (the RoCE transport polls the ports "
+			"itself)\n",
+			prog, cfg.interactive ? "prompt" : "capture");
 		return 1;
 	}
 	if (cfg.mode == FwdMode::roce && cfg.roce_op == "ud-send" && cfg.roce_msg > cfg.roce_mtu) {
-		fprintf(stderr, "%s: --roce-op=ud-send: a message of %u bytes does not fit the RoCE "
-			"MTU of %u (a UD message is one packet)\n", prog, cfg.roce_msg, cfg.roce_mtu);
+		fprintf(stderr,
+			"%s: --roce-op=ud-send: a message of %u bytes does not fit the RoCE "
+			"MTU of %u (a UD message is one packet)\n",
+			prog, cfg.roce_msg, cfg.roce_mtu);
 		return 1;
 	}
 	if (cfg.tx_first && cfg.mode == FwdMode::roce) {

@@ -19,10 +19,14 @@ namespace roce = gaudi::roce;
 const char *roce_op_name(RoceOp op)
 {
 	switch (op) {
-	case RoceOp::ud_send: return "ud-send";
-	case RoceOp::rc_send: return "rc-send";
-	case RoceOp::rc_write: return "rc-write";
-	case RoceOp::rc_read: return "rc-read";
+	case RoceOp::ud_send:
+		return "ud-send";
+	case RoceOp::rc_send:
+		return "rc-send";
+	case RoceOp::rc_write:
+		return "rc-write";
+	case RoceOp::rc_read:
+		return "rc-read";
 	}
 	return "?";
 }
@@ -76,8 +80,10 @@ bool make_end(End &e, uint16_t port, rte_mempool *mp, uint8_t ip, ibv_qp_type t,
 	e.qp = e.ctx->create_qp(*e.pd, a, &rc);
 	e.buf.assign(len, 0);
 	if (e.qp)
-		e.mr = e.ctx->reg_mr(*e.pd, e.buf.data(), e.buf.size(), IBV_ACCESS_LOCAL_WRITE |
-				     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, &rc);
+		e.mr = e.ctx->reg_mr(*e.pd, e.buf.data(), e.buf.size(),
+				     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+					     IBV_ACCESS_REMOTE_READ,
+				     &rc);
 	if (!e.pd || !e.cq || !e.qp || !e.mr) {
 		err = "port " + std::to_string(port) + ": RoCE objects: " + strerror(-rc);
 		return false;
@@ -87,8 +93,11 @@ bool make_end(End &e, uint16_t port, rte_mempool *mp, uint8_t ip, ibv_qp_type t,
 
 bool connect(End &a, End &b, uint32_t mtu)
 {
-	ibv_mtu m = mtu >= 4096 ? IBV_MTU_4096 : mtu >= 2048 ? IBV_MTU_2048 :
-		    mtu >= 1024 ? IBV_MTU_1024 : mtu >= 512 ? IBV_MTU_512 : IBV_MTU_256;
+	ibv_mtu m = mtu >= 4096	  ? IBV_MTU_4096
+		    : mtu >= 2048 ? IBV_MTU_2048
+		    : mtu >= 1024 ? IBV_MTU_1024
+		    : mtu >= 512  ? IBV_MTU_512
+				  : IBV_MTU_256;
 	for (int i = 0; i < 2; i++) {
 		End &x = i ? b : a, &y = i ? a : b;
 		bool ud = x.qp->type() == IBV_QPT_UD;
@@ -97,25 +106,30 @@ bool connect(End &a, End &b, uint32_t mtu)
 		at.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 		at.qkey = kQkey;
 		if (x.qp->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				 (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS)))
+					     (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS)))
 			return false;
 		at.qp_state = IBV_QPS_RTR;
 		at.ah_attr = {y.ctx->mac(), y.ctx->gid(), 0, 0, 64};
 		at.path_mtu = m;
 		at.dest_qp_num = y.qp->qp_num();
 		at.max_dest_rd_atomic = 16;
-		if (x.qp->modify(at, ud ? IBV_QP_STATE :
-				 IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				 IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		if (x.qp->modify(at, ud ? IBV_QP_STATE
+					: IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+						     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+						     IBV_QP_MAX_DEST_RD_ATOMIC |
+						     IBV_QP_MIN_RNR_TIMER))
 			return false;
 		at.qp_state = IBV_QPS_RTS;
 		at.max_rd_atomic = 16;
-		if (x.qp->modify(at, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN :
-				 IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				 IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC))
+		if (x.qp->modify(at, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN
+					: IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+						     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+						     IBV_QP_MAX_QP_RD_ATOMIC))
 			return false;
 	}
-	return true;
+	/* The port bounds the path MTU (min of local and peer): run at the one asked for or not
+	 * at all, as the report states it. */
+	return a.qp->attr().path_mtu == m && b.qp->attr().path_mtu == m;
 }
 
 } // namespace
@@ -135,7 +149,8 @@ int roce_lcore(void *arg)
 		    !make_end(b, j.resp_port, j.tx_pool, 2, t, rlen, j.depth, j.error) ||
 		    !connect(a, b, j.mtu)) {
 			if (j.error.empty())
-				j.error = "RoCE QP connection failed";
+				j.error = "RoCE QP connection failed (path MTU " +
+					  std::to_string(j.mtu) + " above what the ports carry?)";
 			j.done.store(true, std::memory_order_release);
 			while (!j.stop->load(std::memory_order_relaxed))
 				rte_pause();
@@ -147,12 +162,14 @@ int roce_lcore(void *arg)
 		if (ud)
 			a.ah = a.ctx->create_ah(*a.pd, {b.ctx->mac(), b.ctx->gid(), 0, 0, 64});
 		roce::Sge s{reinterpret_cast<uintptr_t>(a.buf.data()), j.msg, a.mr->lkey()};
-		roce::Sge rs{reinterpret_cast<uintptr_t>(b.buf.data()), uint32_t(rlen), b.mr->lkey()};
+		roce::Sge rs{reinterpret_cast<uintptr_t>(b.buf.data()), uint32_t(rlen),
+			     b.mr->lkey()};
 		roce::SendWr w;
 		w.sg_list = {&s, 1};
 		w.send_flags = IBV_SEND_SIGNALED;
-		w.opcode = send ? IBV_WR_SEND : j.op == RoceOp::rc_write ? IBV_WR_RDMA_WRITE :
-									  IBV_WR_RDMA_READ;
+		w.opcode = send			      ? IBV_WR_SEND
+			   : j.op == RoceOp::rc_write ? IBV_WR_RDMA_WRITE
+						      : IBV_WR_RDMA_READ;
 		w.rdma = {reinterpret_cast<uintptr_t>(b.buf.data()), b.mr->rkey()};
 		if (ud)
 			w.ud = {a.ah.get(), b.qp->qp_num(), kQkey};
@@ -176,8 +193,9 @@ int roce_lcore(void *arg)
 			int n = a.cq->poll_cq(wc);
 			for (int i = 0; i < n; i++) {
 				if (wc[i].status == IBV_WC_SUCCESS)
-					j.completed.store(j.completed.load(std::memory_order_relaxed) + 1,
-							  std::memory_order_relaxed);
+					j.completed.store(
+						j.completed.load(std::memory_order_relaxed) + 1,
+						std::memory_order_relaxed);
 				else
 					j.errors.store(j.errors.load(std::memory_order_relaxed) + 1,
 						       std::memory_order_relaxed);

@@ -27,17 +27,17 @@ struct RoceJob {
 	uint32_t msg = 4096;
 	uint32_t depth = 64;
 	uint32_t mtu = 1024;
-	uint64_t limit = 0;                /* messages; 0 = no limit */
+	uint64_t limit = 0;			     /* messages; 0 = no limit */
 	const std::atomic<bool> *gen_stop = nullptr; /* stop posting, let the rest complete */
 	const std::atomic<bool> *stop = nullptr;     /* return */
 	/* Results (written by the lcore). */
-	std::atomic<uint64_t> completed{0};  /* requester completions, successful */
-	std::atomic<uint64_t> received{0};   /* responder receive completions (SEND) */
-	std::atomic<uint64_t> errors{0};     /* completions with an error status */
-	std::atomic<bool> done{false};       /* limit reached or stopped, nothing outstanding */
+	std::atomic<uint64_t> completed{0}; /* requester completions, successful */
+	std::atomic<uint64_t> received{0};  /* responder receive completions (SEND) */
+	std::atomic<uint64_t> errors{0};    /* completions with an error status */
+	std::atomic<bool> done{false};	    /* limit reached or stopped, nothing outstanding */
 	uint64_t retransmits = 0;
-	bool data_ok = true;                 /* the responder's/requester's buffer as expected */
-	std::string error;                   /* set-up failure */
+	bool data_ok = true; /* the responder's/requester's buffer as expected */
+	std::string error;   /* set-up failure */
 };
 
 /* rte_eal_remote_launch function; arg: RoceJob. */

@@ -13,14 +13,14 @@
 namespace gtp {
 
 struct RoceSummary {
-	bool read = false;          /* the file could be read back */
-	uint64_t frames = 0;        /* frames in the file */
-	uint64_t roce = 0;          /* RoCE v2 frames (UDP port 4791), broken ones included */
+	bool read = false;   /* the file could be read back */
+	uint64_t frames = 0; /* frames in the file */
+	uint64_t roce = 0;   /* RoCE v2 frames (UDP port 4791), broken ones included */
 	uint64_t icrc_errors = 0;
-	uint64_t psn_gaps = 0;      /* a QP's next frame (same direction) was not PSN + 1 */
-	uint64_t qps = 0;           /* destination QPs seen */
+	uint64_t psn_gaps = 0; /* a QP's next frame (same direction) was not PSN + 1 */
+	uint64_t qps = 0;      /* destination QPs seen */
 	std::map<std::string, uint64_t> opcodes; /* decoded frames per opcode name */
-	std::map<std::string, uint64_t> errors;  /* broken RoCE frames per reason */
+	std::map<std::string, uint64_t> errors;	 /* broken RoCE frames per reason */
 };
 
 /* Reads file (pcap or pcapng) and summarises its RoCE v2 frames. */

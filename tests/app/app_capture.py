@@ -6,6 +6,7 @@ forwarding goes on (the forwarded output is complete too).
 """
 import os
 import sys
+import time
 
 from app_common import (EAL_BASE, MAX_FRAME, check, check_report_matches, main, pad_tx, pcapfile,
                         run_ok,
@@ -59,6 +60,7 @@ def test_filter():
 def test_rx_and_tx_while_generating():
     n = 5000
     cap = os.path.join(W, "txonly.pcapng")
+    before = time.time()
     r = run_ok(["--forward-mode=txonly", f"--packets={n}", "--stats-period=0",
                 f"--capture=0:{cap}"], json_path=os.path.join(W, "txonly-cap.json"))
     check_report_matches(r)
@@ -70,6 +72,13 @@ def test_rx_and_tx_while_generating():
     src = [s for _, s in rows]
     check(src.count("02:1d:a3:00:00:00") == n and src.count("02:1d:a3:00:00:01") == n,
           "captured frames: n sent by port 0 and n from port 1")
+    # Timestamps on the wall clock: within the run (a second of slack each side); DPDK 22.11's
+    # pcapng put every one in the year 2305 unless its clock was started before the first stamp.
+    after = time.time()
+    stamps = [float(t) for (t,) in tshark_fields(cap, ["frame.time_epoch"])]
+    check(stamps and before - 1 <= min(stamps) and max(stamps) <= after + 1,
+          f"capture timestamps {min(stamps):.3f}..{max(stamps):.3f} outside the run "
+          f"{before:.3f}..{after:.3f}")
 
 
 def test_capture_max():

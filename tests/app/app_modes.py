@@ -8,12 +8,16 @@ Generators (txonly, flowgen, template) run on the default emulated pair; the for
 compared frame by frame. io over wire=pcap is the replay self-check the old wrapper ran.
 """
 import os
+import shutil
+import stat
 import struct
+import subprocess
 import sys
+import tempfile
 
-from app_common import (EAL_BASE, MAX_FRAME, TX_PAD, Fail, check, check_report_matches, main, pad60,
-                        pad_tx, pcapfile,
-                        run_ok, tshark_fields, workdir)
+from app_common import (APP, EAL_BASE, MAX_FRAME, PMD, TX_PAD, Fail, check,
+                        check_report_matches, main, pad60, pad_tx, pcapfile, run_ok,
+                        text_report, tshark_fields, workdir)
 
 MAC0, MAC1 = "02:1d:a3:00:00:00", "02:1d:a3:00:00:01"
 W = workdir()
@@ -200,6 +204,32 @@ def test_template():
           "template: tshark decode")
 
 
+def test_from_a_world_writable_directory():
+    # The PMD is linked in: the app runs from a copy of the build under a world-writable
+    # directory (a clone in /tmp), where DPDK refuses a -d plugin.
+    top = tempfile.mkdtemp(prefix="gtp-ww-", dir="/tmp")
+    try:
+        os.chmod(top, 0o777)
+        app = os.path.join(top, "app", "gaudi-testpmd", "gaudi-testpmd")
+        pmd = os.path.join(top, "drivers", "net", "gaudi", os.path.basename(PMD))
+        for src, dst in ((APP, app), (PMD, pmd)):
+            os.makedirs(os.path.dirname(dst))
+            shutil.copy2(src, dst)
+        check(os.stat(top).st_mode & stat.S_IWOTH, "the directory is not world-writable")
+        # GAUDI_PMD named the plugin the app passed to -d before it was linked in.
+        p = subprocess.run([app, "--forward-mode=txonly", "--packets=1000", "--stats-period=0"],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, GAUDI_PMD=pmd))
+        check(p.returncode == 0,
+              f"gaudi-testpmd from {top} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
+        rows, _ = text_report(p.stdout)
+        check(len(rows) == 2 and all(r["tx_packets"] == 1000 for r in rows.values()),
+              f"report from the copy: {rows}")
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 if __name__ == "__main__":
     sys.exit(main("app_modes", [test_io_replay, test_mac, test_macswap, test_rxonly,
-                                test_icmpecho, test_txonly, test_flowgen, test_template]))
+                                test_icmpecho, test_txonly, test_flowgen, test_template,
+                                test_from_a_world_writable_directory]))

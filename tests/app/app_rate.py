@@ -27,6 +27,18 @@ def achievable(size):
     return min(p["tx_packets"] for p in r.report["ports"]) / r.report["duration_s"]
 
 
+def test_low_rate_is_paced_per_frame():
+    # 10 frames/s for 3 s: 30 frames a port, give or take one at either end; 1 frame/s: 3.
+    # Pacing per burst sent the first 32 at once (32 for both).
+    for rate, low, high in ((10, 28, 32), (1, 2, 4)):
+        r = run_ok(["--forward-mode=txonly", f"--rate={rate}", "--duration=3",
+                    "--stats-period=0"], json_path=os.path.join(W, f"rate{rate}.json"))
+        check_report_matches(r)
+        for p in r.report["ports"]:
+            check(low <= p["tx_packets"] <= high, f"port {p['port']} --rate={rate} "
+                  f"--duration=3 sent {p['tx_packets']} frames, not {3 * rate}")
+
+
 def test_rate_pps():
     target = int(min(200000, achievable(64) / 4))
     r = run_ok(["--forward-mode=txonly", f"--rate={target}", "--duration=3",
@@ -70,4 +82,4 @@ def test_rate_with_packets():
 
 
 if __name__ == "__main__":
-    sys.exit(main("app_rate", [test_rate_pps, test_rate_gbps, test_rate_with_packets]))
+    sys.exit(main("app_rate", [test_low_rate_is_paced_per_frame, test_rate_pps, test_rate_gbps, test_rate_with_packets]))

@@ -88,5 +88,20 @@ def test_roce_modes():
                   f"rc-read: {req['tx_packets']} READ requests for {n} messages")
 
 
+def test_roce_large_mtu():
+    # The path MTU asked for is the one the packets use (2048 and 4096 ran a size short: the
+    # port MTU the app set left the RoCE layer too little room).
+    n, msg = 100, 8192
+    for mtu in (2048, 4096):
+        r = run_ok(["--forward-mode=roce", "--roce-op=rc-write", f"--roce-msg={msg}",
+                    f"--roce-mtu={mtu}", "--roce-depth=8", f"--packets={n}",
+                    "--stats-period=0"], json_path=os.path.join(W, f"mtu{mtu}.json"))
+        j = r.report["roce"]
+        check(j["completed"] == n and j["data_ok"] and j["mtu"] == mtu, f"mtu {mtu}: {j}")
+        sent = r.port(0)["tx_packets"]
+        check(sent == n * (msg // mtu), f"--roce-mtu={mtu}: {sent} WRITE packets for {n} "
+              f"messages of {msg} bytes, {n * (msg // mtu)} at that MTU")
+
+
 if __name__ == "__main__":
-    sys.exit(main("app_roce", [test_roce_summary, test_roce_modes]))
+    sys.exit(main("app_roce", [test_roce_summary, test_roce_modes, test_roce_large_mtu]))

@@ -253,6 +253,7 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 		return -ENODEV;
 	}
 	const uint64_t open = port_mask != 0 ? port_mask : link;
+	fw->open_mask = open;
 	ports->clear();
 	for (unsigned p = 0; p < be.nports(); p++) {
 		if (!(open & (uint64_t(1) << p))) {

@@ -25,6 +25,7 @@ struct gaudi_fw_state {
 	const rte_memzone *mz = nullptr; /* PQ, EQ, CPU-accessible memory, MSI-X doorbell */
 	gaudi::hw::fw::CpucpNicInfo info{};
 	bool pci_access = false; /* ENABLE_PCI_ACCESS acknowledged */
+	uint64_t open_mask = 0;	 /* NIC ports brought up (TMR/TXS programmed; stop_traffic) */
 
 	gaudi_fw_state() = default;
 	gaudi_fw_state(const gaudi_fw_state &) = delete;

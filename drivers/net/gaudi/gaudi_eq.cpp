@@ -33,6 +33,11 @@ int gaudi_port_mem_alloc(rte_eth_dev *dev)
 	return 0;
 }
 
+uint64_t gaudi_db_ci_iova(const gaudi_port *port)
+{
+	return port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign;
+}
+
 void gaudi_port_eq_start(gaudi_port *port)
 {
 	const rte_memzone *mz = port->mem.mz;

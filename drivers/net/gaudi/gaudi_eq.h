@@ -10,6 +10,8 @@ struct gaudi_txq;
 
 /* Reserve the EQ and its PI / doorbell-FIFO CI shadows (gaudi_port_mem), at probe. */
 int gaudi_port_mem_alloc(rte_eth_dev *dev);
+/* IOVA of the doorbell FIFO CI shadow (mem.db_ci) the hardware writes. */
+uint64_t gaudi_db_ci_iova(const gaudi_port *port);
 /* Empty the EQ and program it (dev_start, under eq_lock). */
 void gaudi_port_eq_start(gaudi_port *port);
 /* Drain the port's event queue: TX completions go to txq; other events are counted. Returns

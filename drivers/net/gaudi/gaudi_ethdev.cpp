@@ -20,6 +20,7 @@
 #include "gaudi_queue.h"
 #include "gaudi_rxtx.h"
 #include "gaudi_stats.h"
+#include "base/gaudi_nic_mem.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
@@ -80,6 +81,13 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	rte_spinlock_lock(&port->eq_lock);
 	gaudi_port_eq_start(port);
 	rte_spinlock_unlock(&port->eq_lock);
+	/* gaudi2_cn.c hw_port_config: TXS is programmed at bring-up (gaudi_bringup), the QPC
+	 * block here; TXE and RXE go with their queue (a queue may start deferred or again on
+	 * its own), RXE's first as the raw QPs go: responder, then requester [gaudi2_en.c
+	 * config_qp]. */
+	unsigned hw_port = port->hw.id();
+	port->hw.qpc_config({nicmem::req_qpc_addr(hw_port), nicmem::res_qpc_addr(hw_port),
+			     gaudi_db_ci_iova(port)});
 
 	rxq->started = txq->started = false;
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
@@ -94,6 +102,7 @@ int gaudi_dev_start(rte_eth_dev *dev)
 		gaudi_link_eq_update(port->adapter, port->hw.id());
 		return rc;
 	}
+	port->hw.cq_arm_timer_off(); /* gaudi2_en_port_open: configure_cq after config_qp */
 	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
 	gaudi_mac_filters_restore(dev);
 	gaudi_intr_start(dev);
@@ -124,11 +133,18 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	gaudi_phy_stop(dev); /* [phy] TX driver off */
 	port->hw.mac_config(false);
 	gaudi_intr_stop(dev);
-	if (auto *rxq = gaudi_rxq0(dev))
-		gaudi_rxq_hw_stop(dev, rxq);
+	/* gaudi2_en_port_close's order: CQ arm timer off, requester QPC invalid, responder QPC
+	 * invalid, then the doorbell FIFO reset (__db_fifo_reset: wrapped to 63, CI address
+	 * cleared; qpc_config sets it again at the next start). */
+	port->hw.cq_arm_timer_off();
 	auto *txq = gaudi_txq0(dev);
 	if (txq != nullptr && txq->started)
 		gaudi_txq_hw_stop(dev, txq);
+	if (auto *rxq = gaudi_rxq0(dev))
+		gaudi_rxq_hw_stop(dev, rxq);
+	if (!port->hw.db_fifo_reset(port->mem.db_ci))
+		GAUDI_LOG(WARNING, "port %u: doorbell FIFO reset: CI did not reach 63 (reads %u)",
+			  dev->data->port_id, *port->mem.db_ci);
 	rte_spinlock_lock(&port->eq_lock);
 	gaudi_eq_poll_locked(port, txq);
 	port->hw.eq_disable();
@@ -159,6 +175,10 @@ void gaudi_adapter_put(gaudi_adapter *ad)
 {
 	if (--ad->open_ports != 0)
 		return;
+	/* Device close [gaudi2_cn.c core_fini -> stop_traffic]: the primary, which holds the
+	 * device, stops the caches of the ports it brought up. */
+	if (ad->fw != nullptr)
+		nicmem::stop_traffic(ad->backend->nic_bar(), ad->fw->open_mask);
 	gaudi_fw_status_stop(ad); /* its alarm uses the adapter and the firmware */
 	delete ad;
 }

@@ -189,6 +189,15 @@ unsigned reg_row_offsets(unsigned p, const reg::RegRow &r, uint32_t out[2])
 		for (unsigned l = 0; l < kLanesPerPort; l++)
 			out[l] += r.off;
 		return kLanesPerPort;
+	} else if (b.starts_with("QPC_AXUSER_") || b.starts_with("RXE_AXUSER_")) {
+		/* Per-port AXI users: the port's copy, as its QPC's or RXE's. */
+		uint32_t base = 0;
+		for (const reg::BlockRow &k : reg::kBlockRows)
+			if (b == k.block)
+				base = k.cfg_addr - reg::kNic0CfgBase;
+		out[0] = b.starts_with("QPC_")
+				 ? reg::qpc_axuser(p, base)
+				 : reg::macro_base(p) + base + (p & 1) * reg::kOddPortHighStride;
 	} else
 		return 0;
 	out[0] += r.off;

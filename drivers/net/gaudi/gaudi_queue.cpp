@@ -415,8 +415,7 @@ void gaudi_rxq_hw_stop(rte_eth_dev *dev, gaudi_rxq *rxq)
 int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
 {
 	gaudi_port *port = gaudi_priv(dev);
-	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc),
-		       port->mem.mz->iova + (sizeof(Eqe) << kEqLog2) + kRingAlign, dev->data->mtu};
+	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc), gaudi_db_ci_iova(port), dev->data->mtu};
 	txq->pi = txq->ci = txq->bounce_end = 0;
 	if (!port->hw.tx_init(tcfg))
 		return -EIO;

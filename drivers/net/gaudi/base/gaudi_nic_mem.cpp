@@ -7,6 +7,8 @@
 
 #include "gaudi_regs.h"
 
+#include <rte_cycles.h>
+
 namespace gaudi::hw::nicmem {
 
 namespace {
@@ -26,9 +28,7 @@ constexpr uint32_t list_mask(uint64_t entries)
 	return ~(0xFFFFFFFFu << (log2 - 5));
 }
 static_assert(list_mask(kTxsFreeEntries) == 0xF);
-/* AXI user override: every field overridden but the MMU-bypass bit, which stays set (the
- * "old style" MMU bypass) [CNC 0xFFFFFBFF]. */
-constexpr uint32_t kAxuserOvrdMmuBp = 0xFFFFFBFF;
+using reg::kAxuserOvrdMmuBp;
 /* TXS AXI_USER_LO: MMU bypass, "old style configuration" [CNC 0x400]. */
 constexpr uint32_t kTxsAxiUserMmuBp = 0x400;
 /* The timeout, in ticks (us), of a TMR queue: queue 0 and queues 32.. never expire (47 bits
@@ -120,6 +120,38 @@ void txs_config(Bar &bar, unsigned port, uint64_t txs_addr)
 	bar.wr32(t + reg::TXS_LIST_MEM_READ_MASK, 0);
 	bar.wr32(t + reg::TXS_PUSH_LOCK_EN, 1);
 	bar.wr32(t + reg::TXS_IGNORE_BURST_EN, 0); /* burst-size optimisation off */
+}
+
+void stop_traffic(Bar &bar, uint64_t open)
+{
+	/* One field per read-modify-write, in the source's order. */
+	auto set = [&bar](uint32_t off, reg::Field f) { bar.wr32(off, bar.rd32(off) | f.mask()); };
+	for (unsigned m = 0; m < kMacros; m++) {
+		unsigned even = m * kPortsPerMacro;
+		if (!((open >> even) & ((1u << kPortsPerMacro) - 1)))
+			continue;
+		/* [CNC stop_traffic_macro]: RXB DROP_THRESHOLD_i = 0, 1-2 ms, come first (RXB
+		 * programming, gaudi_hw_model.rst) */
+		uint32_t c = reg::tmr(even) + reg::TMR_TMR_CACHES_CFG;
+		set(c, reg::TMR_TMR_CACHES_CFG_LIST_CACHE_STOP);
+		set(c, reg::TMR_TMR_CACHES_CFG_FREE_LIST_CACHE_STOP);
+		set(c, reg::TMR_TMR_CACHES_CFG_STATE_CACHE_STOP);
+		rte_delay_us_sleep(1000);
+		(void)bar.rd32(c); /* flush */
+	}
+	for (unsigned p = 0; p < kMaxPorts; p++) {
+		if (!((open >> p) & 1))
+			continue;
+		/* [CNC stop_traffic_port] */
+		set(reg::qpc(p) + reg::QPC_REQ_STATIC_CONFIG,
+		    reg::QPC_REQ_STATIC_CONFIG_CACHE_STOP);
+		set(reg::qpc(p) + reg::QPC_RES_STATIC_CONFIG,
+		    reg::QPC_RES_STATIC_CONFIG_CACHE_STOP);
+		set(reg::txs(p) + reg::TXS_CACHE_CFG, reg::TXS_CACHE_CFG_LIST_CACHE_STOP);
+		set(reg::txs(p) + reg::TXS_CACHE_CFG, reg::TXS_CACHE_CFG_FREE_LIST_CACHE_STOP);
+		/* NIC_MACRO_RREG32: the macro's even-port copy, flushing the writes */
+		(void)bar.rd32(reg::macro_base(p) + reg::TXS_BASE + reg::TXS_CACHE_CFG);
+	}
 }
 
 } // namespace gaudi::hw::nicmem

@@ -95,6 +95,16 @@ inline constexpr uint64_t kTxsBase = kTmrBase + align_up(kMacros * kTmrMacroSize
 inline constexpr uint64_t kWqBase = kTxsBase + align_up(kMaxPorts * kTxsPortSize, kSection);
 static_assert(kWqBase < kNicDrvAddr + kNicDrvSize);
 
+/* The raw QP's context tables of a port: requester and responder contexts 0.. of the port's
+ * slice [CNC gaudi2_cn_config_port_hw_qpc: base + port x *_QPC_TOTAL_PORT_SIZE]. */
+constexpr uint64_t req_qpc_addr(unsigned port)
+{
+	return kReqQpcBase + port * kReqQpcPortSize;
+}
+constexpr uint64_t res_qpc_addr(unsigned port)
+{
+	return kResQpcBase + port * kResQpcPortSize;
+}
 constexpr uint64_t tmr_addr(unsigned macro)
 {
 	return kTmrBase + macro * kTmrMacroSize;
@@ -121,5 +131,11 @@ void tmr_config(Bar &bar, unsigned macro_port, uint64_t tmr_addr, uint32_t clk_m
  * i / 64, priority i % 4), tick and scan, free-list base, list mask, producer = the free-list
  * entries (latched), push lock, burst optimisation off. */
 void txs_config(Bar &bar, unsigned port, uint64_t txs_addr);
+/* gaudi2_cn_stop_traffic at device close, for the ports in open: per macro the timer caches
+ * stopped (state, list, free list), waited for and read back; per port the requester and
+ * responder QPC caches and the TXS list caches stopped, then the macro's TXS copy read. The
+ * RXB DROP_THRESHOLD step that opens it (drop every frame) is RXB programming, not done here:
+ * see gaudi_hw_model.rst. */
+void stop_traffic(Bar &bar, uint64_t open);
 
 } // namespace gaudi::hw::nicmem

@@ -5,6 +5,7 @@
  */
 #include "gaudi_port.h"
 #include "gaudi_macro.h"
+#include "gaudi_nic_mem.h"
 #include "gaudi_sm.h"
 
 #include <algorithm>
@@ -406,20 +407,93 @@ uint32_t Port::mtu_code(uint32_t mtu)
 	return l - 10;
 }
 
+void Port::qpc_config(const QpcCfg &cfg)
+{
+	uint32_t q = reg::qpc(port_), d = reg::qpc_dbfifosecur(port_);
+	auto ovrd = [this](uint32_t block) {
+		uint32_t a = reg::qpc_axuser(port_, block);
+		/* Every QPC AXI-user block has HB_WR/RD_OVRD_LO at the same offsets. */
+		bar_->wr32(a + reg::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO, reg::kAxuserOvrdMmuBp);
+		bar_->wr32(a + reg::QPC_AXUSER_DB_FIFO_HB_RD_OVRD_LO, reg::kAxuserOvrdMmuBp);
+	};
+	bar_->wr32(q + reg::QPC_REQ_BASE_ADDRESS_63_32,
+		   static_cast<uint32_t>(cfg.req_qpc_base >> 32));
+	bar_->wr32(q + reg::QPC_REQ_BASE_ADDRESS_31_7,
+		   static_cast<uint32_t>(cfg.req_qpc_base) >> 7);
+	bar_->wr32(q + reg::QPC_RES_BASE_ADDRESS_63_32,
+		   static_cast<uint32_t>(cfg.res_qpc_base >> 32));
+	bar_->wr32(q + reg::QPC_RES_BASE_ADDRESS_31_7,
+		   static_cast<uint32_t>(cfg.res_qpc_base) >> 7);
+	/* Invalidate both context caches: a 1 then 0 pulse each, responder first. */
+	bar_->wr32(q + reg::QPC_RES_QPC_CACHE_INVALIDATE, 1);
+	bar_->wr32(q + reg::QPC_REQ_QPC_CACHE_INVALIDATE, 1);
+	bar_->wr32(q + reg::QPC_RES_QPC_CACHE_INVALIDATE, 0);
+	bar_->wr32(q + reg::QPC_REQ_QPC_CACHE_INVALIDATE, 0);
+	bar_->wr32(q + reg::QPC_INTERRUPT_CAUSE, 0);
+	ovrd(reg::QPC_AXUSER_DB_FIFO_BASE);
+	bar_->wr64_split(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
+			 d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7,
+			 cfg.db_ci_iova);
+	ovrd(reg::QPC_AXUSER_ERR_FIFO_BASE);
+	ovrd(reg::QPC_AXUSER_QPC_REQ_BASE);
+	ovrd(reg::QPC_AXUSER_QPC_RESP_BASE);
+	ovrd(reg::QPC_AXUSER_CONG_QUE_BASE);
+	/* Doorbell error policy, one field at a time as gaudi2_cn.c does. */
+	uint32_t st = q + reg::QPC_REQ_STATIC_CONFIG;
+	rmw(st, reg::QPC_REQ_STATIC_CONFIG_QM_MOVEQP2ERR_SECUR_ERR, 1);
+	rmw(st, reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERROR_ASID, 0);
+	rmw(st, reg::QPC_REQ_STATIC_CONFIG_QM_UPD_IGNORE_ASID_ERR, 1);
+	rmw(st, reg::QPC_REQ_STATIC_CONFIG_QM_MOVEQP2ERR_ASID_ERR, 0);
+	rmw(st, reg::QPC_REQ_STATIC_CONFIG_QM_PUSH_TO_ERROR_SECURITY, 1);
+	/* WTD back-pressure to ARC and QMAN off (RDMA users turn it on), in one RMW. */
+	uint32_t wtd = q + reg::QPC_WTD_CONFIG;
+	bar_->wr32(wtd, bar_->rd32(wtd) & ~(reg::QPC_WTD_CONFIG_WQ_BP_2ARC_EN.mask() |
+					    reg::QPC_WTD_CONFIG_WQ_BP_2QMAN_EN.mask()));
+}
+
+namespace {
+/* PRIO_TO_DSCP_0: priority 0 -> DSCP 0, 1 -> 0, 2 -> 16, 3 -> 24, a byte each
+ * [gaudi2_cn.c config_port_hw_txe 0x18100000]. */
+constexpr uint32_t kPrioToDscp0 = 0x18100000;
+/* BTH_MKEY: the RoCE BTH migration key field, all ones [gaudi2_cn.c config_port_hw_txe]. */
+constexpr uint32_t kBthMkey = 0xFFFF;
+/* TXE statistics: 100 ms bandwidth window, 2 us latency window, in NIC clock cycles
+ * [gaudi2_cn.c PERF_BW_WINDOW_USEC; "2us latency window size"]; TOT_TYPE 3. */
+constexpr uint32_t kPerfBwWindowUs = 100000;
+constexpr uint32_t kLatencyWindowUs = 2;
+constexpr uint32_t kStatsTotType = 3;
+} // namespace
+
+void Port::rmw(uint32_t off, reg::Field f, uint32_t v)
+{
+	bar_->wr32(off, (bar_->rd32(off) & ~f.mask()) | f.put(v));
+}
+
 bool Port::tx_init(const TxRingCfg &cfg)
 {
 	uint32_t t = reg::txe(port_), d = reg::qpc_dbfifosecur(port_);
-	/* TXE as gaudi2_cn.c config_port_hw_txe: raw WQ base and size, DSCP 0, MMU bypass,
-	 * prefetch. */
+	/* TXE in gaudi2_cn.c config_port_hw_txe's order; PORTn_MAC_CFG, which it writes between
+	 * PRIO_TO_DSCP and WQE_USER_CFG, is set_mac_addr's. */
 	bar_->wr32(t + reg::TXE_SQ_BASE_ADDRESS_63_32_0, static_cast<uint32_t>(cfg.wq_iova >> 32));
 	bar_->wr32(t + reg::TXE_SQ_BASE_ADDRESS_31_0_0, static_cast<uint32_t>(cfg.wq_iova));
 	bar_->wr32(t + reg::TXE_LOG_MAX_WQ_SIZE_0, cfg.wq_log2 - 2);
-	bar_->wr32(t + reg::TXE_PRIO_TO_DSCP_0, 0);
+	bar_->wr32(t + reg::TXE_PRIO_TO_DSCP_0, kPrioToDscp0);
 	bar_->wr32(t + reg::TXE_WQE_USER_CFG, reg::TXE_WQE_USER_CFG_MMU_BYPASS.put(1));
 	bar_->wr32(t + reg::TXE_WQE_PREFETCH_CFG,
 		   reg::TXE_WQE_PREFETCH_CFG_ENABLE.mask() |
 			   reg::TXE_WQE_PREFETCH_CFG_ALWAYS_ENABLE.mask());
-	/* QPC: where the hardware writes the secured doorbell FIFO's CI. */
+	bar_->wr32(t + reg::TXE_BTH_MKEY, kBthMkey);
+	bar_->wr32(t + reg::TXE_STATS_CFG0, nicmem::kNicClkMhz * kPerfBwWindowUs);
+	rmw(t + reg::TXE_STATS_CFG1, reg::TXE_STATS_CFG1_LATENCY_ENABLE, 1);
+	rmw(t + reg::TXE_STATS_CFG1, reg::TXE_STATS_CFG1_WIN_TYPE, 0);
+	rmw(t + reg::TXE_STATS_CFG1, reg::TXE_STATS_CFG1_WIN_SAMP_LATENCY, 0);
+	rmw(t + reg::TXE_STATS_CFG1, reg::TXE_STATS_CFG1_TOT_TYPE, kStatsTotType);
+	rmw(t + reg::TXE_STATS_CFG1, reg::TXE_STATS_CFG1_ENABLE, 1);
+	rmw(t + reg::TXE_STATS_CFG2, reg::TXE_STATS_CFG2_LATENCY_WRAP_EN, 0);
+	rmw(t + reg::TXE_STATS_CFG2, reg::TXE_STATS_CFG2_LATENCY_MAX_VAL,
+	    kLatencyWindowUs * nicmem::kNicClkMhz);
+	/* The CI address as qpc_config writes it: a TX queue started again after db_fifo_reset
+	 * cleared it needs it back. */
 	bar_->wr64_split(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
 			 d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7,
 			 cfg.db_ci_iova);
@@ -488,6 +562,15 @@ bool Port::db_fifo_align(volatile uint32_t *ci)
 	return ok;
 }
 
+bool Port::db_fifo_reset(volatile uint32_t *ci)
+{
+	bool ok = db_fifo_align(ci);
+	uint32_t d = reg::qpc_dbfifosecur(port_);
+	bar_->wr32(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7, 0);
+	bar_->wr32(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32, 0);
+	return ok;
+}
+
 bool Port::qpc_read_req(qpc::ReqImage *img)
 {
 	uint32_t q = reg::qpc(port_);
@@ -524,16 +607,20 @@ bool Port::rx_init(const RxRingCfg &cfg)
 	uint32_t hi = static_cast<uint32_t>(cfg.slots_iova >> 32);
 	uint32_t misc = reg::RXE_RAW_MISC_P0_0_LOG_RAW_ENTRY_SIZE_P0.put(cfg.slot_log2) |
 			reg::RXE_RAW_MISC_P0_0_LOG_BUFFER_SIZE_MASK_P0.put(cfg.count_log2);
-	/* gaudi2_cn.c config_port_hw_rxe: every priority's raw ring (both copies) on QPN 0 and
-	 * the one slot ring. */
-	for (unsigned p = 0; p < reg::kRawPriorities; p++) {
-		for (unsigned c = 0; c < 2; c++) {
-			uint32_t k = c * reg::kRawCopyStride;
+	/* gaudi2_cn.c config_port_hw_rxe, in its order: every priority's raw QPN (both copies)
+	 * = QPN 0, then per priority the one slot ring: base low, high, then MISC, both copies
+	 * each. */
+	for (unsigned p = 0; p < reg::kRawPriorities; p++)
+		for (unsigned c = 0; c < 2; c++)
 			bar_->wr32(r + reg::rxe_raw_qpn(p) + c * 4, kRawQpn);
-			bar_->wr32(r + reg::rxe_raw_base_lo(p) + k, lo);
-			bar_->wr32(r + reg::rxe_raw_base_hi(p) + k, hi);
-			bar_->wr32(r + reg::rxe_raw_misc(p) + k, misc);
-		}
+	const uint32_t k = reg::kRawCopyStride;
+	for (unsigned p = 0; p < reg::kRawPriorities; p++) {
+		bar_->wr32(r + reg::rxe_raw_base_lo(p), lo);
+		bar_->wr32(r + reg::rxe_raw_base_lo(p) + k, lo);
+		bar_->wr32(r + reg::rxe_raw_base_hi(p), hi);
+		bar_->wr32(r + reg::rxe_raw_base_hi(p) + k, hi);
+		bar_->wr32(r + reg::rxe_raw_misc(p), misc);
+		bar_->wr32(r + reg::rxe_raw_misc(p) + k, misc);
 	}
 	/* CQ base and PI address hold address bits 31:7 in place (& 0xFFFFFF80, no shift). */
 	bar_->wr32(r + reg::RXE_CQ_BASE_ADDR_63_32, static_cast<uint32_t>(cfg.cq_iova >> 32));
@@ -544,12 +631,19 @@ bool Port::rx_init(const RxRingCfg &cfg)
 		   static_cast<uint32_t>(cfg.cq_pi_iova) & 0xFFFFFF80);
 	bar_->wr32(r + reg::RXE_CQ_LOG_MAX_SIZE, kCqMaxLog2);
 	bar_->wr32(r + reg::RXE_CQ_LOG_SIZE_0, cfg.count_log2);
+	for (unsigned cq = 0; cq < reg::kRxeCqs; cq++)
+		bar_->wr32(reg::rxe_axuser_cq(port_, cq) + reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO,
+			   reg::kAxuserOvrdMmuBp);
 	bar_->wr32(r + reg::RXE_CQ_WRITE_INDEX_0, 0);
 	bar_->wr32(r + reg::RXE_CQ_PRODUCER_INDEX_0, 0);
 	bar_->wr32(r + reg::RXE_CQ_CONSUMER_INDEX_0, 0);
 	/* enable, PI update; no OVERRUN_EN: a full CQ back-pressures (COMP_ERR) */
 	bar_->wr32(r + reg::RXE_CQ_CFG_0,
 		   reg::RXE_CQ_CFG_0_ENABLE.mask() | reg::RXE_CQ_CFG_0_WRITE_PI_EN.mask());
+	for (unsigned cq = 1; cq < reg::kRxeCqs; cq++) /* the RDMA and user CQs off */
+		bar_->wr32(r + reg::rxe_cq(reg::RXE_CQ_CFG_0, cq), 0);
+	bar_->wr32(r + reg::RXE_ARUSER_MMU_BP, reg::RXE_ARUSER_MMU_BP_VAL.put(1));
+	bar_->wr32(r + reg::RXE_DBG_SPMU_SELECT, reg::RXE_DBG_SPMU_SELECT_VAL.put(1)); /* group 1 */
 
 	/* Responder QPC of the raw QP, whole image, as gaudi2_en.c res_qpc_init. */
 	qpc::ResImage res;
@@ -571,22 +665,35 @@ void Port::rx_disable()
 	qpc_write_res(res, false);
 }
 
+void Port::cq_arm_timer_off()
+{
+	uint32_t en = reg::rxe(port_) + reg::RXE_CQ_ARM_TIMEOUT_EN;
+	bar_->wr32(en, bar_->rd32(en) & ~(1u << kRawCq));
+	(void)bar_->rd32(en);
+}
+
 void Port::eq_init(const EqCfg &cfg)
 {
+	/* gaudi2_cn_eq.c eq_hw_config's order: PI address, ring, size, indexes, CFG, then the AXI
+	 * user of the EQ writes and of the interrupt's LBW write. */
 	uint32_t q = reg::qpc(port_);
-	bar_->wr64_split(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
-			 q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7, cfg.eq_iova);
 	bar_->wr64_split(q + reg::QPC_EVENT_QUE_PI_ADDR_63_32, q + reg::QPC_EVENT_QUE_PI_ADDR_31_7,
 			 cfg.pi_iova);
+	bar_->wr64_split(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
+			 q + reg::QPC_EVENT_QUE_BASE_ADDR_31_7, cfg.eq_iova);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_LOG_SIZE, cfg.log2);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_WRITE_INDEX, 0);
 	bar_->wr32(q + reg::QPC_EVENT_QUE_PRODUCER_INDEX, 0);
 	eq_write_ci(0);
+	bar_->wr32(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX_CB, 0);
 	/* 0x19 = ENABLE | WRITE_PI_EN | INTERRUPT_PER_EQE [gaudi2_cn_eq.c] */
 	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG,
 		   reg::QPC_EVENT_QUE_CFG_ENABLE.mask() |
 			   reg::QPC_EVENT_QUE_CFG_WRITE_PI_EN.mask() |
 			   reg::QPC_EVENT_QUE_CFG_INTERRUPT_PER_EQE.mask());
+	uint32_t a = reg::qpc_axuser(port_, reg::QPC_AXUSER_EV_QUE_LBW_INTR_BASE);
+	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_WR_OVRD_LO, reg::kAxuserOvrdMmuBp);
+	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_RD_OVRD_LO, reg::kAxuserOvrdMmuBp);
 }
 
 void Port::eq_disable()

@@ -53,6 +53,15 @@ struct FlowCfg {
 };
 inline constexpr unsigned kPfcPriorities = 4;
 
+/* Per-port QPC programming: the requester and responder context tables in device DRAM (the
+ * raw QP is context 0 of each; base/gaudi_nic_mem.h carves them) and where the hardware writes
+ * the secured doorbell FIFO's CI. */
+struct QpcCfg {
+	uint64_t req_qpc_base; /* 128-byte aligned */
+	uint64_t res_qpc_base; /* 128-byte aligned */
+	uint64_t db_ci_iova;   /* kDbFifoCiAlign-aligned uint32_t */
+};
+
 /* Event queue: 2^log2 Eqe entries, PI written by the HW to pi_iova (free-running). */
 struct EqCfg {
 	uint64_t eq_iova;
@@ -126,6 +135,16 @@ public:
 	/* [faults] Restart the raw QP after a QP error: VALID, ERROR clear, EXECUTION_IDX = exec
 	 * (a ring index), the rest of the context kept. */
 	bool tx_resume(uint32_t exec);
+	/* gaudi2_cn.c config_port_hw_qpc, in its order: context table bases, cache invalidate
+	 * pulses, INTERRUPT_CAUSE cleared, the AXI-user MMU-bypass overrides (DB FIFO, error
+	 * FIFO, QPC requester and responder, congestion queue), the doorbell FIFO CI address,
+	 * REQ_STATIC_CONFIG doorbell error policy, WTD back-pressure off. RETRY_COUNT_MAX
+	 * (RDMA retries) is left out: gaudi_hw_model.rst. */
+	void qpc_config(const QpcCfg &cfg);
+	/* TXE as gaudi2_cn.c config_port_hw_txe (raw WQ base and size, PRIO_TO_DSCP, WQE MMU
+	 * bypass, prefetch, BTH_MKEY, statistics windows at nicmem::kNicClkMhz; PORTn_MAC_CFG is
+	 * set_mac_addr's), the doorbell FIFO CI address again (a TX queue restarted after
+	 * db_fifo_reset needs it), then the raw requester QPC (gaudi2_en.c req_qpc_init). */
 	bool tx_init(const TxRingCfg &cfg);
 	bool tx_disable();
 	/* Push one 8-byte doorbell: FIRST32 = new WQ producer index as a ring index, SECOND32 =
@@ -140,6 +159,9 @@ public:
 	 * CI the hardware writes to *ci reads 63, i.e. the FIFO's next position is 0. False if it
 	 * never does (bounded wait). */
 	bool db_fifo_align(volatile uint32_t *ci);
+	/* __db_fifo_reset at port close: db_fifo_align, then the CI address cleared (31_7 first,
+	 * then 63_32) so the hardware writes the CI nowhere until the next qpc_config. */
+	bool db_fifo_reset(volatile uint32_t *ci);
 	/* TX waits for XON: the MAC has a pause in force from the peer (RX_PAUSE_STATUS). */
 	bool tx_paused() const
 	{
@@ -147,7 +169,13 @@ public:
 		       reg::MAC_128_RX_PAUSE_STATUS_PAUSESTATUS.mask();
 	}
 
+	/* RXE as gaudi2_cn.c config_port_hw_rxe (raw rings of every priority, CQ block and CQ 0,
+	 * the AXI user of each of the kRxeCqs CQs, CQ 0 enabled, CQs 1.. off, ARUSER MMU bypass,
+	 * SPMU group), then the raw responder QPC (gaudi2_en.c res_qpc_init). */
 	bool rx_init(const RxRingCfg &cfg);
+	/* gaudi2_cn.c configure_cq with no RX coalescing (hbl_en's default rx_coalesce_usecs 0):
+	 * the raw CQ's arm timer off (CQ_ARM_TIMEOUT_EN bit 0), read back. */
+	void cq_arm_timer_off();
 	void rx_disable();
 	/* Return CQ entries up to free-running ci to the HW. */
 	void rx_write_ci(uint32_t ci)
@@ -183,6 +211,8 @@ private:
 	bool mac_ch_reset(unsigned lane);
 	void mac_lane_speed(unsigned lane);
 	bool gateway(uint32_t ctrl, const uint32_t *data, const uint32_t *mask, uint32_t n);
+	/* Read-modify-write of one field, as gaudi2_cn.c NIC_RMWREG32. */
+	void rmw(uint32_t off, reg::Field f, uint32_t v);
 	void wr_lanes(uint32_t reg_in_ch, uint32_t val);
 
 	Bar *bar_ = nullptr;

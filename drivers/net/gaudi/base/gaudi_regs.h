@@ -46,12 +46,27 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TMR, 0x5448000)                         \
 	X(TMR_AXUSER_TMR_FREE_LIST, 0x5448D60)    \
 	X(TMR_AXUSER_TMR_FIFO, 0x5448DC0)         \
-	X(TMR_AXUSER_TMR_FSM, 0x5448E20)
+	X(TMR_AXUSER_TMR_FSM, 0x5448E20)          \
+	X(QPC_AXUSER_CONG_QUE, 0x541FB80)         \
+	X(QPC_AXUSER_DB_FIFO, 0x541FCA0)          \
+	X(QPC_AXUSER_EV_QUE_LBW_INTR, 0x541FD00)  \
+	X(QPC_AXUSER_ERR_FIFO, 0x541FD60)         \
+	X(QPC_AXUSER_QPC_RESP, 0x541FDC0)         \
+	X(QPC_AXUSER_QPC_REQ, 0x541FE20)          \
+	X(RXE_AXUSER_AXUSER_CQ0, 0x544C000)       \
+	X(RXE_AXUSER_AXUSER_CQ1, 0x544C050)
 
 /* X(block, register, offset in block) */
 #define GAUDI_REGS(X)                                                                           \
 	/* QPC (per port): gateway, doorbell, CQ CI / arm, EQ, interrupts [nic0_qpc0_regs.h] */ \
+	X(QPC, REQ_QPC_CACHE_INVALIDATE, 0x0)                                                   \
 	X(QPC, REQ_STATIC_CONFIG, 0x8)                                                          \
+	X(QPC, REQ_BASE_ADDRESS_63_32, 0xC)                                                     \
+	X(QPC, REQ_BASE_ADDRESS_31_7, 0x10)                                                     \
+	X(QPC, RES_QPC_CACHE_INVALIDATE, 0x34)                                                  \
+	X(QPC, RES_STATIC_CONFIG, 0x3C)                                                         \
+	X(QPC, RES_BASE_ADDRESS_63_32, 0x40)                                                    \
+	X(QPC, RES_BASE_ADDRESS_31_7, 0x44)                                                     \
 	X(QPC, GW_BUSY, 0x80)                                                                   \
 	X(QPC, GW_CTRL, 0x84)                                                                   \
 	X(QPC, GW_DATA_0, 0x8C)                                                                 \
@@ -73,11 +88,13 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(QPC, EVENT_QUE_PRODUCER_INDEX, 0x840)                                                 \
 	X(QPC, EVENT_QUE_PI_ADDR_63_32, 0x844)                                                  \
 	X(QPC, EVENT_QUE_PI_ADDR_31_7, 0x848)                                                   \
+	X(QPC, EVENT_QUE_CONSUMER_INDEX_CB, 0x84C)                                              \
 	X(QPC, EVENT_QUE_CFG, 0x850)                                                            \
 	X(QPC, SECURED_CQ_NUMBER, 0x8F0)                                                        \
 	X(QPC, SECURED_CQ_CONSUMER_INDEX, 0x8F4)                                                \
 	X(QPC, EVENT_QUE_CONSUMER_INDEX, 0x9A8)                                                 \
 	X(QPC, ARM_CQ_NUM, 0x9AC)                                                               \
+	X(QPC, WTD_CONFIG, 0x994)                                                               \
 	X(QPC, ARM_CQ_INDEX, 0x9B0)                                                             \
 	/* [nic0_qpc0_dbfifosecur_ci_upd_addr_regs.h] */                                        \
 	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, DBFIFO_CI_UPD_ADDR_63_32, 0x0)                           \
@@ -86,6 +103,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXE, RAW_QPN_P0_0, 0x10)                                                              \
 	X(RXE, RAW_QPN_P0_1, 0x14)                                                              \
 	X(RXE, PKT_SIZE_CHECK_RAW, 0x3C)                                                        \
+	X(RXE, ARUSER_MMU_BP, 0x64)                                                             \
 	X(RXE, CQ_BASE_ADDR_31_7, 0x100)                                                        \
 	X(RXE, CQ_BASE_ADDR_63_32, 0x104)                                                       \
 	X(RXE, CQ_LOG_MAX_SIZE, 0x108)                                                          \
@@ -110,6 +128,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXE, RAW_QPN_P1_0, 0x18)                                                              \
 	X(RXE, RAW_QPN_P2_0, 0x20)                                                              \
 	X(RXE, RAW_QPN_P3_0, 0x28)                                                              \
+	X(RXE, DBG_SPMU_SELECT, 0xA00)                                                          \
 	/* TXE (per port) [nic0_txe0_regs.h] */                                                 \
 	X(TXE, LOG_MAX_WQ_SIZE_0, 0x10)                                                         \
 	X(TXE, SQ_BASE_ADDRESS_63_32_0, 0x20)                                                   \
@@ -125,6 +144,9 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TXE, WQE_CHECK_EN2, 0x224)                                                            \
 	X(TXE, WQE_CHECK_CFG4, 0x458)                                                           \
 	X(TXE, WQE_CHECK_CFG5, 0x45C)                                                           \
+	X(TXE, STATS_CFG0, 0x2B0)                                                               \
+	X(TXE, STATS_CFG1, 0x2B4)                                                               \
+	X(TXE, STATS_CFG2, 0x2B8)                                                               \
 	/* RXB_CORE (per macro; index 0: even port, 2: odd) [nic0_rxb_core_regs.h] */           \
 	X(RXB_CORE, MAX_DYNAMIC, 0x108)                                                         \
 	X(RXB_CORE, MAX_STATIC_CREDITS_0, 0x12C)                                                \
@@ -227,6 +249,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TXS, IGNORE_BURST_EN, 0x140)                                                          \
 	X(TXS, FREE_LIST_PUSH_MASK_EN, 0x194)                                                   \
 	X(TXS, AXI_USER_LO, 0x200)                                                              \
+	X(TXS, CACHE_CFG, 0x54)                                                                 \
 	/* TMR (per macro) and its AXI users [nic0_tmr_regs.h, nic0_tmr_axuser_*_regs.h] */     \
 	X(TMR, TMR_LIST_MEM_READ_MASK, 0x10)                                                    \
 	X(TMR, TMR_BASE_ADDRESS_63_32, 0x20)                                                    \
@@ -252,17 +275,45 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TMR, TMR_TICK_WRAP, 0xD0)                                                             \
 	X(TMR, TMR_SCAN_TIMER_COMP_31_0, 0xD8)                                                  \
 	X(TMR, FREE_LIST_PUSH_MASK_EN, 0x158)                                                   \
+	X(TMR, TMR_CACHES_CFG, 0xEC)                                                            \
 	X(TMR_AXUSER_TMR_FREE_LIST, HB_WR_OVRD_LO, 0x30)                                        \
 	X(TMR_AXUSER_TMR_FREE_LIST, HB_RD_OVRD_LO, 0x38)                                        \
 	X(TMR_AXUSER_TMR_FIFO, HB_WR_OVRD_LO, 0x30)                                             \
 	X(TMR_AXUSER_TMR_FIFO, HB_RD_OVRD_LO, 0x38)                                             \
 	X(TMR_AXUSER_TMR_FSM, HB_WR_OVRD_LO, 0x30)                                              \
-	X(TMR_AXUSER_TMR_FSM, HB_RD_OVRD_LO, 0x38)
+	X(TMR_AXUSER_TMR_FSM, HB_RD_OVRD_LO, 0x38)                                              \
+	/* QPC AXI users (per port) [nic0_qpc0_axuser_*_regs.h] */                              \
+	X(QPC_AXUSER_CONG_QUE, HB_WR_OVRD_LO, 0x30)                                             \
+	X(QPC_AXUSER_CONG_QUE, HB_RD_OVRD_LO, 0x38)                                             \
+	X(QPC_AXUSER_DB_FIFO, HB_WR_OVRD_LO, 0x30)                                              \
+	X(QPC_AXUSER_DB_FIFO, HB_RD_OVRD_LO, 0x38)                                              \
+	X(QPC_AXUSER_EV_QUE_LBW_INTR, HB_WR_OVRD_LO, 0x30)                                      \
+	X(QPC_AXUSER_EV_QUE_LBW_INTR, HB_RD_OVRD_LO, 0x38)                                      \
+	X(QPC_AXUSER_ERR_FIFO, HB_WR_OVRD_LO, 0x30)                                             \
+	X(QPC_AXUSER_ERR_FIFO, HB_RD_OVRD_LO, 0x38)                                             \
+	X(QPC_AXUSER_QPC_RESP, HB_WR_OVRD_LO, 0x30)                                             \
+	X(QPC_AXUSER_QPC_RESP, HB_RD_OVRD_LO, 0x38)                                             \
+	X(QPC_AXUSER_QPC_REQ, HB_WR_OVRD_LO, 0x30)                                              \
+	X(QPC_AXUSER_QPC_REQ, HB_RD_OVRD_LO, 0x38)                                              \
+	/* RXE AXI users of the 16 CQs (per port) [nic0_rxe0_axuser_axuser_cq*_regs.h] */       \
+	X(RXE_AXUSER_AXUSER_CQ0, HB_WR_OVRD_LO, 0x30)                                           \
+	X(RXE_AXUSER_AXUSER_CQ1, HB_WR_OVRD_LO, 0x30)
 
 /* X(block, register, field, lsb, width) [the matching *_masks.h] */
 #define GAUDI_FIELDS(X)                                             \
 	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_TO_ERR_FIFO_NON_V, 4, 1)  \
 	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_ERR_PI_EX_LAST, 9, 1)     \
+	X(QPC, REQ_STATIC_CONFIG, CACHE_STOP, 6, 1)                 \
+	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_TO_ERROR_SECURITY, 8, 1)  \
+	X(QPC, REQ_STATIC_CONFIG, QM_MOVEQP2ERR_SECUR_ERR, 23, 1)   \
+	X(QPC, REQ_STATIC_CONFIG, QM_PUSH_TO_ERROR_ASID, 26, 1)     \
+	X(QPC, REQ_STATIC_CONFIG, QM_UPD_IGNORE_ASID_ERR, 27, 1)    \
+	X(QPC, REQ_STATIC_CONFIG, QM_MOVEQP2ERR_ASID_ERR, 28, 1)    \
+	X(QPC, RES_STATIC_CONFIG, CACHE_STOP, 5, 1)                 \
+	X(QPC, WTD_CONFIG, WQ_BP_2ARC_EN, 4, 1)                     \
+	X(QPC, WTD_CONFIG, WQ_BP_2QMAN_EN, 5, 1)                    \
+	X(QPC, REQ_BASE_ADDRESS_31_7, R, 0, 25)                     \
+	X(QPC, RES_BASE_ADDRESS_31_7, R, 0, 25)                     \
 	X(QPC, GW_BUSY, R, 0, 1)                                    \
 	X(QPC, GW_CTRL, QPN, 0, 24)                                 \
 	X(QPC, GW_CTRL, REQUESTER, 24, 1)                           \
@@ -306,6 +357,21 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TXE, WQE_CHECK_EN2, RAW_BELOW_MAX_RAW_UNSUPPO, 18, 1)     \
 	X(TXE, WQE_CHECK_CFG4, MIN_RAW_UNSUPPORTED_SIZE, 0, 32)     \
 	X(TXE, WQE_CHECK_CFG5, MAX_RAW_UNSUPPORTED_SIZE, 0, 32)     \
+	X(TXE, STATS_CFG0, MEAS_WIN_SIZE, 0, 32)                    \
+	X(TXE, STATS_CFG1, TOT_TYPE, 0, 2)                          \
+	X(TXE, STATS_CFG1, WIN_TYPE, 4, 2)                          \
+	X(TXE, STATS_CFG1, ENABLE, 8, 1)                            \
+	X(TXE, STATS_CFG1, WIN_SAMP_LATENCY, 9, 1)                  \
+	X(TXE, STATS_CFG1, LATENCY_ENABLE, 11, 1)                   \
+	X(TXE, STATS_CFG2, LATENCY_MAX_VAL, 0, 16)                  \
+	X(TXE, STATS_CFG2, LATENCY_WRAP_EN, 16, 1)                  \
+	X(TXS, CACHE_CFG, LIST_CACHE_STOP, 1, 1)                    \
+	X(TXS, CACHE_CFG, FREE_LIST_CACHE_STOP, 4, 1)               \
+	X(TMR, TMR_CACHES_CFG, STATE_CACHE_STOP, 1, 1)              \
+	X(TMR, TMR_CACHES_CFG, LIST_CACHE_STOP, 4, 1)               \
+	X(TMR, TMR_CACHES_CFG, FREE_LIST_CACHE_STOP, 7, 1)          \
+	X(RXE, ARUSER_MMU_BP, VAL, 0, 4)                            \
+	X(RXE, DBG_SPMU_SELECT, VAL, 0, 2)                          \
 	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW0, 0, 13)  \
 	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW1, 13, 13) \
 	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW0, 0, 13)    \
@@ -435,6 +501,27 @@ constexpr uint32_t txs(unsigned port)
 {
 	return macro_base(port) + TXS_BASE + (port & 1) * kOddPortHighStride;
 }
+/* The port's copy of a QPC AXI-user block (QPC_AXUSER_*_BASE): per port, like the QPC. */
+constexpr uint32_t qpc_axuser(unsigned port, uint32_t block_base)
+{
+	return macro_base(port) + block_base + (port & 1) * kOddPortLowStride;
+}
+/* RXE AXI user of CQ n: blocks AXUSER_CQ0.. at a fixed stride, per port like the RXE
+ * [gaudi2_cn.c config_port_hw_rxe, NIC_RXE_AXUSER_AXUSER_CQ_OFFSET]. */
+inline constexpr uint32_t kRxeAxuserCqStride =
+	RXE_AXUSER_AXUSER_CQ1_BASE - RXE_AXUSER_AXUSER_CQ0_BASE;
+constexpr uint32_t rxe_axuser_cq(unsigned port, unsigned cq)
+{
+	return macro_base(port) + RXE_AXUSER_AXUSER_CQ0_BASE + (port & 1) * kOddPortHighStride +
+	       cq * kRxeAxuserCqStride;
+}
+/* HB_WR/RD_OVRD_LO value of every AXI user the public driver overrides: all fields overridden
+ * but bit 10, the "MMU-BP override" [gaudi2_cn.c, gaudi2_cn_eq.c: 0xFFFFFBFF]. */
+inline constexpr uint32_t kAxuserOvrdMmuBp = 0xFFFFFBFF;
+/* The CQs of a port's RXE: the raw CQ (0) and the RDMA/user ones, whose AXI users are
+ * overridden and whose CQ_CFG is cleared at port open [gaudi2_cn.c config_port_hw_rxe,
+ * cn_prop->max_cqs = GAUDI2_NIC_MAX_CQS_NUM]. */
+inline constexpr unsigned kRxeCqs = 16;
 constexpr uint32_t tmr(unsigned port)
 {
 	return macro_base(port) + TMR_BASE;

@@ -317,15 +317,8 @@ constexpr ArrayRow kArrays[] = {
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_NCCW_HI, 4, 0x20},
 	{"MAC_128", reg::MAC_128_CL01_PAUSE_QUANTA, 4, 4},
 	{"MAC_128", reg::MAC_128_CL01_QUANTA_THRESH, 4, 4},
-	{"MAC_128", reg::MAC_128_CL89_PAUSE_QUANTA, 4, 4},
-	{"MAC_128", reg::MAC_128_CL89_QUANTA_THRESH, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_MAX_STATIC_CREDITS_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_DROP_THRESHOLD_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_DROP_SMALL_THRESHOLD_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_DSCP2PRIO_0, 8, 4},
-	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_CONTROL, 4, 0x20},
-	{"MAC_PCS", reg::MAC_PCS_VENDOR_VL0_0, 8, 4},
-	{"MAC_PCS", reg::MAC_PCS_VL4_0, 32, 4},
+	{"RXE_AXUSER_AXUSER_CQ0", reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO, reg::kRxeCqs,
+	 reg::kRxeAxuserCqStride},
 };
 
 /* Offsets of a block of the map, within NIC macro 0 / port or lane instance. */
@@ -348,9 +341,17 @@ std::vector<uint32_t> instances(const char *block)
 	if (b == "MAC_128")
 		return {reg::mac_128(0, 0), reg::mac_128(0, 1), reg::mac_128(1, 0),
 			reg::mac_128(1, 1)};
-	for (const reg::BlockRow &r : reg::kBlockRows)
-		if (b == r.block)
-			return {r.cfg_addr - reg::kNic0CfgBase};
+	for (const reg::BlockRow &r : reg::kBlockRows) {
+		if (b != r.block)
+			continue;
+		uint32_t base = r.cfg_addr - reg::kNic0CfgBase;
+		/* AXI users of the per-port QPC and RXE: a copy per port, as their engine's. */
+		if (b.rfind("QPC_AXUSER_", 0) == 0)
+			return {reg::qpc_axuser(0, base), reg::qpc_axuser(1, base)};
+		if (b.rfind("RXE_AXUSER_", 0) == 0)
+			return {base, base + reg::kOddPortHighStride};
+		return {base};
+	}
 	return {};
 }
 } // namespace
@@ -388,6 +389,31 @@ void Device::Impl::build_map()
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_0, kKnown | kReadOnly);
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_2, kKnown | kReadOnly);
 	serdes_mark_map(); /* [phy] */
+	/* Every other register the public headers define (the generated table, every macro):
+	 * accepted, stored and read back. A word the model knows that the headers do not define
+	 * is a defect of the model: counted and named. */
+	std::vector<uint8_t> published(map_.size(), 0);
+	for (const hw::regmap::PublishedReg &r : hw::regmap::kRegs)
+		for (unsigned m = 0; m < kMacros; m++)
+			published[(m * kMacroStride + r.cfg_addr - reg::kNic0CfgBase) / 4] = 1;
+	/* The one register the public driver writes by a bare address the headers leave out:
+	 * SerDes lane 0NF5 (gaudi2_cn_phy.c set_pll_tx, 0x54587D4; gaudi_serdes.h). */
+	for (unsigned m = 0; m < kMacros; m++)
+		for (unsigned s = 0; s < kPortsPerMacro; s++)
+			for (unsigned l = 0; l < kLanesPerPort; l++)
+				published[(m * kMacroStride + serdes::base(s) +
+					   serdes::lane_reg(serdes::R_0NF5_FRACN, l)) /
+					  4] = 1;
+	model_only_ = 0;
+	for (size_t w = 0; w < map_.size(); w++) {
+		if (published[w] && !(map_[w] & kKnown))
+			map_[w] |= kPublished;
+		else if (!published[w] && (map_[w] & kKnown) && model_only_++ < 8)
+			rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+				"gaudi_emu: the model knows NIC offset 0x%zx, which no published "
+				"header defines\n",
+				w * 4);
+	}
 }
 
 void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
@@ -400,9 +426,17 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 					    "MAC_CORE", "MAC_RS_FEC", "MAC_GLOB_STAT", "MAC_CH",
 					    "TXS", "TMR", "SERDES", "PHY"};
 	/* clang-format on */
+	/* The published block around it, if any (macro 0's name; the macro is off's). */
+	const char *in = "no published block";
+	const uint32_t addr = reg::kNic0CfgBase + off % kMacroStride;
+	for (const hw::regmap::PublishedBlock &b : hw::regmap::kBlocks)
+		if (addr >= b.base && addr < b.end)
+			in = b.name;
 	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
-		"gaudi_emu: %s at NIC offset 0x%x (%s +0x%x, port %u) value 0x%x [%llu so far]\n",
-		what, off, names[unsigned(a.block)], a.r, a.port, val, (unsigned long long)n);
+		"gaudi_emu: %s at 0x%X (NIC offset 0x%x, macro %u, in %s; model: %s +0x%x, port "
+		"%u) value 0x%x [%llu so far]\n",
+		what, reg::kNic0CfgBase + off, off, off / kMacroStride, in,
+		names[unsigned(a.block)], a.r, a.port, val, (unsigned long long)n);
 	if (cfg_.strict)
 		rte_panic("gaudi_emu: strict mode: the driver left the published register map\n");
 }
@@ -410,6 +444,10 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 bool Device::Impl::check_access(uint32_t off, bool write, uint32_t val, uint32_t old)
 {
 	uint8_t f = map_[off / 4];
+	if (f & kPublished) {
+		unmodeled_.fetch_add(1, std::memory_order_relaxed);
+		return true;
+	}
 	if (!(f & kKnown)) {
 		violation(write ? "write to an offset the published map does not define"
 				: "read of an offset the published map does not define",
@@ -638,6 +676,16 @@ Device::Profile Device::profile() const
 uint64_t Device::map_violations() const
 {
 	return impl_->violations_.load(std::memory_order_relaxed);
+}
+
+uint64_t Device::unmodeled_accesses() const
+{
+	return impl_->unmodeled_.load(std::memory_order_relaxed);
+}
+
+uint64_t Device::model_only_registers() const
+{
+	return impl_->model_only_;
 }
 
 uint64_t Device::faults_injected(unsigned port, FaultKind k) const
