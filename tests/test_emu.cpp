@@ -1199,6 +1199,14 @@ TEST_P(Emu, MacroAndLaneProgrammingAsHblCn)
 	EXPECT_EQ(reg(r::mac_pcs(0, 0) + r::pcs_vl(0, 0)), 0x68C1u);
 	rig[0]->hw.set_rs_fec(false);
 	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0x60Cu) << "no KP bits at 25G";
+
+	/* Device close (gaudi2_cn_stop_traffic_macro): the RXB drops every frame first. */
+	hw::nicmem::stop_traffic(bar, 0x3);
+	for (unsigned i = 0; i < r::kRxbPrioRegs; i++) {
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DROP_THRESHOLD_0, i)), 0u) << i;
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DROP_SMALL_THRESHOLD_0, i)),
+			  0xB3A59Du);
+	}
 }
 
 TEST_P(Emu, StatsResetAndHighWordLatch)

@@ -85,6 +85,14 @@ void txb_config(Bar &bar, unsigned macro_port, Speed s)
 	bar.wr32(t + reg::TXB_TDM_PORT_ARB_MASK, tdm_port_arb_mask(s));
 }
 
+void rxb_drop_all(Bar &bar, unsigned macro_port)
+{
+	for (unsigned i = 0; i < reg::kRxbPrioRegs; i++)
+		bar.wr32(reg::rxb(macro_port) +
+				 reg::rxb_prio_reg(reg::RXB_CORE_DROP_THRESHOLD_0, i),
+			 0);
+}
+
 void config(Bar &bar, unsigned macro_port, Speed s)
 {
 	mac_config(bar, macro_port, s);

@@ -60,6 +60,9 @@ void rxb_config(Bar &bar, unsigned macro_port);
 void txb_config(Bar &bar, unsigned macro_port, Speed s);
 /* The three above in gaudi2_cn_hw_macro_config's order; macro_port is the macro's even port. */
 void config(Bar &bar, unsigned macro_port, Speed s);
+/* RXB DROP_THRESHOLD_i = 0: the RXB drops every incoming frame [gaudi2_cn_stop_traffic_macro,
+ * its first step]. */
+void rxb_drop_all(Bar &bar, unsigned macro_port);
 
 } // namespace macro
 } // namespace gaudi::hw
