@@ -22,6 +22,7 @@
 #include <rte_memzone.h>
 
 #include "gaudi_emu.h"
+#include "gaudi_macro.h"
 #include "gaudi_nic_mem.h"
 #include "gaudi_port.h"
 #include "gaudi_regmap.h"
@@ -1107,6 +1108,107 @@ TEST_P(Emu, RxDisabledAndRxDmaFault)
 	EXPECT_TRUE(rig[1]->take_cqes().empty());
 }
 
+/* The per-macro and per-lane programming of hbl_cn gaudi2_cn.c, read back through the model:
+ * gaudi2_cn_hw_macro_config (MAC core, RXB, TXB) at 100G, then a port open
+ * (gaudi2_cn_hw_mac_port_config, set_pfc); 50G and 25G one argument away. */
+TEST_P(Emu, MacroAndLaneProgrammingAsHblCn)
+{
+	namespace r = hw::reg;
+	make();
+	hw::Bar &bar = dev->bar();
+	hw::macro::config(bar, 0, hw::Speed::g100);
+	rig[0]->bring_up();
+	rig[1]->bring_up();
+	/* MAC core: RS-FEC with KP mode on the four lanes. */
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0xFFu);
+	/* RXB: the published credit and threshold pairs on all 8 entries. */
+	const uint32_t rxb = r::rxb(0);
+	for (unsigned i = 0; i < r::kRxbPrioRegs; i++) {
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_MAX_STATIC_CREDITS_0, i)),
+			  0xB405A0u);
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DROP_THRESHOLD_0, i)), 0xABC55Eu);
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DROP_SMALL_THRESHOLD_0, i)),
+			  0xB3A59Du);
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DSCP2PRIO_0, i)), 0u);
+	}
+	/* XOFF / XON of the 4 entries set_flow owns hold the flow-control settings (this rig
+	 * sets none); the other 4 keep the published 714 / 648 pairs. */
+	EXPECT_EQ(reg(rxb + r::rxb_xoff_threshold(5)), 0x5942CAu);
+	EXPECT_EQ(reg(rxb + r::rxb_xon_threshold(7)), 0x510288u);
+	EXPECT_EQ(reg(rxb + r::RXB_CORE_ICRC_CFG), 0x2u);
+	EXPECT_EQ(reg(rxb + r::RXB_CORE_MAC_PFC_MODE), 0x2u);
+	/* TXB: not paused, the 100G TDM arbitration. */
+	EXPECT_EQ(reg(r::txb(0) + r::TXB_GLOBAL_PAUSE), 0u);
+	EXPECT_EQ(reg(r::txb(0) + r::TXB_TDM_PORT_ARB_MASK), 0xBBEEu);
+	EXPECT_EQ(reg(r::txb(0) + r::TXB_ICRC_CFG), 0x2u);
+	/* Quiesce masked the PHY link-up interrupt (H6-3339). */
+	EXPECT_EQ(reg(r::phy(0) + r::PHY_PHY_LINK_STS_INTR), 0x1u);
+	/* The lanes of both ports (port 1: MAC channels 2 and 3). */
+	for (unsigned p = 0; p < 2; p++)
+		for (unsigned l = 0; l < hw::kLanesPerPort; l++) {
+			uint32_t ch = r::mac_128(p, l), pcs = r::mac_pcs(p, l);
+			EXPECT_EQ(reg(pcs + r::MAC_PCS_CONTROL1) &
+					  r::MAC_PCS_CONTROL1_FLD_RESET.mask(),
+				  0u);
+			EXPECT_EQ(reg(ch + r::MAC_128_FRM_LENGTH), 0x20C2u);
+			EXPECT_EQ(reg(ch + r::MAC_128_COMMAND_CONFIG), 0x2913u);
+			EXPECT_EQ(reg(ch + r::MAC_128_TX_FIFO_SECTIONS), 4u);
+			EXPECT_EQ(reg(ch + r::MAC_128_RX_FIFO_SECTIONS), 4u);
+			EXPECT_EQ(reg(ch + r::mac_pause_quanta(14)), 0xFFFFFFFFu);
+			EXPECT_EQ(reg(ch + r::mac_quanta_thresh(14)), 0x7FFF7FFFu);
+			EXPECT_EQ(reg(pcs + r::MAC_PCS_VENDOR_VL_INTVL), 0x3FFFu);
+			EXPECT_EQ(reg(pcs + r::MAC_PCS_VENDOR_PCS_MODE), 0u);
+			EXPECT_EQ(reg(pcs + r::pcs_vl(0, 0)), 0x68C1u);
+			EXPECT_EQ(reg(pcs + r::pcs_vl(0, 1)), 0x21u);
+			EXPECT_EQ(reg(pcs + r::pcs_vl(3, 0)), 0x954Du);
+			EXPECT_EQ(reg(pcs + r::pcs_vl(4, 0)), 0x07F5u);
+			EXPECT_EQ(reg(pcs + r::pcs_vl(19, 0)), 0xF0C0u);
+			EXPECT_EQ(reg(pcs + r::pcs_vl(19, 1)), 0xE5u);
+		}
+	/* Frames pass with all of it. */
+	send(0, {100});
+	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 1u);
+	/* RS-FEC off and on again for port 1: its lanes' ENA and KP bits only. */
+	rig[1]->hw.set_rs_fec(false);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0x33u);
+	rig[1]->hw.set_rs_fec(true);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0xFFu);
+
+	/* 50G: SerDes width, RS-FEC control of the 4 lanes, TDM mask, 4 markers. */
+	hw::macro::config(bar, 0, hw::Speed::g50);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_SD_CFG), 0xF0FFF0u);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0xFFu);
+	for (unsigned l = 0; l < 4; l++)
+		EXPECT_EQ(reg(r::mac_rs_fec(0) + r::rsfec_control(l)), 0x400u) << l;
+	EXPECT_EQ(reg(r::txb(0) + r::TXB_TDM_PORT_ARB_MASK), 0x7BDEu);
+	rig[0]->hw.set_speed(hw::Speed::g50);
+	ASSERT_TRUE(rig[0]->hw.mac_config(true));
+	EXPECT_EQ(reg(r::mac_pcs(0, 1) + r::MAC_PCS_VENDOR_VL_INTVL), 0x4FFFu);
+	EXPECT_EQ(reg(r::mac_pcs(0, 1) + r::pcs_vl(0, 0)), 0x7690u);
+	EXPECT_EQ(reg(r::mac_pcs(0, 1) + r::pcs_vl(0, 1)), 0x47u);
+	EXPECT_EQ(reg(r::mac_pcs(0, 1) + r::pcs_vl(1, 0)), 0xC4F0u);
+	/* 25G: one-lane RS-FEC without KP mode, clause-49 PCS. */
+	hw::macro::config(bar, 0, hw::Speed::g25);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_SD_CFG), 0xF0FF00u);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0x60Fu);
+	EXPECT_EQ(reg(r::txb(0) + r::TXB_TDM_PORT_ARB_MASK), 0x7BDEu);
+	rig[0]->hw.set_speed(hw::Speed::g25);
+	ASSERT_TRUE(rig[0]->hw.mac_config(true));
+	EXPECT_EQ(reg(r::mac_pcs(0, 0) + r::MAC_PCS_VENDOR_PCS_MODE), 0x5u);
+	EXPECT_EQ(reg(r::mac_pcs(0, 0) + r::MAC_PCS_VENDOR_VL_INTVL), 0x4FFFu);
+	EXPECT_EQ(reg(r::mac_pcs(0, 0) + r::pcs_vl(0, 0)), 0x68C1u);
+	rig[0]->hw.set_rs_fec(false);
+	EXPECT_EQ(reg(r::mac_core(0) + r::MAC_CORE_MAC_FEC91_CFG), 0x60Cu) << "no KP bits at 25G";
+
+	/* Device close (gaudi2_cn_stop_traffic_macro): the RXB drops every frame first. */
+	hw::nicmem::stop_traffic(bar, 0x3);
+	for (unsigned i = 0; i < r::kRxbPrioRegs; i++) {
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DROP_THRESHOLD_0, i)), 0u) << i;
+		EXPECT_EQ(reg(rxb + r::rxb_prio_reg(r::RXB_CORE_DROP_SMALL_THRESHOLD_0, i)),
+			  0xB3A59Du);
+	}
+}
+
 TEST_P(Emu, StatsResetAndHighWordLatch)
 {
 	make();
@@ -1115,11 +1217,12 @@ TEST_P(Emu, StatsResetAndHighWordLatch)
 	send(0, {100, 200});
 	EXPECT_EQ(tx(0, TxStat::frames_transmitted_ok), 2u);
 	EXPECT_EQ(reg(hw::reg::mac_stat(0) + hw::reg::MAC_GLOB_STAT_CONTROL_DATA_HI), 0u);
+	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 2u);
+	/* STATN_CONFIG.F_RESET, as hbl_cn: the macro's counter sets, both ports'. */
 	rig[0]->hw.stats_reset();
+	EXPECT_EQ(reg(hw::reg::mac_stat(0) + hw::reg::MAC_GLOB_STAT_CONTROL_STATN_CONFIG), 0u);
 	EXPECT_EQ(tx(0, TxStat::frames_transmitted_ok), 0u);
 	EXPECT_EQ(tx(0, TxStat::ether_stats_octets), 0u);
-	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 2u); /* other port untouched */
-	rig[1]->hw.stats_reset();
 	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 0u);
 }
 

@@ -211,6 +211,16 @@ TEST(Features, XstatsMatchFramesBySize)
 	r = xstats(nic.port(1));
 	EXPECT_EQ(r["mac_rx_good_frames"], 0u);
 	EXPECT_EQ(r["rx_good_packets"], 0u);
+	/* The reset clears the macro's MAC counters (STATN_CONFIG.F_RESET): port 0, the sibling,
+	 * keeps its counts all the same; and after a reset of its own it counts from 0. */
+	EXPECT_EQ(xstats(nic.port(0))["mac_tx_packets"], 15u);
+	ASSERT_EQ(nic.send(0, {nic.frame(100)}), 1u);
+	EXPECT_EQ(nic.count_rx(1, 1, 2000), 1u);
+	EXPECT_EQ(xstats(nic.port(0))["mac_tx_packets"], 16u);
+	EXPECT_EQ(xstats(nic.port(1))["mac_rx_good_frames"], 1u);
+	ASSERT_EQ(rte_eth_xstats_reset(nic.port(0)), 0);
+	EXPECT_EQ(xstats(nic.port(0))["mac_tx_packets"], 0u);
+	EXPECT_EQ(xstats(nic.port(1))["mac_rx_good_frames"], 1u);
 	/* Every software counter is cleared: the recovery and PHY ones too. */
 	for (const char *name : {"recovery_db_rerings", "recovery_qp_resets",
 				 "recovery_tx_fault_drops", "recovery_link_down_events",

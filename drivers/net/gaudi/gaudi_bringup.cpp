@@ -14,6 +14,7 @@
 #include <rte_errno.h>
 #include <rte_ether.h>
 
+#include "base/gaudi_macro.h"
 #include "base/gaudi_nic_mem.h"
 #include "base/gaudi_sm.h"
 #include "gaudi_logs.h"
@@ -95,10 +96,10 @@ int nic_mem_clear(fw::FwHost &h, std::string *err)
 }
 
 /* hbl_cn core init, then port init, for the ports we drive [CNC gaudi2_cn_macros_hw_config ->
- * gaudi2_cn_config_hw_tmr; gaudi2_cn_hw_port_config -> gaudi2_cn_config_port_hw_txs, its
- * first step]: each macro's timer free list by the firmware (NIC_INIT_TMR_MEM), then the TMR
- * registers; then each port's scheduler free list (NIC_INIT_TXS_MEM), then the TXS
- * registers. */
+ * gaudi2_cn_hw_macro_config (MAC core, RXB, TXB, TMR); gaudi2_cn_hw_port_config ->
+ * gaudi2_cn_config_port_hw_txs, its first step]: each macro's MAC core, RXB and TXB, its timer
+ * free list by the firmware (NIC_INIT_TMR_MEM), then the TMR registers; then each port's
+ * scheduler free list (NIC_INIT_TXS_MEM), then the TXS registers. */
 int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 {
 	char what[40];
@@ -106,6 +107,9 @@ int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 		unsigned even = m * kPortsPerMacro;
 		if (!((open >> even) & ((1u << kPortsPerMacro) - 1)))
 			continue;
+		/* gaudi2_cn_hw_macro_config: MAC core, RXB and TXB, then TMR (its free list by
+		 * the firmware, then its registers). */
+		macro::config(nic, even, kDefaultSpeed);
 		uint64_t a = nicmem::tmr_addr(m);
 		fw::FwErr e = h.nic_init_hw_mem(
 			fw::CpucpOp::NIC_INIT_TMR_MEM, m, a + nicmem::kTmrFreeOff,

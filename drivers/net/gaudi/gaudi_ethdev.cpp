@@ -105,14 +105,18 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	port->hw.cq_arm_timer_off(); /* gaudi2_en_port_open: configure_cq after config_qp */
 	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
 	gaudi_mac_filters_restore(dev);
-	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 	gaudi_intr_start(dev);
 	rte_spinlock_lock(&port->eq_lock);
 	port->started = true;
 	rte_spinlock_unlock(&port->eq_lock);
 	gaudi_link_eq_update(port->adapter, port->hw.id()); /* before the link comes up */
-	gaudi_rec_start(dev); /* [faults] TX watchdog */
-	port->hw.mac_config(true);
+	gaudi_rec_start(dev);				    /* [faults] TX watchdog */
+	/* The MAC lanes, then PCS loopback, as hbl_cn's port open: gaudi2_cn_hw_port_config,
+	 * then gaudi2_cn_hw_mac_loopback_cfg (the channel reset clears loopback). */
+	if (!port->hw.mac_config(true))
+		GAUDI_LOG(ERR, "port %u: a MAC channel stayed in reset (PCS CONTROL1.FLD_RESET)",
+			  dev->data->port_id);
+	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 	/* [phy] Power-up and TX driver on; the link-state machine reports the link once the
 	 * F/W tuned the lanes. A failed power-up leaves the port started with its link down. */
 	gaudi_phy_start(dev);
@@ -266,7 +270,7 @@ int gaudi_port_hw_init(rte_eth_dev *dev)
 	port->hw.set_loopback(false);
 	port->hw.set_rs_fec(true); /* 100G default: RS-FEC (clause 91) */
 	gaudi_flow_defaults(port);
-	port->hw.stats_reset();
+	gaudi_mac_stats_reset(port);
 	port->stats_base = {}; /* its queues were released: the port counts from 0 again */
 	port->promisc = false;
 	port->allmulti = false;

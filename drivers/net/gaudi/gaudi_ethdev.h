@@ -124,12 +124,17 @@ struct gaudi_port {
 	 * cleared at stop and when the adapter takes an odd port's queue over): only then may
 	 * this port write the CI register. Under eq_lock. */
 	bool eq_live;
-	uint32_t db_pushed; /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
+	uint32_t db_pushed;  /* doorbells pushed since the FIFO was last aligned (gaudi_db_align) */
 	uint32_t db_ci_seen; /* mem.db_ci as last read (gaudi_db_full) */
 
 	/* Counters of the queues released since the last stats_reset (probe and dev_reset
 	 * included): a queue set up again counts from 0, the port's basic stats go on. */
 	gaudi_stats_base stats_base;
+	/* MAC counts a reset of the sibling port's counters took from this port: the reset
+	 * (STATN_CONFIG.F_RESET, as hbl_cn) clears both ports' sets of the macro
+	 * (gaudi_mac_stats_reset). Added to what the hardware counts. */
+	std::array<uint64_t, size_t(gaudi::hw::RxStat::count)> mac_rx_base;
+	std::array<uint64_t, size_t(gaudi::hw::TxStat::count)> mac_tx_base;
 
 	/* What the event queue told us. */
 	uint64_t ev_link; /* LINK_STATUS events that changed this port's link (gaudi_recovery) */

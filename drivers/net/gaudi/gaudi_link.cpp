@@ -3,6 +3,7 @@
  */
 #include "gaudi_link.h"
 
+#include "base/gaudi_macro.h"
 #include "base/gaudi_regs.h"
 #include "gaudi_eq.h"
 #include "gaudi_logs.h"
@@ -106,9 +107,11 @@ int gaudi_fec_set(rte_eth_dev *dev, uint32_t capa)
 /* ---- flow control ---- */
 
 namespace {
+/* hbl_cn's values: pause quanta 0xFFFF, refresh threshold 0x7FFF
+ * [gaudi2_cn_hw_mac_port_config]; RXB XOFF 714 / XON 648 buffers [gaudi2_cn_config_hw_rxb]. */
 constexpr uint16_t kDefaultQuanta = 0xFFFF;
-constexpr uint32_t kDefaultXoff = reg::kRxbBuffers / 2; /* Linux's static credits per port */
-constexpr uint32_t kDefaultXon = reg::kRxbBuffers / 4;
+constexpr uint32_t kDefaultXoff = macro::kRxbXoffTh;
+constexpr uint32_t kDefaultXon = macro::kRxbXonTh;
 
 int fc_conf_check(rte_eth_dev *dev, const rte_eth_fc_conf &fc)
 {

@@ -13,6 +13,37 @@
 using namespace gaudi;
 using namespace gaudi::hw;
 
+namespace {
+/* A MAC counter of the port: the hardware's, plus what resets of the sibling's took. */
+uint64_t mac_rx(const gaudi_port *port, const Port &hw, RxStat s)
+{
+	return port->mac_rx_base[size_t(s)] + hw.rx_stat(s);
+}
+uint64_t mac_tx(const gaudi_port *port, const Port &hw, TxStat s)
+{
+	return port->mac_tx_base[size_t(s)] + hw.tx_stat(s);
+}
+} // namespace
+
+void gaudi_mac_stats_reset(gaudi_port *port)
+{
+	gaudi_adapter *ad = port->adapter;
+	/* Under ports_lock: the sibling is not closed meanwhile (gaudi_intr.cpp). A reader of the
+	 * sibling's counters between the two steps sees them twice for that moment. */
+	rte_spinlock_lock(&ad->ports_lock);
+	gaudi_port *sib = gaudi_adapter_port(ad, port->hw.id() ^ 1);
+	if (sib != nullptr) {
+		for (unsigned i = 0; i < unsigned(RxStat::count); i++)
+			sib->mac_rx_base[i] += sib->hw.rx_stat(RxStat(i));
+		for (unsigned i = 0; i < unsigned(TxStat::count); i++)
+			sib->mac_tx_base[i] += sib->hw.tx_stat(TxStat(i));
+	}
+	port->mac_rx_base = {};
+	port->mac_tx_base = {};
+	port->hw.stats_reset();
+	rte_spinlock_unlock(&ad->ports_lock);
+}
+
 int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 {
 	const Port &hw = gaudi_hw(dev); /* secondary-safe: queue counters are shared memory */
@@ -31,14 +62,16 @@ int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 	 * decrease for a reset (found by review). */
 	st->opackets = st->q_opackets[0] = base.opackets + (txq ? txq->packets : 0);
 	st->obytes = st->q_obytes[0] = base.obytes + (txq ? txq->bytes : 0);
-	st->oerrors = base.oerrors + (txq ? txq->errors : 0) + hw.tx_stat(TxStat::if_out_errors);
+	const gaudi_port *port = gaudi_priv(dev);
+	st->oerrors =
+		base.oerrors + (txq ? txq->errors : 0) + mac_tx(port, hw, TxStat::if_out_errors);
 	/* Frames the MAC refused: too long, runts, FCS, and other receive errors. */
-	st->ierrors += hw.rx_stat(RxStat::frame_too_long_errors) +
-		       hw.rx_stat(RxStat::ether_stats_undersize_pkts) +
-		       hw.rx_stat(RxStat::frame_check_sequence_errors) +
-		       hw.rx_stat(RxStat::if_in_errors);
+	st->ierrors += mac_rx(port, hw, RxStat::frame_too_long_errors) +
+		       mac_rx(port, hw, RxStat::ether_stats_undersize_pkts) +
+		       mac_rx(port, hw, RxStat::frame_check_sequence_errors) +
+		       mac_rx(port, hw, RxStat::if_in_errors);
 	/* Frames the RX path had no room for (CQ full). */
-	st->imissed = hw.rx_stat(RxStat::ether_stats_drop_events);
+	st->imissed = mac_rx(port, hw, RxStat::ether_stats_drop_events);
 	return 0;
 }
 
@@ -69,7 +102,7 @@ int gaudi_stats_reset(rte_eth_dev *dev)
 	if (auto *txq = gaudi_txq0(dev)) {
 		txq->packets = txq->bytes = txq->errors = txq->db_busy = 0;
 	}
-	port->hw.stats_reset();
+	gaudi_mac_stats_reset(port);
 	return 0;
 }
 
@@ -190,12 +223,10 @@ static_assert(std::size(kPortNames) == port_x_count);
 
 /* Driver counters of queue 0 the basic per-queue stats do not carry. */
 constexpr const char *kQueueNames[] = {
-	"rx_q0_cqe_not_valid",
-	"rx_q0_address_filtered",
+	"rx_q0_cqe_not_valid", "rx_q0_address_filtered",
 	"rx_q0_attached",   /* frames handed out in their slot (devarg rx_copy_max) */
 	"rx_q0_slots_held", /* slots attached mbufs hold now (a gauge) */
-	"tx_q0_errors",
-	"tx_q0_doorbell_busy",
+	"tx_q0_errors",	       "tx_q0_doorbell_busy",
 };
 
 constexpr unsigned kNbMac = unsigned(RxStat::count) + unsigned(TxStat::count);
@@ -268,9 +299,9 @@ int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n)
 	const Port &hw = gaudi_hw(dev); /* secondary-safe */
 	unsigned k = 0;
 	for (unsigned i = 0; i < unsigned(RxStat::count); i++, k++)
-		xs[k] = {k, hw.rx_stat(RxStat(i))};
+		xs[k] = {k, mac_rx(port, hw, RxStat(i))};
 	for (unsigned i = 0; i < unsigned(TxStat::count); i++, k++)
-		xs[k] = {k, hw.tx_stat(TxStat(i))};
+		xs[k] = {k, mac_tx(port, hw, TxStat(i))};
 	for (unsigned i = 0; i < port_x_count; i++, k++)
 		xs[k] = {k, port_x(port, hw, i)};
 	gaudi_rxq *rxq = gaudi_rxq0(dev);

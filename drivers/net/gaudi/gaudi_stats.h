@@ -13,6 +13,9 @@ struct gaudi_txq;
 /* A queue about to be released: its counters go on in the port's (gaudi_port::stats_base). */
 void gaudi_stats_base_add_rxq(gaudi_port *port, const gaudi_rxq *rxq);
 void gaudi_stats_base_add_txq(gaudi_port *port, const gaudi_txq *txq);
+/* The port's MAC counters from 0: the macro's counter sets cleared (hbl_cn
+ * gaudi2_cn_reset_mac_stats), the sibling port's counts kept in its mac_*_base. */
+void gaudi_mac_stats_reset(gaudi_port *port);
 int gaudi_xstats_get(rte_eth_dev *dev, rte_eth_xstat *xs, unsigned n);
 int gaudi_xstats_get_names(rte_eth_dev *dev, rte_eth_xstat_name *names, unsigned n);
 int gaudi_xstats_reset(rte_eth_dev *dev);

@@ -5,6 +5,7 @@
  */
 #include "gaudi_nic_mem.h"
 
+#include "gaudi_macro.h"
 #include "gaudi_regs.h"
 
 #include <rte_cycles.h>
@@ -130,8 +131,9 @@ void stop_traffic(Bar &bar, uint64_t open)
 		unsigned even = m * kPortsPerMacro;
 		if (!((open >> even) & ((1u << kPortsPerMacro) - 1)))
 			continue;
-		/* [CNC stop_traffic_macro]: RXB DROP_THRESHOLD_i = 0, 1-2 ms, come first (RXB
-		 * programming, gaudi_hw_model.rst) */
+		/* [CNC stop_traffic_macro]: RXB drops everything, 1-2 ms, then the timer caches */
+		macro::rxb_drop_all(bar, even);
+		rte_delay_us_sleep(1000);
 		uint32_t c = reg::tmr(even) + reg::TMR_TMR_CACHES_CFG;
 		set(c, reg::TMR_TMR_CACHES_CFG_LIST_CACHE_STOP);
 		set(c, reg::TMR_TMR_CACHES_CFG_FREE_LIST_CACHE_STOP);

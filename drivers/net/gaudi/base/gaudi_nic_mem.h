@@ -131,11 +131,10 @@ void tmr_config(Bar &bar, unsigned macro_port, uint64_t tmr_addr, uint32_t clk_m
  * i / 64, priority i % 4), tick and scan, free-list base, list mask, producer = the free-list
  * entries (latched), push lock, burst optimisation off. */
 void txs_config(Bar &bar, unsigned port, uint64_t txs_addr);
-/* gaudi2_cn_stop_traffic at device close, for the ports in open: per macro the timer caches
- * stopped (state, list, free list), waited for and read back; per port the requester and
- * responder QPC caches and the TXS list caches stopped, then the macro's TXS copy read. The
- * RXB DROP_THRESHOLD step that opens it (drop every frame) is RXB programming, not done here:
- * see gaudi_hw_model.rst. */
+/* gaudi2_cn_stop_traffic at device close, for the ports in open: per macro the RXB set to drop
+ * every frame (DROP_THRESHOLD_i = 0) and 1 ms, then the timer caches stopped (state, list, free
+ * list), waited for and read back; per port the requester and responder QPC caches and the TXS
+ * list caches stopped, then the macro's TXS copy read. */
 void stop_traffic(Bar &bar, uint64_t open);
 
 } // namespace gaudi::hw::nicmem

@@ -4,6 +4,7 @@
  * hbl_en gaudi2_en.c (raw QP contexts, doorbell, CQ consumer index).
  */
 #include "gaudi_port.h"
+#include "gaudi_macro.h"
 #include "gaudi_nic_mem.h"
 #include "gaudi_sm.h"
 
@@ -26,15 +27,108 @@ constexpr uint32_t kCmdFlowBits =
 	reg::CMD_PAUSE_IGNORE | reg::CMD_PFC_MODE | reg::CMD_PAUSE_FWD | reg::CMD_CNTL_FRAME_ENA;
 constexpr uint32_t kCmdEnable = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
 
-void Port::mac_config(bool enable)
+namespace {
+/* MAC_128 TX/RX_FIFO_SECTIONS: 4 [gaudi2_cn_hw_mac_port_config]. */
+constexpr uint32_t kFifoSections = 4;
+static_assert(reg::MAC_128_TX_FIFO_SECTIONS_TX_SECTION_FULL.put(kFifoSections) == 0x4);
+/* Pause quanta of every class pair (both 16-bit halves 0xFFFF) and their refresh thresholds
+ * (0x7FFF each) [gaudi2_cn_hw_mac_port_config]. */
+constexpr uint32_t kPauseQuantaAll = 0xFFFFFFFF;
+constexpr uint32_t kQuantaThreshAll = 0x7FFF7FFF;
+/* VENDOR_VL_INTVL.MARKER_COUNTER: 16384 blocks between alignment markers at 100G, 20480 at
+ * 25G and 50G [gaudi2_cn_hw_mac_port_config_lane_speed]. */
+constexpr uint32_t marker_counter(Speed s)
 {
-	uint32_t cur = bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_COMMAND_CONFIG);
-	uint32_t flow = (cur & reg::CMD_TX_PAD_EN ? cur : reg::CMD_DEFAULT) & kCmdFlowBits;
-	uint32_t cmd = (reg::CMD_DEFAULT & ~(kCmdFlowBits | kCmdEnable)) | flow;
-	if (enable)
-		cmd |= kCmdEnable;
-	wr_lanes(reg::MAC_128_FRM_LENGTH, kMacMaxFrameLen);
-	wr_lanes(reg::MAC_128_COMMAND_CONFIG, cmd);
+	return s == Speed::g100 ? 0x3FFF : 0x4FFF;
+}
+/* VENDOR_PCS_MODE: clause-49 PCS with the 25G high-BER window at 25G, else 0. */
+constexpr uint32_t pcs_mode(Speed s)
+{
+	return s == Speed::g25 ? reg::MAC_PCS_VENDOR_PCS_MODE_ENA_CLAUSE49.mask() |
+					 reg::MAC_PCS_VENDOR_PCS_MODE_HI_BER25.mask()
+			       : 0;
+}
+/* Alignment markers (M0 | M1 << 8, M2) of the PCS virtual lanes
+ * [gaudi2_cn_hw_mac_port_config_lane_speed]: the 20 of 100GBASE-R at 100G, four at 50G and
+ * 25G (VL0 differs, VL1..3 alike). */
+struct Vl {
+	uint16_t m01;
+	uint8_t m2;
+};
+constexpr Vl kVl100g[reg::kPcsVls] = {
+	{0x68C1, 0x21}, {0x719D, 0x8E}, {0x4B59, 0xE8}, {0x954D, 0x7B}, {0x07F5, 0x09},
+	{0x14DD, 0xC2}, {0x4A9A, 0x26}, {0x457B, 0x66}, {0x24A0, 0x76}, {0xC968, 0xFB},
+	{0x6CFD, 0x99}, {0x91B9, 0x55}, {0xB95C, 0xB2}, {0xF81A, 0xBD}, {0xC783, 0xCA},
+	{0x3635, 0xCD}, {0x31C4, 0x4C}, {0xD6AD, 0xB7}, {0x665F, 0x2A}, {0xF0C0, 0xE5},
+};
+constexpr Vl kVl50g[4] = {{0x7690, 0x47}, {0xC4F0, 0xE6}, {0x65C5, 0x9B}, {0x79A2, 0x3D}};
+constexpr Vl kVl25g[4] = {{0x68C1, 0x21}, {0xC4F0, 0xE6}, {0x65C5, 0x9B}, {0x79A2, 0x3D}};
+static_assert((reg::MAC_PCS_VENDOR_VL0_0_M0.put(0xC1) | reg::MAC_PCS_VENDOR_VL0_0_M1.put(0x68)) ==
+	      kVl100g[0].m01);
+} // namespace
+
+bool Port::mac_ch_reset(unsigned lane)
+{
+	/* gaudi2_cn_hw_mac_ch_reset: FLD_RESET written until it reads back clear (it
+	 * self-clears once the channel is out of reset), 50-200 us apart, bounded. */
+	uint32_t off = reg::mac_pcs(port_, lane) + reg::MAC_PCS_CONTROL1;
+	uint32_t rst = reg::MAC_PCS_CONTROL1_FLD_RESET.mask();
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * kMacChResetTimeoutS;
+	for (;;) {
+		bar_->wr32(off, rst);
+		rte_delay_us(50);
+		if (!(bar_->rd32(off) & rst))
+			return true;
+		if (rte_get_timer_cycles() > end)
+			return false;
+	}
+}
+
+void Port::mac_lane_speed(unsigned lane)
+{
+	uint32_t pcs = reg::mac_pcs(port_, lane);
+	bar_->wr32(pcs + reg::MAC_PCS_VENDOR_VL_INTVL,
+		   reg::MAC_PCS_VENDOR_VL_INTVL_MARKER_COUNTER.put(marker_counter(speed_)));
+	bar_->wr32(pcs + reg::MAC_PCS_VENDOR_PCS_MODE, pcs_mode(speed_));
+	const Vl *vl = speed_ == Speed::g100 ? kVl100g : speed_ == Speed::g50 ? kVl50g : kVl25g;
+	unsigned n = speed_ == Speed::g100 ? reg::kPcsVls : 4;
+	for (unsigned i = 0; i < n; i++) {
+		bar_->wr32(pcs + reg::pcs_vl(i, 0), vl[i].m01);
+		bar_->wr32(pcs + reg::pcs_vl(i, 1), reg::MAC_PCS_VENDOR_VL0_1_M2.put(vl[i].m2));
+	}
+}
+
+bool Port::mac_config(bool enable)
+{
+	if (!enable) {
+		/* MAC off: TX_ENA / RX_ENA clear, the flow-control bits kept. */
+		uint32_t cur = bar_->rd32(reg::mac_128(port_, 0) + reg::MAC_128_COMMAND_CONFIG);
+		uint32_t flow = (cur & reg::CMD_TX_PAD_EN ? cur : reg::CMD_DEFAULT) & kCmdFlowBits;
+		wr_lanes(reg::MAC_128_FRM_LENGTH, kMacMaxFrameLen);
+		wr_lanes(reg::MAC_128_COMMAND_CONFIG,
+			 (reg::CMD_DEFAULT & ~(kCmdFlowBits | kCmdEnable)) | flow);
+		return true;
+	}
+	/* The port's flow control, which gaudi2_cn_set_pfc applies after the lanes. */
+	const FlowCfg f = flow();
+	bool ok = true;
+	/* gaudi2_cn_hw_mac_port_config, lane by lane. */
+	for (unsigned lane = 0; lane < kLanesPerPort; lane++) {
+		uint32_t ch = reg::mac_128(port_, lane);
+		ok &= mac_ch_reset(lane); /* the public driver goes on after a timeout too */
+		bar_->wr32(ch + reg::MAC_128_FRM_LENGTH, kMacMaxFrameLen);
+		bar_->wr32(ch + reg::MAC_128_COMMAND_CONFIG, reg::CMD_DEFAULT);
+		bar_->wr32(ch + reg::MAC_128_TX_FIFO_SECTIONS, kFifoSections);
+		bar_->wr32(ch + reg::MAC_128_RX_FIFO_SECTIONS, kFifoSections);
+		for (unsigned c = 0; c < reg::kMacPauseClasses; c += 2) {
+			bar_->wr32(ch + reg::mac_pause_quanta(c), kPauseQuantaAll);
+			bar_->wr32(ch + reg::mac_quanta_thresh(c), kQuantaThreshAll);
+		}
+		mac_lane_speed(lane);
+	}
+	/* gaudi2_cn_set_pfc: COMMAND_CONFIG of both lanes per the flow-control settings. */
+	set_flow(f);
+	return ok;
 }
 
 void Port::set_mac_enable(bool on)
@@ -95,9 +189,14 @@ void Port::set_rxb_accept_all(bool accept_all)
 
 void Port::set_rs_fec(bool on)
 {
+	/* The per-macro set-up leaves 0xFF at 50G / 100G: FEC91_ENA_IN and FEC91_KP_MODE_IN
+	 * on every lane [gaudi2_cn_config_hw_mac]. On sets both for this port's lanes (the
+	 * published value), off clears both. */
 	uint32_t off = reg::mac_core(port_) + reg::MAC_CORE_MAC_FEC91_CFG;
 	uint32_t v = bar_->rd32(off);
 	uint32_t bits = reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(reg::lane_bits(port_));
+	if (speed_ != Speed::g25)
+		bits |= reg::MAC_CORE_MAC_FEC91_CFG_FEC91_KP_MODE_IN.put(reg::lane_bits(port_));
 	bar_->wr32(off, on ? (v | bits) : (v & ~bits));
 }
 
@@ -157,7 +256,9 @@ void Port::set_flow(const FlowCfg &f)
 		bar_->wr32(rxb + reg::rxb_xon_threshold(p), flows(f.xon));
 	}
 	/* [choice] TXB GLOBAL_PAUSE has no published fields: bit (port & 1) = this port may send
-	 * PAUSE/PFC frames; see gaudi_hw_model.rst. */
+	 * PAUSE/PFC frames. hbl_cn writes 0 there at per-macro set-up only (gaudi2_cn_config_hw_txb)
+	 * and has no TX-pause switch; the model sends PAUSE on this bit. To go once the model
+	 * pauses on the RXB thresholds; see gaudi_hw_model.rst. */
 	uint32_t gp = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE);
 	uint32_t bit = 1u << (port_ & 1);
 	bar_->wr32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE, f.tx_pause ? (gp | bit) : (gp & ~bit));
@@ -208,6 +309,10 @@ void Port::quiesce()
 	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG, 0);
 	bar_->wr32(q + reg::QPC_INTERRUPT_EN, 0);
 	bar_->wr32(q + reg::QPC_INTERRUPT_MASK, 0xFFFFFFFF);
+	/* W/A H6-3339: mask the PHY link-up interrupt (a macro register, written for each port)
+	 * [habanalabs gaudi2_cn.c gaudi2_cn_disable_interrupts]. */
+	bar_->wr32(reg::phy(port_) + reg::PHY_PHY_LINK_STS_INTR,
+		   reg::PHY_PHY_LINK_STS_INTR_MASK.mask());
 	bar_->wr32(reg::rxe(port_) + reg::RXE_CQ_CFG_0, 0);
 	mac_config(false);
 }
@@ -247,12 +352,10 @@ uint64_t Port::tx_stat(TxStat s) const
 
 void Port::stats_reset()
 {
-	/* Clear this port's counter sets only (STATN_CONFIG.F_RESET would clear the macro's). */
-	bar_->wr32(
-		reg::mac_stat(port_) + reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL,
-		reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_PORTMASK.put(reg::stat_portmask(port_)) |
-			reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARRX.mask() |
-			reg::MAC_GLOB_STAT_CONTROL_STATN_CONTROL_CMDCLEARTX.mask());
+	/* STATN_CONFIG.F_RESET [gaudi2_cn.c gaudi2_cn_reset_mac_stats]: every counter set of the
+	 * macro, the sibling port's too. */
+	bar_->wr32(reg::mac_stat(port_) + reg::MAC_GLOB_STAT_CONTROL_STATN_CONFIG,
+		   reg::MAC_GLOB_STAT_CONTROL_STATN_CONFIG_F_RESET.mask());
 }
 
 bool Port::gateway(uint32_t ctrl, const uint32_t *data, const uint32_t *mask, uint32_t n)

@@ -14,6 +14,7 @@
 #include "gaudi_desc.h"
 #include "gaudi_hw_defs.h"
 #include "gaudi_mac_stats.h"
+#include "gaudi_macro.h"
 #include "gaudi_qpc.h"
 #include "gaudi_regs.h"
 
@@ -21,20 +22,20 @@ namespace gaudi::hw {
 
 /* TX ring programming. wq_log2 = log2(entries) (kTxRingMin..kTxRingMax). */
 struct TxRingCfg {
-	uint64_t wq_iova;       /* kRingAlign-aligned array of TxWqe */
+	uint64_t wq_iova; /* kRingAlign-aligned array of TxWqe */
 	uint32_t wq_log2;
-	uint64_t db_ci_iova;    /* kDbFifoCiAlign-aligned uint32_t the HW writes the FIFO CI to */
-	uint32_t mtu;           /* bytes; encoded as log2(mtu) - 10 rounded up */
+	uint64_t db_ci_iova; /* kDbFifoCiAlign-aligned uint32_t the HW writes the FIFO CI to */
+	uint32_t mtu;	     /* bytes; encoded as log2(mtu) - 10 rounded up */
 };
 
 /* RX ring programming: slot ring of 2^count_log2 slots of 2^slot_log2 bytes, and the raw CQ of
  * the same number of entries. */
 struct RxRingCfg {
-	uint64_t slots_iova;    /* kRingAlign-aligned */
+	uint64_t slots_iova; /* kRingAlign-aligned */
 	uint32_t slot_log2;
 	uint32_t count_log2;
-	uint64_t cq_iova;       /* kRingAlign-aligned array of Cqe */
-	uint64_t cq_pi_iova;    /* uint32_t the HW writes the CQ PI to (free-running) */
+	uint64_t cq_iova;    /* kRingAlign-aligned array of Cqe */
+	uint64_t cq_pi_iova; /* uint32_t the HW writes the CQ PI to (free-running) */
 };
 
 /* Flow control of a port's MAC [facts §4]: PAUSE_IGNORE clear = honour received PAUSE
@@ -44,10 +45,10 @@ struct FlowCfg {
 	bool rx_pause;
 	bool tx_pause;
 	bool pfc;
-	bool fwd;           /* pass PAUSE frames up (PAUSE_FWD) */
-	uint16_t quanta;    /* pause time of class 0 (link pause) / every class (PFC) */
-	uint16_t thresh;    /* refresh threshold */
-	uint32_t xoff;      /* RXB thresholds of the PFC priorities, 128-byte buffers */
+	bool fwd;	 /* pass PAUSE frames up (PAUSE_FWD) */
+	uint16_t quanta; /* pause time of class 0 (link pause) / every class (PFC) */
+	uint16_t thresh; /* refresh threshold */
+	uint32_t xoff;	 /* RXB thresholds of the PFC priorities, 128-byte buffers */
 	uint32_t xon;
 };
 inline constexpr unsigned kPfcPriorities = 4;
@@ -76,10 +77,16 @@ public:
 	unsigned id() const { return port_; }
 	Bar *bar() const { return bar_; }
 
-	/* MAC lanes as gaudi2_cn.c hw_mac_port_config programs them: FRM_LENGTH =
-	 * NIC_MAC_MAX_FRM_LEN, COMMAND_CONFIG 0x2913 (promiscuous MAC: filtering is RXB's), flow
-	 * control bits kept; TX_ENA | RX_ENA only when enable. */
-	void mac_config(bool enable);
+	/* enable: the MAC lanes as gaudi2_cn.c gaudi2_cn_hw_mac_port_config programs them at
+	 * port open (channel reset, FRM_LENGTH = NIC_MAC_MAX_FRM_LEN, COMMAND_CONFIG 0x2913,
+	 * FIFO sections, the pause quanta of the 16 classes, the PCS alignment markers of the
+	 * port's speed), then the flow control (set_pfc's COMMAND_CONFIG, set_flow) as it was;
+	 * false if a channel stayed in reset. !enable: TX_ENA / RX_ENA clear, FRM_LENGTH, flow
+	 * control kept. Undoes PCS loopback (the channel reset): set_loopback after it. */
+	bool mac_config(bool enable);
+	/* Port speed (default 100G); the per-speed steps of mac_config and set_rs_fec use it. */
+	void set_speed(Speed s) { speed_ = s; }
+	Speed speed() const { return speed_; }
 	/* Station address: MAC_ADDR of both lanes, TXE PORTn_MAC_CFG, RXB TS_RC and TS_RAW0. */
 	void set_mac_addr(const uint8_t mac[6]);
 	/* RXB raw filter: exact station address (accept_all false) or every destination (mask all
@@ -116,6 +123,7 @@ public:
 	/* 64-bit MAC counters: LO word then DATA_HI latch. */
 	uint64_t rx_stat(RxStat s) const;
 	uint64_t tx_stat(TxStat s) const;
+	/* The MAC counters of the macro, both ports' (hbl_cn gaudi2_cn_reset_mac_stats). */
 	void stats_reset();
 
 	/* Raw QP contexts through the QPC gateway: whole images (every bit written, as
@@ -194,7 +202,14 @@ public:
 	/* MTU code of the requester QPC: log2(mtu + 26) - 10, rounded up [gaudi2_en.c]. */
 	static uint32_t mtu_code(uint32_t mtu);
 
+	/* gaudi2_cn_hw_mac_ch_reset's bound, in seconds: hbl_cn's pending_reset_long_timeout,
+	 * which habanalabs sets to HL_HARD_RESET_MAX_TIMEOUT (120) [habanalabs.h, gaudi2_cn.c
+	 * aux data]. */
+	static constexpr unsigned kMacChResetTimeoutS = 120;
+
 private:
+	bool mac_ch_reset(unsigned lane);
+	void mac_lane_speed(unsigned lane);
 	bool gateway(uint32_t ctrl, const uint32_t *data, const uint32_t *mask, uint32_t n);
 	/* Read-modify-write of one field, as gaudi2_cn.c NIC_RMWREG32. */
 	void rmw(uint32_t off, reg::Field f, uint32_t v);
@@ -202,6 +217,7 @@ private:
 
 	Bar *bar_ = nullptr;
 	unsigned port_ = 0;
+	Speed speed_ = kDefaultSpeed;
 	uint8_t mac_[6] = {};
 };
 

@@ -148,9 +148,17 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TXE, STATS_CFG1, 0x2B4)                                                               \
 	X(TXE, STATS_CFG2, 0x2B8)                                                               \
 	/* RXB_CORE (per macro; index 0: even port, 2: odd) [nic0_rxb_core_regs.h] */           \
+	X(RXB_CORE, MAX_DYNAMIC, 0x108)                                                         \
+	X(RXB_CORE, MAX_STATIC_CREDITS_0, 0x12C)                                                \
 	X(RXB_CORE, XOFF_THRESHOLD_0, 0x14C)                                                    \
 	X(RXB_CORE, XON_THRESHOLD_0, 0x16C)                                                     \
+	X(RXB_CORE, DROP_THRESHOLD_0, 0x18C)                                                    \
+	X(RXB_CORE, DROP_SMALL_THRESHOLD_0, 0x1AC)                                              \
 	X(RXB_CORE, MAC_PFC_MODE, 0x200)                                                        \
+	X(RXB_CORE, PORT_TRUST_LEVEL, 0x240)                                                    \
+	X(RXB_CORE, PORT_DEFAULT_PRIO, 0x250)                                                   \
+	X(RXB_CORE, DSCP2PRIO_0, 0x260)                                                         \
+	X(RXB_CORE, ICRC_CFG, 0x280)                                                            \
 	X(RXB_CORE, TS_RC_MAC_31_0_0, 0x2C0)                                                    \
 	X(RXB_CORE, TS_RC_MAC_47_32_0, 0x2D0)                                                   \
 	X(RXB_CORE, TS_RAW0_MAC_31_0_0, 0x2E0)                                                  \
@@ -161,21 +169,29 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, TS_RAW0_MAC_47_32_MASK_0, 0x350)                                            \
 	/* TXB (per macro) [nic0_txb_regs.h] */                                                 \
 	X(TXB, GLOBAL_PAUSE, 0xC)                                                               \
+	X(TXB, ICRC_CFG, 0xD0)                                                                  \
+	X(TXB, TDM_PORT_ARB_MASK, 0x13C)                                                        \
 	/* PRT0_MAC_CORE (per macro) [prt0_mac_core_regs.h] */                                  \
+	X(MAC_CORE, MAC_SD_CFG, 0x0)                                                            \
 	X(MAC_CORE, MAC_REC_STS0, 0x8)                                                          \
+	X(MAC_CORE, MAC_FC_FEC_CFG, 0x10)                                                       \
 	X(MAC_CORE, MAC_FEC91_CFG, 0x18)                                                        \
+	X(MAC_CORE, MAC_PCS_CFG, 0x1C)                                                          \
 	X(MAC_CORE, MAC_GNRL_STS_0, 0x20)                                                       \
 	X(MAC_CORE, MAC_GNRL_STS_2, 0x28)                                                       \
 	X(MAC_CORE, MAC_RST_CFG, 0x50)                                                          \
 	/* PHY (per macro): reference clock power-down, TX lane swap [nic0_phy_regs.h] */       \
+	X(PHY, PHY_LINK_STS_INTR, 0x50)                                                         \
 	X(PHY, PHY_IDDQ_0, 0x60)                                                                \
 	X(PHY, PHY_IDDQ_1, 0x64)                                                                \
 	X(PHY, PHY_ASYNC_LANE_SWAP, 0x68)                                                       \
 	/* MAC_RS_FEC (per macro; RSFEC: lane 0, RSFEC2: lane 2) [nic0_mac_rs_fec_regs.h] */    \
+	X(MAC_RS_FEC, RSFEC_CONTROL, 0x0)                                                       \
 	X(MAC_RS_FEC, RSFEC_CCW_LO, 0x8)                                                        \
 	X(MAC_RS_FEC, RSFEC_CCW_HI, 0xC)                                                        \
 	X(MAC_RS_FEC, RSFEC_NCCW_LO, 0x10)                                                      \
 	X(MAC_RS_FEC, RSFEC_NCCW_HI, 0x14)                                                      \
+	X(MAC_RS_FEC, RSFEC1_CONTROL, 0x20)                                                     \
 	X(MAC_RS_FEC, RSFEC2_CCW_LO, 0x48)                                                      \
 	/* MAC_GLOB_STAT (per macro) [nic0_mac_glob_stat_*_regs.h] */                           \
 	X(MAC_GLOB_STAT_CONTROL, DATA_HI, 0x0)                                                  \
@@ -188,13 +204,25 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	/* MAC_PCS, MAC_128 (per lane, MAC_CH_OFFSET 0x1000) [nic0_mac_ch0_mac_*_regs.h] */     \
 	X(MAC_PCS, CONTROL1, 0x0)                                                               \
 	X(MAC_PCS, STATUS1, 0x4)                                                                \
+	X(MAC_PCS, VENDOR_VL_INTVL, 0x184)                                                      \
+	X(MAC_PCS, VENDOR_VL0_0, 0x19C)                                                         \
+	X(MAC_PCS, VENDOR_VL0_1, 0x1A0)                                                         \
+	X(MAC_PCS, VENDOR_VL1_0, 0x1A4)                                                         \
+	X(MAC_PCS, VENDOR_PCS_MODE, 0x1BC)                                                      \
+	X(MAC_PCS, VL4_0, 0x29C)                                                                \
+	X(MAC_PCS, VL4_1, 0x2A0)                                                                \
+	X(MAC_PCS, VL5_0, 0x2A4)                                                                \
 	X(MAC_128, COMMAND_CONFIG, 0x8)                                                         \
 	X(MAC_128, MAC_ADDR_0, 0xC)                                                             \
 	X(MAC_128, MAC_ADDR_1, 0x10)                                                            \
 	X(MAC_128, FRM_LENGTH, 0x14)                                                            \
+	X(MAC_128, RX_FIFO_SECTIONS, 0x1C)                                                      \
+	X(MAC_128, TX_FIFO_SECTIONS, 0x20)                                                      \
 	X(MAC_128, CL01_PAUSE_QUANTA, 0x54)                                                     \
 	X(MAC_128, CL01_QUANTA_THRESH, 0x64)                                                    \
 	X(MAC_128, RX_PAUSE_STATUS, 0x74)                                                       \
+	X(MAC_128, CL89_PAUSE_QUANTA, 0x84)                                                     \
+	X(MAC_128, CL89_QUANTA_THRESH, 0x94)                                                    \
 	/* TXS (per port, odd copy at +0x1000) [nic0_txs0_regs.h] */                            \
 	X(TXS, TMR_SCAN_EN, 0x0)                                                                \
 	X(TXS, TICK_WRAP, 0x4)                                                                  \
@@ -349,12 +377,17 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW0, 0, 13)    \
 	X(RXB_CORE, XON_THRESHOLD_0, XON_THRESHOLD_FLOW1, 13, 13)   \
 	X(RXB_CORE, MAC_PFC_MODE, VAL, 1, 1)                        \
+	X(RXB_CORE, ICRC_CFG, ICRC_REV_BYTES, 1, 1)                 \
 	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, MASK, 0, 32)           \
 	X(MAC_CORE, MAC_REC_STS0, REC_LINK_STS, 6, 4)               \
 	X(MAC_CORE, MAC_FEC91_CFG, FEC91_ENA_IN, 0, 4)              \
+	X(MAC_CORE, MAC_FEC91_CFG, FEC91_KP_MODE_IN, 4, 4)          \
+	X(MAC_CORE, MAC_FEC91_CFG, FEC91_1LANE_IN0, 9, 1)           \
+	X(MAC_CORE, MAC_FEC91_CFG, FEC91_1LANE_IN2, 10, 1)          \
 	X(MAC_CORE, MAC_GNRL_STS_0, LOC_FAULT, 2, 1)                \
 	X(MAC_CORE, MAC_GNRL_STS_0, REM_FAULT, 3, 1)                \
 	X(MAC_CORE, MAC_RST_CFG, SD_TX_SW_RST_N, 4, 4)              \
+	X(PHY, PHY_LINK_STS_INTR, MASK, 0, 1)                       \
 	X(PHY, PHY_IDDQ_0, IDDQ, 0, 1)                              \
 	X(PHY, PHY_ASYNC_LANE_SWAP, SERDES0_TX0_SWAP_ID, 0, 2)      \
 	X(PHY, PHY_ASYNC_LANE_SWAP, SERDES0_TX1_SWAP_ID, 2, 2)      \
@@ -368,6 +401,16 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(MAC_PCS, CONTROL1, LOOPBACK, 14, 1)                       \
 	X(MAC_PCS, CONTROL1, FLD_RESET, 15, 1)                      \
 	X(MAC_PCS, STATUS1, PCS_RECEIVE_LINK, 2, 1)                 \
+	X(MAC_PCS, VENDOR_VL_INTVL, MARKER_COUNTER, 0, 16)          \
+	X(MAC_PCS, VENDOR_VL0_0, M0, 0, 8)                          \
+	X(MAC_PCS, VENDOR_VL0_0, M1, 8, 8)                          \
+	X(MAC_PCS, VENDOR_VL0_1, M2, 0, 8)                          \
+	X(MAC_PCS, VENDOR_PCS_MODE, ENA_CLAUSE49, 0, 1)             \
+	X(MAC_PCS, VENDOR_PCS_MODE, HI_BER25, 2, 1)                 \
+	X(MAC_PCS, VL4_0, VL4_0, 0, 16)                             \
+	X(MAC_PCS, VL4_1, VL4_1, 0, 8)                              \
+	X(MAC_128, TX_FIFO_SECTIONS, TX_SECTION_FULL, 0, 16)        \
+	X(MAC_128, RX_FIFO_SECTIONS, RX_SECTION_FULL, 0, 16)        \
 	X(MAC_128, COMMAND_CONFIG, TX_ENA, 0, 1)                    \
 	X(MAC_128, COMMAND_CONFIG, RX_ENA, 1, 1)                    \
 	X(MAC_128, COMMAND_CONFIG, PROMIS_EN, 4, 1)                 \
@@ -584,17 +627,47 @@ constexpr uint32_t rxb_xon_threshold(unsigned prio)
 {
 	return RXB_CORE_XON_THRESHOLD_0 + 4 * prio;
 }
+/* RXB_CORE per port/priority arrays of 8 (MAX_STATIC_CREDITS_i, DROP_THRESHOLD_i,
+ * DROP_SMALL_THRESHOLD_i, XOFF/XON_THRESHOLD_i, DSCP2PRIO_i): entry i of the array whose entry 0
+ * is reg0 [nic0_rxb_core_regs.h, 4-byte stride]. */
+inline constexpr unsigned kRxbPrioRegs = 8;
+constexpr uint32_t rxb_prio_reg(uint32_t reg0, unsigned i)
+{
+	return reg0 + 4 * i;
+}
 /* 128-byte RXB buffers of a macro [gaudi2_cn.h RXB_NUM_BUFFS]. */
 inline constexpr uint32_t kRxbBuffers = 2880;
-/* MAC_128 pause quanta / thresholds of classes 2k, 2k+1 (CL01..CL67). */
+/* MAC_128 pause quanta / thresholds of classes 2k, 2k+1: CL01..CL67 from CL01, CL89..CL1415
+ * from CL89 [nic0_mac_ch0_mac_128_regs.h]. */
+inline constexpr unsigned kMacPauseClasses = 16;
 constexpr uint32_t mac_pause_quanta(unsigned cls)
 {
-	return MAC_128_CL01_PAUSE_QUANTA + (cls / 2) * 4;
+	return cls < 8 ? MAC_128_CL01_PAUSE_QUANTA + (cls / 2) * 4
+		       : MAC_128_CL89_PAUSE_QUANTA + (cls / 2 - 4) * 4;
 }
 constexpr uint32_t mac_quanta_thresh(unsigned cls)
 {
-	return MAC_128_CL01_QUANTA_THRESH + (cls / 2) * 4;
+	return cls < 8 ? MAC_128_CL01_QUANTA_THRESH + (cls / 2) * 4
+		       : MAC_128_CL89_QUANTA_THRESH + (cls / 2 - 4) * 4;
 }
+static_assert(mac_pause_quanta(14) == 0x90 && mac_quanta_thresh(14) == 0xA0);
+/* RSFEC_CONTROL of MAC lane l (RSFEC, RSFEC1, RSFEC2, RSFEC3) [nic0_mac_rs_fec_regs.h]. */
+constexpr uint32_t rsfec_control(unsigned lane)
+{
+	return MAC_RS_FEC_RSFEC_CONTROL +
+	       lane * (MAC_RS_FEC_RSFEC1_CONTROL - MAC_RS_FEC_RSFEC_CONTROL);
+}
+/* Alignment marker of PCS virtual lane n, word w (VLn_0: bits 15:0, VLn_1: bits 23:16):
+ * VENDOR_VL0..3 for n < 4, VL4..VL19 above [nic0_mac_ch0_mac_pcs_regs.h]. */
+inline constexpr unsigned kPcsVls = 20;
+constexpr uint32_t pcs_vl(unsigned n, unsigned w)
+{
+	return n < 4 ? MAC_PCS_VENDOR_VL0_0 + n * (MAC_PCS_VENDOR_VL1_0 - MAC_PCS_VENDOR_VL0_0) +
+			       w * (MAC_PCS_VENDOR_VL0_1 - MAC_PCS_VENDOR_VL0_0)
+		     : MAC_PCS_VL4_0 + (n - 4) * (MAC_PCS_VL5_0 - MAC_PCS_VL4_0) +
+			       w * (MAC_PCS_VL4_1 - MAC_PCS_VL4_0);
+}
+static_assert(pcs_vl(3, 1) == 0x1B8 && pcs_vl(19, 1) == 0x318);
 /* RXE raw ring registers of priority p (copy 0; copy 1 is at +4) [nic0_rxe0_regs.h]. */
 inline constexpr uint32_t kRawPrioStride = RXE_RAW_BASE_LO_P1_0 - RXE_RAW_BASE_LO_P0_0;
 inline constexpr uint32_t kRawCopyStride = RXE_RAW_BASE_LO_P0_1 - RXE_RAW_BASE_LO_P0_0;
