@@ -1522,6 +1522,36 @@ TEST(EmuDevice, PublishedMapIsAcceptedAndTheRestRefused)
 	EXPECT_GT(refused, 10u);
 }
 
+/* A value the public driver never writes to a register traffic depends on is stored, as
+ * silicon would, and reported (counted; logged once per register). */
+TEST(EmuDevice, UnpublishedValuesOfTrafficRegistersAreReported)
+{
+	namespace hr = hw::reg;
+	std::string err;
+	Config c;
+	c.nports = 2;
+	auto d = Device::create(c, &err);
+	ASSERT_NE(d, nullptr) << err;
+	auto wr = [&](uint32_t off, uint32_t v) { d->bar().wr32(off, v); };
+	const uint32_t dscp = hr::txe(1) + hr::TXE_PRIO_TO_DSCP_0;
+	wr(dscp, 0x18100000); /* gaudi2_cn.c config_port_hw_txe */
+	EXPECT_EQ(d->unpublished_values(), 0u);
+	wr(dscp, 0); /* what this driver wrote before issue 21 */
+	EXPECT_EQ(d->unpublished_values(), 1u);
+	EXPECT_EQ(d->bar().rd32(dscp), 0u) << "stored all the same";
+	wr(hr::txb(0) + hr::TXB_TDM_PORT_ARB_MASK, 0xBBEE);
+	wr(hr::txb(0) + hr::TXB_TDM_PORT_ARB_MASK, 0x7BDE);
+	EXPECT_EQ(d->unpublished_values(), 1u);
+	wr(hr::txb(0) + hr::TXB_TDM_PORT_ARB_MASK, 0);
+	wr(hr::qpc_axuser(1, hr::QPC_AXUSER_DB_FIFO_BASE) + hr::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO,
+	   0);
+	wr(hr::txb(0) + hr::TXB_GLOBAL_PAUSE, 1);
+	EXPECT_EQ(d->unpublished_values(), 4u);
+	/* Registers outside the rules take any value. */
+	wr(hr::txe(1) + hr::TXE_LOG_MAX_WQ_SIZE_0, 3);
+	EXPECT_EQ(d->unpublished_values(), 4u);
+}
+
 /* Power-up is what habanalabs finds: interrupts enabled and unmasked, the event queue and RX
  * on, and the boot firmware's TXE raw size checkers (187..8320). */
 TEST(EmuDevice, PowerUpStateIsPublished)

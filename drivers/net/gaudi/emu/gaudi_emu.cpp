@@ -414,6 +414,7 @@ void Device::Impl::build_map()
 				"header defines\n",
 				w * 4);
 	}
+	value_rules_build();
 }
 
 void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
@@ -520,6 +521,8 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 	uint32_t old = rd(off);
 	if (!check_access(off, true, val, old))
 		return; /* not a register, or read-only: no effect */
+	if (unlikely(map_[off / 4] & kValueRule))
+		value_check(off, val); /* reported, stored all the same */
 	if (!fw_gate_check(off, val))
 		return; /* [firmware] the NIC is not usable before the firmware is up */
 	RegAddr a = decode(off);
@@ -686,6 +689,11 @@ uint64_t Device::unmodeled_accesses() const
 uint64_t Device::model_only_registers() const
 {
 	return impl_->model_only_;
+}
+
+uint64_t Device::unpublished_values() const
+{
+	return impl_->unpublished_values_.load(std::memory_order_relaxed);
 }
 
 uint64_t Device::faults_injected(unsigned port, FaultKind k) const

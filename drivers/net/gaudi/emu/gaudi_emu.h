@@ -265,6 +265,9 @@ public:
 	/* Register words the model knows that the published headers do not define (0 in a model
 	 * true to the map). */
 	uint64_t model_only_registers() const;
+	/* Writes of a value the public driver never writes to a register traffic depends on
+	 * (each register also logged once). */
+	uint64_t unpublished_values() const;
 	/* [profile] TSC cycles spent in the register window's accesses (Config::profile; 0
 	 * without it) and their number. */
 	struct Profile {

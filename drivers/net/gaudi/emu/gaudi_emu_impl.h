@@ -743,6 +743,10 @@ struct Device::Impl {
 	bool fw_cleared(uint64_t lo, uint64_t hi) const;
 	uint32_t fw_refuse_order(const char *why);
 
+	/* ---- values the public driver writes (gaudi_emu_values.cpp) ---- */
+	void value_rules_build();
+	void value_check(uint32_t off, uint32_t val);
+
 	/* ---- sync manager (gaudi_emu_sm.cpp) ---- */
 	void sm_init();
 	static void sm_hook_write(void *ctx, uint32_t off, uint32_t val);
@@ -776,9 +780,14 @@ struct Device::Impl {
 	 * register), kPublished = a register of the published headers the model does not model:
 	 * stored and read back, each access counted in unmodeled_. */
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2, kPublished = 4;
+	/* A register traffic depends on, whose values the public driver's are checked against
+	 * (gaudi_emu_values.cpp): value_rule_ holds the rule, value_reported_ the one warning. */
+	static constexpr uint8_t kValueRule = 8;
 	std::vector<uint8_t> map_;
+	std::vector<uint8_t> value_rule_, value_reported_;
 	std::atomic<uint64_t> violations_{0};
 	std::atomic<uint64_t> unmodeled_{0};
+	std::atomic<uint64_t> unpublished_values_{0};
 	uint64_t model_only_ = 0; /* words the model knows that no header publishes */
 	/* [profile] Config::profile's counts (hook_write, hook_read, hook_service), on a line
 	 * of their own: every access adds to them, from each driver thread. */
