@@ -95,6 +95,12 @@ struct Port {
 	uint16_t rxd = 0, txd = 0; /* ring sizes */
 	uint32_t lpbk = 0;	   /* rte_eth_conf.lpbk_mode (interactive: port config loopback) */
 	bool reconfigure = false;  /* lpbk changed: configure again at the next port start */
+	/* What the port's streams had measured when the prompt rebuilt them (set fwd, set
+	 * txpkts): latency and sequences of what it received, frames it could not forward, and
+	 * stamped frames it sent (the peer's loss figure). Cleared with its counters. */
+	Histogram lat;
+	SeqTracker seqs;
+	uint64_t tx_dropped = 0, sent_stamped = 0;
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) Stream {
@@ -1039,13 +1045,57 @@ struct Sample {
 	std::vector<PortSample> ports;
 };
 
+/* The --json time series: each sample holds what the ports moved since the previous one, so
+ * that the series sums to the totals. */
+struct Sampler {
+	std::vector<rte_eth_stats> last;
+	std::vector<uint64_t> last_drop;
+	std::vector<Sample> series;
+
+	void init(size_t nports)
+	{
+		last.assign(nports, {});
+		last_drop.assign(nports, 0);
+		series.reserve(1024);
+	}
+	/* t: forwarding time at the end of the period, dt: its length (seconds). */
+	const Sample &take(const Run &r, double t, double dt);
+};
+
 uint64_t port_tx_dropped(const Run &r, uint16_t port)
 {
-	uint64_t n = 0;
+	uint64_t n = r.by_id[port] ? r.by_id[port]->tx_dropped : 0;
 	for (const auto &s : r.streams)
 		if (s->port == port)
 			n += s->tx_dropped.load(std::memory_order_relaxed);
 	return n;
+}
+
+const Sample &Sampler::take(const Run &r, double t, double dt)
+{
+	dt = std::max(dt, 1e-9);
+	Sample smp{t, {}};
+	for (size_t k = 0; k < r.ports.size(); k++) {
+		Port &p = *r.by_id[r.ports[k].id];
+		rte_eth_stats st = port_stats(p);
+		uint64_t txd = port_tx_dropped(r, p.id);
+		const rte_eth_stats &l = last[k];
+		PortSample ps;
+		ps.rx_packets = st.ipackets - l.ipackets;
+		ps.tx_packets = st.opackets - l.opackets;
+		ps.rx_pps = double(ps.rx_packets) / dt;
+		ps.tx_pps = double(ps.tx_packets) / dt;
+		ps.rx_bps = double(st.ibytes - l.ibytes) * 8 / dt;
+		ps.tx_bps = double(st.obytes - l.obytes) * 8 / dt;
+		ps.drops = (st.imissed - l.imissed) + (st.rx_nombuf - l.rx_nombuf) +
+			   (txd - last_drop[k]);
+		ps.errors = (st.ierrors - l.ierrors) + (st.oerrors - l.oerrors);
+		smp.ports.push_back(ps);
+		last[k] = st;
+		last_drop[k] = txd;
+	}
+	series.push_back(std::move(smp));
+	return series.back();
 }
 
 std::string json_str(const std::string &s)
@@ -1100,8 +1150,8 @@ int telemetry_stats(const char *, const char *params, rte_tel_data *d)
 /* Prints the final report and writes --json; returns 1 when the JSON file could not be
  * written. */
 int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
-	   const std::vector<Sample> &series, double elapsed, const char *stopped_by, double pps,
-	   unsigned in_use)
+	   const std::vector<Sample> &series, double elapsed, const char *stopped_by,
+	   const std::string &modes, double pps, unsigned in_use)
 {
 	const Config &c = r.cfg;
 	int status = 0;
@@ -1111,6 +1161,9 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		PortResult pr{};
 		pr.p = &p;
 		pr.tx_dropped = port_tx_dropped(r, p.id);
+		pr.lat.merge(p.lat);
+		pr.seqs.merge(p.seqs);
+		pr.peer_sent_stamped = r.by_id[p.peer]->sent_stamped;
 		double e = elapsed > 0 ? elapsed : 1;
 		pr.rx_mpps = double(p.final.ipackets) / e / 1e6;
 		pr.tx_mpps = double(p.final.opackets) / e / 1e6;
@@ -1127,7 +1180,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		pr.measured = pr.lat.count() > 0;
 		res.push_back(std::move(pr));
 	}
-	printf("\n== %s: %s, %zu port(s), %.3f s, stopped by %s\n", kProg, mode_name(c.mode),
+	printf("\n== %s: %s, %zu port(s), %.3f s, stopped by %s\n", kProg, modes.c_str(),
 	       r.ports.size(), elapsed, stopped_by);
 	for (const PortResult &pr : res) {
 		const Port &p = *pr.p;
@@ -1211,8 +1264,8 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
 				" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
 				" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
-				mode_name(c.mode), c.burst, c.pkt_len, c.nb_cores, elapsed,
-				stopped_by, pps, in_use);
+				modes.c_str(), c.burst, c.pkt_len, c.nb_cores, elapsed, stopped_by,
+				pps, in_use);
 			for (size_t k = 0; k < res.size(); k++) {
 				const PortResult &pr = res[k];
 				const rte_eth_stats &st = pr.p->final;
@@ -1356,6 +1409,14 @@ struct Cli {
 	std::vector<rte_eth_stats> last_show;
 	std::vector<uint64_t> last_show_tsc;
 	cmdline *cl = nullptr;
+	/* The forwarding phases, for the report: the modes in the order first used, and the
+	 * target rate (-1: no phase yet) while every phase had the same one. */
+	std::string modes;
+	double pps = -1;
+	bool pps_varied = false;
+	/* The time series over the forwarding time (--stats-period). */
+	Sampler *sampler = nullptr;
+	uint64_t period = 0, next_period = 0, last_t = 0;
 };
 Cli g_cli;
 
@@ -1433,7 +1494,15 @@ void cli_start(Cli &ui, bool first)
 	ui.at_start.resize(r.ports.size());
 	for (size_t k = 0; k < r.ports.size(); k++)
 		ui.at_start[k] = port_stats(r.ports[k]);
+	double pps = is_generator(r.cfg.mode) ? target_pps(r) : 0;
+	ui.pps_varied = ui.pps_varied || (ui.pps >= 0 && ui.pps != pps);
+	ui.pps = pps;
+	std::string m = mode_name(r.cfg.mode);
+	if (("+" + ui.modes + "+").find("+" + m + "+") == std::string::npos)
+		ui.modes += (ui.modes.empty() ? "" : "+") + m;
 	ui.start = launch(r, first);
+	ui.last_t = ui.start;
+	ui.next_period = ui.start + ui.period;
 	ui.running = true;
 	printf("%s forwarding started on %zu port(s)\n", mode_name(r.cfg.mode), r.ports.size());
 }
@@ -1450,6 +1519,10 @@ void cli_stop(Cli &ui)
 	ui.running = false;
 	double dt = double(t_end - ui.start) / double(r.hz);
 	ui.run_tsc += t_end - ui.start;
+	/* The last, partial period, with the frames that arrived while forwarding stopped. */
+	if (ui.period && t_end > ui.last_t)
+		ui.sampler->take(r, double(ui.run_tsc) / double(r.hz),
+				 double(t_end - ui.last_t) / double(r.hz));
 	printf("forwarding stopped after %.3f s\n", dt);
 	for (size_t k = 0; k < r.ports.size(); k++) {
 		rte_eth_stats st = port_stats(r.ports[k]);
@@ -1597,11 +1670,46 @@ void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
 	}
 }
 
-/* Rebuilds the streams after set fwd / set txpkts (their tx port and frame header). */
+/* Rebuilds the streams after set fwd / set txpkts (their tx port and frame header); what they
+ * measured stays with their ports for the report. */
 void cli_rebuild(Run &r)
 {
+	for (auto &s : r.streams) {
+		Port &p = *r.by_id[s->port];
+		p.lat.merge(s->lat);
+		p.seqs.merge(s->seqs);
+		p.tx_dropped += s->tx_dropped.load(std::memory_order_relaxed);
+		r.by_id[s->tx_port]->sent_stamped +=
+			s->sent_stamped.load(std::memory_order_relaxed);
+	}
 	r.streams.clear();
 	setup_streams(r, is_generator(r.cfg.mode) ? target_pps(r) : 0);
+}
+
+/* clear port stats: the port's counters, and with them what the report derives from what it
+ * received (latency, sequences, loss against what its peer sent) and its series baseline. */
+void cli_clear(Cli &ui, size_t k)
+{
+	Run &r = *ui.r;
+	Port &p = r.ports[k];
+	port_stats_reset(p);
+	p.lat = {};
+	p.seqs = {};
+	p.tx_dropped = 0;
+	r.by_id[p.peer]->sent_stamped = 0;
+	for (auto &s : r.streams) {
+		if (s->port == p.id) {
+			s->lat = {};
+			s->seqs = {};
+			s->tx_dropped.store(0, std::memory_order_relaxed);
+			s->rx.store(0, std::memory_order_relaxed);
+		}
+		if (s->tx_port == p.peer)
+			s->sent_stamped.store(0, std::memory_order_relaxed);
+	}
+	ui.sampler->last[k] = {};
+	ui.sampler->last_drop[k] = 0;
+	ui.last_show_tsc.assign(r.ports.size(), 0);
 }
 
 void cli_exec(Cli &ui, const std::string &line)
@@ -1640,10 +1748,12 @@ void cli_exec(Cli &ui, const std::string &line)
 		if (cli_ports(r, w[3], ks))
 			cli_show(ui, w[2], ks);
 	} else if (is({"clear", "port", "stats"}) && w.size() == 4) {
-		if (cli_ports(r, w[3], ks))
+		/* The latency figures belong to the forwarding lcores while they run. */
+		if (ui.running)
+			printf("stop forwarding first\n");
+		else if (cli_ports(r, w[3], ks))
 			for (size_t k : ks) {
-				port_stats_reset(r.ports[k]);
-				ui.last_show_tsc.assign(r.ports.size(), 0);
+				cli_clear(ui, k);
 				printf("port %u: statistics cleared\n", r.ports[k].id);
 			}
 	} else if (is({"set", "fwd"}) && w.size() == 3) {
@@ -1765,11 +1875,13 @@ cmdline_parse_inst_t cli_inst = {
 cmdline_parse_ctx_t cli_ctx[] = {&cli_inst, nullptr};
 
 /* Runs the prompt until quit, end of input or Ctrl-C; returns the forwarding time. */
-double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures)
+double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Sampler &sampler)
 {
 	Cli &ui = g_cli;
 	ui.r = &r;
 	ui.captures = &captures;
+	ui.sampler = &sampler;
+	ui.period = r.cfg.stats_period > 0 ? uint64_t(r.cfg.stats_period * double(r.hz)) : 0;
 	ui.cl = cmdline_stdin_new(cli_ctx, "gaudi-testpmd> ");
 	if (!ui.cl) {
 		fprintf(stderr, "%s: cannot start the prompt\n", kProg);
@@ -1785,6 +1897,15 @@ double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures)
 			break;
 		for (auto &cap : captures)
 			cap->drain();
+		uint64_t now = rte_rdtsc();
+		if (ui.running && ui.period && now >= ui.next_period) {
+			sampler.take(r, double(ui.run_tsc + now - ui.start) / double(r.hz),
+				     double(now - ui.last_t) / double(r.hz));
+			ui.last_t = now;
+			ui.next_period += ui.period;
+			if (ui.next_period < now)
+				ui.next_period = now + ui.period;
+		}
 		rte_delay_us_sleep(1000);
 	}
 	if (ui.running)
@@ -1840,7 +1961,8 @@ int main_impl(int argc, char **argv)
 	int status = 1;
 	std::unique_ptr<BpfFilter> filter;
 	std::vector<std::unique_ptr<Capture>> captures;
-	std::vector<Sample> series;
+	Sampler sampler;
+	std::string modes = mode_name(c.mode);
 	double elapsed = 0;
 	const char *stopped_by = "?";
 	double pps = 0;
@@ -1932,9 +2054,15 @@ int main_impl(int argc, char **argv)
 
 		for (Port &p : r.ports)
 			port_stats_reset(p);
+		sampler.init(r.ports.size());
 		if (c.interactive) {
 			stopped_by = "quit";
-			elapsed = interactive(r, captures);
+			elapsed = interactive(r, captures, sampler);
+			/* The report states the modes that forwarded, and a target only when every
+			 * phase ran at it (an io phase after txonly has none). */
+			if (!g_cli.modes.empty())
+				modes = g_cli.modes;
+			pps = g_cli.pps_varied || g_cli.pps < 0 ? 0 : g_cli.pps;
 		} else {
 			uint64_t start = launch(r, c.tx_first);
 
@@ -1942,38 +2070,6 @@ int main_impl(int argc, char **argv)
 			uint64_t period =
 				c.stats_period > 0 ? uint64_t(c.stats_period * double(r.hz)) : 0;
 			uint64_t next_period = start + period, last_t = start;
-			std::vector<rte_eth_stats> last(r.ports.size());
-			std::vector<uint64_t> last_drop(r.ports.size());
-			series.reserve(1024);
-			/* The ports' counters over the period since last_t, ending at now. */
-			auto sample = [&](uint64_t now, uint64_t since, uint64_t t0,
-					  std::vector<rte_eth_stats> &prev,
-					  std::vector<uint64_t> &prev_drop) {
-				double dt = std::max(double(now - since) / double(r.hz), 1e-9);
-				Sample smp{double(now - t0) / double(r.hz), {}};
-				for (size_t k = 0; k < r.ports.size(); k++) {
-					Port &p = r.ports[k];
-					rte_eth_stats st = port_stats(p);
-					uint64_t txd = port_tx_dropped(r, p.id);
-					const rte_eth_stats &l = prev[k];
-					PortSample ps;
-					ps.rx_packets = st.ipackets - l.ipackets;
-					ps.tx_packets = st.opackets - l.opackets;
-					ps.rx_pps = double(ps.rx_packets) / dt;
-					ps.tx_pps = double(ps.tx_packets) / dt;
-					ps.rx_bps = double(st.ibytes - l.ibytes) * 8 / dt;
-					ps.tx_bps = double(st.obytes - l.obytes) * 8 / dt;
-					ps.drops = (st.imissed - l.imissed) +
-						   (st.rx_nombuf - l.rx_nombuf) +
-						   (txd - prev_drop[k]);
-					ps.errors =
-						(st.ierrors - l.ierrors) + (st.oerrors - l.oerrors);
-					smp.ports.push_back(ps);
-					prev[k] = st;
-					prev_drop[k] = txd;
-				}
-				return smp;
-			};
 			for (;;) {
 				for (auto &cap : captures)
 					cap->drain();
@@ -2012,7 +2108,9 @@ int main_impl(int argc, char **argv)
 					}
 				}
 				if (period && now >= next_period) {
-					Sample smp = sample(now, last_t, start, last, last_drop);
+					const Sample &smp =
+						sampler.take(r, double(now - start) / double(r.hz),
+							     double(now - last_t) / double(r.hz));
 					if (!c.quiet)
 						for (size_t k = 0; k < r.ports.size(); k++) {
 							const PortSample &ps = smp.ports[k];
@@ -2026,7 +2124,6 @@ int main_impl(int argc, char **argv)
 							       ps.drops, ps.errors);
 						}
 					fflush(stdout);
-					series.push_back(std::move(smp));
 					last_t = now;
 					next_period += period;
 					if (next_period < now)
@@ -2040,7 +2137,8 @@ int main_impl(int argc, char **argv)
 			/* The last, partial period (with the frames that arrived while the run
 			 * stopped), so that the series sums to the totals. */
 			if (period && t_end > last_t)
-				series.push_back(sample(t_end, last_t, start, last, last_drop));
+				sampler.take(r, double(t_end - start) / double(r.hz),
+					     double(t_end - last_t) / double(r.hz));
 		}
 		for (Port &p : r.ports)
 			p.final = port_stats(p);
@@ -2063,7 +2161,8 @@ int main_impl(int argc, char **argv)
 		if (mp)
 			in_use += rte_mempool_in_use_count(mp);
 	if (status == 0) {
-		status = report(r, captures, series, elapsed, stopped_by, pps, in_use);
+		status = report(r, captures, sampler.series, elapsed, stopped_by, modes, pps,
+				in_use);
 		if (in_use)
 			status = 1;
 	}
