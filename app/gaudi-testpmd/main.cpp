@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include <termios.h>
 #include <unistd.h>
 
 #include <dlfcn.h>
@@ -1887,6 +1888,14 @@ double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Samp
 		fprintf(stderr, "%s: cannot start the prompt\n", kProg);
 		return 0;
 	}
+	/* cmdline's raw terminal mode clears ISIG, so Ctrl-C reached the line editor, which only
+	 * redraws the prompt. With ISIG back it raises SIGINT, which ends the session as it ends
+	 * a run without -i (cmdline_stdin_exit restores the terminal as it was). */
+	termios tio;
+	if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &tio) == 0) {
+		tio.c_lflag |= ISIG;
+		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
+	}
 	/* The main lcore also writes the captures: poll the prompt instead of blocking in it. */
 	for (;;) {
 		int st = RDLINE_RUNNING;
@@ -2056,8 +2065,8 @@ int main_impl(int argc, char **argv)
 			port_stats_reset(p);
 		sampler.init(r.ports.size());
 		if (c.interactive) {
-			stopped_by = "quit";
 			elapsed = interactive(r, captures, sampler);
+			stopped_by = g_signal.load(std::memory_order_relaxed) ? "signal" : "quit";
 			/* The report states the modes that forwarded, and a target only when every
 			 * phase ran at it (an io phase after txonly has none). */
 			if (!g_cli.modes.empty())

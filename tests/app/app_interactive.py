@@ -290,10 +290,65 @@ def test_plot_of_an_empty_report():
           f"plot of an empty report: status {p.returncode}, {p.stderr}")
 
 
+def test_ctrl_c_on_a_terminal():
+    # The prompt on a terminal: Ctrl-C ends the session as it ends a run without -i (it only
+    # redrew the prompt), with the report and every mbuf back.
+    import fcntl
+    import pty
+    import termios
+    js = os.path.join(W, "tty.json")
+    master, slave = pty.openpty()
+
+    def ctty():
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    p = subprocess.Popen([APP, "-i", "--forward-mode=txonly", "--rate=20000", f"--json={js}"],
+                         stdin=slave, stdout=slave, stderr=slave, preexec_fn=ctty)
+    os.close(slave)
+    buf = b""
+
+    def read_until(pred, timeout):
+        nonlocal buf
+        end = time.monotonic() + timeout
+        while not pred(buf) and time.monotonic() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the app closed the terminal
+                    break
+                if not chunk:
+                    break
+                buf += chunk
+    try:
+        read_until(lambda b: Prompt.PS in b, 60)
+        check(Prompt.PS in buf, f"no prompt: {buf.decode(errors='replace')}")
+        os.write(master, b"start\r")
+        read_until(lambda b: b"forwarding started" in b, 30)
+        time.sleep(0.5)
+        os.write(master, b"\x03")
+        try:
+            rc = p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            rc = None
+        read_until(lambda b: False, 1)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
+    out = buf.decode(errors="replace")
+    check(rc == 0, f"Ctrl-C at the prompt: exit status {rc}\n{out}")
+    check("stopped by signal" in out and "mbufs in use at exit: 0" in out, out)
+    rep = report_of(js)
+    check(rep["stopped_by"] == "signal" and all(q["tx_packets"] > 0 for q in rep["ports"]),
+          f"report after Ctrl-C: {rep}")
+
+
 if __name__ == "__main__":
     if not APP:
         sys.exit(1)
     sys.exit(main("app_interactive", [test_generate_and_show, test_port_commands,
                                       test_loopback, test_totals_survive_port_restart,
                                       test_report_after_changes, test_clear_resets_latency,
-                                      test_series_at_the_prompt, test_plot_of_an_empty_report]))
+                                      test_series_at_the_prompt, test_plot_of_an_empty_report,
+                                      test_ctrl_c_on_a_terminal]))
