@@ -2006,8 +2006,7 @@ int main_impl(int argc, char **argv)
 		bool ok = true;
 		for (const CaptureSpec &cs : c.captures) {
 			std::string err;
-			bool rx = c.capture_dir != CaptureDir::tx,
-			     tx = c.capture_dir != CaptureDir::rx;
+			bool rx = cs.dir != CaptureDir::tx, tx = cs.dir != CaptureDir::rx;
 			auto cap = Capture::open(cs.port, cs.file, rx, tx, c.capture_max, c.snaplen,
 						 r.cap_mp, filter.get(), err);
 			if (!cap) {

@@ -88,6 +88,29 @@ def test_capture_max():
     check(len(tshark_fields(cap, ["frame.len"])) == 100, "--capture-max=100")
 
 
+def test_capture_dir_per_port():
+    # The direction is per port: --capture=PORT:FILE:DIR, or --capture-dir=PORT:DIR beside the
+    # global --capture-dir=DIR (the default of the others). Port 0 sends from MAC0, port 1
+    # from MAC1: a port's rx capture holds the peer's frames, its tx capture its own.
+    n = 500
+    mac0, mac1 = "02:1d:a3:00:00:00", "02:1d:a3:00:00:01"
+    for name, args, want in (
+            ("suffix", ["--capture=0:{a}:rx", "--capture=1:{b}", "--capture-dir=tx"],
+             ((0, "rx", mac1), (1, "tx", mac1))),
+            ("per-port", ["--capture=0:{a}", "--capture=1:{b}", "--capture-dir=0:tx",
+                          "--capture-dir=1:rx"], ((0, "tx", mac0), (1, "rx", mac0)))):
+        files = {"a": os.path.join(W, f"{name}-0.pcapng"), "b": os.path.join(W, f"{name}-1.pcapng")}
+        r = run_ok(["--forward-mode=txonly", f"--packets={n}", "--stats-period=0"] +
+                   [a.format(**files) for a in args], json_path=os.path.join(W, f"{name}.json"))
+        for (port, d, src), f in zip(want, (files["a"], files["b"])):
+            check(f"capture of port {port} ({d}): {f}, {n} frames written" in r.out,
+                  f"{name}: port {port} not captured {d} only:\n{r.out}")
+            rows = tshark_fields(f, ["eth.src"])
+            check(rows == [(src,)] * n, f"{name}: port {port} {d}: {len(rows)} frames, sources "
+                  f"{sorted(set(rows))}, expected {n} from {src}")
+
+
 if __name__ == "__main__":
     sys.exit(main("app_capture", [test_tx_capture_is_the_forwarded_frames, test_filter,
-                                  test_rx_and_tx_while_generating, test_capture_max]))
+                                  test_rx_and_tx_while_generating, test_capture_max,
+                                  test_capture_dir_per_port]))
