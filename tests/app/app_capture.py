@@ -5,10 +5,12 @@ the port forwarded (tx) or received (rx), and only those --capture-filter passes
 forwarding goes on (the forwarded output is complete too).
 """
 import os
+import shlex
+import subprocess
 import sys
 import time
 
-from app_common import (EAL_BASE, MAX_FRAME, check, check_report_matches, main, pad_tx, pcapfile,
+from app_common import (APP, EAL_BASE, MAX_FRAME, check, check_report_matches, main, pad_tx, pcapfile,
                         run_ok,
                         tshark_fields, workdir)
 from app_modes import replay_input
@@ -110,7 +112,35 @@ def test_capture_dir_per_port():
                   f"{sorted(set(rows))}, expected {n} from {src}")
 
 
+def test_readme_capture_examples_are_bounded():
+    # Each capture example of the README names a bound (--capture-max): the io loop of one
+    # wrote 3 GB in 2 s. Run as written (in a scratch directory), its file holds that bound.
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    cmds, cur = [], None
+    with open(readme) as f:
+        for ln in f:
+            if ln.startswith("$A "):
+                cur = ""
+            if cur is not None:
+                cur += ln.split("#")[0].rstrip().rstrip("\\") + " "
+                if not ln.split("#")[0].rstrip().endswith("\\"):
+                    cmds.append(shlex.split(cur))
+                    cur = None
+    lines = [c for c in cmds if any(a.startswith("--capture=") for a in c)]
+    check(lines, "no capture example in the README")
+    for args in lines:
+        mx = [a for a in args if a.startswith("--capture-max=")]
+        check(mx, f"README example without --capture-max: {' '.join(args)}")
+        args = args[1:]
+        cap = [a.split(":")[1] for a in args if a.startswith("--capture=")][0]
+        p = subprocess.run([APP] + args, cwd=W, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 0, f"{args}: status {p.returncode}\n{p.stdout}\n{p.stderr}")
+        got = len(tshark_fields(os.path.join(W, cap), ["frame.len"]))
+        check(got == int(mx[0].split("=")[1]), f"README example wrote {got} frames: {args}")
+
+
 if __name__ == "__main__":
     sys.exit(main("app_capture", [test_tx_capture_is_the_forwarded_frames, test_filter,
                                   test_rx_and_tx_while_generating, test_capture_max,
-                                  test_capture_dir_per_port]))
+                                  test_capture_dir_per_port,
+                                  test_readme_capture_examples_are_bounded]))
