@@ -148,6 +148,7 @@ struct Run {
 	RoceJob roce;
 	uint16_t max_rxd = 0, max_txd = 0;
 	uint32_t max_frame = 0; /* the largest frame the mempools and MTU were set up for */
+	uint32_t port_max_frame = UINT32_MAX; /* the largest frame every port takes (no FCS) */
 	double ns_per_tsc = 1;
 	uint64_t hz = 1;
 };
@@ -583,8 +584,9 @@ bool load_template(const std::string &file, Template &t)
 			pcap_close(p);
 			return false;
 		}
-		if (h->caplen < RTE_ETHER_HDR_LEN || h->caplen > 9018) {
-			fprintf(stderr, "%s: --template=%s: frame %zu has %u bytes (14..9018)\n",
+		/* The longest is checked against the ports' largest frame (validate). */
+		if (h->caplen < RTE_ETHER_HDR_LEN || h->caplen > UINT16_MAX) {
+			fprintf(stderr, "%s: --template=%s: frame %zu has %u bytes (14..65535)\n",
 				kProg, file.c_str(), t.frames.size() + 1, h->caplen);
 			pcap_close(p);
 			return false;
@@ -618,6 +620,34 @@ uint32_t frame_max(const Run &r)
 	if (c.mode == FwdMode::roce)
 		return c.roce_mtu + 112;
 	return c.pkt_len;
+}
+
+/* The port's header overhead without FCS (max_rx_pktlen - max_mtu - FCS), which decides the
+ * MTU a frame needs: 22 bytes on Gaudi2 (two VLAN tags), 14 on most ports. */
+uint32_t port_hdr_len(const rte_eth_dev_info &info)
+{
+	if (info.max_mtu < info.max_rx_pktlen && info.max_rx_pktlen - info.max_mtu <= 64 &&
+	    info.max_rx_pktlen - info.max_mtu >= RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
+		return info.max_rx_pktlen - info.max_mtu - RTE_ETHER_CRC_LEN;
+	return RTE_ETHER_HDR_LEN;
+}
+
+/* The largest frame the port takes, without FCS: max_rx_pktlen counts the FCS (ethdev's
+ * convention), max_mtu plus the header overhead bounds it too, and one mbuf must hold it.
+ * Gaudi2: 8192 - 4 = 8166 + 22 = 8188 (NIC_RAW_MAX_MTU plus HBL_EN_MAX_HEADERS_SZ less FCS). */
+uint32_t port_frame_max(const rte_eth_dev_info &info)
+{
+	uint64_t m =
+		info.max_rx_pktlen > RTE_ETHER_CRC_LEN ? info.max_rx_pktlen - RTE_ETHER_CRC_LEN : 0;
+	m = std::min<uint64_t>(m, uint64_t(info.max_mtu) + port_hdr_len(info));
+	return uint32_t(std::min<uint64_t>(m, UINT16_MAX - RTE_PKTMBUF_HEADROOM - 8));
+}
+
+/* The largest frame the mempools and the MTU are set up for: the run's, or at the prompt the
+ * ports' largest, so that set txpkts takes every length --txpkts takes. */
+uint32_t setup_frame(const Run &r)
+{
+	return r.cfg.interactive ? std::max(frame_max(r), r.port_max_frame) : frame_max(r);
 }
 
 /* Frames per second each port is to send; 0 = as fast as it goes. */
@@ -675,7 +705,7 @@ bool validate(Run &r)
 			kMaxStreams);
 		return false;
 	}
-	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN - 4);
+	uint32_t max_frame = frame_max(r);
 	double pps = target_pps(r);
 	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : double(c.pkt_len);
 	r.ports.resize(c.portlist.size());
@@ -728,10 +758,13 @@ bool validate(Run &r)
 				info.tx_desc_lim.nb_align, pow2 ? ", powers of two" : "");
 			return false;
 		}
-		if (max_frame > info.max_rx_pktlen) {
+		uint32_t port_max = port_frame_max(info);
+		r.port_max_frame = std::min(r.port_max_frame, port_max);
+		if (max_frame > port_max) {
 			fprintf(stderr,
-				"%s: port %u (%s): frames of %u bytes exceed its maximum of %u\n",
-				kProg, p.id, p.name.c_str(), max_frame, info.max_rx_pktlen);
+				"%s: port %u (%s): %u-byte frames exceed its largest frame of %u "
+				"bytes (without FCS)\n",
+				kProg, p.id, p.name.c_str(), max_frame, port_max);
 			return false;
 		}
 		p.speed_mbps = 0;
@@ -800,7 +833,7 @@ bool create_pools(Run &r)
 	unsigned nports = unsigned(r.ports.size());
 	/* A standard frame with two VLAN tags, without FCS (1522, MTU + 22 as the Gaudi PMD
 	 * takes at MTU 1500), fits one mbuf and a capture record. */
-	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN + 4);
+	uint32_t max_frame = std::max<uint32_t>(setup_frame(r), RTE_ETHER_MAX_LEN + 4);
 	uint16_t room = uint16_t(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE,
 						    RTE_PKTMBUF_HEADROOM + max_frame + 8));
 	r.max_frame =
@@ -854,16 +887,9 @@ bool setup_port(Run &r, Port &p)
 		return false;
 	}
 	p.configured = true;
-	uint32_t max_frame = frame_max(r);
+	uint32_t max_frame = setup_frame(r);
 	if (max_frame > RTE_ETHER_MAX_LEN - 4) {
-		/* The port's own header overhead (max_rx_pktlen - max_mtu, FCS included) decides
-		 * the MTU a frame needs: 22 bytes without FCS on Gaudi2, 14 on most ports. */
-		rte_eth_dev_info info{};
-		uint32_t hdr = RTE_ETHER_HDR_LEN;
-		if (rte_eth_dev_info_get(p.id, &info) == 0 && info.max_mtu < info.max_rx_pktlen &&
-		    info.max_rx_pktlen - info.max_mtu <= 64 &&
-		    info.max_rx_pktlen - info.max_mtu >= RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
-			hdr = info.max_rx_pktlen - info.max_mtu - RTE_ETHER_CRC_LEN;
+		uint32_t hdr = port_hdr_len(info);
 		uint32_t mtu = max_frame > hdr ? max_frame - hdr : max_frame;
 		/* The RoCE layer sizes its path MTU by the ethdev rule (MTU = frame less the
 		 * 14-byte Ethernet header); a port counting a longer header would leave it a size
@@ -1463,7 +1489,8 @@ void cli_help()
 	       "set fwd MODE                         io mac macswap txonly rxonly flowgen icmpecho "
 	       "template\n"
 	       "set burst N                          1..512\n"
-	       "set txpkts LEN                       42..max frame of this run\n"
+	       "set txpkts LEN                       42..the ports' largest frame (show port "
+	       "info)\n"
 	       "port start|stop all|N\n"
 	       "port config N loopback 0|1           MAC loopback (the port must be stopped)\n"
 	       "set link-up|link-down port N\n"
@@ -1592,13 +1619,14 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 			rte_eth_link_get_nowait(p.id, &link);
 			rte_eth_dev_get_mtu(p.id, &mtu);
 			printf("port %u: %s, driver %s, MAC " RTE_ETHER_ADDR_PRT_FMT ", %s\n"
-			       "  link %s %s %s-duplex, MTU %u, max rx frame %u, socket %d\n"
+			       "  link %s %s %s-duplex, MTU %u, max frame %u bytes without FCS, "
+			       "socket %d\n"
 			       "  queues rx %u/%u tx %u/%u, descriptors rx %u..%u tx %u..%u, "
 			       "sends to port %u (dst " RTE_ETHER_ADDR_PRT_FMT ")\n",
 			       p.id, p.name.c_str(), info.driver_name, RTE_ETHER_ADDR_BYTES(&p.mac),
 			       p.started ? "started" : "stopped", link.link_status ? "up" : "down",
 			       rte_eth_link_speed_to_str(link.link_speed),
-			       link.link_duplex ? "full" : "half", mtu, info.max_rx_pktlen,
+			       link.link_duplex ? "full" : "half", mtu, port_frame_max(info),
 			       rte_eth_dev_socket_id(p.id), r.cfg.rxq, info.max_rx_queues,
 			       r.cfg.txq, info.max_tx_queues, info.rx_desc_lim.nb_min,
 			       info.rx_desc_lim.nb_max, info.tx_desc_lim.nb_min,

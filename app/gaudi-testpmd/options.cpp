@@ -63,7 +63,8 @@ void usage(const char *prog)
 	       "generators);\n"
 	       "                        default: the MAC of the paired port\n"
 	       "Generated frames (txonly, flowgen):\n"
-	       "  --txpkts=LEN          frame length without FCS, 42..9000 (64)\n"
+	       "  --txpkts=LEN          frame length without FCS, from 42 up to the ports'\n"
+	       "                        largest frame (8188 on Gaudi2; show port info) (64)\n"
 	       "  --tx-ip=SRC,DST       IPv4 addresses (198.18.0.1,198.18.0.2)\n"
 	       "  --tx-udp=SRC[,DST]    UDP ports (9,9)\n"
 	       "  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
@@ -358,8 +359,9 @@ int parse_args(int argc, char **argv, Config &cfg)
 			if (strchr(arg, ','))
 				return bad(
 					"one length only (multi-segment frames are not supported)");
-			if (!parse_u64(arg, 42, 9000, u))
-				return bad("not a frame length (42..9000 bytes, without FCS)");
+			/* The upper bound is the ports' largest frame, known once they are probed. */
+			if (!parse_u64(arg, 42, UINT16_MAX, u))
+				return bad("not a frame length (42 bytes or more, without FCS)");
 			cfg.pkt_len = uint32_t(u);
 			break;
 		case OPT_TX_IP: {
