@@ -21,6 +21,16 @@ def main():
             rep = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"gaudi-testpmd-plot: {args.report}: {e}")
+    series = rep.get("series", [])
+    lat_ports = [p for p in rep["ports"] if "latency_ns" in p]
+    # Empty axes would look like a run that moved nothing: say what is missing instead.
+    if not series and not lat_ports:
+        sys.exit(f"gaudi-testpmd-plot: {args.report}: nothing to plot: no time series (a run "
+                 "with --stats-period=0, shorter than a period, or a prompt session that did "
+                 "not forward) and no latency histogram (no stamped frames received)")
+    if not series:
+        print(f"gaudi-testpmd-plot: {args.report}: no time series, only the latency is drawn",
+              file=sys.stderr)
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -28,11 +38,19 @@ def main():
     except ImportError:
         sys.exit("gaudi-testpmd-plot: matplotlib is missing (apt install python3-matplotlib)")
     out = args.out or os.path.splitext(args.report)[0] + ".png"
-    lat_ports = [p for p in rep["ports"] if "latency_ns" in p]
-    rows = 2 if lat_ports else 1
+    rows = (1 if series else 0) + (1 if lat_ports else 0)
     fig, axes = plt.subplots(rows, 1, figsize=(9, 4 * rows), squeeze=False)
-    ax = axes[0][0]
-    series = rep.get("series", [])
+    panels = iter(axes[:, 0])
+    if series:
+        plot_rates(next(panels), rep, series)
+    if lat_ports:
+        plot_latency(next(panels), lat_ports)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    print(f"plot: {out}")
+
+
+def plot_rates(ax, rep, series):
     t = [s["t"] for s in series]
     for i, p in enumerate(rep["ports"]):
         for key, style in (("rx_pps", "-"), ("tx_pps", "--")):
@@ -47,28 +65,26 @@ def main():
                  f"({rep['duration_s']:.1f} s, {rep.get('txpkts', '?')}-byte frames)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
-    if lat_ports:
-        ax = axes[1][0]
-        for p in lat_ports:
-            # Buckets as gaudi-testpmd makes them: 1 ns wide below 64 ns, then 32 per
-            # power of two; [lower bound, frames] for the non-empty ones.
-            h = p["latency_ns"]["histogram"]
-            xs = [lo / 1e3 for lo, _ in h]
-            ws = [(1 if lo < 64 else (1 << (lo.bit_length() - 1)) >> 5) / 1e3 for lo, _ in h]
-            ys = [n for _, n in h]
-            ax.bar(xs, ys, width=ws, align="edge", alpha=0.6,
-                   label=f"port {p['port']}: p50 {p['latency_ns']['p50'] / 1e3:.2f} us, "
-                          f"p99 {p['latency_ns']['p99'] / 1e3:.2f} us")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("latency (us)")
-        ax.set_ylabel("frames")
-        ax.set_title("latency histogram (receiving port)")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(out, dpi=100)
-    print(f"plot: {out}")
+
+
+def plot_latency(ax, lat_ports):
+    for p in lat_ports:
+        # Buckets as gaudi-testpmd makes them: 1 ns wide below 64 ns, then 32 per
+        # power of two; [lower bound, frames] for the non-empty ones.
+        h = p["latency_ns"]["histogram"]
+        xs = [lo / 1e3 for lo, _ in h]
+        ws = [(1 if lo < 64 else (1 << (lo.bit_length() - 1)) >> 5) / 1e3 for lo, _ in h]
+        ys = [n for _, n in h]
+        ax.bar(xs, ys, width=ws, align="edge", alpha=0.6,
+               label=f"port {p['port']}: p50 {p['latency_ns']['p50'] / 1e3:.2f} us, "
+                      f"p99 {p['latency_ns']['p99'] / 1e3:.2f} us")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("latency (us)")
+    ax.set_ylabel("frames")
+    ax.set_title("latency histogram (receiving port)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
 
 
 if __name__ == "__main__":

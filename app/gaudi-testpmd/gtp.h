@@ -29,6 +29,8 @@ enum class CaptureDir { rx, tx, both };
 struct CaptureSpec {
 	uint16_t port;
 	std::string file;
+	CaptureDir dir = CaptureDir::both; /* --capture=PORT:FILE:DIR, --capture-dir[=PORT:]DIR */
+	bool dir_given = false;		   /* for this port (else the global --capture-dir) */
 };
 
 struct EthPeer {

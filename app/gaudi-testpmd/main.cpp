@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include <termios.h>
 #include <unistd.h>
 
 #include <dlfcn.h>
@@ -95,6 +96,12 @@ struct Port {
 	uint16_t rxd = 0, txd = 0; /* ring sizes */
 	uint32_t lpbk = 0;	   /* rte_eth_conf.lpbk_mode (interactive: port config loopback) */
 	bool reconfigure = false;  /* lpbk changed: configure again at the next port start */
+	/* What the port's streams had measured when the prompt rebuilt them (set fwd, set
+	 * txpkts): latency and sequences of what it received, frames it could not forward, and
+	 * stamped frames it sent (the peer's loss figure). Cleared with its counters. */
+	Histogram lat;
+	SeqTracker seqs;
+	uint64_t tx_dropped = 0, sent_stamped = 0;
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) Stream {
@@ -141,6 +148,7 @@ struct Run {
 	RoceJob roce;
 	uint16_t max_rxd = 0, max_txd = 0;
 	uint32_t max_frame = 0; /* the largest frame the mempools and MTU were set up for */
+	uint32_t port_max_frame = UINT32_MAX; /* the largest frame every port takes (no FCS) */
 	double ns_per_tsc = 1;
 	uint64_t hz = 1;
 };
@@ -576,8 +584,9 @@ bool load_template(const std::string &file, Template &t)
 			pcap_close(p);
 			return false;
 		}
-		if (h->caplen < RTE_ETHER_HDR_LEN || h->caplen > 9018) {
-			fprintf(stderr, "%s: --template=%s: frame %zu has %u bytes (14..9018)\n",
+		/* The longest is checked against the ports' largest frame (validate). */
+		if (h->caplen < RTE_ETHER_HDR_LEN || h->caplen > UINT16_MAX) {
+			fprintf(stderr, "%s: --template=%s: frame %zu has %u bytes (14..65535)\n",
 				kProg, file.c_str(), t.frames.size() + 1, h->caplen);
 			pcap_close(p);
 			return false;
@@ -611,6 +620,34 @@ uint32_t frame_max(const Run &r)
 	if (c.mode == FwdMode::roce)
 		return c.roce_mtu + 112;
 	return c.pkt_len;
+}
+
+/* The port's header overhead without FCS (max_rx_pktlen - max_mtu - FCS), which decides the
+ * MTU a frame needs: 22 bytes on Gaudi2 (two VLAN tags), 14 on most ports. */
+uint32_t port_hdr_len(const rte_eth_dev_info &info)
+{
+	if (info.max_mtu < info.max_rx_pktlen && info.max_rx_pktlen - info.max_mtu <= 64 &&
+	    info.max_rx_pktlen - info.max_mtu >= RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
+		return info.max_rx_pktlen - info.max_mtu - RTE_ETHER_CRC_LEN;
+	return RTE_ETHER_HDR_LEN;
+}
+
+/* The largest frame the port takes, without FCS: max_rx_pktlen counts the FCS (ethdev's
+ * convention), max_mtu plus the header overhead bounds it too, and one mbuf must hold it.
+ * Gaudi2: 8192 - 4 = 8166 + 22 = 8188 (NIC_RAW_MAX_MTU plus HBL_EN_MAX_HEADERS_SZ less FCS). */
+uint32_t port_frame_max(const rte_eth_dev_info &info)
+{
+	uint64_t m =
+		info.max_rx_pktlen > RTE_ETHER_CRC_LEN ? info.max_rx_pktlen - RTE_ETHER_CRC_LEN : 0;
+	m = std::min<uint64_t>(m, uint64_t(info.max_mtu) + port_hdr_len(info));
+	return uint32_t(std::min<uint64_t>(m, UINT16_MAX - RTE_PKTMBUF_HEADROOM - 8));
+}
+
+/* The largest frame the mempools and the MTU are set up for: the run's, or at the prompt the
+ * ports' largest, so that set txpkts takes every length --txpkts takes. */
+uint32_t setup_frame(const Run &r)
+{
+	return r.cfg.interactive ? std::max(frame_max(r), r.port_max_frame) : frame_max(r);
 }
 
 /* Frames per second each port is to send; 0 = as fast as it goes. */
@@ -668,7 +705,7 @@ bool validate(Run &r)
 			kMaxStreams);
 		return false;
 	}
-	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN - 4);
+	uint32_t max_frame = frame_max(r);
 	double pps = target_pps(r);
 	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : double(c.pkt_len);
 	r.ports.resize(c.portlist.size());
@@ -721,10 +758,13 @@ bool validate(Run &r)
 				info.tx_desc_lim.nb_align, pow2 ? ", powers of two" : "");
 			return false;
 		}
-		if (max_frame > info.max_rx_pktlen) {
+		uint32_t port_max = port_frame_max(info);
+		r.port_max_frame = std::min(r.port_max_frame, port_max);
+		if (max_frame > port_max) {
 			fprintf(stderr,
-				"%s: port %u (%s): frames of %u bytes exceed its maximum of %u\n",
-				kProg, p.id, p.name.c_str(), max_frame, info.max_rx_pktlen);
+				"%s: port %u (%s): %u-byte frames exceed its largest frame of %u "
+				"bytes (without FCS)\n",
+				kProg, p.id, p.name.c_str(), max_frame, port_max);
 			return false;
 		}
 		p.speed_mbps = 0;
@@ -793,7 +833,7 @@ bool create_pools(Run &r)
 	unsigned nports = unsigned(r.ports.size());
 	/* A standard frame with two VLAN tags, without FCS (1522, MTU + 22 as the Gaudi PMD
 	 * takes at MTU 1500), fits one mbuf and a capture record. */
-	uint32_t max_frame = std::max<uint32_t>(frame_max(r), RTE_ETHER_MAX_LEN + 4);
+	uint32_t max_frame = std::max<uint32_t>(setup_frame(r), RTE_ETHER_MAX_LEN + 4);
 	uint16_t room = uint16_t(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE,
 						    RTE_PKTMBUF_HEADROOM + max_frame + 8));
 	r.max_frame =
@@ -847,16 +887,9 @@ bool setup_port(Run &r, Port &p)
 		return false;
 	}
 	p.configured = true;
-	uint32_t max_frame = frame_max(r);
+	uint32_t max_frame = setup_frame(r);
 	if (max_frame > RTE_ETHER_MAX_LEN - 4) {
-		/* The port's own header overhead (max_rx_pktlen - max_mtu, FCS included) decides
-		 * the MTU a frame needs: 22 bytes without FCS on Gaudi2, 14 on most ports. */
-		rte_eth_dev_info info{};
-		uint32_t hdr = RTE_ETHER_HDR_LEN;
-		if (rte_eth_dev_info_get(p.id, &info) == 0 && info.max_mtu < info.max_rx_pktlen &&
-		    info.max_rx_pktlen - info.max_mtu <= 64 &&
-		    info.max_rx_pktlen - info.max_mtu >= RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
-			hdr = info.max_rx_pktlen - info.max_mtu - RTE_ETHER_CRC_LEN;
+		uint32_t hdr = port_hdr_len(info);
 		uint32_t mtu = max_frame > hdr ? max_frame - hdr : max_frame;
 		/* The RoCE layer sizes its path MTU by the ethdev rule (MTU = frame less the
 		 * 14-byte Ethernet header); a port counting a longer header would leave it a size
@@ -1039,13 +1072,57 @@ struct Sample {
 	std::vector<PortSample> ports;
 };
 
+/* The --json time series: each sample holds what the ports moved since the previous one, so
+ * that the series sums to the totals. */
+struct Sampler {
+	std::vector<rte_eth_stats> last;
+	std::vector<uint64_t> last_drop;
+	std::vector<Sample> series;
+
+	void init(size_t nports)
+	{
+		last.assign(nports, {});
+		last_drop.assign(nports, 0);
+		series.reserve(1024);
+	}
+	/* t: forwarding time at the end of the period, dt: its length (seconds). */
+	const Sample &take(const Run &r, double t, double dt);
+};
+
 uint64_t port_tx_dropped(const Run &r, uint16_t port)
 {
-	uint64_t n = 0;
+	uint64_t n = r.by_id[port] ? r.by_id[port]->tx_dropped : 0;
 	for (const auto &s : r.streams)
 		if (s->port == port)
 			n += s->tx_dropped.load(std::memory_order_relaxed);
 	return n;
+}
+
+const Sample &Sampler::take(const Run &r, double t, double dt)
+{
+	dt = std::max(dt, 1e-9);
+	Sample smp{t, {}};
+	for (size_t k = 0; k < r.ports.size(); k++) {
+		Port &p = *r.by_id[r.ports[k].id];
+		rte_eth_stats st = port_stats(p);
+		uint64_t txd = port_tx_dropped(r, p.id);
+		const rte_eth_stats &l = last[k];
+		PortSample ps;
+		ps.rx_packets = st.ipackets - l.ipackets;
+		ps.tx_packets = st.opackets - l.opackets;
+		ps.rx_pps = double(ps.rx_packets) / dt;
+		ps.tx_pps = double(ps.tx_packets) / dt;
+		ps.rx_bps = double(st.ibytes - l.ibytes) * 8 / dt;
+		ps.tx_bps = double(st.obytes - l.obytes) * 8 / dt;
+		ps.drops = (st.imissed - l.imissed) + (st.rx_nombuf - l.rx_nombuf) +
+			   (txd - last_drop[k]);
+		ps.errors = (st.ierrors - l.ierrors) + (st.oerrors - l.oerrors);
+		smp.ports.push_back(ps);
+		last[k] = st;
+		last_drop[k] = txd;
+	}
+	series.push_back(std::move(smp));
+	return series.back();
 }
 
 std::string json_str(const std::string &s)
@@ -1100,8 +1177,8 @@ int telemetry_stats(const char *, const char *params, rte_tel_data *d)
 /* Prints the final report and writes --json; returns 1 when the JSON file could not be
  * written. */
 int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
-	   const std::vector<Sample> &series, double elapsed, const char *stopped_by, double pps,
-	   unsigned in_use)
+	   const std::vector<Sample> &series, double elapsed, const char *stopped_by,
+	   const std::string &modes, double pps, unsigned in_use)
 {
 	const Config &c = r.cfg;
 	int status = 0;
@@ -1111,6 +1188,9 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		PortResult pr{};
 		pr.p = &p;
 		pr.tx_dropped = port_tx_dropped(r, p.id);
+		pr.lat.merge(p.lat);
+		pr.seqs.merge(p.seqs);
+		pr.peer_sent_stamped = r.by_id[p.peer]->sent_stamped;
 		double e = elapsed > 0 ? elapsed : 1;
 		pr.rx_mpps = double(p.final.ipackets) / e / 1e6;
 		pr.tx_mpps = double(p.final.opackets) / e / 1e6;
@@ -1127,7 +1207,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		pr.measured = pr.lat.count() > 0;
 		res.push_back(std::move(pr));
 	}
-	printf("\n== %s: %s, %zu port(s), %.3f s, stopped by %s\n", kProg, mode_name(c.mode),
+	printf("\n== %s: %s, %zu port(s), %.3f s, stopped by %s\n", kProg, modes.c_str(),
 	       r.ports.size(), elapsed, stopped_by);
 	for (const PortResult &pr : res) {
 		const Port &p = *pr.p;
@@ -1211,8 +1291,8 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
 				" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
 				" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
-				mode_name(c.mode), c.burst, c.pkt_len, c.nb_cores, elapsed,
-				stopped_by, pps, in_use);
+				modes.c_str(), c.burst, c.pkt_len, c.nb_cores, elapsed, stopped_by,
+				pps, in_use);
 			for (size_t k = 0; k < res.size(); k++) {
 				const PortResult &pr = res[k];
 				const rte_eth_stats &st = pr.p->final;
@@ -1356,6 +1436,14 @@ struct Cli {
 	std::vector<rte_eth_stats> last_show;
 	std::vector<uint64_t> last_show_tsc;
 	cmdline *cl = nullptr;
+	/* The forwarding phases, for the report: the modes in the order first used, and the
+	 * target rate (-1: no phase yet) while every phase had the same one. */
+	std::string modes;
+	double pps = -1;
+	bool pps_varied = false;
+	/* The time series over the forwarding time (--stats-period). */
+	Sampler *sampler = nullptr;
+	uint64_t period = 0, next_period = 0, last_t = 0;
 };
 Cli g_cli;
 
@@ -1401,7 +1489,8 @@ void cli_help()
 	       "set fwd MODE                         io mac macswap txonly rxonly flowgen icmpecho "
 	       "template\n"
 	       "set burst N                          1..512\n"
-	       "set txpkts LEN                       42..max frame of this run\n"
+	       "set txpkts LEN                       42..the ports' largest frame (show port "
+	       "info)\n"
 	       "port start|stop all|N\n"
 	       "port config N loopback 0|1           MAC loopback (the port must be stopped)\n"
 	       "set link-up|link-down port N\n"
@@ -1433,7 +1522,15 @@ void cli_start(Cli &ui, bool first)
 	ui.at_start.resize(r.ports.size());
 	for (size_t k = 0; k < r.ports.size(); k++)
 		ui.at_start[k] = port_stats(r.ports[k]);
+	double pps = is_generator(r.cfg.mode) ? target_pps(r) : 0;
+	ui.pps_varied = ui.pps_varied || (ui.pps >= 0 && ui.pps != pps);
+	ui.pps = pps;
+	std::string m = mode_name(r.cfg.mode);
+	if (("+" + ui.modes + "+").find("+" + m + "+") == std::string::npos)
+		ui.modes += (ui.modes.empty() ? "" : "+") + m;
 	ui.start = launch(r, first);
+	ui.last_t = ui.start;
+	ui.next_period = ui.start + ui.period;
 	ui.running = true;
 	printf("%s forwarding started on %zu port(s)\n", mode_name(r.cfg.mode), r.ports.size());
 }
@@ -1450,6 +1547,10 @@ void cli_stop(Cli &ui)
 	ui.running = false;
 	double dt = double(t_end - ui.start) / double(r.hz);
 	ui.run_tsc += t_end - ui.start;
+	/* The last, partial period, with the frames that arrived while forwarding stopped. */
+	if (ui.period && t_end > ui.last_t)
+		ui.sampler->take(r, double(ui.run_tsc) / double(r.hz),
+				 double(t_end - ui.last_t) / double(r.hz));
 	printf("forwarding stopped after %.3f s\n", dt);
 	for (size_t k = 0; k < r.ports.size(); k++) {
 		rte_eth_stats st = port_stats(r.ports[k]);
@@ -1518,13 +1619,14 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 			rte_eth_link_get_nowait(p.id, &link);
 			rte_eth_dev_get_mtu(p.id, &mtu);
 			printf("port %u: %s, driver %s, MAC " RTE_ETHER_ADDR_PRT_FMT ", %s\n"
-			       "  link %s %s %s-duplex, MTU %u, max rx frame %u, socket %d\n"
+			       "  link %s %s %s-duplex, MTU %u, max frame %u bytes without FCS, "
+			       "socket %d\n"
 			       "  queues rx %u/%u tx %u/%u, descriptors rx %u..%u tx %u..%u, "
 			       "sends to port %u (dst " RTE_ETHER_ADDR_PRT_FMT ")\n",
 			       p.id, p.name.c_str(), info.driver_name, RTE_ETHER_ADDR_BYTES(&p.mac),
 			       p.started ? "started" : "stopped", link.link_status ? "up" : "down",
 			       rte_eth_link_speed_to_str(link.link_speed),
-			       link.link_duplex ? "full" : "half", mtu, info.max_rx_pktlen,
+			       link.link_duplex ? "full" : "half", mtu, port_frame_max(info),
 			       rte_eth_dev_socket_id(p.id), r.cfg.rxq, info.max_rx_queues,
 			       r.cfg.txq, info.max_tx_queues, info.rx_desc_lim.nb_min,
 			       info.rx_desc_lim.nb_max, info.tx_desc_lim.nb_min,
@@ -1597,11 +1699,46 @@ void cli_port(Cli &ui, const std::string &op, const std::vector<size_t> &ks)
 	}
 }
 
-/* Rebuilds the streams after set fwd / set txpkts (their tx port and frame header). */
+/* Rebuilds the streams after set fwd / set txpkts (their tx port and frame header); what they
+ * measured stays with their ports for the report. */
 void cli_rebuild(Run &r)
 {
+	for (auto &s : r.streams) {
+		Port &p = *r.by_id[s->port];
+		p.lat.merge(s->lat);
+		p.seqs.merge(s->seqs);
+		p.tx_dropped += s->tx_dropped.load(std::memory_order_relaxed);
+		r.by_id[s->tx_port]->sent_stamped +=
+			s->sent_stamped.load(std::memory_order_relaxed);
+	}
 	r.streams.clear();
 	setup_streams(r, is_generator(r.cfg.mode) ? target_pps(r) : 0);
+}
+
+/* clear port stats: the port's counters, and with them what the report derives from what it
+ * received (latency, sequences, loss against what its peer sent) and its series baseline. */
+void cli_clear(Cli &ui, size_t k)
+{
+	Run &r = *ui.r;
+	Port &p = r.ports[k];
+	port_stats_reset(p);
+	p.lat = {};
+	p.seqs = {};
+	p.tx_dropped = 0;
+	r.by_id[p.peer]->sent_stamped = 0;
+	for (auto &s : r.streams) {
+		if (s->port == p.id) {
+			s->lat = {};
+			s->seqs = {};
+			s->tx_dropped.store(0, std::memory_order_relaxed);
+			s->rx.store(0, std::memory_order_relaxed);
+		}
+		if (s->tx_port == p.peer)
+			s->sent_stamped.store(0, std::memory_order_relaxed);
+	}
+	ui.sampler->last[k] = {};
+	ui.sampler->last_drop[k] = 0;
+	ui.last_show_tsc.assign(r.ports.size(), 0);
 }
 
 void cli_exec(Cli &ui, const std::string &line)
@@ -1640,10 +1777,12 @@ void cli_exec(Cli &ui, const std::string &line)
 		if (cli_ports(r, w[3], ks))
 			cli_show(ui, w[2], ks);
 	} else if (is({"clear", "port", "stats"}) && w.size() == 4) {
-		if (cli_ports(r, w[3], ks))
+		/* The latency figures belong to the forwarding lcores while they run. */
+		if (ui.running)
+			printf("stop forwarding first\n");
+		else if (cli_ports(r, w[3], ks))
 			for (size_t k : ks) {
-				port_stats_reset(r.ports[k]);
-				ui.last_show_tsc.assign(r.ports.size(), 0);
+				cli_clear(ui, k);
 				printf("port %u: statistics cleared\n", r.ports[k].id);
 			}
 	} else if (is({"set", "fwd"}) && w.size() == 3) {
@@ -1765,15 +1904,25 @@ cmdline_parse_inst_t cli_inst = {
 cmdline_parse_ctx_t cli_ctx[] = {&cli_inst, nullptr};
 
 /* Runs the prompt until quit, end of input or Ctrl-C; returns the forwarding time. */
-double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures)
+double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Sampler &sampler)
 {
 	Cli &ui = g_cli;
 	ui.r = &r;
 	ui.captures = &captures;
+	ui.sampler = &sampler;
+	ui.period = r.cfg.stats_period > 0 ? uint64_t(r.cfg.stats_period * double(r.hz)) : 0;
 	ui.cl = cmdline_stdin_new(cli_ctx, "gaudi-testpmd> ");
 	if (!ui.cl) {
 		fprintf(stderr, "%s: cannot start the prompt\n", kProg);
 		return 0;
+	}
+	/* cmdline's raw terminal mode clears ISIG, so Ctrl-C reached the line editor, which only
+	 * redraws the prompt. With ISIG back it raises SIGINT, which ends the session as it ends
+	 * a run without -i (cmdline_stdin_exit restores the terminal as it was). */
+	termios tio;
+	if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &tio) == 0) {
+		tio.c_lflag |= ISIG;
+		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
 	}
 	/* The main lcore also writes the captures: poll the prompt instead of blocking in it. */
 	for (;;) {
@@ -1785,6 +1934,15 @@ double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures)
 			break;
 		for (auto &cap : captures)
 			cap->drain();
+		uint64_t now = rte_rdtsc();
+		if (ui.running && ui.period && now >= ui.next_period) {
+			sampler.take(r, double(ui.run_tsc + now - ui.start) / double(r.hz),
+				     double(now - ui.last_t) / double(r.hz));
+			ui.last_t = now;
+			ui.next_period += ui.period;
+			if (ui.next_period < now)
+				ui.next_period = now + ui.period;
+		}
 		rte_delay_us_sleep(1000);
 	}
 	if (ui.running)
@@ -1840,7 +1998,8 @@ int main_impl(int argc, char **argv)
 	int status = 1;
 	std::unique_ptr<BpfFilter> filter;
 	std::vector<std::unique_ptr<Capture>> captures;
-	std::vector<Sample> series;
+	Sampler sampler;
+	std::string modes = mode_name(c.mode);
 	double elapsed = 0;
 	const char *stopped_by = "?";
 	double pps = 0;
@@ -1875,8 +2034,7 @@ int main_impl(int argc, char **argv)
 		bool ok = true;
 		for (const CaptureSpec &cs : c.captures) {
 			std::string err;
-			bool rx = c.capture_dir != CaptureDir::tx,
-			     tx = c.capture_dir != CaptureDir::rx;
+			bool rx = cs.dir != CaptureDir::tx, tx = cs.dir != CaptureDir::rx;
 			auto cap = Capture::open(cs.port, cs.file, rx, tx, c.capture_max, c.snaplen,
 						 r.cap_mp, filter.get(), err);
 			if (!cap) {
@@ -1932,9 +2090,15 @@ int main_impl(int argc, char **argv)
 
 		for (Port &p : r.ports)
 			port_stats_reset(p);
+		sampler.init(r.ports.size());
 		if (c.interactive) {
-			stopped_by = "quit";
-			elapsed = interactive(r, captures);
+			elapsed = interactive(r, captures, sampler);
+			stopped_by = g_signal.load(std::memory_order_relaxed) ? "signal" : "quit";
+			/* The report states the modes that forwarded, and a target only when every
+			 * phase ran at it (an io phase after txonly has none). */
+			if (!g_cli.modes.empty())
+				modes = g_cli.modes;
+			pps = g_cli.pps_varied || g_cli.pps < 0 ? 0 : g_cli.pps;
 		} else {
 			uint64_t start = launch(r, c.tx_first);
 
@@ -1942,38 +2106,6 @@ int main_impl(int argc, char **argv)
 			uint64_t period =
 				c.stats_period > 0 ? uint64_t(c.stats_period * double(r.hz)) : 0;
 			uint64_t next_period = start + period, last_t = start;
-			std::vector<rte_eth_stats> last(r.ports.size());
-			std::vector<uint64_t> last_drop(r.ports.size());
-			series.reserve(1024);
-			/* The ports' counters over the period since last_t, ending at now. */
-			auto sample = [&](uint64_t now, uint64_t since, uint64_t t0,
-					  std::vector<rte_eth_stats> &prev,
-					  std::vector<uint64_t> &prev_drop) {
-				double dt = std::max(double(now - since) / double(r.hz), 1e-9);
-				Sample smp{double(now - t0) / double(r.hz), {}};
-				for (size_t k = 0; k < r.ports.size(); k++) {
-					Port &p = r.ports[k];
-					rte_eth_stats st = port_stats(p);
-					uint64_t txd = port_tx_dropped(r, p.id);
-					const rte_eth_stats &l = prev[k];
-					PortSample ps;
-					ps.rx_packets = st.ipackets - l.ipackets;
-					ps.tx_packets = st.opackets - l.opackets;
-					ps.rx_pps = double(ps.rx_packets) / dt;
-					ps.tx_pps = double(ps.tx_packets) / dt;
-					ps.rx_bps = double(st.ibytes - l.ibytes) * 8 / dt;
-					ps.tx_bps = double(st.obytes - l.obytes) * 8 / dt;
-					ps.drops = (st.imissed - l.imissed) +
-						   (st.rx_nombuf - l.rx_nombuf) +
-						   (txd - prev_drop[k]);
-					ps.errors =
-						(st.ierrors - l.ierrors) + (st.oerrors - l.oerrors);
-					smp.ports.push_back(ps);
-					prev[k] = st;
-					prev_drop[k] = txd;
-				}
-				return smp;
-			};
 			for (;;) {
 				for (auto &cap : captures)
 					cap->drain();
@@ -2012,7 +2144,9 @@ int main_impl(int argc, char **argv)
 					}
 				}
 				if (period && now >= next_period) {
-					Sample smp = sample(now, last_t, start, last, last_drop);
+					const Sample &smp =
+						sampler.take(r, double(now - start) / double(r.hz),
+							     double(now - last_t) / double(r.hz));
 					if (!c.quiet)
 						for (size_t k = 0; k < r.ports.size(); k++) {
 							const PortSample &ps = smp.ports[k];
@@ -2026,7 +2160,6 @@ int main_impl(int argc, char **argv)
 							       ps.drops, ps.errors);
 						}
 					fflush(stdout);
-					series.push_back(std::move(smp));
 					last_t = now;
 					next_period += period;
 					if (next_period < now)
@@ -2040,7 +2173,8 @@ int main_impl(int argc, char **argv)
 			/* The last, partial period (with the frames that arrived while the run
 			 * stopped), so that the series sums to the totals. */
 			if (period && t_end > last_t)
-				series.push_back(sample(t_end, last_t, start, last, last_drop));
+				sampler.take(r, double(t_end - start) / double(r.hz),
+					     double(t_end - last_t) / double(r.hz));
 		}
 		for (Port &p : r.ports)
 			p.final = port_stats(p);
@@ -2063,7 +2197,8 @@ int main_impl(int argc, char **argv)
 		if (mp)
 			in_use += rte_mempool_in_use_count(mp);
 	if (status == 0) {
-		status = report(r, captures, series, elapsed, stopped_by, pps, in_use);
+		status = report(r, captures, sampler.series, elapsed, stopped_by, modes, pps,
+				in_use);
 		if (in_use)
 			status = 1;
 	}

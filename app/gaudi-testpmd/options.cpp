@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <getopt.h>
+#include <utility>
 
 #include <arpa/inet.h>
 
@@ -62,7 +63,8 @@ void usage(const char *prog)
 	       "generators);\n"
 	       "                        default: the MAC of the paired port\n"
 	       "Generated frames (txonly, flowgen):\n"
-	       "  --txpkts=LEN          frame length without FCS, 42..9000 (64)\n"
+	       "  --txpkts=LEN          frame length without FCS, from 42 up to the ports'\n"
+	       "                        largest frame (8188 on Gaudi2; show port info) (64)\n"
 	       "  --tx-ip=SRC,DST       IPv4 addresses (198.18.0.1,198.18.0.2)\n"
 	       "  --tx-udp=SRC[,DST]    UDP ports (9,9)\n"
 	       "  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
@@ -86,8 +88,12 @@ void usage(const char *prog)
 	       "  -i, --interactive     prompt (start, stop, show port stats, set fwd, ...; "
 	       "'help')\n"
 	       "Capture:\n"
-	       "  --capture=PORT:FILE   pcapng of the port's traffic (repeatable)\n"
-	       "  --capture-dir=DIR     rx|tx|both (both)\n"
+	       "  --capture=PORT:FILE[:DIR]\n"
+	       "                        pcapng of the port's traffic (repeatable); DIR: its\n"
+	       "                        direction, rx|tx|both (else --capture-dir's)\n"
+	       "  --capture-dir=[PORT:]DIR\n"
+	       "                        rx|tx|both: of port PORT's capture, or of every capture\n"
+	       "                        without its own (both)\n"
 	       "  --capture-filter=BPF  only frames this pcap-filter(7) expression passes\n"
 	       "  --capture-max=N       at most N frames per file (no limit)\n"
 	       "  --snaplen=N           bytes kept per frame (all)\n"
@@ -233,6 +239,19 @@ bool parse_portlist(const char *s, std::vector<uint16_t> &out)
 	return !out.empty();
 }
 
+bool parse_capture_dir(const std::string &s, CaptureDir &out)
+{
+	if (s == "rx")
+		out = CaptureDir::rx;
+	else if (s == "tx")
+		out = CaptureDir::tx;
+	else if (s == "both")
+		out = CaptureDir::both;
+	else
+		return false;
+	return true;
+}
+
 bool parse_ipv4(const std::string &s, uint32_t &out)
 {
 	in_addr a;
@@ -247,6 +266,7 @@ bool parse_ipv4(const std::string &s, uint32_t &out)
 int parse_args(int argc, char **argv, Config &cfg)
 {
 	const char *prog = "gaudi-testpmd";
+	std::vector<std::pair<uint16_t, CaptureDir>> port_dirs; /* --capture-dir=PORT:DIR */
 	opterr = 0;
 	optind = 1;
 	for (;;) {
@@ -341,8 +361,9 @@ int parse_args(int argc, char **argv, Config &cfg)
 			if (strchr(arg, ','))
 				return bad(
 					"one length only (multi-segment frames are not supported)");
-			if (!parse_u64(arg, 42, 9000, u))
-				return bad("not a frame length (42..9000 bytes, without FCS)");
+			/* The upper bound is the ports' largest frame, known once they are probed. */
+			if (!parse_u64(arg, 42, UINT16_MAX, u))
+				return bad("not a frame length (42 bytes or more, without FCS)");
 			cfg.pkt_len = uint32_t(u);
 			break;
 		case OPT_TX_IP: {
@@ -414,23 +435,41 @@ int parse_args(int argc, char **argv, Config &cfg)
 			const char *colon = strchr(arg, ':');
 			if (!colon || !colon[1] ||
 			    !parse_u64(std::string(arg, colon).c_str(), 0, RTE_MAX_ETHPORTS - 1, u))
-				return bad("expected PORT:FILE");
+				return bad("expected PORT:FILE[:rx|tx|both]");
 			for (auto &c2 : cfg.captures)
 				if (c2.port == u)
 					return bad("that port is captured already");
-			cfg.captures.push_back({uint16_t(u), colon + 1});
+			CaptureSpec cs{uint16_t(u), colon + 1};
+			/* A last ":rx", ":tx" or ":both" is the direction, not part of the name. */
+			size_t last = cs.file.rfind(':');
+			if (last != std::string::npos && last > 0 &&
+			    parse_capture_dir(cs.file.substr(last + 1), cs.dir)) {
+				cs.file.resize(last);
+				cs.dir_given = true;
+			}
+			cfg.captures.push_back(cs);
 			break;
 		}
-		case OPT_CAPTURE_DIR:
-			if (strcmp(arg, "rx") == 0)
-				cfg.capture_dir = CaptureDir::rx;
-			else if (strcmp(arg, "tx") == 0)
-				cfg.capture_dir = CaptureDir::tx;
-			else if (strcmp(arg, "both") == 0)
-				cfg.capture_dir = CaptureDir::both;
-			else
-				return bad("expected rx, tx or both");
+		case OPT_CAPTURE_DIR: {
+			/* DIR for every capture without its own, or PORT:DIR for one port. */
+			const char *colon = strchr(arg, ':');
+			CaptureDir d;
+			if (!colon) {
+				if (!parse_capture_dir(arg, cfg.capture_dir))
+					return bad("expected rx, tx or both, or PORT:rx|tx|both");
+			} else if (!parse_u64(std::string(arg, colon).c_str(), 0,
+					      RTE_MAX_ETHPORTS - 1, u) ||
+				   !parse_capture_dir(colon + 1, d)) {
+				return bad("expected rx, tx or both, or PORT:rx|tx|both");
+			} else {
+				for (auto &pd : port_dirs)
+					if (pd.first == u)
+						return bad(
+							"that port's direction is given already");
+				port_dirs.emplace_back(uint16_t(u), d);
+			}
 			break;
+		}
 		case OPT_CAPTURE_FILTER:
 			cfg.capture_filter = arg;
 			break;
@@ -523,6 +562,29 @@ int parse_args(int argc, char **argv, Config &cfg)
 		fprintf(stderr, "%s: --tx-first is for io, mac and macswap\n", prog);
 		return 1;
 	}
+	for (auto &[port, d] : port_dirs) {
+		CaptureSpec *cs = nullptr;
+		for (auto &c2 : cfg.captures)
+			if (c2.port == port)
+				cs = &c2;
+		if (!cs) {
+			fprintf(stderr, "%s: --capture-dir=%u:...: no --capture of port %u\n", prog,
+				port, port);
+			return 1;
+		}
+		if (cs->dir_given) {
+			fprintf(stderr,
+				"%s: --capture-dir=%u:...: port %u's direction is in its --capture "
+				"already\n",
+				prog, port, port);
+			return 1;
+		}
+		cs->dir = d;
+		cs->dir_given = true;
+	}
+	for (auto &cs : cfg.captures)
+		if (!cs.dir_given)
+			cs.dir = cfg.capture_dir;
 	if (!cfg.capture_filter.empty() && cfg.captures.empty()) {
 		fprintf(stderr, "%s: --capture-filter without --capture\n", prog);
 		return 1;

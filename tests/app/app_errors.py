@@ -34,6 +34,9 @@ CASES = [
     (["--capture=1:/nonexistent/x.pcapng"], "No such file"),
     (["--capture=1:x.pcapng", "--capture-filter=ip and"], "bad capture filter"),
     (["--eth-peer=0,zz:00:00:00:00:00"], "PORT,XX"),
+    (["--capture=1:x.pcapng", "--capture-dir=0:rx"], "no --capture of port 0"),
+    (["--capture=1:x.pcapng:tx", "--capture-dir=1:rx"], "in its --capture already"),
+    (["--capture=1:x.pcapng", "--capture-dir=1:up"], "PORT:rx|tx|both"),
     (["--duration=-1"], "duration"),
 ]
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from app_common import APP, TX_PAD, Fail, check, main, workdir
+from app_common import APP, PLOT, TX_PAD, Fail, check, check_series_sums, main, workdir
 
 W = workdir()
 
@@ -218,8 +218,137 @@ def test_totals_survive_port_restart():
           rep[1]["tx_packets"] == rep[0]["rx_packets"], f"sent != received by the peer: {rep}")
 
 
+def report_of(js):
+    with open(js) as f:
+        return json.load(f)
+
+
+def test_report_after_changes():
+    # A txonly session paced at --rate whose only forwarding is io after 'set fwd io': the io
+    # phase was not paced, so the report states no target (it said 20000 frames/s).
+    js = os.path.join(W, "i.json")
+    pr = Prompt(["--forward-mode=txonly", "--rate=20000"])
+    pr.cmd("set fwd io")
+    pr.cmd("start tx_first")
+    wait_moved(pr, (0, 1), rx=True)
+    pr.cmd("stop")
+    out = pr.close()
+    rep = report_of(js)
+    check("rate: target" not in out and rep["target_pps"] == 0,
+          f"io phase reported against txonly's target: {rep['target_pps']}\n{out}")
+    check(rep["forward_mode"] == "io", f"forward_mode {rep['forward_mode']}")
+
+
+def test_clear_resets_latency():
+    # Latency after 'clear port stats all': only the frames since the clear, as the counters.
+    js = os.path.join(W, "i.json")
+    pr = Prompt(["--forward-mode=txonly", "--rate=20000"])
+    pr.cmd("start")
+    wait_moved(pr, (0, 1), rx=True)
+    pr.cmd("stop")
+    pr.cmd("clear port stats all")
+    pr.cmd("start")
+    wait_moved(pr, (0, 1), rx=True)
+    pr.cmd("stop")
+    pr.close()
+    rep = report_of(js)
+    for p in rep["ports"]:
+        check(p["rx_packets"] > 0 and p["latency_ns"]["count"] == p["rx_packets"] and
+              p["sequence"]["received"] == p["rx_packets"] and p["sequence"]["lost"] == 0,
+              f"port {p['port']} after clear port stats: rx {p['rx_packets']}, latency "
+              f"{p['latency_ns']['count']}, sequence {p['sequence']}")
+
+
+def test_series_at_the_prompt():
+    # Two runs at the prompt: the --json series covers both (the forwarding time only) and sums
+    # to the totals, as without -i.
+    js = os.path.join(W, "i.json")
+    pr = Prompt(["--forward-mode=txonly", "--rate=20000", "--stats-period=0.1"])
+    for _ in range(2):
+        before = stats(pr.cmd("show port stats all"))
+        pr.cmd("start")
+        wait_moved(pr, (0, 1), rx=True, since=before)
+        time.sleep(0.5)
+        pr.cmd("stop")
+    pr.close()
+
+    class R:
+        report = report_of(js)
+    check(len(R.report["series"]) >= 4, f"series of {len(R.report['series'])} entries")
+    check_series_sums(R)
+
+
+def test_plot_of_an_empty_report():
+    # A report without a series nor latency: the plot says there is nothing to draw and
+    # writes no picture (it drew empty axes).
+    js = os.path.join(W, "i.json")
+    pr = Prompt(["--forward-mode=io"])
+    pr.close()
+    png = os.path.join(W, "empty.png")
+    p = subprocess.run([sys.executable, PLOT, js, "-o", png], capture_output=True, text=True)
+    check(p.returncode != 0 and "nothing to plot" in p.stderr and not os.path.exists(png),
+          f"plot of an empty report: status {p.returncode}, {p.stderr}")
+
+
+def test_ctrl_c_on_a_terminal():
+    # The prompt on a terminal: Ctrl-C ends the session as it ends a run without -i (it only
+    # redrew the prompt), with the report and every mbuf back.
+    import fcntl
+    import pty
+    import termios
+    js = os.path.join(W, "tty.json")
+    master, slave = pty.openpty()
+
+    def ctty():
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    p = subprocess.Popen([APP, "-i", "--forward-mode=txonly", "--rate=20000", f"--json={js}"],
+                         stdin=slave, stdout=slave, stderr=slave, preexec_fn=ctty)
+    os.close(slave)
+    buf = b""
+
+    def read_until(pred, timeout):
+        nonlocal buf
+        end = time.monotonic() + timeout
+        while not pred(buf) and time.monotonic() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the app closed the terminal
+                    break
+                if not chunk:
+                    break
+                buf += chunk
+    try:
+        read_until(lambda b: Prompt.PS in b, 60)
+        check(Prompt.PS in buf, f"no prompt: {buf.decode(errors='replace')}")
+        os.write(master, b"start\r")
+        read_until(lambda b: b"forwarding started" in b, 30)
+        time.sleep(0.5)
+        os.write(master, b"\x03")
+        try:
+            rc = p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            rc = None
+        read_until(lambda b: False, 1)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
+    out = buf.decode(errors="replace")
+    check(rc == 0, f"Ctrl-C at the prompt: exit status {rc}\n{out}")
+    check("stopped by signal" in out and "mbufs in use at exit: 0" in out, out)
+    rep = report_of(js)
+    check(rep["stopped_by"] == "signal" and all(q["tx_packets"] > 0 for q in rep["ports"]),
+          f"report after Ctrl-C: {rep}")
+
+
 if __name__ == "__main__":
     if not APP:
         sys.exit(1)
     sys.exit(main("app_interactive", [test_generate_and_show, test_port_commands,
-                                      test_loopback, test_totals_survive_port_restart]))
+                                      test_loopback, test_totals_survive_port_restart,
+                                      test_report_after_changes, test_clear_resets_latency,
+                                      test_series_at_the_prompt, test_plot_of_an_empty_report,
+                                      test_ctrl_c_on_a_terminal]))

@@ -8,6 +8,7 @@ Generators (txonly, flowgen, template) run on the default emulated pair; the for
 compared frame by frame. io over wire=pcap is the replay self-check the old wrapper ran.
 """
 import os
+import re
 import shutil
 import stat
 import struct
@@ -16,7 +17,7 @@ import sys
 import tempfile
 
 from app_common import (APP, EAL_BASE, MAX_FRAME, PMD, TX_PAD, Fail, check,
-                        check_report_matches, main, pad60, pad_tx, pcapfile, run_ok,
+                        check_report_matches, main, pad60, pad_tx, pcapfile, run, run_ok,
                         text_report, tshark_fields, workdir)
 
 MAC0, MAC1 = "02:1d:a3:00:00:00", "02:1d:a3:00:00:01"
@@ -229,7 +230,44 @@ def test_from_a_world_writable_directory():
         shutil.rmtree(top, ignore_errors=True)
 
 
+def test_largest_frame():
+    # One largest frame, the port's (max_rx_pktlen less the FCS): 'show port info' states it,
+    # --txpkts takes exactly up to it, and the PMD receives a frame of that length and drops
+    # one a byte longer. (--help said 42..9000, port info 8192, and 8189..8192 were taken
+    # and failed at the MTU.)
+    p = subprocess.run([APP, "-i"], input="show port info 0\n", capture_output=True,
+                       text=True, timeout=60)
+    m = re.search(r"max frame (\d+) bytes", p.stdout)
+    check(p.returncode == 0 and m is not None, f"show port info: {p.stdout}\n{p.stderr}")
+    n = int(m.group(1))
+    # Gaudi2: NIC_RAW_MAX_MTU (8192 - 26) plus its 22 header bytes, without FCS.
+    check(n == 8188, f"largest frame {n}, expected 8188")
+    check("9000" not in subprocess.run([APP, "--help"], capture_output=True,
+                                       text=True).stdout, "--help states 9000 bytes")
+    r = run_ok(["--forward-mode=txonly", f"--txpkts={n}", "--packets=200", "--stats-period=0"],
+               json_path=os.path.join(W, "max.json"))
+    for q in r.report["ports"]:
+        check(q["rx_packets"] == q["tx_packets"] == 200 and q["rx_bytes"] == 200 * n and
+              q["rx_errors"] == 0, f"--txpkts={n}: {q}")
+    r = run([f"--txpkts={n + 1}", "--forward-mode=txonly", "--packets=200"],
+            json_path=os.path.join(W, "over.json"))
+    lines = r.err.strip().splitlines()
+    check(r.rc == 1 and r.report is None and len(lines) == 1 and
+          f"{n + 1}-byte frames" in lines[0] and f"largest frame of {n}" in lines[0],
+          f"--txpkts={n + 1}: status {r.rc}, {r.err}")
+    # The PMD at the MTU of that frame: n bytes received, n + 1 dropped (rx_errors).
+    frames = [udp_frame(0, n), udp_frame(1, n + 1), udp_frame(2, n)]
+    path = os.path.join(W, "largest.pcap")
+    pcapfile.write_pcap(path, frames)
+    vdev = f"net_gaudi_emu0,ports=2,wire=pcap,rx_pcap=0:{path}"
+    r = run_ok(["--forward-mode=rxonly", f"--txpkts={n}", "--packets=2", "--stats-period=0"],
+               eal=EAL_BASE + ["--vdev", vdev], json_path=os.path.join(W, "largest.json"))
+    p0 = r.port(0)
+    check(p0["rx_packets"] == 2 and p0["rx_bytes"] == 2 * n and p0["rx_errors"] == 1,
+          f"frames of {n} and {n + 1} bytes into port 0: {p0}")
+
+
 if __name__ == "__main__":
     sys.exit(main("app_modes", [test_io_replay, test_mac, test_macswap, test_rxonly,
                                 test_icmpecho, test_txonly, test_flowgen, test_template,
-                                test_from_a_world_writable_directory]))
+                                test_from_a_world_writable_directory, test_largest_frame]))
