@@ -46,8 +46,15 @@ public:
 	{
 		/* DPDK 22.11 rejects --in-memory with --no-huge (no-huge implies legacy memory);
 		 * --no-shconf gives the same "no files left behind". */
-		const char *args[] = {"test_emu", "--no-huge", "-m", "256", "--no-shconf", "--no-pci",
-				      "--iova-mode=va", "--no-telemetry", "--log-level=lib.eal:error"};
+		const char *args[] = {"test_emu",
+				      "--no-huge",
+				      "-m",
+				      "256",
+				      "--no-shconf",
+				      "--no-pci",
+				      "--iova-mode=va",
+				      "--no-telemetry",
+				      "--log-level=lib.eal:error"};
 		int n = sizeof(args) / sizeof(args[0]);
 		if (rte_eal_init(n, const_cast<char **>(args)) < 0) {
 			fprintf(stderr, "rte_eal_init failed\n");
@@ -56,19 +63,24 @@ public:
 	}
 	void TearDown() override { rte_eal_cleanup(); }
 };
-[[maybe_unused]] ::testing::Environment *const g_eal = ::testing::AddGlobalTestEnvironment(new EalEnv);
+[[maybe_unused]] ::testing::Environment *const g_eal =
+	::testing::AddGlobalTestEnvironment(new EalEnv);
 
 /* ---- Ring geometry used by the tests ---- */
-constexpr uint32_t kWqLog2 = 8;   /* 256 WQEs */
-constexpr uint32_t kRxLog2 = 6;   /* 64 slots, 64 CQEs */
+constexpr uint32_t kWqLog2 = 8;	   /* 256 WQEs */
+constexpr uint32_t kRxLog2 = 6;	   /* 64 slots, 64 CQEs */
 constexpr uint32_t kSlotLog2 = 11; /* 2 KB slots */
-constexpr uint32_t kEqLog2 = 8;   /* 256 EQEs */
-constexpr uint32_t kFrm = 1518;   /* MAC FRM_LENGTH: 1514 + FCS */
+constexpr uint32_t kEqLog2 = 8;	   /* 256 EQEs */
+constexpr uint32_t kFrm = 1518;	   /* MAC FRM_LENGTH: 1514 + FCS */
 constexpr uint32_t kTxBufs = 256;
 
-uint32_t load(const volatile uint32_t *p) { return __atomic_load_n(const_cast<const uint32_t *>(p), __ATOMIC_ACQUIRE); }
+uint32_t load(const volatile uint32_t *p)
+{
+	return __atomic_load_n(const_cast<const uint32_t *>(p), __ATOMIC_ACQUIRE);
+}
 
-bool wait_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout = std::chrono::seconds(5))
+bool wait_until(const std::function<bool()> &pred,
+		std::chrono::milliseconds timeout = std::chrono::seconds(5))
 {
 	auto end = std::chrono::steady_clock::now() + timeout;
 	while (!pred()) {
@@ -97,8 +109,8 @@ public:
 		static unsigned seq;
 		char name[RTE_MEMZONE_NAMESIZE];
 		snprintf(name, sizeof(name), "emu_test_%u", seq++);
-		mz = rte_memzone_reserve_aligned(name, kSize, SOCKET_ID_ANY, RTE_MEMZONE_IOVA_CONTIG,
-						 hw::kRingAlign);
+		mz = rte_memzone_reserve_aligned(name, kSize, SOCKET_ID_ANY,
+						 RTE_MEMZONE_IOVA_CONTIG, hw::kRingAlign);
 		if (mz != nullptr)
 			std::memset(mz->addr, 0, kSize);
 	}
@@ -123,7 +135,10 @@ public:
 	uint64_t txbuf_iova(uint32_t i) const { return iova(kTx + size_t(i % kTxBufs) * 2048); }
 
 	hw::TxRingCfg tx_cfg() const { return {iova(kWq), kWqLog2, iova(kDbCi), 1500}; }
-	hw::RxRingCfg rx_cfg() const { return {iova(kSlots), kSlotLog2, kRxLog2, iova(kCq), iova(kCqPi)}; }
+	hw::RxRingCfg rx_cfg() const
+	{
+		return {iova(kSlots), kSlotLog2, kRxLog2, iova(kCq), iova(kCqPi)};
+	}
 
 	/* EQ, MAC (enabled), station address, TX and RX rings. */
 	void bring_up(bool promisc = true, uint32_t eq_log2 = kEqLog2)
@@ -152,7 +167,8 @@ public:
 	void set_frm_length(uint32_t len)
 	{
 		for (unsigned l = 0; l < hw::kLanesPerPort; l++)
-			hw.bar()->wr32(hw::reg::mac_128(hw.id(), l) + hw::reg::MAC_128_FRM_LENGTH, len);
+			hw.bar()->wr32(hw::reg::mac_128(hw.id(), l) + hw::reg::MAC_128_FRM_LENGTH,
+				       len);
 	}
 
 	/* Queue one WQE for buffer `buf` (already filled) and advance the local PI. */
@@ -417,7 +433,7 @@ TEST_P(Emu, RingsWrapOverManyDoorbells)
 	auto ev = of_type(rig[0]->take_events(), EqeType::raw_tx_comp);
 	ASSERT_EQ(ev.size(), 10u);
 	EXPECT_EQ(ev.back().d2, (36u * 25 + 24) % 256); /* a ring index */
-	EXPECT_EQ(load(rig[0]->db_ci()), 39u); /* 40 doorbells after the wrap to 63 */
+	EXPECT_EQ(load(rig[0]->db_ci()), 39u);		/* 40 doorbells after the wrap to 63 */
 	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 0u);
 }
 
@@ -460,7 +476,7 @@ TEST_P(Emu, DoorbellFifoOverrun)
 		r.post(i, 80, false);
 		r.ring();
 	}
-	EXPECT_EQ(load(r.db_ci()), 63u); /* engine held: nothing consumed since the alignment */
+	EXPECT_EQ(load(r.db_ci()), 63u);   /* engine held: nothing consumed since the alignment */
 	r.hw.ring_doorbell(r.tx_pi & 255); /* 65th: dropped */
 	auto ov = of_type(r.take_events(), EqeType::db_fifo_overrun);
 	ASSERT_EQ(ov.size(), 1u);
@@ -625,8 +641,8 @@ TEST_P(Emu, MacCountersByClassAndRmonBoundary)
 	rig[0]->set_frm_length(2000);
 	rig[1]->set_frm_length(2000);
 	/* With FCS: 64 | 65 127 | 128 255 | 256 511 | 512 1023 | 1024 1518 | 1519. */
-	const std::vector<uint32_t> sizes = {60, 61, 123, 124, 251, 252, 507, 508, 1019, 1020,
-					     1514, 1515};
+	const std::vector<uint32_t> sizes = {60,  61,  123,  124,  251,	 252,
+					     507, 508, 1019, 1020, 1514, 1515};
 	const uint64_t want[7] = {1, 2, 2, 2, 2, 2, 1};
 	const uint8_t mcast[6] = {0x01, 0x00, 0x5e, 0x00, 0x00, 0x01};
 	for (unsigned round = 1; round <= 2; round++) {
@@ -853,7 +869,8 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	EXPECT_TRUE(reg(hw::reg::mac_pcs(0, 0) + hw::reg::MAC_PCS_STATUS1) & pcs_link);
 	/* MAC_REC_STS0.REC_LINK_STS: lanes 0-1 (port 0) and 2-3 (port 1) of the macro. */
 	EXPECT_EQ(hw::reg::MAC_CORE_MAC_REC_STS0_REC_LINK_STS.get(
-			  reg(hw::reg::mac_core(0) + hw::reg::MAC_CORE_MAC_REC_STS0)), 0xFu);
+			  reg(hw::reg::mac_core(0) + hw::reg::MAC_CORE_MAC_REC_STS0)),
+		  0xFu);
 	/* Both ends came up: two events, both on port 1's EQ, none on port 0's; the status is
 	 * the macro's REC_LINK_STS, a bit per lane (port 1's lanes 2-3 first). */
 	auto ls = of_type(ev.take_events(), EqeType::link_status);
@@ -1237,7 +1254,8 @@ TEST(EmuDevice, PowerUpStateIsPublished)
 	auto rd = [&](uint32_t off) { return d->bar().rd32(off); };
 	EXPECT_NE(rd(reg::qpc(1) + reg::QPC_INTERRUPT_EN) & reg::intr_msi_en(reg::INTR_EQ), 0u);
 	EXPECT_EQ(rd(reg::qpc(1) + reg::QPC_INTERRUPT_MASK), 0u);
-	EXPECT_TRUE(rd(reg::qpc(1) + reg::QPC_EVENT_QUE_CFG) & reg::QPC_EVENT_QUE_CFG_ENABLE.mask());
+	EXPECT_TRUE(rd(reg::qpc(1) + reg::QPC_EVENT_QUE_CFG) &
+		    reg::QPC_EVENT_QUE_CFG_ENABLE.mask());
 	EXPECT_EQ(rd(reg::mac_128(1, 0) + reg::MAC_128_COMMAND_CONFIG), 0x2913u);
 	EXPECT_EQ(rd(reg::txe(0) + reg::TXE_WQE_CHECK_CFG5), 187u);
 	EXPECT_EQ(rd(reg::txe(0) + reg::TXE_WQE_CHECK_CFG4), 8320u);
@@ -1278,3 +1296,324 @@ TEST(EmuDevice, CreateChecksAndFirmwareMac)
 }
 
 } // namespace
+
+/* ===================================================================================== */
+/* [seq_check] The model holds the driver to the public sequence's traffic-essential steps. */
+
+namespace seq {
+
+namespace reg = hw::reg;
+using gaudi::emu::SeqStep;
+
+/* What the model logs while alive (its messages go through rte_log). */
+class LogText {
+public:
+	LogText()
+	{
+		f_ = open_memstream(&buf_, &len_);
+		rte_openlog_stream(f_);
+	}
+	~LogText()
+	{
+		rte_openlog_stream(nullptr);
+		fclose(f_);
+		free(buf_);
+	}
+	std::string text()
+	{
+		fflush(f_);
+		return std::string(buf_, len_);
+	}
+	/* Occurrences of s in the log so far. */
+	size_t count(const std::string &s)
+	{
+		std::string t = text();
+		size_t n = 0;
+		for (size_t at = t.find(s); at != std::string::npos; at = t.find(s, at + 1))
+			n++;
+		return n;
+	}
+
+private:
+	FILE *f_ = nullptr;
+	char *buf_ = nullptr;
+	size_t len_ = 0;
+};
+
+/* The values hbl_cn programs (gaudi2_cn.c; the bring-up digest's rows b7, b8, b18, c2-c13,
+ * c29-c32, c38, a30, c61, c65, c23, c73, c76): a register, its good value and the step it
+ * belongs to. RXB values carry both ports' fields, as hbl_cn writes them. */
+struct StepReg {
+	SeqStep step;
+	uint32_t off;
+	uint32_t good;
+};
+std::vector<StepReg> step_regs(unsigned p)
+{
+	std::vector<StepReg> v = {
+		{SeqStep::rxb_credits, reg::rxb(p) + reg::RXB_CORE_MAX_STATIC_CREDITS_0, 0xB405A0},
+		{SeqStep::rxb_drop_threshold, reg::rxb(p) + reg::RXB_CORE_DROP_THRESHOLD_0,
+		 0xABC55E},
+		{SeqStep::txb_tdm, reg::txb(p) + reg::TXB_TDM_PORT_ARB_MASK, 0xBBEE},
+		{SeqStep::txs, reg::txs(p) + reg::TXS_BASE_ADDRESS_31_7, 0x200},
+		{SeqStep::txs, reg::txs(p) + reg::TXS_BASE_ADDRESS_FREE_LIST_31_0, 0x10000},
+		{SeqStep::txs, reg::txs(p) + reg::TXS_PRODUCER_UPDATE, 768},
+		{SeqStep::qpc_req_base, reg::qpc(p) + reg::QPC_REQ_BASE_ADDRESS_31_7, 0x4000},
+		{SeqStep::qpc_res_base, reg::qpc(p) + reg::QPC_RES_BASE_ADDRESS_31_7, 0x8000},
+		{SeqStep::db_fifo_axuser,
+		 reg::qpc_axuser_db_fifo(p) + reg::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO, 0xFFFFFBFF},
+		{SeqStep::ev_que_axuser,
+		 reg::qpc_axuser_ev_que(p) + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_WR_OVRD_LO,
+		 0xFFFFFBFF},
+		{SeqStep::cq_axuser,
+		 reg::rxe_axuser_cq(p, hw::kRawCq) + reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO,
+		 0xFFFFFBFF},
+		{SeqStep::rxe_aruser, reg::rxe(p) + reg::RXE_ARUSER_MMU_BP, 1},
+		{SeqStep::txe_wqe_user, reg::txe(p) + reg::TXE_WQE_USER_CFG, 1},
+	};
+	for (unsigned l = 0; l < hw::kLanesPerPort; l++) {
+		v.push_back(
+			{SeqStep::mac_fifo, reg::mac_128(p, l) + reg::MAC_128_TX_FIFO_SECTIONS, 4});
+		v.push_back(
+			{SeqStep::mac_fifo, reg::mac_128(p, l) + reg::MAC_128_RX_FIFO_SECTIONS, 4});
+	}
+	return v;
+}
+
+/* The steps, as a driver following gaudi2_cn.c does them; with_reset: the MAC channel reset
+ * too (PCS CONTROL1 FLD_RESET, both lanes). */
+void do_steps(Device &d, unsigned p, bool with_reset = true)
+{
+	for (const StepReg &r : step_regs(p))
+		d.bar().wr32(r.off, r.good);
+	for (unsigned l = 0; with_reset && l < hw::kLanesPerPort; l++) {
+		uint32_t c1 = reg::mac_pcs(p, l) + reg::MAC_PCS_CONTROL1;
+		d.bar().wr32(c1, d.bar().rd32(c1) | reg::MAC_PCS_CONTROL1_FLD_RESET.mask());
+	}
+}
+
+class SeqCheck : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		Config c;
+		c.nports = 2;
+		c.wire = Wire::pair;
+		c.engine = Engine::inline_run;
+		c.seq_check = true;
+		std::string err;
+		dev = Device::create(c, &err);
+		ASSERT_NE(dev, nullptr) << err;
+		for (unsigned p = 0; p < 2; p++) {
+			rig.push_back(std::make_unique<PortRig>(*dev, p));
+			ASSERT_NE(rig.back()->mz, nullptr);
+			/* The DB FIFO's override comes before its CI is used (config_port_hw_qpc
+			 * before the port opens): the doorbell FIFO alignment needs the CI. */
+			dev->bar().wr32(reg::qpc_axuser_db_fifo(p) +
+						reg::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO,
+					reg::kHbOvrdMmuBp);
+			rig.back()->bring_up();
+		}
+	}
+	void TearDown() override
+	{
+		rig.clear();
+		dev.reset();
+	}
+	/* One 100-byte frame from port 0 to port 1 (inline engine: done on return). Returns the
+	 * frames port 1 received. */
+	size_t send_one()
+	{
+		PortRig &r = *rig[0];
+		uint32_t b = r.tx_pi;
+		make_frame(r.txbuf(b), 100, kPort1Mac, b);
+		r.post(b, 100, true);
+		r.ring();
+		return rig[1]->take_cqes().size();
+	}
+	std::unique_ptr<Device> dev;
+	std::vector<std::unique_ptr<PortRig>> rig;
+};
+
+/* Before the steps nothing passes and the first missing step is named; after them frames
+ * pass and nothing is missing. */
+TEST_F(SeqCheck, NoTrafficBeforeTheSteps)
+{
+	LogText log;
+	EXPECT_NE(dev->seq_missing(0), 0u);
+	EXPECT_EQ(send_one(), 0u);
+	/* TX refused on port 0 for its first missing TX step: TXB TDM_PORT_ARB_MASK. */
+	EXPECT_EQ(dev->seq_refused(0, SeqStep::txb_tdm), 1u);
+	EXPECT_EQ(rig[0]->hw.tx_stat(TxStat::if_out_errors), 1u);
+	EXPECT_EQ(log.count("gaudi_emu: port 0: TX dropped: TXB TDM_PORT_ARB_MASK not programmed "
+			    "for the port's speed (gaudi2_cn_config_hw_txb)"),
+		  1u)
+		<< log.text();
+	/* Every missing TX step is logged, once per port start. */
+	EXPECT_EQ(log.count("port 0: TX dropped: QPC REQ_BASE_ADDRESS not programmed"), 1u);
+	EXPECT_EQ(send_one(), 0u);
+	EXPECT_EQ(dev->seq_refused(0, SeqStep::txb_tdm), 2u);
+	EXPECT_EQ(log.count("port 0: TX dropped: TXB TDM_PORT_ARB_MASK"), 1u);
+	/* The port starts again (requester QPC made valid): logged again. */
+	ASSERT_TRUE(rig[0]->hw.tx_init(rig[0]->tx_cfg()));
+	rig[0]->tx_pi = 0;
+	EXPECT_EQ(send_one(), 0u);
+	EXPECT_EQ(log.count("port 0: TX dropped: TXB TDM_PORT_ARB_MASK"), 2u);
+
+	do_steps(*dev, 0);
+	do_steps(*dev, 1);
+	EXPECT_EQ(dev->seq_missing(0), 0u);
+	EXPECT_EQ(dev->seq_missing(1), 0u);
+	EXPECT_EQ(send_one(), 1u);
+}
+
+/* A port whose driver skipped the MAC channel reset passes nothing: RX refused at the MAC. */
+TEST_F(SeqCheck, MacChannelResetNeeded)
+{
+	LogText log;
+	do_steps(*dev, 0);
+	do_steps(*dev, 1, false);
+	EXPECT_EQ(dev->seq_missing(1), 1u << unsigned(SeqStep::mac_reset));
+	EXPECT_EQ(send_one(), 0u);
+	EXPECT_EQ(dev->seq_refused(1, SeqStep::mac_reset), 1u);
+	EXPECT_EQ(log.count("gaudi_emu: port 1: RX dropped: MAC channel not reset: PCS CONTROL1 "
+			    "FLD_RESET not written (gaudi2_cn_hw_mac_ch_reset)"),
+		  1u)
+		<< log.text();
+	/* One lane reset is not enough. */
+	uint32_t c1 = reg::mac_pcs(1, 0) + reg::MAC_PCS_CONTROL1;
+	dev->bar().wr32(c1, reg::MAC_PCS_CONTROL1_FLD_RESET.mask());
+	EXPECT_EQ(send_one(), 0u);
+	do_steps(*dev, 1);
+	EXPECT_EQ(send_one(), 1u);
+}
+
+/* Each step undone after start (its register written back to 0, as a driver that skipped it
+ * leaves it): traffic stops, the refusal is counted on the step and logged once; the step
+ * redone, traffic passes again. */
+TEST_F(SeqCheck, EachStepUndoneStopsItsPath)
+{
+	do_steps(*dev, 0);
+	do_steps(*dev, 1);
+	ASSERT_EQ(send_one(), 1u);
+	rig[0]->take_events();
+	struct Case {
+		SeqStep step;
+		unsigned port; /* whose register is undone */
+		uint32_t off;
+		uint32_t bad;
+		const char *log;
+	};
+	const Case cases[] = {
+		/* the odd port's field only: port 0's credits stay */
+		{SeqStep::rxb_credits, 1, reg::rxb(1) + reg::RXB_CORE_MAX_STATIC_CREDITS_0, 1440,
+		 "port 1: RX dropped: RXB MAX_STATIC_CREDITS not programmed "
+		 "(gaudi2_cn_config_hw_rxb)"},
+		{SeqStep::rxb_drop_threshold, 1, reg::rxb(1) + reg::RXB_CORE_DROP_THRESHOLD_0, 1374,
+		 "port 1: RX dropped: RXB DROP_THRESHOLD is 0"},
+		{SeqStep::txb_tdm, 0, reg::txb(0) + reg::TXB_TDM_PORT_ARB_MASK, 0,
+		 "port 0: TX dropped: TXB TDM_PORT_ARB_MASK"},
+		{SeqStep::txb_tdm, 0, reg::txb(0) + reg::TXB_TDM_PORT_ARB_MASK, 0x1234,
+		 "port 0: TX dropped: TXB TDM_PORT_ARB_MASK"},
+		{SeqStep::txs, 0, reg::txs(0) + reg::TXS_BASE_ADDRESS_31_7, 0,
+		 "port 0: TX dropped: TXS BASE_ADDRESS / free list not set up"},
+		{SeqStep::txs, 0, reg::txs(0) + reg::TXS_BASE_ADDRESS_FREE_LIST_31_0, 0,
+		 "port 0: TX dropped: TXS BASE_ADDRESS / free list not set up"},
+		{SeqStep::txs, 0, reg::txs(0) + reg::TXS_PRODUCER_UPDATE, 0,
+		 "port 0: TX dropped: TXS BASE_ADDRESS / free list not set up"},
+		{SeqStep::qpc_req_base, 0, reg::qpc(0) + reg::QPC_REQ_BASE_ADDRESS_31_7, 0,
+		 "port 0: TX dropped: QPC REQ_BASE_ADDRESS not programmed"},
+		{SeqStep::qpc_res_base, 1, reg::qpc(1) + reg::QPC_RES_BASE_ADDRESS_31_7, 0,
+		 "port 1: RX dropped: QPC RES_BASE_ADDRESS not programmed"},
+		{SeqStep::cq_axuser, 1,
+		 reg::rxe_axuser_cq(1, hw::kRawCq) + reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO, 0,
+		 "port 1: RX dropped: RXE AXUSER_CQ0 HB_WR_OVRD_LO not the MMU bypass"},
+		{SeqStep::rxe_aruser, 1, reg::rxe(1) + reg::RXE_ARUSER_MMU_BP, 0,
+		 "port 1: RX dropped: RXE ARUSER_MMU_BP not set"},
+		{SeqStep::txe_wqe_user, 0, reg::txe(0) + reg::TXE_WQE_USER_CFG, 0,
+		 "port 0: TX dropped: TXE WQE_USER_CFG MMU_BYPASS not set"},
+		{SeqStep::mac_fifo, 0, reg::mac_128(0, 0) + reg::MAC_128_TX_FIFO_SECTIONS, 0,
+		 "port 0: TX dropped: MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS are 0"},
+		{SeqStep::mac_fifo, 1, reg::mac_128(1, 1) + reg::MAC_128_RX_FIFO_SECTIONS, 0,
+		 "port 1: RX dropped: MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS are 0"},
+	};
+	uint32_t logged[2] = {0, 0}; /* steps logged per port: once per port start */
+	for (const Case &c : cases) {
+		SCOPED_TRACE(gaudi::emu::seq_step_text(c.step));
+		LogText log;
+		uint64_t before = dev->seq_refused(c.port, c.step);
+		uint32_t good = dev->bar().rd32(c.off);
+		dev->bar().wr32(c.off, c.bad);
+		EXPECT_EQ(dev->seq_missing(c.port), 1u << unsigned(c.step));
+		EXPECT_EQ(send_one(), 0u);
+		EXPECT_EQ(send_one(), 0u);
+		EXPECT_EQ(dev->seq_refused(c.port, c.step), before + 2);
+		uint32_t bit = 1u << unsigned(c.step);
+		EXPECT_EQ(log.count(c.log), (logged[c.port] & bit) ? 0u : 1u) << log.text();
+		logged[c.port] |= bit;
+		dev->bar().wr32(c.off, good);
+		EXPECT_EQ(dev->seq_missing(c.port), 0u);
+		EXPECT_EQ(send_one(), 1u);
+	}
+}
+
+/* The MMU-bypass overrides of the DB FIFO and EQ writers: without them the CI write-back and
+ * the events do not reach host memory (frames still move). */
+TEST_F(SeqCheck, CiAndEventWritesNeedTheirOverride)
+{
+	do_steps(*dev, 0);
+	do_steps(*dev, 1);
+	ASSERT_EQ(send_one(), 1u);
+	ASSERT_EQ(rig[0]->db_outstanding(), 0u);
+	rig[0]->take_events();
+	LogText log;
+	uint32_t ev = reg::qpc_axuser_ev_que(0) + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_WR_OVRD_LO;
+	dev->bar().wr32(ev, 0);
+	EXPECT_EQ(send_one(), 1u);
+	EXPECT_TRUE(of_type(rig[0]->take_events(), EqeType::raw_tx_comp).empty());
+	EXPECT_EQ(dev->seq_refused(0, SeqStep::ev_que_axuser), 1u);
+	EXPECT_EQ(dev->counters(0).eq_lost, 1u);
+	EXPECT_EQ(log.count("gaudi_emu: port 0: EQ write dropped: QPC AXUSER_EV_QUE_LBW_INTR "
+			    "HB_WR_OVRD_LO not the MMU bypass (gaudi2_cn_eq_hw_config)"),
+		  1u)
+		<< log.text();
+	dev->bar().wr32(ev, 0xFFFFFBFF);
+	EXPECT_EQ(send_one(), 1u);
+	EXPECT_EQ(of_type(rig[0]->take_events(), EqeType::raw_tx_comp).size(), 1u);
+
+	uint32_t db = reg::qpc_axuser_db_fifo(0) + reg::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO;
+	dev->bar().wr32(db, 0);
+	uint32_t ci = load(rig[0]->db_ci());
+	EXPECT_EQ(send_one(), 1u);
+	EXPECT_EQ(load(rig[0]->db_ci()), ci); /* the CI write-back was lost */
+	EXPECT_EQ(rig[0]->db_outstanding(), 1u);
+	EXPECT_EQ(dev->seq_refused(0, SeqStep::db_fifo_axuser), 1u);
+	EXPECT_EQ(log.count("gaudi_emu: port 0: DB FIFO CI write dropped: QPC AXUSER_DB_FIFO "
+			    "HB_WR_OVRD_LO not the MMU bypass (gaudi2_cn_config_port_hw_qpc)"),
+		  1u)
+		<< log.text();
+	dev->bar().wr32(db, 0xFFFFFBFF);
+	EXPECT_EQ(send_one(), 1u);
+	EXPECT_EQ(rig[0]->db_outstanding(), 0u);
+}
+
+/* seq_check off (the default): the steps are not needed. */
+TEST(EmuDevice, SeqCheckOffPassesWithoutTheSteps)
+{
+	Config c;
+	c.nports = 2;
+	std::string err;
+	auto d = Device::create(c, &err);
+	ASSERT_NE(d, nullptr) << err;
+	PortRig a(*d, 0), b(*d, 1);
+	a.bring_up();
+	b.bring_up();
+	EXPECT_EQ(d->seq_missing(0), 0u);
+	make_frame(a.txbuf(0), 100, kPort1Mac, 0);
+	a.post(0, 100, true);
+	a.ring();
+	EXPECT_EQ(b.take_cqes().size(), 1u);
+	EXPECT_EQ(d->seq_refused(0, SeqStep::txb_tdm), 0u);
+}
+
+} // namespace seq

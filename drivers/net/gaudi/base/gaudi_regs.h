@@ -28,6 +28,9 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 #define GAUDI_BLOCKS(X)                           \
 	X(QPC, 0x541F000)                         \
 	X(QPC_DBFIFOSECUR_CI_UPD_ADDR, 0x541F810) \
+	X(QPC_AXUSER_DB_FIFO, 0x541FCA0)          \
+	X(QPC_AXUSER_EV_QUE_LBW_INTR, 0x541FD00)  \
+	X(RXE_AXUSER_AXUSER_CQ0, 0x544C000)       \
 	X(RXB_CORE, 0x5449000)                    \
 	X(RXE, 0x544A000)                         \
 	X(TXE, 0x5452000)                         \
@@ -52,6 +55,10 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 #define GAUDI_REGS(X)                                                                           \
 	/* QPC (per port): gateway, doorbell, CQ CI / arm, EQ, interrupts [nic0_qpc0_regs.h] */ \
 	X(QPC, REQ_STATIC_CONFIG, 0x8)                                                          \
+	X(QPC, REQ_BASE_ADDRESS_63_32, 0xC)                                                     \
+	X(QPC, REQ_BASE_ADDRESS_31_7, 0x10)                                                     \
+	X(QPC, RES_BASE_ADDRESS_63_32, 0x40)                                                    \
+	X(QPC, RES_BASE_ADDRESS_31_7, 0x44)                                                     \
 	X(QPC, GW_BUSY, 0x80)                                                                   \
 	X(QPC, GW_CTRL, 0x84)                                                                   \
 	X(QPC, GW_DATA_0, 0x8C)                                                                 \
@@ -86,6 +93,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXE, RAW_QPN_P0_0, 0x10)                                                              \
 	X(RXE, RAW_QPN_P0_1, 0x14)                                                              \
 	X(RXE, PKT_SIZE_CHECK_RAW, 0x3C)                                                        \
+	X(RXE, ARUSER_MMU_BP, 0x64)                                                             \
 	X(RXE, CQ_BASE_ADDR_31_7, 0x100)                                                        \
 	X(RXE, CQ_BASE_ADDR_63_32, 0x104)                                                       \
 	X(RXE, CQ_LOG_MAX_SIZE, 0x108)                                                          \
@@ -127,6 +135,8 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TXE, WQE_CHECK_CFG5, 0x45C)                                                           \
 	/* RXB_CORE (per macro; index 0: even port, 2: odd) [nic0_rxb_core_regs.h] */           \
 	X(RXB_CORE, XOFF_THRESHOLD_0, 0x14C)                                                    \
+	X(RXB_CORE, MAX_STATIC_CREDITS_0, 0x12C)                                                \
+	X(RXB_CORE, DROP_THRESHOLD_0, 0x18C)                                                    \
 	X(RXB_CORE, XON_THRESHOLD_0, 0x16C)                                                     \
 	X(RXB_CORE, MAC_PFC_MODE, 0x200)                                                        \
 	X(RXB_CORE, TS_RC_MAC_31_0_0, 0x2C0)                                                    \
@@ -139,6 +149,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, TS_RAW0_MAC_47_32_MASK_0, 0x350)                                            \
 	/* TXB (per macro) [nic0_txb_regs.h] */                                                 \
 	X(TXB, GLOBAL_PAUSE, 0xC)                                                               \
+	X(TXB, TDM_PORT_ARB_MASK, 0x13C)                                                        \
 	/* PRT0_MAC_CORE (per macro) [prt0_mac_core_regs.h] */                                  \
 	X(MAC_CORE, MAC_REC_STS0, 0x8)                                                          \
 	X(MAC_CORE, MAC_FEC91_CFG, 0x18)                                                        \
@@ -170,6 +181,8 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(MAC_128, MAC_ADDR_0, 0xC)                                                             \
 	X(MAC_128, MAC_ADDR_1, 0x10)                                                            \
 	X(MAC_128, FRM_LENGTH, 0x14)                                                            \
+	X(MAC_128, RX_FIFO_SECTIONS, 0x1C)                                                      \
+	X(MAC_128, TX_FIFO_SECTIONS, 0x20)                                                      \
 	X(MAC_128, CL01_PAUSE_QUANTA, 0x54)                                                     \
 	X(MAC_128, CL01_QUANTA_THRESH, 0x64)                                                    \
 	X(MAC_128, RX_PAUSE_STATUS, 0x74)                                                       \
@@ -229,7 +242,13 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TMR_AXUSER_TMR_FIFO, HB_WR_OVRD_LO, 0x30)                                             \
 	X(TMR_AXUSER_TMR_FIFO, HB_RD_OVRD_LO, 0x38)                                             \
 	X(TMR_AXUSER_TMR_FSM, HB_WR_OVRD_LO, 0x30)                                              \
-	X(TMR_AXUSER_TMR_FSM, HB_RD_OVRD_LO, 0x38)
+	X(TMR_AXUSER_TMR_FSM, HB_RD_OVRD_LO, 0x38)                                              \
+	/* MMU-bypass overrides [nic0_qpc0_axuser_*_regs.h, nic0_rxe0_axuser_*_regs.h] */       \
+	X(QPC_AXUSER_DB_FIFO, HB_WR_OVRD_LO, 0x30)                                              \
+	X(QPC_AXUSER_DB_FIFO, HB_RD_OVRD_LO, 0x38)                                              \
+	X(QPC_AXUSER_EV_QUE_LBW_INTR, HB_WR_OVRD_LO, 0x30)                                      \
+	X(QPC_AXUSER_EV_QUE_LBW_INTR, HB_RD_OVRD_LO, 0x38)                                      \
+	X(RXE_AXUSER_AXUSER_CQ0, HB_WR_OVRD_LO, 0x30)
 
 /* X(block, register, field, lsb, width) [the matching *_masks.h] */
 #define GAUDI_FIELDS(X)                                             \
@@ -264,6 +283,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(QPC, ARM_CQ_INDEX, ARM_INDEX, 0, 32)                      \
 	X(RXE, RAW_QPN_P0_0, RAW_QPN_P0, 0, 24)                     \
 	X(RXE, PKT_SIZE_CHECK_RAW, MIN, 0, 16)                      \
+	X(RXE, ARUSER_MMU_BP, VAL, 0, 4)                            \
 	X(RXE, CQ_BASE_ADDR_31_7, R, 7, 25)                         \
 	X(RXE, CQ_CFG_0, ENABLE, 0, 1)                              \
 	X(RXE, CQ_CFG_0, OVERRUN_EN, 1, 1)                          \
@@ -312,6 +332,14 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(MAC_128, COMMAND_CONFIG, PFC_MODE, 19, 1)                 \
 	X(MAC_128, RX_PAUSE_STATUS, PAUSESTATUS, 0, 16)
 
+/* RXB credit and drop-threshold fields (a list of their own: their names are wider than the rows
+ * above) [nic0_rxb_core_masks.h]. */
+#define GAUDI_FIELDS_RXB(X)                                            \
+	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS0, 0, 13)  \
+	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS1, 13, 13) \
+	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW0, 0, 13)     \
+	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW1, 13, 13)
+
 /* ---- Named constants ---- */
 #define GAUDI_DEF_BLOCK(b, addr) inline constexpr uint32_t b##_BASE = (addr)-kNic0CfgBase;
 #define GAUDI_DEF_REG(b, r, off) inline constexpr uint32_t b##_##r = (off);
@@ -333,6 +361,7 @@ struct Field {
 };
 #define GAUDI_DEF_FIELD(b, r, f, lsb, w) inline constexpr Field b##_##r##_##f{lsb, w};
 GAUDI_FIELDS(GAUDI_DEF_FIELD)
+GAUDI_FIELDS_RXB(GAUDI_DEF_FIELD)
 #undef GAUDI_DEF_FIELD
 
 /* ---- The same rows as data, for the conformance test and the model's map of known offsets ---- */
@@ -357,7 +386,8 @@ struct FieldRow {
 #define GAUDI_ROW_FIELD(b, r, f, l, w) FieldRow{#b, #r, #f, l, w},
 inline constexpr BlockRow kBlockRows[] = {GAUDI_BLOCKS(GAUDI_ROW_BLOCK)};
 inline constexpr RegRow kRegRows[] = {GAUDI_REGS(GAUDI_ROW_REG)};
-inline constexpr FieldRow kFieldRows[] = {GAUDI_FIELDS(GAUDI_ROW_FIELD)};
+inline constexpr FieldRow kFieldRows[] = {GAUDI_FIELDS(GAUDI_ROW_FIELD)
+						  GAUDI_FIELDS_RXB(GAUDI_ROW_FIELD)};
 #undef GAUDI_ROW_BLOCK
 #undef GAUDI_ROW_REG
 #undef GAUDI_ROW_FIELD
@@ -477,6 +507,46 @@ constexpr uint32_t lane_bits(unsigned port)
 {
 	return 0x3u << ((port & 1) * 2);
 }
+
+/* AXUSER blocks of a port: the DB FIFO CI and EQ writers (QPC side, odd port at +0x20000) and
+ * CQ n's writer (RXE side, odd port at +0x1000, CQ n at + n x 0x50) [gaudi2_blocks_linux_driver.h
+ * @base_port1, @base_cq31]. */
+constexpr uint32_t qpc_axuser_db_fifo(unsigned port)
+{
+	return macro_base(port) + QPC_AXUSER_DB_FIFO_BASE + (port & 1) * kOddPortLowStride;
+}
+constexpr uint32_t qpc_axuser_ev_que(unsigned port)
+{
+	return macro_base(port) + QPC_AXUSER_EV_QUE_LBW_INTR_BASE + (port & 1) * kOddPortLowStride;
+}
+inline constexpr uint32_t kRxeAxuserCqStride = 0x50;
+constexpr uint32_t rxe_axuser_cq(unsigned port, unsigned cq)
+{
+	return macro_base(port) + RXE_AXUSER_AXUSER_CQ0_BASE + (port & 1) * kOddPortHighStride +
+	       cq * kRxeAxuserCqStride;
+}
+/* The HB_WR/RD_OVRD_LO value hbl_cn writes to every AXUSER it routes around the MMU ("MMU-BP
+ * override") [gaudi2_cn.c config_port_hw_qpc, config_port_hw_rxe; gaudi2_cn_eq.c]. */
+inline constexpr uint32_t kHbOvrdMmuBp = 0xFFFFFBFF;
+/* TXB TDM_PORT_ARB_MASK per speed [gaudi2_cn.c gaudi2_cn_config_hw_txb]. */
+inline constexpr uint32_t kTdmPortArbMask25G50G = 0x7BDE;
+inline constexpr uint32_t kTdmPortArbMask100G = 0xBBEE;
+/* RXB static credits and drop threshold of a port's priority 0: register _0, field FLOW0
+ * (MAX_STATIC_CREDITS0) for the even port, FLOW1 (MAX_STATIC_CREDITS1) for the odd one.
+ * [choice] hbl_cn writes one value to both fields of all 8 registers ("1 effective priority per
+ * port divided between 2 physical ports", gaudi2_cn_config_hw_rxb) and uses priority 0 only
+ * (DSCP2PRIO 0, PORT_DEFAULT_PRIO 0); which field is whose port is not published (search:
+ * MAX_STATIC_CREDITS, DROP_THRESHOLD in hbl_cn gaudi2: whole-register writes only). See
+ * gaudi_hw_model.rst. */
+constexpr Field rxb_port_field(unsigned port)
+{
+	return (port & 1) ? RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS1
+			  : RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS0;
+}
+static_assert(RXB_CORE_DROP_THRESHOLD_0_DROP_THRESHOLD_FLOW0.lsb ==
+		      RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS0.lsb &&
+	      RXB_CORE_DROP_THRESHOLD_0_DROP_THRESHOLD_FLOW1.lsb ==
+		      RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS1.lsb);
 
 /* RXB filters: index 0 serves the even port, 2 the odd port [gaudi2_cn.c config_hw_mac_filter]. */
 constexpr uint32_t rxb_index(unsigned port)

@@ -181,6 +181,10 @@ bool Device::Impl::init(std::string *err)
 	}
 	fw_init();
 	sm_init();
+	for (unsigned p = 0; p < cfg_.nports; p++) /* [seq_check] */
+		seq_update(p);
+	if (!cfg_.trace.empty() && !trace_open(err)) /* [trace] */
+		return false;
 	hooks_ = {this, &Impl::hook_write, &Impl::hook_read, &Impl::hook_service};
 	bar_ = Bar(region_, kNicRegionSize, &hooks_);
 	__atomic_store_n(&shm_->magic, SharedNic::kMagic, __ATOMIC_RELEASE);
@@ -209,7 +213,8 @@ cpu_set_t Device::Impl::engine_cpus()
 		CPU_SET(i, &all);
 	free = all;
 	unsigned lc;
-	RTE_LCORE_FOREACH_WORKER(lc) {
+	RTE_LCORE_FOREACH_WORKER(lc)
+	{
 		rte_cpuset_t w = rte_lcore_cpuset(lc);
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &w))
@@ -228,6 +233,8 @@ Device::Impl::~Impl()
 		stop_.store(true);
 		engine_.join();
 	}
+	if (trace_ != nullptr) /* [trace] */
+		fclose(trace_);
 	if (mz_ != nullptr) {
 		__atomic_store_n(&shm_->magic, 0, __ATOMIC_RELEASE);
 		rte_memzone_free(mz_);
@@ -275,41 +282,60 @@ void Device::Impl::power_up(unsigned p)
 
 namespace {
 /* Registers that are arrays in the map: (block, first register, count, stride). */
+/* Registers that are arrays in the map: (block, first register, count, stride) and, for the
+ * trace, a printf format of element i's published name (null: only the elements kRegRows
+ * names), given i, or i / 2 and i % 2 when the name has two indices (split). */
 struct ArrayRow {
 	const char *block;
 	uint32_t first;
 	unsigned count;
 	uint32_t stride;
+	const char *name = nullptr;
+	bool split = false;
 };
 constexpr ArrayRow kArrays[] = {
-	{"QPC", reg::QPC_GW_DATA_0, 32, 4},
-	{"QPC", reg::QPC_GW_MASK_0, 32, 4},
-	{"QPC", reg::QPC_INTERRUPT_BASE_0, 11, 4},
-	{"QPC", reg::QPC_INTERRUPT_DATA_0, 11, 4},
-	{"RXE", reg::RXE_RAW_QPN_P0_0, 8, 4},
-	{"RXE", reg::RXE_CQ_CFG_0, 32, 4},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXB_CORE", reg::RXB_CORE_XOFF_THRESHOLD_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_XON_THRESHOLD_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_MASK_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_MASK_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_MASK_0, 4, 4},
+	{"QPC", reg::QPC_GW_DATA_0, 32, 4, "GW_DATA_%u"},
+	{"QPC", reg::QPC_GW_MASK_0, 32, 4, "GW_MASK_%u"},
+	{"QPC", reg::QPC_INTERRUPT_BASE_0, 11, 4, "INTERRUPT_BASE_%u"},
+	{"QPC", reg::QPC_INTERRUPT_DATA_0, 11, 4, "INTERRUPT_DATA_%u"},
+	{"RXE", reg::RXE_RAW_QPN_P0_0, 8, 4, "RAW_QPN_P%u_%u", true},
+	{"RXE", reg::RXE_CQ_CFG_0, 32, 4, "CQ_CFG_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0, 2, reg::kRawCopyStride, "RAW_BASE_LO_P0_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_LO_P1_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_LO_P2_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_LO_P3_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0, 2, reg::kRawCopyStride, "RAW_BASE_HI_P0_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_HI_P1_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_HI_P2_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_HI_P3_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0, 2, reg::kRawCopyStride, "RAW_MISC_P0_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_MISC_P1_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_MISC_P2_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_MISC_P3_%u"},
+	{"RXB_CORE", reg::RXB_CORE_XOFF_THRESHOLD_0, 8, 4, "XOFF_THRESHOLD_%u"},
+	{"RXB_CORE", reg::RXB_CORE_XON_THRESHOLD_0, 8, 4, "XON_THRESHOLD_%u"},
+	{"RXB_CORE", reg::RXB_CORE_MAX_STATIC_CREDITS_0, 8, 4, "MAX_STATIC_CREDITS_%u"},
+	{"RXB_CORE", reg::RXB_CORE_DROP_THRESHOLD_0, 8, 4, "DROP_THRESHOLD_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_0, 4, 4, "TS_RC_MAC_31_0_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_0, 4, 4, "TS_RC_MAC_47_32_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_0, 4, 4, "TS_RAW0_MAC_31_0_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_0, 4, 4, "TS_RAW0_MAC_47_32_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_MASK_0, 4, 4, "TS_RC_MAC_31_0_MASK_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_MASK_0, 4, 4, "TS_RC_MAC_47_32_MASK_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0, 4, 4, "TS_RAW0_MAC_31_0_MASK_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_MASK_0, 4, 4, "TS_RAW0_MAC_47_32_MASK_%u"},
+	/* HB_WR_OVRD_LO of CQs 0..15 (hbl_cn programs them all, config_port_hw_rxe) */
+	{"RXE_AXUSER_AXUSER_CQ0", reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO, 16,
+	 reg::kRxeAxuserCqStride},
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_CCW_LO, 4, 0x20},
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_CCW_HI, 4, 0x20},
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_NCCW_LO, 4, 0x20},
@@ -338,6 +364,12 @@ std::vector<uint32_t> instances(const char *block)
 	if (b == "MAC_128")
 		return {reg::mac_128(0, 0), reg::mac_128(0, 1), reg::mac_128(1, 0),
 			reg::mac_128(1, 1)};
+	if (b == "QPC_AXUSER_DB_FIFO")
+		return {reg::qpc_axuser_db_fifo(0), reg::qpc_axuser_db_fifo(1)};
+	if (b == "QPC_AXUSER_EV_QUE_LBW_INTR")
+		return {reg::qpc_axuser_ev_que(0), reg::qpc_axuser_ev_que(1)};
+	if (b == "RXE_AXUSER_AXUSER_CQ0")
+		return {reg::rxe_axuser_cq(0, 0), reg::rxe_axuser_cq(1, 0)};
 	for (const reg::BlockRow &r : reg::kBlockRows)
 		if (b == r.block)
 			return {r.cfg_addr - reg::kNic0CfgBase};
@@ -378,6 +410,56 @@ void Device::Impl::build_map()
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_0, kKnown | kReadOnly);
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_2, kKnown | kReadOnly);
 	serdes_mark_map(); /* [phy] */
+	seq_mark_map();	   /* [seq_check] */
+}
+
+namespace {
+/* The published prefix of instance i (port & 1, or lane) of a per-port or per-lane block:
+ * QPC0_, QPC1_DBFIFOSECUR_CI_UPD_ADDR_, RXE0_AXUSER_AXUSER_CQ0_, MAC_CH2_MAC_128_ [the
+ * asic_reg headers' mmNIC0_* names]; per-macro blocks have none. */
+std::string instance_name(const std::string &block, size_t i, size_t n)
+{
+	if (n == 1)
+		return block + "_";
+	if (block == "MAC_PCS" || block == "MAC_128")
+		return "MAC_CH" + std::to_string(i) + "_" + block + "_";
+	size_t us = block.find('_');
+	std::string head = block.substr(0, us),
+		    tail = us == std::string::npos ? "" : block.substr(us);
+	return head + std::to_string(i) + tail + "_";
+}
+} // namespace
+
+/* [trace] The names of the map's registers: NIC<macro>_<instance>_<register>, as the public
+ * headers spell them, for every macro. */
+void Device::Impl::build_names()
+{
+	auto add = [this](const char *block, uint32_t off_in_block, const std::string &reg) {
+		std::vector<uint32_t> inst = instances(block);
+		for (size_t i = 0; i < inst.size(); i++)
+			for (unsigned m = 0; m < kMacros; m++)
+				reg_names_.try_emplace(
+					m * kMacroStride + inst[i] + off_in_block,
+					"NIC" + std::to_string(m) + "_" +
+						instance_name(block, i, inst.size()) + reg);
+	};
+	for (const reg::RegRow &r : reg::kRegRows)
+		add(r.block, r.off, r.reg);
+	for (const ArrayRow &a : kArrays)
+		for (unsigned i = 0; a.name != nullptr && i < a.count; i++) {
+			char n[64];
+			if (a.split)
+				snprintf(n, sizeof(n), a.name, i / 2, i % 2);
+			else
+				snprintf(n, sizeof(n), a.name, i);
+			add(a.block, a.first + i * a.stride, n);
+		}
+}
+
+const char *Device::Impl::reg_name(uint32_t off) const
+{
+	auto it = reg_names_.find(off);
+	return it != reg_names_.end() ? it->second.c_str() : "?";
 }
 
 void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
@@ -447,13 +529,18 @@ void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
 	auto *m = static_cast<Impl *>(ctx);
 	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
+	if (unlikely(m->trace_ != nullptr)) /* [trace] */
+		m->trace('W', off, val);
 	m->on_write(off, val);
 }
 uint32_t Device::Impl::hook_read(void *ctx, uint32_t off)
 {
 	auto *m = static_cast<Impl *>(ctx);
 	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
-	return m->on_read(off);
+	uint32_t v = m->on_read(off);
+	if (unlikely(m->trace_ != nullptr)) /* [trace] */
+		m->trace('R', off, v);
+	return v;
 }
 void Device::Impl::hook_service(void *ctx)
 {
@@ -478,6 +565,8 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 	if (!fw_order_check(a, off, val))
 		return; /* [firmware] a free list latched before the firmware wrote it */
 	wr(off, val);
+	if (unlikely(map_[off / 4] & kSeq) && cfg_.seq_check) /* [seq_check] */
+		seq_on_write(off);
 	if (a.block == Block::none || a.port >= cfg_.nports)
 		return;
 	switch (a.block) {
@@ -671,6 +760,10 @@ PortCounters Device::counters(unsigned port) const
 
 void Device::flush()
 {
+	if (impl_->trace_ != nullptr) { /* [trace] */
+		SpinGuard g(impl_->trace_lock_);
+		fflush(impl_->trace_);
+	}
 	for (unsigned p = 0; p < impl_->cfg_.nports; p++) {
 		auto &t = impl_->ports_[p].tx;
 		SpinGuard g(t.lock);

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -35,6 +36,7 @@
 #include <memory>
 #include <span>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -127,16 +129,16 @@ struct MacTallyMap {
 	size_t octets_fcs, octets, frames, pkts, ucast, mcast, bcast, vlan, size64;
 };
 inline constexpr MacTallyMap kTxTally = {
-	size_t(TxStat::ether_stats_octets),	  size_t(TxStat::octets_transmitted_ok),
-	size_t(TxStat::frames_transmitted_ok),	  size_t(TxStat::ether_stats_pkts),
-	size_t(TxStat::if_out_ucast_pkts),	  size_t(TxStat::if_out_multicast_pkts),
-	size_t(TxStat::if_out_broadcast_pkts),	  size_t(TxStat::vlan_transmitted_ok),
+	size_t(TxStat::ether_stats_octets),    size_t(TxStat::octets_transmitted_ok),
+	size_t(TxStat::frames_transmitted_ok), size_t(TxStat::ether_stats_pkts),
+	size_t(TxStat::if_out_ucast_pkts),     size_t(TxStat::if_out_multicast_pkts),
+	size_t(TxStat::if_out_broadcast_pkts), size_t(TxStat::vlan_transmitted_ok),
 	size_t(TxStat::ether_stats_pkts_64)};
 inline constexpr MacTallyMap kRxTally = {
-	size_t(RxStat::ether_stats_octets),	  size_t(RxStat::octets_received_ok),
-	size_t(RxStat::frames_received_ok),	  size_t(RxStat::ether_stats_pkts),
-	size_t(RxStat::if_in_ucast_pkts),	  size_t(RxStat::if_in_multicast_pkts),
-	size_t(RxStat::if_in_broadcast_pkts),	  size_t(RxStat::vlan_received_ok),
+	size_t(RxStat::ether_stats_octets),   size_t(RxStat::octets_received_ok),
+	size_t(RxStat::frames_received_ok),   size_t(RxStat::ether_stats_pkts),
+	size_t(RxStat::if_in_ucast_pkts),     size_t(RxStat::if_in_multicast_pkts),
+	size_t(RxStat::if_in_broadcast_pkts), size_t(RxStat::vlan_received_ok),
 	size_t(RxStat::ether_stats_pkts_64)};
 
 /* The EtherType field (bytes 12-13). */
@@ -188,8 +190,8 @@ inline uint32_t frame_class(const uint8_t *data, uint32_t len)
 /* Good frames counted by class (frame_class & kClsTallyMask): one increment per frame, the
  * counters worked out at flush from the classes the batch touched. */
 struct MacTally {
-	uint64_t wire = 0;   /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
-	uint64_t octets = 0; /* without FCS */
+	uint64_t wire = 0;    /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
+	uint64_t octets = 0;  /* without FCS */
 	uint64_t touched = 0; /* bit per class with a frame since the last flush */
 	std::array<uint64_t, kClsTallyMask + 1> n{};
 
@@ -293,6 +295,22 @@ struct SharedNic {
  * DATA_HI, where the counter's bits 63:32 are latched. */
 const uint64_t *stat_counter(const SharedNic &s, uint32_t off, uint32_t *hi_off);
 
+/* [seq_check] The steps each path needs (bit per SeqStep). */
+constexpr uint32_t seq_bit(SeqStep s)
+{
+	return 1u << unsigned(s);
+}
+inline constexpr uint32_t kSeqMac = seq_bit(SeqStep::mac_reset) | seq_bit(SeqStep::mac_fifo);
+inline constexpr uint32_t kSeqRx = seq_bit(SeqStep::rxb_credits) |
+				   seq_bit(SeqStep::rxb_drop_threshold) |
+				   seq_bit(SeqStep::qpc_res_base) | seq_bit(SeqStep::cq_axuser) |
+				   seq_bit(SeqStep::rxe_aruser) | kSeqMac;
+inline constexpr uint32_t kSeqTx = seq_bit(SeqStep::txb_tdm) | seq_bit(SeqStep::txs) |
+				   seq_bit(SeqStep::qpc_req_base) | seq_bit(SeqStep::txe_wqe_user) |
+				   kSeqMac;
+inline constexpr uint32_t kSeqEq = seq_bit(SeqStep::ev_que_axuser);
+inline constexpr uint32_t kSeqCi = seq_bit(SeqStep::db_fifo_axuser);
+
 } // namespace detail
 
 struct Device::Impl {
@@ -374,6 +392,13 @@ struct Device::Impl {
 		FaultState fault; /* [faults] gaudi_emu_fault.h */
 		/* [wire delay] frames this port sent, on their way to the receiving MAC */
 		std::unique_ptr<DelayLine> delay;
+		/* [seq_check] Steps missing now (bit per SeqStep, recomputed when one of their
+		 * registers is written; 0 without seq_check), steps logged since the port last
+		 * started, refusals per step, and the MAC lanes whose channel reset was written. */
+		std::atomic<uint32_t> seq_missing{0};
+		std::atomic<uint32_t> seq_logged{0};
+		std::array<std::atomic<uint64_t>, kSeqSteps> seq_refused{};
+		std::atomic<uint32_t> pcs_reset_lanes{0};
 	};
 
 	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
@@ -404,6 +429,8 @@ struct Device::Impl {
 		/* [model] rx_frame_in's per-batch conditions, sampled when a TX batch takes the
 		 * port (Delivery): fast, the CQ not armed, no fault armed. */
 		bool inline_ok = false;
+		/* [seq_check] Steps the RX path misses (seq_missing & kSeqRx): frames refused. */
+		uint32_t seq_missing = 0;
 	};
 
 	/* A prefetch for writing: the line comes exclusive, so the store does not wait for other
@@ -467,9 +494,8 @@ struct Device::Impl {
 				port_ = int(q);
 				view_ = m_.rx_view(q);
 				const PortModel &pm = m_.ports_[q];
-				view_.inline_ok =
-					view_.fast && !pm.rx.armed &&
-					!pm.fault.armed.load(std::memory_order_relaxed);
+				view_.inline_ok = view_.fast && !pm.rx.armed &&
+						  !pm.fault.armed.load(std::memory_order_relaxed);
 			}
 		}
 		void release()
@@ -502,7 +528,7 @@ struct Device::Impl {
 		bool data_ready = false;
 		uint32_t img_size = 0;
 		uint64_t img_written = 0; /* bytes written into the image area (highest end) */
-		uint32_t pending = 0;     /* the status the next NOOP command reveals, 0 = none */
+		uint32_t pending = 0;	  /* the status the next NOOP command reveals, 0 = none */
 		fw::LkdFwCommsDesc desc{};
 		/* CPU queue */
 		bool queues_ready = false;
@@ -539,7 +565,7 @@ struct Device::Impl {
 	struct SerdesModel {
 		enum class Mcu { idle, loading, running } mcu = Mcu::idle;
 		uint32_t sections = 0, bad_sections = 0;
-		uint16_t crc = 0xFFFF; /* CRC-16/CCITT-FALSE of the words taken */
+		uint16_t crc = 0xFFFF;	     /* CRC-16/CCITT-FALSE of the words taken */
 		uint32_t hash = 0x811C9DC5u; /* FNV-1a of the same words */
 		bool lane_started[kLanesPerPort] = {};
 		bool lane_pam4[kLanesPerPort] = {};
@@ -631,9 +657,8 @@ struct Device::Impl {
 	 * check accepts (RxView::fast), not MAC control, with CQ room the engine already knows
 	 * of, passing the address filter. Every other frame takes rx_frame, which checks it in
 	 * order; the effect (slot, CQE, counters) is the same. Under rx.lock. */
-	__attribute__((always_inline)) void rx_frame_in(unsigned q, const RxView &v,
-							const uint8_t *data, uint32_t len,
-							uint32_t cls)
+	__attribute__((always_inline)) void
+	rx_frame_in(unsigned q, const RxView &v, const uint8_t *data, uint32_t len, uint32_t cls)
 	{
 		RxState &r = ports_[q].rx;
 		if (likely(v.inline_ok && len - v.fast_min <= v.fast_span &&
@@ -753,6 +778,24 @@ struct Device::Impl {
 	void lbw_write(uint32_t addr, uint32_t val);
 	void sm_write(uint64_t dev_addr, uint32_t val);
 
+	/* ---- [seq_check] and [trace] (gaudi_emu_seq.cpp) ---- */
+	void seq_mark_map();
+	/* Recomputes the steps port p misses (no-op without seq_check). */
+	void seq_update(unsigned p);
+	/* A write to a register some step reads (map kSeq): both ports of its macro. */
+	void seq_on_write(uint32_t off);
+	/* n frames or writes of `path` refused on port p for the steps `missing` lacks: counted
+	 * on the first of them, each missing step logged once per port start. */
+	void seq_refuse(unsigned p, uint32_t missing, const char *path, uint64_t n = 1);
+	/* The requester QPC made valid: the port (re)starts, its steps are logged afresh. */
+	void seq_port_start(unsigned p);
+	bool trace_open(std::string *err);
+	void trace(char rw, uint32_t off, uint32_t val);
+	/* The published name of the register at NIC offset off, or "?" (the one name lookup of
+	 * the trace). */
+	const char *reg_name(uint32_t off) const;
+	void build_names();
+
 	/* ---- engine (gaudi_emu.cpp) ---- */
 	bool pump_all();
 	void run_pending();
@@ -775,6 +818,7 @@ struct Device::Impl {
 	/* The published map: per 4-byte word of the region, 0 = not a register of the map,
 	 * kKnown = a register, kKnown | kReadOnly = a status/counter register. */
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2;
+	static constexpr uint8_t kSeq = 4; /* [seq_check] a register some step reads */
 	std::vector<uint8_t> map_;
 	std::atomic<uint64_t> violations_{0};
 	/* [profile] Config::profile's counts (hook_write, hook_read, hook_service), on a line
@@ -782,6 +826,13 @@ struct Device::Impl {
 	struct alignas(RTE_CACHE_LINE_SIZE) ProfCounts {
 		std::atomic<uint64_t> tsc{0}, accesses{0};
 	} prof_;
+
+	/* [trace] Config::trace's file (null: off), its line count and lock, and the names of
+	 * the map's registers by NIC offset. */
+	FILE *trace_ = nullptr;
+	uint64_t trace_seq_ = 0;
+	rte_spinlock_t trace_lock_ = RTE_SPINLOCK_INITIALIZER;
+	std::unordered_map<uint32_t, std::string> reg_names_;
 
 	FwModel fw_;
 	SmModel sm_;

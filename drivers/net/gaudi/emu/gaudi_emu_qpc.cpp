@@ -128,6 +128,7 @@ void Device::Impl::gateway(unsigned p)
 			 * error state cleared. */
 			t.exec = field<qpc::kReqDwords>(t.req, qpc::REQ_EXECUTION_IDX) & t.last_idx;
 			t.error = false;
+			seq_port_start(p); /* [seq_check] missing steps are logged again */
 			uint32_t b = qpc::REQ_ERROR.bit;
 			t.req[b / 32] &= ~(1u << (b % 32));
 		}
@@ -172,6 +173,10 @@ void Device::Impl::write_db_ci(unsigned p, uint32_t consumed)
 {
 	if (consumed == 0)
 		return;
+	if (uint32_t m = ports_[p].seq_missing.load(std::memory_order_relaxed) & kSeqCi) {
+		seq_refuse(p, m, "DB FIFO CI write"); /* [seq_check] no MMU-bypass override */
+		return;
+	}
 	uint32_t d = reg::qpc_dbfifosecur(p);
 	uint64_t a = rd_addr_shift7(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
 				    d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7);
