@@ -1617,3 +1617,40 @@ TEST(EmuDevice, SeqCheckOffPassesWithoutTheSteps)
 }
 
 } // namespace seq
+
+/* RS-FEC codeword counters clear when read [gaudi2_cn.c __gaudi2_cn_get_mac_fec_stats]; the
+ * driver's reader (hw::Port) accumulates them, as hbl_cn's correctable_errors_cnt. */
+TEST(EmuDevice, RsFecCountersClearOnReadAndPortAccumulates)
+{
+	Config c;
+	c.nports = 2;
+	std::string err;
+	auto d = Device::create(c, &err);
+	ASSERT_NE(d, nullptr) << err;
+	namespace reg = hw::reg;
+	hw::Bar &b = d->bar();
+	const uint32_t fec = reg::mac_rs_fec(1);
+	/* The counters take what the test writes (the model has no FEC errors of its own). */
+	b.wr32(fec + reg::rsfec_ccw_lo(1), 5);
+	b.wr32(fec + reg::rsfec_ccw_hi(1), 1);
+	EXPECT_EQ(b.rd32(fec + reg::rsfec_ccw_lo(1)), 5u);
+	EXPECT_EQ(b.rd32(fec + reg::rsfec_ccw_lo(1)), 0u);
+	EXPECT_EQ(b.rd32(fec + reg::rsfec_ccw_hi(1)), 1u);
+	EXPECT_EQ(b.rd32(fec + reg::rsfec_ccw_hi(1)), 0u);
+
+	hw::Port p(&b, 1);
+	EXPECT_EQ(p.fec_corrected(), 0u);
+	b.wr32(fec + reg::rsfec_ccw_lo(1), 7);
+	b.wr32(fec + reg::rsfec_ccw_hi(1), 2);
+	EXPECT_EQ(p.fec_corrected(), 7u + (2u << 16));
+	b.wr32(fec + reg::rsfec_ccw_lo(1), 3);
+	EXPECT_EQ(p.fec_corrected(), 10u + (2u << 16));
+	EXPECT_EQ(p.fec_corrected(), 10u + (2u << 16)); /* nothing new: the total stays */
+	b.wr32(fec + reg::rsfec_nccw_lo(1), 4);
+	EXPECT_EQ(p.fec_uncorrected(), 4u);
+	EXPECT_EQ(b.rd32(fec + reg::rsfec_nccw_lo(1)), 0u);
+	EXPECT_EQ(p.fec_uncorrected(), 4u);
+	/* The even port reads lane 0's (RSFEC): untouched by the odd port's. */
+	hw::Port p0(&b, 0);
+	EXPECT_EQ(p0.fec_corrected(), 0u);
+}

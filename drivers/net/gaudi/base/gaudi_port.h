@@ -21,20 +21,20 @@ namespace gaudi::hw {
 
 /* TX ring programming. wq_log2 = log2(entries) (kTxRingMin..kTxRingMax). */
 struct TxRingCfg {
-	uint64_t wq_iova;       /* kRingAlign-aligned array of TxWqe */
+	uint64_t wq_iova; /* kRingAlign-aligned array of TxWqe */
 	uint32_t wq_log2;
-	uint64_t db_ci_iova;    /* kDbFifoCiAlign-aligned uint32_t the HW writes the FIFO CI to */
-	uint32_t mtu;           /* bytes; encoded as log2(mtu) - 10 rounded up */
+	uint64_t db_ci_iova; /* kDbFifoCiAlign-aligned uint32_t the HW writes the FIFO CI to */
+	uint32_t mtu;	     /* bytes; encoded as log2(mtu) - 10 rounded up */
 };
 
 /* RX ring programming: slot ring of 2^count_log2 slots of 2^slot_log2 bytes, and the raw CQ of
  * the same number of entries. */
 struct RxRingCfg {
-	uint64_t slots_iova;    /* kRingAlign-aligned */
+	uint64_t slots_iova; /* kRingAlign-aligned */
 	uint32_t slot_log2;
 	uint32_t count_log2;
-	uint64_t cq_iova;       /* kRingAlign-aligned array of Cqe */
-	uint64_t cq_pi_iova;    /* uint32_t the HW writes the CQ PI to (free-running) */
+	uint64_t cq_iova;    /* kRingAlign-aligned array of Cqe */
+	uint64_t cq_pi_iova; /* uint32_t the HW writes the CQ PI to (free-running) */
 };
 
 /* Flow control of a port's MAC [facts §4]: PAUSE_IGNORE clear = honour received PAUSE
@@ -44,10 +44,10 @@ struct FlowCfg {
 	bool rx_pause;
 	bool tx_pause;
 	bool pfc;
-	bool fwd;           /* pass PAUSE frames up (PAUSE_FWD) */
-	uint16_t quanta;    /* pause time of class 0 (link pause) / every class (PFC) */
-	uint16_t thresh;    /* refresh threshold */
-	uint32_t xoff;      /* RXB thresholds of the PFC priorities, 128-byte buffers */
+	bool fwd;	 /* pass PAUSE frames up (PAUSE_FWD) */
+	uint16_t quanta; /* pause time of class 0 (link pause) / every class (PFC) */
+	uint16_t thresh; /* refresh threshold */
+	uint32_t xoff;	 /* RXB thresholds of the PFC priorities, 128-byte buffers */
 	uint32_t xon;
 };
 inline constexpr unsigned kPfcPriorities = 4;
@@ -84,6 +84,10 @@ public:
 	/* RS-FEC (clause 91) on or off for the port's lanes. */
 	void set_rs_fec(bool on);
 	bool rs_fec() const;
+	/* RS-FEC corrected / uncorrected codewords since the Port was made. The MAC_RS_FEC
+	 * counters clear when read [gaudi2_cn.c __gaudi2_cn_get_mac_fec_stats "read ... in order
+	 * to clear them"]: each call reads them (LO, then HI) and adds them to a total kept here,
+	 * as hbl_cn's correctable_errors_cnt. Safe from several threads. */
 	uint64_t fec_corrected() const;
 	uint64_t fec_uncorrected() const;
 	void set_flow(const FlowCfg &f);
@@ -171,6 +175,8 @@ private:
 	void wr_lanes(uint32_t reg_in_ch, uint32_t val);
 
 	Bar *bar_ = nullptr;
+	/* fec_corrected / fec_uncorrected totals (atomic adds: readers in several threads) */
+	mutable uint64_t fec_ccw_ = 0, fec_nccw_ = 0;
 	unsigned port_ = 0;
 	uint8_t mac_[6] = {};
 };

@@ -409,6 +409,11 @@ void Device::Impl::build_map()
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_REC_STS0, kKnown | kReadOnly);
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_0, kKnown | kReadOnly);
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_2, kKnown | kReadOnly);
+	/* RS-FEC codeword counters of the 4 lanes (RSFEC..RSFEC3, 0x20 apart): clear on read. */
+	for (unsigned l = 0; l < 4; l++)
+		for (uint32_t r : {reg::MAC_RS_FEC_RSFEC_CCW_LO, reg::MAC_RS_FEC_RSFEC_CCW_HI,
+				   reg::MAC_RS_FEC_RSFEC_NCCW_LO, reg::MAC_RS_FEC_RSFEC_NCCW_HI})
+			mark(reg::mac_rs_fec(0) + r + l * 0x20, kKnown | kClearOnRead);
 	serdes_mark_map(); /* [phy] */
 	seq_mark_map();	   /* [seq_check] */
 }
@@ -598,6 +603,9 @@ uint32_t Device::Impl::on_read(uint32_t off)
 		return 0;
 	if (!check_access(off, false, 0, 0))
 		return 0;
+	if (unlikely(map_[off / 4] & kClearOnRead)) /* RS-FEC codeword counters */
+		return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(&region_[off]))
+			.exchange(0, std::memory_order_relaxed);
 	uint32_t hi_off = 0;
 	if (const uint64_t *c = stat_counter(*shm_, off, &hi_off)) {
 		/* MAC_GLOB_STAT: LO word now, bits 63:32 latched into DATA_HI [regs, facts §4]. */

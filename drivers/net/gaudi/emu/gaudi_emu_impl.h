@@ -819,6 +819,9 @@ struct Device::Impl {
 	 * kKnown = a register, kKnown | kReadOnly = a status/counter register. */
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2;
 	static constexpr uint8_t kSeq = 4; /* [seq_check] a register some step reads */
+	/* RS-FEC CCW/NCCW LO/HI: a read returns the count and clears it [gaudi2_cn.c
+	 * __gaudi2_cn_get_mac_fec_stats]. */
+	static constexpr uint8_t kClearOnRead = 8;
 	std::vector<uint8_t> map_;
 	std::atomic<uint64_t> violations_{0};
 	/* [profile] Config::profile's counts (hook_write, hook_read, hook_service), on a line
