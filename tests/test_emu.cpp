@@ -1348,6 +1348,9 @@ struct StepReg {
 	uint32_t off;
 	uint32_t good;
 };
+/* REQ/RES_BASE_ADDRESS_31_7 of the tests: address >> 7. */
+constexpr uint32_t kReqBase7 = 0x4000, kResBase7 = 0x8000;
+
 std::vector<StepReg> step_regs(unsigned p)
 {
 	std::vector<StepReg> v = {
@@ -1358,8 +1361,8 @@ std::vector<StepReg> step_regs(unsigned p)
 		{SeqStep::txs, reg::txs(p) + reg::TXS_BASE_ADDRESS_31_7, 0x200},
 		{SeqStep::txs, reg::txs(p) + reg::TXS_BASE_ADDRESS_FREE_LIST_31_0, 0x10000},
 		{SeqStep::txs, reg::txs(p) + reg::TXS_PRODUCER_UPDATE, 768},
-		{SeqStep::qpc_req_base, reg::qpc(p) + reg::QPC_REQ_BASE_ADDRESS_31_7, 0x4000},
-		{SeqStep::qpc_res_base, reg::qpc(p) + reg::QPC_RES_BASE_ADDRESS_31_7, 0x8000},
+		{SeqStep::qpc_req_base, reg::qpc(p) + reg::QPC_REQ_BASE_ADDRESS_31_7, kReqBase7},
+		{SeqStep::qpc_res_base, reg::qpc(p) + reg::QPC_RES_BASE_ADDRESS_31_7, kResBase7},
 		{SeqStep::db_fifo_axuser,
 		 reg::qpc_axuser_db_fifo(p) + reg::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO, 0xFFFFFBFF},
 		{SeqStep::ev_que_axuser,
@@ -1412,6 +1415,10 @@ protected:
 			dev->bar().wr32(reg::qpc_axuser_db_fifo(p) +
 						reg::QPC_AXUSER_DB_FIFO_HB_WR_OVRD_LO,
 					reg::kHbOvrdMmuBp);
+			/* The QPC tables' bases come before the QP contexts are written
+			 * (config_port_hw_qpc, then the port opens): the contexts land there. */
+			dev->bar().wr32(reg::qpc(p) + reg::QPC_REQ_BASE_ADDRESS_31_7, kReqBase7);
+			dev->bar().wr32(reg::qpc(p) + reg::QPC_RES_BASE_ADDRESS_31_7, kResBase7);
 			rig.back()->bring_up();
 		}
 	}
@@ -1450,7 +1457,7 @@ TEST_F(SeqCheck, NoTrafficBeforeTheSteps)
 		  1u)
 		<< log.text();
 	/* Every missing TX step is logged, once per port start. */
-	EXPECT_EQ(log.count("port 0: TX dropped: QPC REQ_BASE_ADDRESS not programmed"), 1u);
+	EXPECT_EQ(log.count("port 0: TX dropped: TXS BASE_ADDRESS / free list not set up"), 1u);
 	EXPECT_EQ(send_one(), 0u);
 	EXPECT_EQ(dev->seq_refused(0, SeqStep::txb_tdm), 2u);
 	EXPECT_EQ(log.count("port 0: TX dropped: TXB TDM_PORT_ARB_MASK"), 1u);
@@ -1595,6 +1602,42 @@ TEST_F(SeqCheck, CiAndEventWritesNeedTheirOverride)
 	dev->bar().wr32(db, 0xFFFFFBFF);
 	EXPECT_EQ(send_one(), 1u);
 	EXPECT_EQ(rig[0]->db_outstanding(), 0u);
+}
+
+/* QP contexts written through the gateway land in device memory at REQ/RES_BASE_ADDRESS
+ * (+ QPN x 128 / 32 bytes), and the model takes them from there: a table moved to memory
+ * nobody wrote has no valid raw QP; moved back, the context is found as it was left. */
+TEST_F(SeqCheck, QpContextsLiveInDeviceMemoryAtTheirBase)
+{
+	do_steps(*dev, 0);
+	do_steps(*dev, 1);
+	ASSERT_EQ(send_one(), 1u);
+	hw::qpc::ReqImage req{};
+	ASSERT_TRUE(dev->read_device_memory(uint64_t(kReqBase7) << 7, req.data.data(), 128));
+	EXPECT_EQ(req.get(hw::qpc::REQ_VALID), 1u);
+	EXPECT_EQ(req.get(hw::qpc::REQ_TS), hw::qpc::TS_RAW);
+	hw::qpc::ResImage res{};
+	ASSERT_TRUE(dev->read_device_memory(uint64_t(kResBase7) << 7, res.data.data(), 32));
+	EXPECT_EQ(res.get(hw::qpc::RES_VALID), 1u);
+	hw::qpc::ReqImage none{};
+	ASSERT_TRUE(dev->read_device_memory(0x5000ull << 7, none.data.data(), 128));
+	EXPECT_EQ(none.get(hw::qpc::REQ_VALID), 0u);
+
+	const uint32_t rb = reg::qpc(0) + reg::QPC_REQ_BASE_ADDRESS_31_7;
+	dev->bar().wr32(rb, 0x5000);
+	rig[0]->take_events();
+	EXPECT_EQ(send_one(), 0u);
+	auto qe = of_type(rig[0]->take_events(), EqeType::qp_err);
+	ASSERT_EQ(qe.size(), 1u);
+	EXPECT_EQ(qe[0].d2, uint32_t(QpErrSyndrome::req_db_qp_not_valid));
+	dev->bar().wr32(rb, kReqBase7);
+	EXPECT_EQ(send_one(), 2u); /* the frame posted meanwhile goes out too */
+
+	const uint32_t sb = reg::qpc(1) + reg::QPC_RES_BASE_ADDRESS_31_7;
+	dev->bar().wr32(sb, 0x9000);
+	EXPECT_EQ(send_one(), 0u);
+	dev->bar().wr32(sb, kResBase7);
+	EXPECT_EQ(send_one(), 1u);
 }
 
 /* seq_check off (the default): the steps are not needed. */

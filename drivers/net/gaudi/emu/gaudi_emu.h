@@ -292,6 +292,10 @@ public:
 	 * because step s was missing, and the steps missing now (bit per SeqStep). */
 	uint64_t seq_refused(unsigned port, SeqStep s) const;
 	uint32_t seq_missing(unsigned port) const;
+	/* [seq_check] len bytes of the NIC's device memory at addr (where the QP contexts land:
+	 * REQ/RES_BASE_ADDRESS + QPN x size); memory never written reads 0. False without
+	 * seq_check (no device memory is kept then). */
+	bool read_device_memory(uint64_t addr, void *out, size_t len) const;
 	/* Driver accesses outside the published map or to read-only registers (strict off). */
 	uint64_t map_violations() const;
 	/* [profile] TSC cycles spent in the register window's accesses (Config::profile; 0

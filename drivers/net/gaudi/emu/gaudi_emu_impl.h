@@ -318,6 +318,7 @@ struct Device::Impl {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		/* Requester QPC of QPN 0 and what the engine derives from it. */
 		std::array<uint32_t, qpc::kReqDwords> req{};
+		uint64_t qpc_base = 0; /* [seq_check] where req lives in device memory */
 		bool valid = false;
 		bool raw = false;
 		uint32_t last_idx = 0;
@@ -346,6 +347,7 @@ struct Device::Impl {
 	struct alignas(64) RxState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		std::array<uint32_t, qpc::kResDwords> res{};
+		uint64_t qpc_base = 0; /* [seq_check] where res lives in device memory */
 		bool valid = false;
 		uint32_t pi = 0; /* free-running CQ producer index */
 		/* The engine's copy of ci, refreshed when the CQ looks full (cq_room). */
@@ -628,6 +630,16 @@ struct Device::Impl {
 	/* ---- QPC (gaudi_emu_qpc.cpp) ---- */
 	void on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
 	void gateway(unsigned p);
+	void req_apply(unsigned p, bool restart);
+	/* [seq_check] QP contexts in the NIC's device memory */
+	static constexpr size_t kReqQpcBytes = qpc::kReqDwords * 4,
+				kResQpcBytes = qpc::kResDwords * 4;
+	static constexpr uint64_t kDramPage = 4096;
+	uint64_t qpc_base(unsigned p, bool req) const;
+	void qpc_store(unsigned p, bool req);
+	void qpc_rebase(unsigned p, bool req);
+	void dram_write(uint64_t a, const void *src, size_t n);
+	void dram_read(uint64_t a, void *dst, size_t n);
 	void doorbell(unsigned p, uint32_t first, uint32_t second);
 	void write_db_ci(unsigned p, uint32_t consumed);
 
@@ -832,6 +844,12 @@ struct Device::Impl {
 
 	/* [trace] Config::trace's file (null: off), its line count and lock, and the names of
 	 * the map's registers by NIC offset. */
+	/* [seq_check] The NIC's device memory, sparse: 4 KB pages made on first write; memory
+	 * never written reads 0. */
+	struct NicDram {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages;
+	} dram_;
 	FILE *trace_ = nullptr;
 	uint64_t trace_seq_ = 0;
 	rte_spinlock_t trace_lock_ = RTE_SPINLOCK_INITIALIZER;
