@@ -849,6 +849,48 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
 	return 0;
 }
+
+/* [seq_check] telemetry /gaudi_emu/seq,<port id>: whether the model checks the bring-up
+ * sequence, the steps the port misses now (bit per emu::SeqStep) and, per step, the frames or
+ * writes refused for it. Primary only, under gaudi_adapter_lock like tel_profile. */
+int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
+{
+	(void)cmd;
+	char *end = nullptr;
+	if (params == nullptr || *params < '0' || *params > '9')
+		return -EINVAL;
+	unsigned long pid = strtoul(params, &end, 10);
+	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS)
+		return -EINVAL;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return -ENOTSUP;
+	bool on = false;
+	uint32_t missing = 0;
+	std::array<uint64_t, emu::kSeqSteps> refused{};
+	rte_spinlock_lock(&gaudi_adapter_lock);
+	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(pid));
+	const rte_device *device = rte_eth_devices[pid].device;
+	const bool ours =
+		ad != nullptr && device != nullptr && device->driver == &gaudi_emu_driver.driver;
+	if (ours) {
+		const emu::Device *m = static_cast<VdevBackend *>(ad->backend.get())->device();
+		const unsigned nic_port = gaudi_hw(&rte_eth_devices[pid]).id();
+		on = m->seq_check();
+		missing = m->seq_missing(nic_port);
+		for (unsigned s = 0; s < emu::kSeqSteps; s++)
+			refused[s] = m->seq_refused(nic_port, emu::SeqStep(s));
+	}
+	rte_spinlock_unlock(&gaudi_adapter_lock);
+	if (!ours)
+		return -EINVAL; /* no open port of this driver */
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "port_id", pid);
+	rte_tel_data_add_dict_u64(d, "seq_check", on ? 1 : 0);
+	rte_tel_data_add_dict_u64(d, "missing", missing);
+	for (unsigned s = 0; s < emu::kSeqSteps; s++)
+		rte_tel_data_add_dict_u64(d, emu::seq_step_name(emu::SeqStep(s)), refused[s]);
+	return 0;
+}
 } // namespace
 
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
@@ -859,4 +901,8 @@ RTE_INIT(gaudi_emu_telemetry)
 	rte_telemetry_register_cmd("/gaudi_emu/profile", tel_profile,
 				   "TSC cycles the driver spent in the emulated NIC's model "
 				   "(devarg profile=1). Parameters: int port_id");
+	rte_telemetry_register_cmd(
+		"/gaudi_emu/seq", tel_seq,
+		"Emulated NIC bring-up checks (devarg seq_check=1): steps missing, "
+		"refusals per step. Parameters: int port_id");
 }

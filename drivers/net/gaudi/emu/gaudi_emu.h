@@ -197,6 +197,8 @@ inline constexpr unsigned kSeqSteps = unsigned(SeqStep::count);
 /* The step as the model's log names it, e.g. "RXB MAX_STATIC_CREDITS not programmed
  * (gaudi2_cn_config_hw_rxb)". */
 const char *seq_step_text(SeqStep s);
+/* Its enumerator's name ("rxb_credits"), for telemetry. */
+const char *seq_step_name(SeqStep s);
 
 /* [phy] What a port's SerDes model saw (Device::phy_state). */
 struct PhyState {
@@ -290,6 +292,7 @@ public:
 	static constexpr uint32_t kFwVersion = (0u << 16) | (2u << 8) | 0u;
 	/* [seq_check] Frames (TX, RX) or writes (EQ, DB FIFO CI) the model refused on a port
 	 * because step s was missing, and the steps missing now (bit per SeqStep). */
+	bool seq_check() const; /* Config::seq_check */
 	uint64_t seq_refused(unsigned port, SeqStep s) const;
 	uint32_t seq_missing(unsigned port) const;
 	/* [seq_check] len bytes of the NIC's device memory at addr (where the QP contexts land:

@@ -21,35 +21,57 @@ namespace {
 /* Step, what is missing, and the public function that does it. */
 struct SeqRow {
 	SeqStep step;
+	const char *name; /* as the enum spells it */
 	const char *text;
 };
 constexpr SeqRow kSeqRows[] = {
-	{SeqStep::rxb_credits, "RXB MAX_STATIC_CREDITS not programmed (gaudi2_cn_config_hw_rxb)"},
-	{SeqStep::rxb_drop_threshold, "RXB DROP_THRESHOLD is 0 (gaudi2_cn_config_hw_rxb; 0 is "
-				      "gaudi2_cn_stop_traffic_macro's)"},
-	{SeqStep::txb_tdm, "TXB TDM_PORT_ARB_MASK not programmed for the port's speed "
-			   "(gaudi2_cn_config_hw_txb)"},
-	{SeqStep::txs, "TXS BASE_ADDRESS / free list not set up (gaudi2_cn_config_port_hw_txs)"},
-	{SeqStep::qpc_req_base, "QPC REQ_BASE_ADDRESS not programmed "
-				"(gaudi2_cn_config_port_hw_qpc)"},
-	{SeqStep::qpc_res_base, "QPC RES_BASE_ADDRESS not programmed "
-				"(gaudi2_cn_config_port_hw_qpc)"},
-	{SeqStep::db_fifo_axuser, "QPC AXUSER_DB_FIFO HB_WR_OVRD_LO not the MMU bypass "
-				  "(gaudi2_cn_config_port_hw_qpc)"},
-	{SeqStep::ev_que_axuser, "QPC AXUSER_EV_QUE_LBW_INTR HB_WR_OVRD_LO not the MMU bypass "
-				 "(gaudi2_cn_eq_hw_config)"},
-	{SeqStep::cq_axuser, "RXE AXUSER_CQ0 HB_WR_OVRD_LO not the MMU bypass "
-			     "(gaudi2_cn_config_port_hw_rxe)"},
-	{SeqStep::rxe_aruser, "RXE ARUSER_MMU_BP not set (gaudi2_cn_config_port_hw_rxe)"},
-	{SeqStep::txe_wqe_user, "TXE WQE_USER_CFG MMU_BYPASS not set "
-				"(gaudi2_cn_config_port_hw_txe)"},
-	{SeqStep::mac_reset, "MAC channel not reset: PCS CONTROL1 FLD_RESET not written "
-			     "(gaudi2_cn_hw_mac_ch_reset)"},
-	{SeqStep::mac_fifo, "MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS are 0 "
-			    "(gaudi2_cn_hw_mac_port_config)"},
+	{SeqStep::rxb_credits, "rxb_credits",
+	 "RXB MAX_STATIC_CREDITS not programmed (gaudi2_cn_config_hw_rxb)"},
+	{SeqStep::rxb_drop_threshold, "rxb_drop_threshold",
+	 "RXB DROP_THRESHOLD is 0 (gaudi2_cn_config_hw_rxb; 0 is "
+	 "gaudi2_cn_stop_traffic_macro's)"},
+	{SeqStep::txb_tdm, "txb_tdm",
+	 "TXB TDM_PORT_ARB_MASK not programmed for the port's speed "
+	 "(gaudi2_cn_config_hw_txb)"},
+	{SeqStep::txs, "txs",
+	 "TXS BASE_ADDRESS / free list not set up (gaudi2_cn_config_port_hw_txs)"},
+	{SeqStep::qpc_req_base, "qpc_req_base",
+	 "QPC REQ_BASE_ADDRESS not programmed "
+	 "(gaudi2_cn_config_port_hw_qpc)"},
+	{SeqStep::qpc_res_base, "qpc_res_base",
+	 "QPC RES_BASE_ADDRESS not programmed "
+	 "(gaudi2_cn_config_port_hw_qpc)"},
+	{SeqStep::db_fifo_axuser, "db_fifo_axuser",
+	 "QPC AXUSER_DB_FIFO HB_WR_OVRD_LO not the MMU bypass "
+	 "(gaudi2_cn_config_port_hw_qpc)"},
+	{SeqStep::ev_que_axuser, "ev_que_axuser",
+	 "QPC AXUSER_EV_QUE_LBW_INTR HB_WR_OVRD_LO not the MMU bypass "
+	 "(gaudi2_cn_eq_hw_config)"},
+	{SeqStep::cq_axuser, "cq_axuser",
+	 "RXE AXUSER_CQ0 HB_WR_OVRD_LO not the MMU bypass "
+	 "(gaudi2_cn_config_port_hw_rxe)"},
+	{SeqStep::rxe_aruser, "rxe_aruser",
+	 "RXE ARUSER_MMU_BP not set (gaudi2_cn_config_port_hw_rxe)"},
+	{SeqStep::txe_wqe_user, "txe_wqe_user",
+	 "TXE WQE_USER_CFG MMU_BYPASS not set "
+	 "(gaudi2_cn_config_port_hw_txe)"},
+	{SeqStep::mac_reset, "mac_reset",
+	 "MAC channel not reset: PCS CONTROL1 FLD_RESET not written "
+	 "(gaudi2_cn_hw_mac_ch_reset)"},
+	{SeqStep::mac_fifo, "mac_fifo",
+	 "MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS are 0 "
+	 "(gaudi2_cn_hw_mac_port_config)"},
 };
 static_assert(std::size(kSeqRows) == kSeqSteps);
 } // namespace
+
+const char *seq_step_name(SeqStep s)
+{
+	for (const SeqRow &r : kSeqRows)
+		if (r.step == s)
+			return r.name;
+	return "?";
+}
 
 const char *seq_step_text(SeqStep s)
 {
@@ -175,6 +197,11 @@ uint64_t Device::seq_refused(unsigned port, SeqStep s) const
 	if (port >= impl_->cfg_.nports || unsigned(s) >= kSeqSteps)
 		return 0;
 	return impl_->ports_[port].seq_refused[unsigned(s)].load(std::memory_order_relaxed);
+}
+
+bool Device::seq_check() const
+{
+	return impl_->cfg_.seq_check;
 }
 
 uint32_t Device::seq_missing(unsigned port) const
