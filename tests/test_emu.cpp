@@ -46,15 +46,8 @@ public:
 	{
 		/* DPDK 22.11 rejects --in-memory with --no-huge (no-huge implies legacy memory);
 		 * --no-shconf gives the same "no files left behind". */
-		const char *args[] = {"test_emu",
-				      "--no-huge",
-				      "-m",
-				      "256",
-				      "--no-shconf",
-				      "--no-pci",
-				      "--iova-mode=va",
-				      "--no-telemetry",
-				      "--log-level=lib.eal:error"};
+		const char *args[] = {"test_emu", "--no-huge", "-m", "256", "--no-shconf", "--no-pci",
+				      "--iova-mode=va", "--no-telemetry", "--log-level=lib.eal:error"};
 		int n = sizeof(args) / sizeof(args[0]);
 		if (rte_eal_init(n, const_cast<char **>(args)) < 0) {
 			fprintf(stderr, "rte_eal_init failed\n");
@@ -63,24 +56,19 @@ public:
 	}
 	void TearDown() override { rte_eal_cleanup(); }
 };
-[[maybe_unused]] ::testing::Environment *const g_eal =
-	::testing::AddGlobalTestEnvironment(new EalEnv);
+[[maybe_unused]] ::testing::Environment *const g_eal = ::testing::AddGlobalTestEnvironment(new EalEnv);
 
 /* ---- Ring geometry used by the tests ---- */
-constexpr uint32_t kWqLog2 = 8;	   /* 256 WQEs */
-constexpr uint32_t kRxLog2 = 6;	   /* 64 slots, 64 CQEs */
+constexpr uint32_t kWqLog2 = 8;   /* 256 WQEs */
+constexpr uint32_t kRxLog2 = 6;   /* 64 slots, 64 CQEs */
 constexpr uint32_t kSlotLog2 = 11; /* 2 KB slots */
-constexpr uint32_t kEqLog2 = 8;	   /* 256 EQEs */
-constexpr uint32_t kFrm = 1518;	   /* MAC FRM_LENGTH: 1514 + FCS */
+constexpr uint32_t kEqLog2 = 8;   /* 256 EQEs */
+constexpr uint32_t kFrm = 1518;   /* MAC FRM_LENGTH: 1514 + FCS */
 constexpr uint32_t kTxBufs = 256;
 
-uint32_t load(const volatile uint32_t *p)
-{
-	return __atomic_load_n(const_cast<const uint32_t *>(p), __ATOMIC_ACQUIRE);
-}
+uint32_t load(const volatile uint32_t *p) { return __atomic_load_n(const_cast<const uint32_t *>(p), __ATOMIC_ACQUIRE); }
 
-bool wait_until(const std::function<bool()> &pred,
-		std::chrono::milliseconds timeout = std::chrono::seconds(5))
+bool wait_until(const std::function<bool()> &pred, std::chrono::milliseconds timeout = std::chrono::seconds(5))
 {
 	auto end = std::chrono::steady_clock::now() + timeout;
 	while (!pred()) {
@@ -109,8 +97,8 @@ public:
 		static unsigned seq;
 		char name[RTE_MEMZONE_NAMESIZE];
 		snprintf(name, sizeof(name), "emu_test_%u", seq++);
-		mz = rte_memzone_reserve_aligned(name, kSize, SOCKET_ID_ANY,
-						 RTE_MEMZONE_IOVA_CONTIG, hw::kRingAlign);
+		mz = rte_memzone_reserve_aligned(name, kSize, SOCKET_ID_ANY, RTE_MEMZONE_IOVA_CONTIG,
+						 hw::kRingAlign);
 		if (mz != nullptr)
 			std::memset(mz->addr, 0, kSize);
 	}
@@ -135,10 +123,7 @@ public:
 	uint64_t txbuf_iova(uint32_t i) const { return iova(kTx + size_t(i % kTxBufs) * 2048); }
 
 	hw::TxRingCfg tx_cfg() const { return {iova(kWq), kWqLog2, iova(kDbCi), 1500}; }
-	hw::RxRingCfg rx_cfg() const
-	{
-		return {iova(kSlots), kSlotLog2, kRxLog2, iova(kCq), iova(kCqPi)};
-	}
+	hw::RxRingCfg rx_cfg() const { return {iova(kSlots), kSlotLog2, kRxLog2, iova(kCq), iova(kCqPi)}; }
 
 	/* EQ, MAC (enabled), station address, TX and RX rings. */
 	void bring_up(bool promisc = true, uint32_t eq_log2 = kEqLog2)
@@ -167,8 +152,7 @@ public:
 	void set_frm_length(uint32_t len)
 	{
 		for (unsigned l = 0; l < hw::kLanesPerPort; l++)
-			hw.bar()->wr32(hw::reg::mac_128(hw.id(), l) + hw::reg::MAC_128_FRM_LENGTH,
-				       len);
+			hw.bar()->wr32(hw::reg::mac_128(hw.id(), l) + hw::reg::MAC_128_FRM_LENGTH, len);
 	}
 
 	/* Queue one WQE for buffer `buf` (already filled) and advance the local PI. */
@@ -433,7 +417,7 @@ TEST_P(Emu, RingsWrapOverManyDoorbells)
 	auto ev = of_type(rig[0]->take_events(), EqeType::raw_tx_comp);
 	ASSERT_EQ(ev.size(), 10u);
 	EXPECT_EQ(ev.back().d2, (36u * 25 + 24) % 256); /* a ring index */
-	EXPECT_EQ(load(rig[0]->db_ci()), 39u);		/* 40 doorbells after the wrap to 63 */
+	EXPECT_EQ(load(rig[0]->db_ci()), 39u); /* 40 doorbells after the wrap to 63 */
 	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 0u);
 }
 
@@ -476,7 +460,7 @@ TEST_P(Emu, DoorbellFifoOverrun)
 		r.post(i, 80, false);
 		r.ring();
 	}
-	EXPECT_EQ(load(r.db_ci()), 63u);   /* engine held: nothing consumed since the alignment */
+	EXPECT_EQ(load(r.db_ci()), 63u); /* engine held: nothing consumed since the alignment */
 	r.hw.ring_doorbell(r.tx_pi & 255); /* 65th: dropped */
 	auto ov = of_type(r.take_events(), EqeType::db_fifo_overrun);
 	ASSERT_EQ(ov.size(), 1u);
@@ -641,8 +625,8 @@ TEST_P(Emu, MacCountersByClassAndRmonBoundary)
 	rig[0]->set_frm_length(2000);
 	rig[1]->set_frm_length(2000);
 	/* With FCS: 64 | 65 127 | 128 255 | 256 511 | 512 1023 | 1024 1518 | 1519. */
-	const std::vector<uint32_t> sizes = {60,  61,  123,  124,  251,	 252,
-					     507, 508, 1019, 1020, 1514, 1515};
+	const std::vector<uint32_t> sizes = {60, 61, 123, 124, 251, 252, 507, 508, 1019, 1020,
+					     1514, 1515};
 	const uint64_t want[7] = {1, 2, 2, 2, 2, 2, 1};
 	const uint8_t mcast[6] = {0x01, 0x00, 0x5e, 0x00, 0x00, 0x01};
 	for (unsigned round = 1; round <= 2; round++) {
@@ -869,8 +853,7 @@ TEST_P(Emu, LinkStatusBitsAndEvents)
 	EXPECT_TRUE(reg(hw::reg::mac_pcs(0, 0) + hw::reg::MAC_PCS_STATUS1) & pcs_link);
 	/* MAC_REC_STS0.REC_LINK_STS: lanes 0-1 (port 0) and 2-3 (port 1) of the macro. */
 	EXPECT_EQ(hw::reg::MAC_CORE_MAC_REC_STS0_REC_LINK_STS.get(
-			  reg(hw::reg::mac_core(0) + hw::reg::MAC_CORE_MAC_REC_STS0)),
-		  0xFu);
+			  reg(hw::reg::mac_core(0) + hw::reg::MAC_CORE_MAC_REC_STS0)), 0xFu);
 	/* Both ends came up: two events, both on port 1's EQ, none on port 0's; the status is
 	 * the macro's REC_LINK_STS, a bit per lane (port 1's lanes 2-3 first). */
 	auto ls = of_type(ev.take_events(), EqeType::link_status);
@@ -1254,8 +1237,7 @@ TEST(EmuDevice, PowerUpStateIsPublished)
 	auto rd = [&](uint32_t off) { return d->bar().rd32(off); };
 	EXPECT_NE(rd(reg::qpc(1) + reg::QPC_INTERRUPT_EN) & reg::intr_msi_en(reg::INTR_EQ), 0u);
 	EXPECT_EQ(rd(reg::qpc(1) + reg::QPC_INTERRUPT_MASK), 0u);
-	EXPECT_TRUE(rd(reg::qpc(1) + reg::QPC_EVENT_QUE_CFG) &
-		    reg::QPC_EVENT_QUE_CFG_ENABLE.mask());
+	EXPECT_TRUE(rd(reg::qpc(1) + reg::QPC_EVENT_QUE_CFG) & reg::QPC_EVENT_QUE_CFG_ENABLE.mask());
 	EXPECT_EQ(rd(reg::mac_128(1, 0) + reg::MAC_128_COMMAND_CONFIG), 0x2913u);
 	EXPECT_EQ(rd(reg::txe(0) + reg::TXE_WQE_CHECK_CFG5), 187u);
 	EXPECT_EQ(rd(reg::txe(0) + reg::TXE_WQE_CHECK_CFG4), 8320u);

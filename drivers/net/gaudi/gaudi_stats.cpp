@@ -190,10 +190,12 @@ static_assert(std::size(kPortNames) == port_x_count);
 
 /* Driver counters of queue 0 the basic per-queue stats do not carry. */
 constexpr const char *kQueueNames[] = {
-	"rx_q0_cqe_not_valid", "rx_q0_address_filtered",
+	"rx_q0_cqe_not_valid",
+	"rx_q0_address_filtered",
 	"rx_q0_attached",   /* frames handed out in their slot (devarg rx_copy_max) */
 	"rx_q0_slots_held", /* slots attached mbufs hold now (a gauge) */
-	"tx_q0_errors",	       "tx_q0_doorbell_busy",
+	"tx_q0_errors",
+	"tx_q0_doorbell_busy",
 };
 
 constexpr unsigned kNbMac = unsigned(RxStat::count) + unsigned(TxStat::count);

@@ -372,8 +372,8 @@ int arg_phy_pol(const char *k, const char *v, void *opaque)
 	uint64_t m = 0;
 	if (!gaudi_devarg_hex(v, (uint64_t(1) << (2 * kMaxPorts)) - 1, &m))
 		return gaudi_devarg_error(opaque, k, v, "must be a hex mask of lanes 0..47");
-	(strcmp(k, "phy_pol_tx") == 0 ? model_cfg(opaque).phy_pol_tx
-				      : model_cfg(opaque).phy_pol_rx) = m;
+	(strcmp(k, "phy_pol_tx") == 0 ? model_cfg(opaque).phy_pol_tx : model_cfg(opaque).phy_pol_rx) =
+		m;
 	return 0;
 }
 
@@ -496,35 +496,35 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 
 /* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
  * per-port keys are checked against it. */
-#define GAUDI_EMU_DEVARGS(X)                                                 \
-	X(ports, "<1..24>", true, arg_ports)                                 \
-	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                \
-	X(rx_pcap, "<port>:<path>", false, arg_pcap)                         \
-	X(tx_pcap, "<port>:<path>", false, arg_pcap)                         \
-	X(engine, "inline|thread", true, arg_engine)                         \
-	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                  \
-	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)        \
-	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)       \
-	X(strict, "<0|1>", true, arg_strict)                                 \
-	X(profile, "<0|1>", true, arg_profile)                               \
-	X(trace, "<file>", true, arg_trace)                                  \
-	X(seq_check, "<0|1>", true, arg_seq_check)                           \
-	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)               \
-	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                     \
-	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                   \
-	X(fw_fault, "<kind>", true, arg_fw_fault)                            \
-	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                     \
-	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)               \
-	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)     \
-	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault) \
-	X(fault_seed, "<n>", true, arg_fault_seed)                           \
-	X(fault_rate, "<0..1>", true, arg_fault_rate)                        \
-	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)          \
-	X(phy_board, "hl225|plain", true, arg_phy_board)                     \
-	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                            \
-	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                            \
-	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                         \
-	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)      \
+#define GAUDI_EMU_DEVARGS(X)                                                            \
+	X(ports, "<1..24>", true, arg_ports)                                            \
+	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                           \
+	X(rx_pcap, "<port>:<path>", false, arg_pcap)                                    \
+	X(tx_pcap, "<port>:<path>", false, arg_pcap)                                    \
+	X(engine, "inline|thread", true, arg_engine)                                    \
+	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                             \
+	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                   \
+	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                  \
+	X(strict, "<0|1>", true, arg_strict)                                            \
+	X(profile, "<0|1>", true, arg_profile)                                          \
+	X(trace, "<file>", true, arg_trace)                                             \
+	X(seq_check, "<0|1>", true, arg_seq_check)                                      \
+	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                          \
+	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                \
+	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                              \
+	X(fw_fault, "<kind>", true, arg_fw_fault)                                       \
+	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                \
+	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                          \
+	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)                \
+	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)            \
+	X(fault_seed, "<n>", true, arg_fault_seed)                                      \
+	X(fault_rate, "<0..1>", true, arg_fault_rate)                                   \
+	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)                     \
+	X(phy_board, "hl225|plain", true, arg_phy_board)                                \
+	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                                       \
+	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                                       \
+	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                                    \
+	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)                 \
 	GAUDI_DRIVER_DEVARGS(X)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
@@ -751,7 +751,7 @@ int emu_probe(rte_vdev_device *vdev)
 			  name);
 		cfg.shm_name.clear();
 	}
-	cfg.fw_gate = true;  /* the model refuses NIC programming before the firmware is up */
+	cfg.fw_gate = true; /* the model refuses NIC programming before the firmware is up */
 	cfg.phy_link = true; /* [phy] the link needs the PHY bring-up, as on silicon */
 	auto model = emu::Device::create(cfg, &err);
 	if (!model) {
@@ -834,8 +834,8 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	rte_spinlock_lock(&gaudi_adapter_lock);
 	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(pid));
 	const rte_device *device = rte_eth_devices[pid].device;
-	const bool ours =
-		ad != nullptr && device != nullptr && device->driver == &gaudi_emu_driver.driver;
+	const bool ours = ad != nullptr && device != nullptr &&
+			  device->driver == &gaudi_emu_driver.driver;
 	if (ours)
 		pr = static_cast<VdevBackend *>(ad->backend.get())->device()->profile();
 	rte_spinlock_unlock(&gaudi_adapter_lock);

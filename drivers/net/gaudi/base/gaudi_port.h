@@ -21,20 +21,20 @@ namespace gaudi::hw {
 
 /* TX ring programming. wq_log2 = log2(entries) (kTxRingMin..kTxRingMax). */
 struct TxRingCfg {
-	uint64_t wq_iova; /* kRingAlign-aligned array of TxWqe */
+	uint64_t wq_iova;       /* kRingAlign-aligned array of TxWqe */
 	uint32_t wq_log2;
-	uint64_t db_ci_iova; /* kDbFifoCiAlign-aligned uint32_t the HW writes the FIFO CI to */
-	uint32_t mtu;	     /* bytes; encoded as log2(mtu) - 10 rounded up */
+	uint64_t db_ci_iova;    /* kDbFifoCiAlign-aligned uint32_t the HW writes the FIFO CI to */
+	uint32_t mtu;           /* bytes; encoded as log2(mtu) - 10 rounded up */
 };
 
 /* RX ring programming: slot ring of 2^count_log2 slots of 2^slot_log2 bytes, and the raw CQ of
  * the same number of entries. */
 struct RxRingCfg {
-	uint64_t slots_iova; /* kRingAlign-aligned */
+	uint64_t slots_iova;    /* kRingAlign-aligned */
 	uint32_t slot_log2;
 	uint32_t count_log2;
-	uint64_t cq_iova;    /* kRingAlign-aligned array of Cqe */
-	uint64_t cq_pi_iova; /* uint32_t the HW writes the CQ PI to (free-running) */
+	uint64_t cq_iova;       /* kRingAlign-aligned array of Cqe */
+	uint64_t cq_pi_iova;    /* uint32_t the HW writes the CQ PI to (free-running) */
 };
 
 /* Flow control of a port's MAC [facts §4]: PAUSE_IGNORE clear = honour received PAUSE
@@ -44,10 +44,10 @@ struct FlowCfg {
 	bool rx_pause;
 	bool tx_pause;
 	bool pfc;
-	bool fwd;	 /* pass PAUSE frames up (PAUSE_FWD) */
-	uint16_t quanta; /* pause time of class 0 (link pause) / every class (PFC) */
-	uint16_t thresh; /* refresh threshold */
-	uint32_t xoff;	 /* RXB thresholds of the PFC priorities, 128-byte buffers */
+	bool fwd;           /* pass PAUSE frames up (PAUSE_FWD) */
+	uint16_t quanta;    /* pause time of class 0 (link pause) / every class (PFC) */
+	uint16_t thresh;    /* refresh threshold */
+	uint32_t xoff;      /* RXB thresholds of the PFC priorities, 128-byte buffers */
 	uint32_t xon;
 };
 inline constexpr unsigned kPfcPriorities = 4;

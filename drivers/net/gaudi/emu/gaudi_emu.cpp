@@ -213,8 +213,7 @@ cpu_set_t Device::Impl::engine_cpus()
 		CPU_SET(i, &all);
 	free = all;
 	unsigned lc;
-	RTE_LCORE_FOREACH_WORKER(lc)
-	{
+	RTE_LCORE_FOREACH_WORKER(lc) {
 		rte_cpuset_t w = rte_lcore_cpuset(lc);
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &w))

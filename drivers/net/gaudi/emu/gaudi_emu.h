@@ -26,10 +26,10 @@ namespace gaudi::emu {
 /* [firmware] How the model's firmware fails bring-up (tests of the probe's error paths). */
 enum class FwFault {
 	none,
-	boot_stuck,	/* preboot never reaches a ready boot status (stays IN_PREBOOT) */
-	dirty,		/* HW_STATE reads dirty: a previous owner left the device initialised */
+	boot_stuck,     /* preboot never reaches a ready boot status (stays IN_PREBOOT) */
+	dirty,          /* HW_STATE reads dirty: a previous owner left the device initialised */
 	image_rejected, /* DATA_RDY of every image answers VALID_ERR */
-	cpucp_silent,	/* the device CPU takes packets but never writes a fence */
+	cpucp_silent,   /* the device CPU takes packets but never writes a fence */
 	/* the FIT's DEV_STS0 lacks NIC_MEM_CLEAR_EN */
 	no_nic_mem_clear,
 };
@@ -43,16 +43,16 @@ enum class PhyFault {
 
 /* Counters of the model's firmware (device CPU). */
 struct FwCounters {
-	uint64_t packets;	 /* cpucp packets served */
-	uint64_t invalid;	 /* packets answered with a non-zero return code */
-	uint64_t comms_errors;	 /* COMMS commands out of protocol order or size */
-	uint64_t gate_refused;	 /* NIC register writes refused by fw_gate */
-	uint32_t boot_status;	 /* CPU_BOOT_STATUS now */
-	bool queues_ready;	 /* QUEUE_INIT handshake done */
-	bool pci_access;	 /* ENABLE_PCI_ACCESS received (and no DISABLE since) */
-	uint64_t msix_db_addr;	 /* its value */
-	uint64_t lpbk_mask;	 /* ports NIC_LPBK_SET enabled */
-	uint64_t pfc_mask;	 /* ports NIC_PFC_SET enabled */
+	uint64_t packets;       /* cpucp packets served */
+	uint64_t invalid;       /* packets answered with a non-zero return code */
+	uint64_t comms_errors;  /* COMMS commands out of protocol order or size */
+	uint64_t gate_refused;  /* NIC register writes refused by fw_gate */
+	uint32_t boot_status;   /* CPU_BOOT_STATUS now */
+	bool queues_ready;      /* QUEUE_INIT handshake done */
+	bool pci_access;        /* ENABLE_PCI_ACCESS received (and no DISABLE since) */
+	uint64_t msix_db_addr;  /* its value */
+	uint64_t lpbk_mask;     /* ports NIC_LPBK_SET enabled */
+	uint64_t pfc_mask;      /* ports NIC_PFC_SET enabled */
 	uint64_t boot_fit_bytes; /* image bytes received, boot FIT and FIT */
 	uint64_t fit_bytes;
 	/* NIC memory [gaudi_nic_mem.h]: NIC_CLR_MEM packets and bytes, the lowest and highest
@@ -88,15 +88,15 @@ struct FwNicPort {
 /* What a port's MAC is cabled to. */
 enum class Wire {
 	loopback, /* a port hears what it sends */
-	pair,	  /* ports 2k and 2k+1 are cabled together (an odd last port hears nothing) */
-	pcap,	  /* a port receives an rx pcap/pcapng file and writes what it sends to a pcap */
-	tap,	  /* [wires tap/udp] each port is a Linux TAP interface (gaudi_emu_tap.h) */
-	udp,	  /* [wires tap/udp] a port's frames are UDP datagrams, QEMU dgram style */
+	pair,     /* ports 2k and 2k+1 are cabled together (an odd last port hears nothing) */
+	pcap,     /* a port receives an rx pcap/pcapng file and writes what it sends to a pcap */
+	tap,      /* [wires tap/udp] each port is a Linux TAP interface (gaudi_emu_tap.h) */
+	udp,      /* [wires tap/udp] a port's frames are UDP datagrams, QEMU dgram style */
 };
 
 enum class Engine {
 	inline_run, /* work runs in the caller's thread when a register is written (deterministic) */
-	thread,	    /* work runs on the model's own thread, like silicon (asynchronous) */
+	thread,     /* work runs on the model's own thread, like silicon (asynchronous) */
 };
 
 struct Config {
@@ -202,16 +202,16 @@ const char *seq_step_name(SeqStep s);
 
 /* [phy] What a port's SerDes model saw (Device::phy_state). */
 struct PhyState {
-	bool mcu_running;      /* F/W loaded and started (entry point taken) */
-	uint32_t sections;     /* F/W sections taken since the last load started */
-	uint32_t bad_sections; /* sections refused for their checksum */
-	uint32_t crc;	       /* CRC of the loaded image (or Config::phy_fw_crc) */
-	bool go;	       /* 980F go bit */
-	bool lane_started[2];  /* fw_start since the last reset */
-	bool lane_tuned[2];    /* rv_debug would report the tuned state */
-	bool tx_on[2];	       /* 0NF8 PU_VDRV */
-	bool link_ok;	       /* the PHY side of the link holds */
-	uint64_t commands;     /* mailbox commands answered */
+	bool mcu_running;	 /* F/W loaded and started (entry point taken) */
+	uint32_t sections;	 /* F/W sections taken since the last load started */
+	uint32_t bad_sections;	 /* sections refused for their checksum */
+	uint32_t crc;		 /* CRC of the loaded image (or Config::phy_fw_crc) */
+	bool go;		 /* 980F go bit */
+	bool lane_started[2];	 /* fw_start since the last reset */
+	bool lane_tuned[2];	 /* rv_debug would report the tuned state */
+	bool tx_on[2];		 /* 0NF8 PU_VDRV */
+	bool link_ok;		 /* the PHY side of the link holds */
+	uint64_t commands;	 /* mailbox commands answered */
 };
 
 /* Counters of the model itself, for tests and the hardware-model document. */
@@ -219,7 +219,7 @@ struct PortCounters {
 	uint64_t wire_tx_frames;    /* frames put on the wire (or into the tx pcap) */
 	uint64_t wire_rx_frames;    /* frames that arrived at the MAC */
 	uint64_t rx_pcap_remaining; /* frames of the rx pcap not yet delivered */
-	uint64_t qp_errors;	    /* QP_ERR events raised */
+	uint64_t qp_errors;         /* QP_ERR events raised */
 	uint32_t last_qp_syndrome;
 	uint64_t wire_tx_lost; /* [wires tap/udp] sent frames the TAP/socket did not take */
 	uint64_t eq_lost;      /* events the port's EQ could not take (full or unmapped) */

@@ -129,16 +129,16 @@ struct MacTallyMap {
 	size_t octets_fcs, octets, frames, pkts, ucast, mcast, bcast, vlan, size64;
 };
 inline constexpr MacTallyMap kTxTally = {
-	size_t(TxStat::ether_stats_octets),    size_t(TxStat::octets_transmitted_ok),
-	size_t(TxStat::frames_transmitted_ok), size_t(TxStat::ether_stats_pkts),
-	size_t(TxStat::if_out_ucast_pkts),     size_t(TxStat::if_out_multicast_pkts),
-	size_t(TxStat::if_out_broadcast_pkts), size_t(TxStat::vlan_transmitted_ok),
+	size_t(TxStat::ether_stats_octets),	  size_t(TxStat::octets_transmitted_ok),
+	size_t(TxStat::frames_transmitted_ok),	  size_t(TxStat::ether_stats_pkts),
+	size_t(TxStat::if_out_ucast_pkts),	  size_t(TxStat::if_out_multicast_pkts),
+	size_t(TxStat::if_out_broadcast_pkts),	  size_t(TxStat::vlan_transmitted_ok),
 	size_t(TxStat::ether_stats_pkts_64)};
 inline constexpr MacTallyMap kRxTally = {
-	size_t(RxStat::ether_stats_octets),   size_t(RxStat::octets_received_ok),
-	size_t(RxStat::frames_received_ok),   size_t(RxStat::ether_stats_pkts),
-	size_t(RxStat::if_in_ucast_pkts),     size_t(RxStat::if_in_multicast_pkts),
-	size_t(RxStat::if_in_broadcast_pkts), size_t(RxStat::vlan_received_ok),
+	size_t(RxStat::ether_stats_octets),	  size_t(RxStat::octets_received_ok),
+	size_t(RxStat::frames_received_ok),	  size_t(RxStat::ether_stats_pkts),
+	size_t(RxStat::if_in_ucast_pkts),	  size_t(RxStat::if_in_multicast_pkts),
+	size_t(RxStat::if_in_broadcast_pkts),	  size_t(RxStat::vlan_received_ok),
 	size_t(RxStat::ether_stats_pkts_64)};
 
 /* The EtherType field (bytes 12-13). */
@@ -190,8 +190,8 @@ inline uint32_t frame_class(const uint8_t *data, uint32_t len)
 /* Good frames counted by class (frame_class & kClsTallyMask): one increment per frame, the
  * counters worked out at flush from the classes the batch touched. */
 struct MacTally {
-	uint64_t wire = 0;    /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
-	uint64_t octets = 0;  /* without FCS */
+	uint64_t wire = 0;   /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
+	uint64_t octets = 0; /* without FCS */
 	uint64_t touched = 0; /* bit per class with a frame since the last flush */
 	std::array<uint64_t, kClsTallyMask + 1> n{};
 
@@ -496,8 +496,9 @@ struct Device::Impl {
 				port_ = int(q);
 				view_ = m_.rx_view(q);
 				const PortModel &pm = m_.ports_[q];
-				view_.inline_ok = view_.fast && !pm.rx.armed &&
-						  !pm.fault.armed.load(std::memory_order_relaxed);
+				view_.inline_ok =
+					view_.fast && !pm.rx.armed &&
+					!pm.fault.armed.load(std::memory_order_relaxed);
 			}
 		}
 		void release()
@@ -530,7 +531,7 @@ struct Device::Impl {
 		bool data_ready = false;
 		uint32_t img_size = 0;
 		uint64_t img_written = 0; /* bytes written into the image area (highest end) */
-		uint32_t pending = 0;	  /* the status the next NOOP command reveals, 0 = none */
+		uint32_t pending = 0;     /* the status the next NOOP command reveals, 0 = none */
 		fw::LkdFwCommsDesc desc{};
 		/* CPU queue */
 		bool queues_ready = false;
@@ -567,7 +568,7 @@ struct Device::Impl {
 	struct SerdesModel {
 		enum class Mcu { idle, loading, running } mcu = Mcu::idle;
 		uint32_t sections = 0, bad_sections = 0;
-		uint16_t crc = 0xFFFF;	     /* CRC-16/CCITT-FALSE of the words taken */
+		uint16_t crc = 0xFFFF; /* CRC-16/CCITT-FALSE of the words taken */
 		uint32_t hash = 0x811C9DC5u; /* FNV-1a of the same words */
 		bool lane_started[kLanesPerPort] = {};
 		bool lane_pam4[kLanesPerPort] = {};
@@ -669,8 +670,9 @@ struct Device::Impl {
 	 * check accepts (RxView::fast), not MAC control, with CQ room the engine already knows
 	 * of, passing the address filter. Every other frame takes rx_frame, which checks it in
 	 * order; the effect (slot, CQE, counters) is the same. Under rx.lock. */
-	__attribute__((always_inline)) void
-	rx_frame_in(unsigned q, const RxView &v, const uint8_t *data, uint32_t len, uint32_t cls)
+	__attribute__((always_inline)) void rx_frame_in(unsigned q, const RxView &v,
+							const uint8_t *data, uint32_t len,
+							uint32_t cls)
 	{
 		RxState &r = ports_[q].rx;
 		if (likely(v.inline_ok && len - v.fast_min <= v.fast_span &&

@@ -127,8 +127,9 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 		return;
 	}
 	uint32_t room = cq_room(q, v.cq_size);
-	if (room == 0 || (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
-			  fault_take_cq_full(ports_[q].fault))) {
+	if (room == 0 ||
+	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
+	     fault_take_cq_full(ports_[q].fault))) {
 		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [facts §2]. */
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		if (!r.overrun) {

@@ -347,6 +347,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				/* [wires tap/udp] sent before the driver may free them */
 				if (ports_[p].net)
 					ports_[p].net->flush();
+
 				/* ring index [gaudi2_en.c] */
 				post_eq(p, EqeType::raw_tx_comp, qpn, idx);
 			}
