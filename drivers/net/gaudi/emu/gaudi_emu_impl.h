@@ -12,6 +12,8 @@
  *   gaudi_emu_fw.cpp   the device CPU: boot status, COMMS firmware load, CPU queue, cpucp
  *   gaudi_emu_serdes.cpp  SerDes: the MCU (F/W load, mailbox), lanes, PHY lane swap, and
  *                      what the link needs of them ([phy])
+ *   gaudi_emu_seq.cpp  [seq_check] the public bring-up sequence's traffic-essential steps;
+ *                      [trace] the register trace
  *
  * Sources: the register map (base/gaudi_regs.h, from the hbl_cn asic_reg headers) and the public
  * drivers' use of it (gaudi2_cn.c, gaudi2_cn_eq.c, gaudi2_en.c); [model] marks behaviour the
