@@ -21,7 +21,8 @@
  *
  * Locking (per port, always taken in this order, never the reverse):
  *   ctrl_lock (device)  ->  tx.lock  ->  rx.lock  ->  eq.lock
- *   tx.fifo_lock only guards doorbell pushes and is never held while taking another lock.
+ *   tx.fifo_lock only guards doorbell pushes and is never held while taking another lock;
+ *   dram_.lock and trace_lock_ are leaves too.
  * tx.lock owns the TX engine of a port (doorbell FIFO consumer, WQ state, TX counters, tx
  * pcap); rx.lock owns its RX path (CQ PI/CI, arm, RX counters, rx pcap); eq.lock its EQ. A TX
  * batch holds its own tx.lock and at most one receiver's rx.lock, so two forwarding cores
