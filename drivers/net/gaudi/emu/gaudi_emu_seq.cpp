@@ -186,6 +186,8 @@ void Device::Impl::seq_refuse(unsigned p, uint32_t missing, const char *path, ui
 	if (first >= kSeqSteps)
 		return;
 	pm.seq_refused[first].fetch_add(n, std::memory_order_relaxed);
+	if ((missing & ~pm.seq_logged.load(std::memory_order_relaxed)) == 0)
+		return; /* all logged since the port started: no write to a shared line */
 	uint32_t fresh = missing & ~pm.seq_logged.fetch_or(missing, std::memory_order_relaxed);
 	for (; fresh != 0; fresh &= fresh - 1)
 		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: port %u: %s dropped: %s\n", p,
