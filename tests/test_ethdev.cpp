@@ -663,9 +663,9 @@ TEST(Devargs, ErrorsNameTheDevarg)
 {
 	const char *bad[][2] = {
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
-			    "tap_name, udp_local, udp_remote, strict, profile, wire_delay_us, "
-			    "fw_port_mask, fw_mac, fw_fault, fw_boot_err0, fw_nic_info_rc, "
-			    "fw_cpucp_fail, fault, "
+			    "tap_name, udp_local, udp_remote, strict, profile, trace, seq_check, "
+			    "wire_delay_us, fw_port_mask, fw_mac, fw_fault, fw_boot_err0, "
+			    "fw_nic_info_rc, fw_cpucp_fail, fault, "
 			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
 			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
 			    "nic_status_ms, rx_copy_max)"},
@@ -690,6 +690,9 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		{"wire=fiber", "devarg wire=fiber: must be loopback, pair, pcap, tap or udp"},
 		{"strict=1,strict=0", "devarg strict given more than once"},
 		{"profile=yes", "devarg profile=yes: must be 0 or 1"},
+		{"seq_check=2", "devarg seq_check=2: must be 0 or 1"},
+		{"trace=/nonexistent/dir/t.txt", "devarg trace=/nonexistent/dir/t.txt: cannot open for "
+						 "writing: No such file or directory"},
 		{"tx_watchdog_ms=10,tx_watchdog_ms=20", "devarg tx_watchdog_ms given more than once"},
 		{"tx_watchdog_ms=600001", "devarg tx_watchdog_ms=600001: must be 0 (off) .. 600000 ms"},
 		{"fw_dir=/nonexistent/gaudi2", "devarg fw_dir=/nonexistent/gaudi2: not a readable "
@@ -705,6 +708,61 @@ TEST(Devargs, ErrorsNameTheDevarg)
 	}
 	Nic ok("ports=1,wire=loopback,tx_watchdog_ms=0", 1);
 	EXPECT_EQ(ok.probe_rc(), 0);
+}
+
+/* [trace] trace=FILE: every register access of the driver, one line each (sequence number,
+ * R/W, configuration address, value, published name), written by the time the port closes. */
+TEST(Devargs, TraceHasEveryRegisterAccess)
+{
+	std::string path = "/var/tmp/gaudi_trace_" + std::to_string(getpid()) + ".txt";
+	{
+		Nic nic("ports=2,wire=pair,trace=" + path, 2);
+		ASSERT_EQ(nic.probe_rc(), 0);
+		ASSERT_EQ(nic.setup(0, 256, 256), 0);
+		ASSERT_EQ(nic.setup(1, 256, 256), 0);
+		std::vector<rte_mbuf *> tx = {nic.frame(1, 100)};
+		ASSERT_EQ(nic.send_all(0, tx), 1u);
+		auto rx = nic.receive(1, 1);
+		EXPECT_EQ(rx.size(), 1u);
+		free_all(rx);
+	}
+	FILE *f = fopen(path.c_str(), "r");
+	ASSERT_NE(f, nullptr);
+	char line[256];
+	unsigned long long last = 0, lines = 0, bad = 0, reads = 0;
+	std::vector<std::string> all;
+	while (fgets(line, sizeof(line), f) != nullptr) {
+		unsigned long long n;
+		char rw;
+		unsigned addr, val;
+		char name[128];
+		if (sscanf(line, "%llu %c 0x%X 0x%X %127s", &n, &rw, &addr, &val, name) != 5 ||
+		    n != last + 1 || (rw != 'R' && rw != 'W') || addr < 0x5400000 ||
+		    addr >= 0x5400000 + 12 * 0x80000)
+			bad++;
+		last = n;
+		lines++;
+		reads += rw == 'R';
+		all.push_back(line);
+	}
+	fclose(f);
+	unlink(path.c_str());
+	EXPECT_GT(lines, 1000u);
+	EXPECT_EQ(bad, 0u);
+	EXPECT_GT(reads, 0u);
+	auto has = [&all](const char *suffix) {
+		for (const std::string &l : all)
+			if (l.find(suffix) != std::string::npos)
+				return true;
+		return false;
+	};
+	/* The EQ enabled (gaudi2_cn_eq_hw_config's 0x19) on both ports, the QPC gateway polled,
+	 * a doorbell rung: each named as the public headers name it. */
+	EXPECT_TRUE(has(" W 0x541F850 0x19 NIC0_QPC0_EVENT_QUE_CFG\n"));
+	EXPECT_TRUE(has(" W 0x543F850 0x19 NIC0_QPC1_EVENT_QUE_CFG\n"));
+	EXPECT_TRUE(has(" R 0x541F080 0x0 NIC0_QPC0_GW_BUSY\n"));
+	EXPECT_TRUE(has(" W 0x541F464 0x0 NIC0_QPC0_SECURED_DB_SECOND32\n"));
+	EXPECT_TRUE(has(" W 0x546C408 0x2913 NIC0_MAC_CH0_MAC_128_COMMAND_CONFIG\n"));
 }
 
 /* [phy] A PHY image in gaudi2_cn_fw.bin's layout [gaudi2_cn_phy_fw_load_all]: 4 KB, then

@@ -158,6 +158,12 @@ unsigned reg_row_offsets(unsigned p, const reg::RegRow &r, uint32_t out[2])
 		out[0] = reg::txe(p);
 	else if (b == "TXS")
 		out[0] = reg::txs(p);
+	else if (b == "QPC_AXUSER_DB_FIFO")
+		out[0] = reg::qpc_axuser_db_fifo(p);
+	else if (b == "QPC_AXUSER_EV_QUE_LBW_INTR")
+		out[0] = reg::qpc_axuser_ev_que(p);
+	else if (b == "RXE_AXUSER_AXUSER_CQ0")
+		out[0] = reg::rxe_axuser_cq(p, kRawCq);
 	else if (b == "TMR")
 		out[0] = reg::tmr(p);
 	else if (b == "TMR_AXUSER_TMR_FREE_LIST")
@@ -229,8 +235,12 @@ int gaudi_get_reg(rte_eth_dev *dev, rte_dev_reg_info *info)
 	for (const reg::RegRow &r : reg::kRegRows) {
 		uint32_t o[2];
 		unsigned n = reg_row_offsets(hw.id(), r, o);
+		/* The RS-FEC codeword counters clear when read: only fec_corrected/uncorrected
+		 * read them (and keep the totals), so a dump shows 0 there rather than take
+		 * counts from the xstats. */
+		const bool clear_on_read = std::string_view(r.block) == "MAC_RS_FEC";
 		for (unsigned i = 0; i < n; i++)
-			out[k++] = hw.bar()->rd32(o[i]);
+			out[k++] = clear_on_read ? 0 : hw.bar()->rd32(o[i]);
 	}
 	info->length = words;
 	info->width = sizeof(uint32_t);

@@ -325,7 +325,8 @@ int gaudi_xstats_reset(rte_eth_dev *dev)
 {
 	gaudi_port *port = gaudi_priv(dev);
 	/* Basic stats and MAC counters (stats_reset), then what only xstats show. The device's
-	 * overrun registers and FEC counters are not cleared by software: they keep counting. */
+	 * overrun registers are not cleared by software, and the FEC totals (the device's
+	 * clear-on-read counters accumulated, as hbl_cn does) keep counting. */
 	int rc = dev->dev_ops->stats_reset(dev);
 	port->ev_cq_overrun = port->ev_db_overrun = port->ev_qp_err = port->ev_link = 0;
 	/* The recovery and PHY counters are the driver's own too (rte_pmd_gaudi_get_recovery_stats

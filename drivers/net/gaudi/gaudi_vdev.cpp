@@ -102,6 +102,21 @@ int arg_profile(const char *k, const char *v, void *opaque)
 	return arg_01(k, v, opaque, model_cfg(opaque).profile);
 }
 
+/* [trace] every register access to a file (opened by the model at probe) */
+int arg_trace(const char *k, const char *v, void *opaque)
+{
+	if (v == nullptr || v[0] == '\0')
+		return gaudi_devarg_error(opaque, k, v, "must be a file path");
+	model_cfg(opaque).trace = v;
+	return 0;
+}
+
+/* [seq_check] traffic only after the public sequence's traffic-essential steps */
+int arg_seq_check(const char *k, const char *v, void *opaque)
+{
+	return arg_01(k, v, opaque, model_cfg(opaque).seq_check);
+}
+
 /* [wire delay] the loopback/pair cable's length in microseconds (model only) */
 int arg_wire_delay(const char *k, const char *v, void *opaque)
 {
@@ -481,33 +496,35 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 
 /* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
  * per-port keys are checked against it. */
-#define GAUDI_EMU_DEVARGS(X)                                                                 \
-	X(ports, "<1..24>", true, arg_ports)                                                 \
-	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                                \
-	X(rx_pcap, "<port>:<path>", false, arg_pcap)                                         \
-	X(tx_pcap, "<port>:<path>", false, arg_pcap)                                         \
-	X(engine, "inline|thread", true, arg_engine)                                         \
-	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                                  \
-	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                        \
-	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                       \
-	X(strict, "<0|1>", true, arg_strict)                                                 \
-	X(profile, "<0|1>", true, arg_profile)                                               \
-	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                               \
-	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                     \
-	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                                   \
-	X(fw_fault, "<kind>", true, arg_fw_fault)                                            \
-	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                     \
-	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                               \
-	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)                     \
-	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)                 \
-	X(fault_seed, "<n>", true, arg_fault_seed)                                           \
-	X(fault_rate, "<0..1>", true, arg_fault_rate)                                        \
-	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)                          \
-	X(phy_board, "hl225|plain", true, arg_phy_board)                                     \
-	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                                            \
-	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                                            \
-	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                                         \
-	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)                      \
+#define GAUDI_EMU_DEVARGS(X)                                                            \
+	X(ports, "<1..24>", true, arg_ports)                                            \
+	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                           \
+	X(rx_pcap, "<port>:<path>", false, arg_pcap)                                    \
+	X(tx_pcap, "<port>:<path>", false, arg_pcap)                                    \
+	X(engine, "inline|thread", true, arg_engine)                                    \
+	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                             \
+	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                   \
+	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                  \
+	X(strict, "<0|1>", true, arg_strict)                                            \
+	X(profile, "<0|1>", true, arg_profile)                                          \
+	X(trace, "<file>", true, arg_trace)                                             \
+	X(seq_check, "<0|1>", true, arg_seq_check)                                      \
+	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                          \
+	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                \
+	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                              \
+	X(fw_fault, "<kind>", true, arg_fw_fault)                                       \
+	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                \
+	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                          \
+	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)                \
+	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)            \
+	X(fault_seed, "<n>", true, arg_fault_seed)                                      \
+	X(fault_rate, "<0..1>", true, arg_fault_rate)                                   \
+	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)                     \
+	X(phy_board, "hl225|plain", true, arg_phy_board)                                \
+	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                                       \
+	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                                       \
+	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                                    \
+	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)                 \
 	GAUDI_DRIVER_DEVARGS(X)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
@@ -832,6 +849,48 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
 	return 0;
 }
+
+/* [seq_check] telemetry /gaudi_emu/seq,<port id>: whether the model checks the bring-up
+ * sequence, the steps the port misses now (bit per emu::SeqStep) and, per step, the frames or
+ * writes refused for it. Primary only, under gaudi_adapter_lock like tel_profile. */
+int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
+{
+	(void)cmd;
+	char *end = nullptr;
+	if (params == nullptr || *params < '0' || *params > '9')
+		return -EINVAL;
+	unsigned long pid = strtoul(params, &end, 10);
+	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS)
+		return -EINVAL;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return -ENOTSUP;
+	bool on = false;
+	uint32_t missing = 0;
+	std::array<uint64_t, emu::kSeqSteps> refused{};
+	rte_spinlock_lock(&gaudi_adapter_lock);
+	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(pid));
+	const rte_device *device = rte_eth_devices[pid].device;
+	const bool ours =
+		ad != nullptr && device != nullptr && device->driver == &gaudi_emu_driver.driver;
+	if (ours) {
+		const emu::Device *m = static_cast<VdevBackend *>(ad->backend.get())->device();
+		const unsigned nic_port = gaudi_hw(&rte_eth_devices[pid]).id();
+		on = m->seq_check();
+		missing = m->seq_missing(nic_port);
+		for (unsigned s = 0; s < emu::kSeqSteps; s++)
+			refused[s] = m->seq_refused(nic_port, emu::SeqStep(s));
+	}
+	rte_spinlock_unlock(&gaudi_adapter_lock);
+	if (!ours)
+		return -EINVAL; /* no open port of this driver */
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "port_id", pid);
+	rte_tel_data_add_dict_u64(d, "seq_check", on ? 1 : 0);
+	rte_tel_data_add_dict_u64(d, "missing", missing);
+	for (unsigned s = 0; s < emu::kSeqSteps; s++)
+		rte_tel_data_add_dict_u64(d, emu::seq_step_name(emu::SeqStep(s)), refused[s]);
+	return 0;
+}
 } // namespace
 
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
@@ -842,4 +901,8 @@ RTE_INIT(gaudi_emu_telemetry)
 	rte_telemetry_register_cmd("/gaudi_emu/profile", tel_profile,
 				   "TSC cycles the driver spent in the emulated NIC's model "
 				   "(devarg profile=1). Parameters: int port_id");
+	rte_telemetry_register_cmd(
+		"/gaudi_emu/seq", tel_seq,
+		"Emulated NIC bring-up checks (devarg seq_check=1): steps missing, "
+		"refusals per step. Parameters: int port_id");
 }

@@ -49,7 +49,7 @@ static_assert(pair(1440) == 0xB405A0);
 /* TXB TDM_PORT_ARB_MASK per speed [gaudi2_cn_config_hw_txb]. */
 constexpr uint32_t tdm_port_arb_mask(Speed s)
 {
-	return s == Speed::g100 ? 0xBBEE : 0x7BDE;
+	return s == Speed::g100 ? reg::kTdmPortArbMask100G : reg::kTdmPortArbMask25G50G;
 }
 
 /* gaudi2_cn_config_hw_mac: PRT0_MAC_CORE (and at 50G the RS-FEC lanes) for speed s. */

@@ -207,18 +207,25 @@ bool Port::rs_fec() const
 	return (v & bits) == bits;
 }
 
+/* One clear-on-read RS-FEC counter (16-bit LO, then HI) added to total. */
+static uint64_t fec_accumulate(Bar *bar, uint32_t lo, uint32_t hi, uint64_t *total)
+{
+	uint64_t v = (bar->rd32(lo) & 0xFFFF) | (uint64_t(bar->rd32(hi) & 0xFFFF) << 16);
+	return __atomic_add_fetch(total, v, __ATOMIC_RELAXED);
+}
+
 uint64_t Port::fec_corrected() const
 {
 	uint32_t b = reg::mac_rs_fec(port_);
-	return (bar_->rd32(b + reg::rsfec_ccw_lo(port_)) & 0xFFFF) |
-	       ((bar_->rd32(b + reg::rsfec_ccw_hi(port_)) & 0xFFFF) << 16);
+	return fec_accumulate(bar_, b + reg::rsfec_ccw_lo(port_), b + reg::rsfec_ccw_hi(port_),
+			      &fec_ccw_);
 }
 
 uint64_t Port::fec_uncorrected() const
 {
 	uint32_t b = reg::mac_rs_fec(port_);
-	return (bar_->rd32(b + reg::rsfec_nccw_lo(port_)) & 0xFFFF) |
-	       ((bar_->rd32(b + reg::rsfec_nccw_hi(port_)) & 0xFFFF) << 16);
+	return fec_accumulate(bar_, b + reg::rsfec_nccw_lo(port_), b + reg::rsfec_nccw_hi(port_),
+			      &fec_nccw_);
 }
 
 namespace {

@@ -100,6 +100,10 @@ public:
 	/* RS-FEC (clause 91) on or off for the port's lanes. */
 	void set_rs_fec(bool on);
 	bool rs_fec() const;
+	/* RS-FEC corrected / uncorrected codewords since the Port was made. The MAC_RS_FEC
+	 * counters clear when read [gaudi2_cn.c __gaudi2_cn_get_mac_fec_stats "read ... in order
+	 * to clear them"]: each call reads them (LO, then HI) and adds them to a total kept here,
+	 * as hbl_cn's correctable_errors_cnt. Safe from several threads. */
 	uint64_t fec_corrected() const;
 	uint64_t fec_uncorrected() const;
 	void set_flow(const FlowCfg &f);
@@ -216,6 +220,8 @@ private:
 	void wr_lanes(uint32_t reg_in_ch, uint32_t val);
 
 	Bar *bar_ = nullptr;
+	/* fec_corrected / fec_uncorrected totals (atomic adds: readers in several threads) */
+	mutable uint64_t fec_ccw_ = 0, fec_nccw_ = 0;
 	unsigned port_ = 0;
 	Speed speed_ = kDefaultSpeed;
 	uint8_t mac_[6] = {};

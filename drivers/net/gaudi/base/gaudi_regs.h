@@ -151,8 +151,8 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, MAX_DYNAMIC, 0x108)                                                         \
 	X(RXB_CORE, MAX_STATIC_CREDITS_0, 0x12C)                                                \
 	X(RXB_CORE, XOFF_THRESHOLD_0, 0x14C)                                                    \
-	X(RXB_CORE, XON_THRESHOLD_0, 0x16C)                                                     \
 	X(RXB_CORE, DROP_THRESHOLD_0, 0x18C)                                                    \
+	X(RXB_CORE, XON_THRESHOLD_0, 0x16C)                                                     \
 	X(RXB_CORE, DROP_SMALL_THRESHOLD_0, 0x1AC)                                              \
 	X(RXB_CORE, MAC_PFC_MODE, 0x200)                                                        \
 	X(RXB_CORE, PORT_TRUST_LEVEL, 0x240)                                                    \
@@ -343,6 +343,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(QPC, ARM_CQ_INDEX, ARM_INDEX, 0, 32)                      \
 	X(RXE, RAW_QPN_P0_0, RAW_QPN_P0, 0, 24)                     \
 	X(RXE, PKT_SIZE_CHECK_RAW, MIN, 0, 16)                      \
+	X(RXE, ARUSER_MMU_BP, VAL, 0, 4)                            \
 	X(RXE, CQ_BASE_ADDR_31_7, R, 7, 25)                         \
 	X(RXE, CQ_CFG_0, ENABLE, 0, 1)                              \
 	X(RXE, CQ_CFG_0, OVERRUN_EN, 1, 1)                          \
@@ -370,7 +371,6 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(TMR, TMR_CACHES_CFG, STATE_CACHE_STOP, 1, 1)              \
 	X(TMR, TMR_CACHES_CFG, LIST_CACHE_STOP, 4, 1)               \
 	X(TMR, TMR_CACHES_CFG, FREE_LIST_CACHE_STOP, 7, 1)          \
-	X(RXE, ARUSER_MMU_BP, VAL, 0, 4)                            \
 	X(RXE, DBG_SPMU_SELECT, VAL, 0, 2)                          \
 	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW0, 0, 13)  \
 	X(RXB_CORE, XOFF_THRESHOLD_0, XOFF_THRESHOLD_FLOW1, 13, 13) \
@@ -421,6 +421,14 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(MAC_128, COMMAND_CONFIG, PFC_MODE, 19, 1)                 \
 	X(MAC_128, RX_PAUSE_STATUS, PAUSESTATUS, 0, 16)
 
+/* RXB credit and drop-threshold fields (a list of their own: their names are wider than the rows
+ * above) [nic0_rxb_core_masks.h]. */
+#define GAUDI_FIELDS_RXB(X)                                            \
+	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS0, 0, 13)  \
+	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS1, 13, 13) \
+	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW0, 0, 13)     \
+	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW1, 13, 13)
+
 /* ---- Named constants ---- */
 #define GAUDI_DEF_BLOCK(b, addr) inline constexpr uint32_t b##_BASE = (addr)-kNic0CfgBase;
 #define GAUDI_DEF_REG(b, r, off) inline constexpr uint32_t b##_##r = (off);
@@ -442,6 +450,7 @@ struct Field {
 };
 #define GAUDI_DEF_FIELD(b, r, f, lsb, w) inline constexpr Field b##_##r##_##f{lsb, w};
 GAUDI_FIELDS(GAUDI_DEF_FIELD)
+GAUDI_FIELDS_RXB(GAUDI_DEF_FIELD)
 #undef GAUDI_DEF_FIELD
 
 /* ---- The same rows as data, for the conformance test and the model's map of known offsets ---- */
@@ -466,7 +475,8 @@ struct FieldRow {
 #define GAUDI_ROW_FIELD(b, r, f, l, w) FieldRow{#b, #r, #f, l, w},
 inline constexpr BlockRow kBlockRows[] = {GAUDI_BLOCKS(GAUDI_ROW_BLOCK)};
 inline constexpr RegRow kRegRows[] = {GAUDI_REGS(GAUDI_ROW_REG)};
-inline constexpr FieldRow kFieldRows[] = {GAUDI_FIELDS(GAUDI_ROW_FIELD)};
+inline constexpr FieldRow kFieldRows[] = {GAUDI_FIELDS(GAUDI_ROW_FIELD)
+						  GAUDI_FIELDS_RXB(GAUDI_ROW_FIELD)};
 #undef GAUDI_ROW_BLOCK
 #undef GAUDI_ROW_REG
 #undef GAUDI_ROW_FIELD
@@ -607,6 +617,36 @@ constexpr uint32_t lane_bits(unsigned port)
 {
 	return 0x3u << ((port & 1) * 2);
 }
+
+/* AXUSER blocks of a port: the DB FIFO CI and EQ writers (QPC side, odd port at +0x20000)
+ * [gaudi2_blocks_linux_driver.h @base_port1]. */
+constexpr uint32_t qpc_axuser_db_fifo(unsigned port)
+{
+	return qpc_axuser(port, QPC_AXUSER_DB_FIFO_BASE);
+}
+constexpr uint32_t qpc_axuser_ev_que(unsigned port)
+{
+	return qpc_axuser(port, QPC_AXUSER_EV_QUE_LBW_INTR_BASE);
+}
+/* TXB TDM_PORT_ARB_MASK per speed [gaudi2_cn.c gaudi2_cn_config_hw_txb]. */
+inline constexpr uint32_t kTdmPortArbMask25G50G = 0x7BDE;
+inline constexpr uint32_t kTdmPortArbMask100G = 0xBBEE;
+/* RXB static credits and drop threshold of a port's priority 0: register _0, field FLOW0
+ * (MAX_STATIC_CREDITS0) for the even port, FLOW1 (MAX_STATIC_CREDITS1) for the odd one.
+ * [choice] hbl_cn writes one value to both fields of all 8 registers ("1 effective priority per
+ * port divided between 2 physical ports", gaudi2_cn_config_hw_rxb) and uses priority 0 only
+ * (DSCP2PRIO 0, PORT_DEFAULT_PRIO 0); which field is whose port is not published (search:
+ * MAX_STATIC_CREDITS, DROP_THRESHOLD in hbl_cn gaudi2: whole-register writes only). See
+ * gaudi_hw_model.rst. */
+constexpr Field rxb_port_field(unsigned port)
+{
+	return (port & 1) ? RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS1
+			  : RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS0;
+}
+static_assert(RXB_CORE_DROP_THRESHOLD_0_DROP_THRESHOLD_FLOW0.lsb ==
+		      RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS0.lsb &&
+	      RXB_CORE_DROP_THRESHOLD_0_DROP_THRESHOLD_FLOW1.lsb ==
+		      RXB_CORE_MAX_STATIC_CREDITS_0_MAX_STATIC_CREDITS1.lsb);
 
 /* RXB filters: index 0 serves the even port, 2 the odd port [gaudi2_cn.c config_hw_mac_filter]. */
 constexpr uint32_t rxb_index(unsigned port)

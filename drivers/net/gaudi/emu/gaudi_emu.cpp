@@ -181,6 +181,10 @@ bool Device::Impl::init(std::string *err)
 	}
 	fw_init();
 	sm_init();
+	for (unsigned p = 0; p < cfg_.nports; p++) /* [seq_check] */
+		seq_update(p);
+	if (!cfg_.trace.empty() && !trace_open(err)) /* [trace] */
+		return false;
 	hooks_ = {this, &Impl::hook_write, &Impl::hook_read, &Impl::hook_service};
 	bar_ = Bar(region_, kNicRegionSize, &hooks_);
 	__atomic_store_n(&shm_->magic, SharedNic::kMagic, __ATOMIC_RELEASE);
@@ -229,6 +233,8 @@ Device::Impl::~Impl()
 		stop_.store(true);
 		engine_.join();
 	}
+	if (trace_ != nullptr) /* [trace] */
+		fclose(trace_);
 	if (mz_ != nullptr) {
 		__atomic_store_n(&shm_->magic, 0, __ATOMIC_RELEASE);
 		rte_memzone_free(mz_);
@@ -276,41 +282,60 @@ void Device::Impl::power_up(unsigned p)
 
 namespace {
 /* Registers that are arrays in the map: (block, first register, count, stride). */
+/* Registers that are arrays in the map: (block, first register, count, stride) and, for the
+ * trace, a printf format of element i's published name (null: only the elements kRegRows
+ * names), given i, or i / 2 and i % 2 when the name has two indices (split). */
 struct ArrayRow {
 	const char *block;
 	uint32_t first;
 	unsigned count;
 	uint32_t stride;
+	const char *name = nullptr;
+	bool split = false;
 };
 constexpr ArrayRow kArrays[] = {
-	{"QPC", reg::QPC_GW_DATA_0, 32, 4},
-	{"QPC", reg::QPC_GW_MASK_0, 32, 4},
-	{"QPC", reg::QPC_INTERRUPT_BASE_0, 11, 4},
-	{"QPC", reg::QPC_INTERRUPT_DATA_0, 11, 4},
-	{"RXE", reg::RXE_RAW_QPN_P0_0, 8, 4},
-	{"RXE", reg::RXE_CQ_CFG_0, 32, 4},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXE", reg::RXE_RAW_MISC_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride},
-	{"RXB_CORE", reg::RXB_CORE_XOFF_THRESHOLD_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_XON_THRESHOLD_0, 8, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_MASK_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_MASK_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0, 4, 4},
-	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_MASK_0, 4, 4},
+	{"QPC", reg::QPC_GW_DATA_0, 32, 4, "GW_DATA_%u"},
+	{"QPC", reg::QPC_GW_MASK_0, 32, 4, "GW_MASK_%u"},
+	{"QPC", reg::QPC_INTERRUPT_BASE_0, 11, 4, "INTERRUPT_BASE_%u"},
+	{"QPC", reg::QPC_INTERRUPT_DATA_0, 11, 4, "INTERRUPT_DATA_%u"},
+	{"RXE", reg::RXE_RAW_QPN_P0_0, 8, 4, "RAW_QPN_P%u_%u", true},
+	{"RXE", reg::RXE_CQ_CFG_0, 32, 4, "CQ_CFG_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0, 2, reg::kRawCopyStride, "RAW_BASE_LO_P0_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_LO_P1_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_LO_P2_%u"},
+	{"RXE", reg::RXE_RAW_BASE_LO_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_LO_P3_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0, 2, reg::kRawCopyStride, "RAW_BASE_HI_P0_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_HI_P1_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_HI_P2_%u"},
+	{"RXE", reg::RXE_RAW_BASE_HI_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_BASE_HI_P3_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0, 2, reg::kRawCopyStride, "RAW_MISC_P0_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0 + reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_MISC_P1_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0 + 2 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_MISC_P2_%u"},
+	{"RXE", reg::RXE_RAW_MISC_P0_0 + 3 * reg::kRawPrioStride, 2, reg::kRawCopyStride,
+	 "RAW_MISC_P3_%u"},
+	{"RXB_CORE", reg::RXB_CORE_XOFF_THRESHOLD_0, 8, 4, "XOFF_THRESHOLD_%u"},
+	{"RXB_CORE", reg::RXB_CORE_XON_THRESHOLD_0, 8, 4, "XON_THRESHOLD_%u"},
+	{"RXB_CORE", reg::RXB_CORE_MAX_STATIC_CREDITS_0, 8, 4, "MAX_STATIC_CREDITS_%u"},
+	{"RXB_CORE", reg::RXB_CORE_DROP_THRESHOLD_0, 8, 4, "DROP_THRESHOLD_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_0, 4, 4, "TS_RC_MAC_31_0_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_0, 4, 4, "TS_RC_MAC_47_32_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_0, 4, 4, "TS_RAW0_MAC_31_0_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_0, 4, 4, "TS_RAW0_MAC_47_32_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_31_0_MASK_0, 4, 4, "TS_RC_MAC_31_0_MASK_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RC_MAC_47_32_MASK_0, 4, 4, "TS_RC_MAC_47_32_MASK_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_31_0_MASK_0, 4, 4, "TS_RAW0_MAC_31_0_MASK_%u"},
+	{"RXB_CORE", reg::RXB_CORE_TS_RAW0_MAC_47_32_MASK_0, 4, 4, "TS_RAW0_MAC_47_32_MASK_%u"},
+	/* HB_WR_OVRD_LO of CQs 0..15 (hbl_cn programs them all, config_port_hw_rxe) */
+	{"RXE_AXUSER_AXUSER_CQ0", reg::RXE_AXUSER_AXUSER_CQ0_HB_WR_OVRD_LO, 16,
+	 reg::kRxeAxuserCqStride},
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_CCW_LO, 4, 0x20},
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_CCW_HI, 4, 0x20},
 	{"MAC_RS_FEC", reg::MAC_RS_FEC_RSFEC_NCCW_LO, 4, 0x20},
@@ -388,7 +413,13 @@ void Device::Impl::build_map()
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_REC_STS0, kKnown | kReadOnly);
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_0, kKnown | kReadOnly);
 	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_GNRL_STS_2, kKnown | kReadOnly);
+	/* RS-FEC codeword counters of the 4 lanes (RSFEC..RSFEC3, 0x20 apart): clear on read. */
+	for (unsigned l = 0; l < 4; l++)
+		for (uint32_t r : {reg::MAC_RS_FEC_RSFEC_CCW_LO, reg::MAC_RS_FEC_RSFEC_CCW_HI,
+				   reg::MAC_RS_FEC_RSFEC_NCCW_LO, reg::MAC_RS_FEC_RSFEC_NCCW_HI})
+			mark(reg::mac_rs_fec(0) + r + l * 0x20, kKnown | kClearOnRead);
 	serdes_mark_map(); /* [phy] */
+	seq_mark_map();    /* [seq_check] */
 	/* Every other register the public headers define (the generated table, every macro):
 	 * accepted, stored and read back. A word the model knows that the headers do not define
 	 * is a defect of the model: counted and named. */
@@ -496,13 +527,18 @@ void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
 	auto *m = static_cast<Impl *>(ctx);
 	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
+	if (unlikely(m->trace_ != nullptr)) /* [trace] */
+		m->trace('W', off, val);
 	m->on_write(off, val);
 }
 uint32_t Device::Impl::hook_read(void *ctx, uint32_t off)
 {
 	auto *m = static_cast<Impl *>(ctx);
 	Profiled prof(m->cfg_.profile ? &m->prof_ : nullptr);
-	return m->on_read(off);
+	uint32_t v = m->on_read(off);
+	if (unlikely(m->trace_ != nullptr)) /* [trace] */
+		m->trace('R', off, v);
+	return v;
 }
 void Device::Impl::hook_service(void *ctx)
 {
@@ -529,6 +565,8 @@ void Device::Impl::on_write(uint32_t off, uint32_t val)
 	if (!fw_order_check(a, off, val))
 		return; /* [firmware] a free list latched before the firmware wrote it */
 	wr(off, val);
+	if (unlikely(map_[off / 4] & kSeq) && cfg_.seq_check) /* [seq_check] */
+		seq_on_write(off);
 	if (a.block == Block::none || a.port >= cfg_.nports)
 		return;
 	switch (a.block) {
@@ -560,6 +598,9 @@ uint32_t Device::Impl::on_read(uint32_t off)
 		return 0;
 	if (!check_access(off, false, 0, 0))
 		return 0;
+	if (unlikely(map_[off / 4] & kClearOnRead)) /* RS-FEC codeword counters */
+		return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t *>(&region_[off]))
+			.exchange(0, std::memory_order_relaxed);
 	uint32_t hi_off = 0;
 	if (const uint64_t *c = stat_counter(*shm_, off, &hi_off)) {
 		/* MAC_GLOB_STAT: LO word now, bits 63:32 latched into DATA_HI [regs, facts §4]. */
@@ -737,6 +778,10 @@ PortCounters Device::counters(unsigned port) const
 
 void Device::flush()
 {
+	if (impl_->trace_ != nullptr) { /* [trace] */
+		SpinGuard g(impl_->trace_lock_);
+		fflush(impl_->trace_);
+	}
 	for (unsigned p = 0; p < impl_->cfg_.nports; p++) {
 		auto &t = impl_->ports_[p].tx;
 		SpinGuard g(t.lock);

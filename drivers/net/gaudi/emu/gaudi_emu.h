@@ -166,7 +166,39 @@ struct Config {
 	std::array<uint16_t, hw::kMacros> phy_tx_swap{0x2013, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x2301};
 	uint32_t phy_fw_crc = 0;
 	PhyFault phy_fault = PhyFault::none;
+	/* [trace] Every register access of the NIC region, one line each, to this file (empty:
+	 * off): sequence number, R or W, configuration address, value, register name. */
+	std::string trace;
+	/* [seq_check] Traffic passes only once the public bring-up sequence's traffic-essential
+	 * steps are done (SeqStep); each refusal is counted per step and logged once per port
+	 * start. */
+	bool seq_check = false;
 };
+
+/* [seq_check] The traffic-essential steps of the public bring-up sequence the model checks
+ * (gaudi_emu_seq.cpp; hardware-model guide "Bring-up sequence checks"). */
+enum class SeqStep {
+	rxb_credits,	    /* RXB MAX_STATIC_CREDITS of the port's priority 0 */
+	rxb_drop_threshold, /* RXB DROP_THRESHOLD of the port's priority 0 */
+	txb_tdm,	    /* TXB TDM_PORT_ARB_MASK */
+	txs,		    /* TXS BASE_ADDRESS, free list, producer */
+	qpc_req_base,	    /* QPC REQ_BASE_ADDRESS */
+	qpc_res_base,	    /* QPC RES_BASE_ADDRESS */
+	db_fifo_axuser,	    /* QPC AXUSER_DB_FIFO HB_WR_OVRD_LO (CI write-back) */
+	ev_que_axuser,	    /* QPC AXUSER_EV_QUE_LBW_INTR HB_WR_OVRD_LO (EQ writes) */
+	cq_axuser,	    /* RXE AXUSER_CQ0 HB_WR_OVRD_LO (raw CQ writes) */
+	rxe_aruser,	    /* RXE ARUSER_MMU_BP */
+	txe_wqe_user,	    /* TXE WQE_USER_CFG MMU_BYPASS of WQ 0 */
+	mac_reset,	    /* MAC_PCS CONTROL1 FLD_RESET written on both lanes */
+	mac_fifo,	    /* MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS non-zero */
+	count
+};
+inline constexpr unsigned kSeqSteps = unsigned(SeqStep::count);
+/* The step as the model's log names it, e.g. "RXB MAX_STATIC_CREDITS not programmed
+ * (gaudi2_cn_config_hw_rxb)". */
+const char *seq_step_text(SeqStep s);
+/* Its enumerator's name ("rxb_credits"), for telemetry. */
+const char *seq_step_name(SeqStep s);
 
 /* [phy] What a port's SerDes model saw (Device::phy_state). */
 struct PhyState {
@@ -258,6 +290,15 @@ public:
 	uint64_t faults_injected(unsigned port, FaultKind k) const;
 	/* Version of the model (major.minor.patch), reported as the firmware version. */
 	static constexpr uint32_t kFwVersion = (0u << 16) | (2u << 8) | 0u;
+	/* [seq_check] Frames (TX, RX) or writes (EQ, DB FIFO CI) the model refused on a port
+	 * because step s was missing, and the steps missing now (bit per SeqStep). */
+	bool seq_check() const; /* Config::seq_check */
+	uint64_t seq_refused(unsigned port, SeqStep s) const;
+	uint32_t seq_missing(unsigned port) const;
+	/* [seq_check] len bytes of the NIC's device memory at addr (where the QP contexts land:
+	 * REQ/RES_BASE_ADDRESS + QPN x size); memory never written reads 0. False without
+	 * seq_check (no device memory is kept then). */
+	bool read_device_memory(uint64_t addr, void *out, size_t len) const;
 	/* Driver accesses outside the published map or to read-only registers (strict off). */
 	uint64_t map_violations() const;
 	/* Driver accesses to published registers the model does not model (stored, read back). */

@@ -36,6 +36,13 @@ bool Device::Impl::post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
 	uint32_t cfg = rd(q + reg::QPC_EVENT_QUE_CFG);
 	if (!(cfg & reg::QPC_EVENT_QUE_CFG_ENABLE.mask()))
 		return false;
+	if (uint32_t m = ports_[p].seq_missing.load(std::memory_order_relaxed) & kSeqEq) {
+		/* [seq_check] Without the EQ writer's MMU-bypass override the EQE does not reach
+		 * host memory: the event is lost. */
+		bump(e.lost);
+		seq_refuse(p, m, "EQ write");
+		return false;
+	}
 	uint32_t log2 = reg::QPC_EVENT_QUE_LOG_SIZE_R.get(rd(q + reg::QPC_EVENT_QUE_LOG_SIZE));
 	uint32_t size = 1u << std::min<uint32_t>(log2, 24);
 	uint32_t ci =

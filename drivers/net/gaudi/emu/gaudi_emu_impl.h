@@ -12,6 +12,8 @@
  *   gaudi_emu_fw.cpp   the device CPU: boot status, COMMS firmware load, CPU queue, cpucp
  *   gaudi_emu_serdes.cpp  SerDes: the MCU (F/W load, mailbox), lanes, PHY lane swap, and
  *                      what the link needs of them ([phy])
+ *   gaudi_emu_seq.cpp  [seq_check] the public bring-up sequence's traffic-essential steps;
+ *                      [trace] the register trace
  *
  * Sources: the register map (base/gaudi_regs.h, from the hbl_cn asic_reg headers) and the public
  * drivers' use of it (gaudi2_cn.c, gaudi2_cn_eq.c, gaudi2_en.c); [model] marks behaviour the
@@ -19,7 +21,8 @@
  *
  * Locking (per port, always taken in this order, never the reverse):
  *   ctrl_lock (device)  ->  tx.lock  ->  rx.lock  ->  eq.lock
- *   tx.fifo_lock only guards doorbell pushes and is never held while taking another lock.
+ *   tx.fifo_lock only guards doorbell pushes and is never held while taking another lock;
+ *   dram_.lock and trace_lock_ are leaves too.
  * tx.lock owns the TX engine of a port (doorbell FIFO consumer, WQ state, TX counters, tx
  * pcap); rx.lock owns its RX path (CQ PI/CI, arm, RX counters, rx pcap); eq.lock its EQ. A TX
  * batch holds its own tx.lock and at most one receiver's rx.lock, so two forwarding cores
@@ -28,6 +31,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -35,6 +39,7 @@
 #include <memory>
 #include <span>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -294,6 +299,22 @@ struct SharedNic {
  * DATA_HI, where the counter's bits 63:32 are latched. */
 const uint64_t *stat_counter(const SharedNic &s, uint32_t off, uint32_t *hi_off);
 
+/* [seq_check] The steps each path needs (bit per SeqStep). */
+constexpr uint32_t seq_bit(SeqStep s)
+{
+	return 1u << unsigned(s);
+}
+inline constexpr uint32_t kSeqMac = seq_bit(SeqStep::mac_reset) | seq_bit(SeqStep::mac_fifo);
+inline constexpr uint32_t kSeqRx = seq_bit(SeqStep::rxb_credits) |
+				   seq_bit(SeqStep::rxb_drop_threshold) |
+				   seq_bit(SeqStep::qpc_res_base) | seq_bit(SeqStep::cq_axuser) |
+				   seq_bit(SeqStep::rxe_aruser) | kSeqMac;
+inline constexpr uint32_t kSeqTx = seq_bit(SeqStep::txb_tdm) | seq_bit(SeqStep::txs) |
+				   seq_bit(SeqStep::qpc_req_base) | seq_bit(SeqStep::txe_wqe_user) |
+				   kSeqMac;
+inline constexpr uint32_t kSeqEq = seq_bit(SeqStep::ev_que_axuser);
+inline constexpr uint32_t kSeqCi = seq_bit(SeqStep::db_fifo_axuser);
+
 } // namespace detail
 
 struct Device::Impl {
@@ -301,6 +322,7 @@ struct Device::Impl {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		/* Requester QPC of QPN 0 and what the engine derives from it. */
 		std::array<uint32_t, qpc::kReqDwords> req{};
+		uint64_t qpc_base = 0; /* [seq_check] where req lives in device memory */
 		bool valid = false;
 		bool raw = false;
 		uint32_t last_idx = 0;
@@ -329,6 +351,7 @@ struct Device::Impl {
 	struct alignas(64) RxState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
 		std::array<uint32_t, qpc::kResDwords> res{};
+		uint64_t qpc_base = 0; /* [seq_check] where res lives in device memory */
 		bool valid = false;
 		uint32_t pi = 0; /* free-running CQ producer index */
 		/* The engine's copy of ci, refreshed when the CQ looks full (cq_room). */
@@ -375,6 +398,13 @@ struct Device::Impl {
 		FaultState fault; /* [faults] gaudi_emu_fault.h */
 		/* [wire delay] frames this port sent, on their way to the receiving MAC */
 		std::unique_ptr<DelayLine> delay;
+		/* [seq_check] Steps missing now (bit per SeqStep, recomputed when one of their
+		 * registers is written; 0 without seq_check), steps logged since the port last
+		 * started, refusals per step, and the MAC lanes whose channel reset was written. */
+		std::atomic<uint32_t> seq_missing{0};
+		std::atomic<uint32_t> seq_logged{0};
+		std::array<std::atomic<uint64_t>, kSeqSteps> seq_refused{};
+		std::atomic<uint32_t> pcs_reset_lanes{0};
 	};
 
 	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
@@ -405,6 +435,8 @@ struct Device::Impl {
 		/* [model] rx_frame_in's per-batch conditions, sampled when a TX batch takes the
 		 * port (Delivery): fast, the CQ not armed, no fault armed. */
 		bool inline_ok = false;
+		/* [seq_check] Steps the RX path misses (seq_missing & kSeqRx): frames refused. */
+		uint32_t seq_missing = 0;
 	};
 
 	/* A prefetch for writing: the line comes exclusive, so the store does not wait for other
@@ -602,6 +634,16 @@ struct Device::Impl {
 	/* ---- QPC (gaudi_emu_qpc.cpp) ---- */
 	void on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
 	void gateway(unsigned p);
+	void req_apply(unsigned p, bool restart);
+	/* [seq_check] QP contexts in the NIC's device memory */
+	static constexpr size_t kReqQpcBytes = qpc::kReqDwords * 4,
+				kResQpcBytes = qpc::kResDwords * 4;
+	static constexpr uint64_t kDramPage = 4096;
+	uint64_t qpc_base(unsigned p, bool req) const;
+	void qpc_store(unsigned p, bool req);
+	void qpc_rebase(unsigned p, bool req);
+	void dram_write(uint64_t a, const void *src, size_t n);
+	void dram_read(uint64_t a, void *dst, size_t n);
 	void doorbell(unsigned p, uint32_t first, uint32_t second);
 	void write_db_ci(unsigned p, uint32_t consumed);
 
@@ -756,6 +798,22 @@ struct Device::Impl {
 	void lbw_write(uint32_t addr, uint32_t val);
 	void sm_write(uint64_t dev_addr, uint32_t val);
 
+	/* ---- [seq_check] and [trace] (gaudi_emu_seq.cpp) ---- */
+	void seq_mark_map();
+	/* Recomputes the steps port p misses (no-op without seq_check). */
+	void seq_update(unsigned p);
+	/* A write to a register some step reads (map kSeq): both ports of its macro. */
+	void seq_on_write(uint32_t off);
+	/* n frames or writes of `path` refused on port p for the steps `missing` lacks: counted
+	 * on the first of them, each missing step logged once per port start. */
+	void seq_refuse(unsigned p, uint32_t missing, const char *path, uint64_t n = 1);
+	/* The requester QPC made valid: the port (re)starts, its steps are logged afresh. */
+	void seq_port_start(unsigned p);
+	bool trace_open(std::string *err);
+	void trace(char rw, uint32_t off, uint32_t val);
+	/* The published name of the register at NIC offset off, or "?" (the one name lookup of
+	 * the trace). */
+
 	/* ---- engine (gaudi_emu.cpp) ---- */
 	bool pump_all();
 	void run_pending();
@@ -783,6 +841,10 @@ struct Device::Impl {
 	/* A register traffic depends on, whose values the public driver's are checked against
 	 * (gaudi_emu_values.cpp): value_rule_ holds the rule, value_reported_ the one warning. */
 	static constexpr uint8_t kValueRule = 8;
+	static constexpr uint8_t kSeq = 16; /* [seq_check] a register some step reads */
+	/* RS-FEC CCW/NCCW LO/HI: a read returns the count and clears it [gaudi2_cn.c
+	 * __gaudi2_cn_get_mac_fec_stats]. */
+	static constexpr uint8_t kClearOnRead = 32;
 	std::vector<uint8_t> map_;
 	std::vector<uint8_t> value_rule_, value_reported_;
 	std::atomic<uint64_t> violations_{0};
@@ -794,6 +856,18 @@ struct Device::Impl {
 	struct alignas(RTE_CACHE_LINE_SIZE) ProfCounts {
 		std::atomic<uint64_t> tsc{0}, accesses{0};
 	} prof_;
+
+	/* [trace] Config::trace's file (null: off), its line count and lock, and the names of
+	 * the map's registers by NIC offset. */
+	/* [seq_check] The NIC's device memory, sparse: 4 KB pages made on first write; memory
+	 * never written reads 0. */
+	struct NicDram {
+		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+		std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages;
+	} dram_;
+	FILE *trace_ = nullptr;
+	uint64_t trace_seq_ = 0;
+	rte_spinlock_t trace_lock_ = RTE_SPINLOCK_INITIALIZER;
 
 	FwModel fw_;
 	SmModel sm_;

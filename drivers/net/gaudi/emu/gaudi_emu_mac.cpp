@@ -44,6 +44,10 @@ void Device::Impl::on_mac_write(const RegAddr &a, uint32_t off, uint32_t val, ui
 		if (a.r == reg::MAC_PCS_CONTROL1) {
 			/* FLD_RESET self-clears (clause 45): hbl_cn polls it back to 0. */
 			wr(off, val & ~reg::MAC_PCS_CONTROL1_FLD_RESET.mask());
+			if (val & reg::MAC_PCS_CONTROL1_FLD_RESET.mask()) { /* [seq_check] */
+				ports_[p].pcs_reset_lanes.fetch_or(1u << a.lane);
+				seq_update(p);
+			}
 			if (a.lane == 0)
 				update_link(p);
 		} else if (a.r == kMac128InCh + reg::MAC_128_COMMAND_CONFIG && a.lane == 0) {

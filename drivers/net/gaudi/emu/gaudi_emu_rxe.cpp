@@ -28,6 +28,9 @@ Device::Impl::RxView Device::Impl::rx_view(unsigned q)
 	v.frm_len = rd(ch + reg::MAC_128_FRM_LENGTH);
 	v.min_len = reg::RXE_PKT_SIZE_CHECK_RAW_MIN.get(rd(rxe + reg::RXE_PKT_SIZE_CHECK_RAW));
 	rxb_view(q, v);
+	/* [seq_check] Once per batch: a step RX needs was skipped, every frame takes rx_frame,
+	 * which refuses it. */
+	v.seq_missing = ports_[q].seq_missing.load(std::memory_order_relaxed) & kSeqRx;
 	uint32_t cq_cfg = rd(rxe + reg::RXE_CQ_CFG_0);
 	v.enabled = r.valid && (cq_cfg & reg::RXE_CQ_CFG_0_ENABLE.mask());
 	if (!v.enabled)
@@ -55,8 +58,8 @@ Device::Impl::RxView Device::Impl::rx_view(unsigned q)
 	uint32_t lo = std::max<uint32_t>(64 - kFcsLen, v.min_len);
 	uint32_t hi = std::min<uint32_t>(v.frm_len >= kFcsLen ? v.frm_len - kFcsLen : 0,
 					 1u << v.slot_log2);
-	v.fast = (v.cmd & reg::CMD_RX_ENA) && v.slots != nullptr && v.cq != nullptr &&
-		 (!v.write_pi || v.pi_shadow != nullptr) && lo <= hi;
+	v.fast = v.seq_missing == 0 && (v.cmd & reg::CMD_RX_ENA) && v.slots != nullptr &&
+		 v.cq != nullptr && (!v.write_pi || v.pi_shadow != nullptr) && lo <= hi;
 	v.fast_min = lo;
 	v.fast_span = hi - lo;
 	return v;
@@ -74,6 +77,10 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	if (unlikely(!fast)) {
 		if (!(v.cmd & reg::CMD_RX_ENA))
 			return;
+		if (v.seq_missing & kSeqMac) { /* [seq_check] the MAC passes nothing */
+			seq_refuse(q, v.seq_missing & kSeqMac, "RX");
+			return;
+		}
 		if (fl < 64 || len < v.min_len) { /* runt: the sender did not pad */
 			bump(st[size_t(RxStat::ether_stats_undersize_pkts)]);
 			return;
@@ -113,8 +120,10 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	if (!rxb_pass(v, dst))
 		return;
 
-	if (unlikely(!fast) && !v.enabled) {
+	if (unlikely(!fast) && (!v.enabled || v.seq_missing != 0)) {
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
+		if (v.seq_missing != 0) /* [seq_check] RXB / RXE / QPC step skipped */
+			seq_refuse(q, v.seq_missing, "RX");
 		return;
 	}
 	uint32_t room = cq_room(q, v.cq_size);

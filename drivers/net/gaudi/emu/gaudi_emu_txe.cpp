@@ -30,6 +30,11 @@ bool Device::Impl::drain_tx(unsigned p)
 		rd_addr_shift7(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
 			       d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7);
 	auto *ci_ptr = reinterpret_cast<uint32_t *>(iommu_.translate(ci_addr, 4, pm.tx.cache));
+	/* [seq_check] Without the DB FIFO's MMU-bypass override its CI write-back does not reach
+	 * host memory. */
+	const uint32_t ci_seq = pm.seq_missing.load(std::memory_order_relaxed) & kSeqCi;
+	if (ci_seq != 0)
+		ci_ptr = nullptr;
 	uint32_t popped0 = pm.fifo.popped.load(std::memory_order_relaxed), exec0 = pm.tx.exec;
 	pm.tx.hold = false;
 	for (;;) {
@@ -48,6 +53,8 @@ bool Device::Impl::drain_tx(unsigned p)
 		pm.fifo.popped.store(n + 1, std::memory_order_release);
 		if (ci_ptr != nullptr)
 			store_release(ci_ptr, n % kDbFifoEntries);
+		else if (ci_seq != 0)
+			seq_refuse(p, ci_seq, "DB FIFO CI write");
 	}
 	if (!pm.tx.hold) {
 		if (unlikely(pm.tx.paused)) /* e.g. the held doorbell ended in a QP error */
@@ -170,7 +177,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	 * the frames are consumed and dropped, counted in if_out_errors as on a flapped link.
 	 * Sampled once per doorbell, like the registers above. */
 	bool no_carrier = !pcs_loop && !__atomic_load_n(&ports_[p].link, __ATOMIC_RELAXED);
-	const bool mac_drops = !(cmd & reg::CMD_TX_ENA) || no_carrier;
+	/* [seq_check] A step TX needs was skipped: the frames are consumed and dropped. */
+	const uint32_t seq_missing = ports_[p].seq_missing.load(std::memory_order_relaxed) & kSeqTx;
+	const bool mac_drops = !(cmd & reg::CMD_TX_ENA) || no_carrier || seq_missing != 0;
 	/* [model] A size all the checks below accept, decided once: a WQE of
 	 * size_min .. size_min + size_span bytes skips them (then checked in order if not). */
 	const uint32_t size_min = std::max<uint32_t>(raw_min, 1);
@@ -281,6 +290,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 
 			if (!kPlain && unlikely(mac_drops || link_down)) { /* [faults] flap too */
 				bump(st[size_t(TxStat::if_out_errors)]); /* consumed and dropped */
+				if (seq_missing != 0)
+					seq_refuse(p, seq_missing, "TX");
 			} else {
 				const uint32_t cls = frame_class(data, w.size);
 				/* [model] octets_transmitted_ok without FCS */
@@ -336,6 +347,7 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				/* [wires tap/udp] sent before the driver may free them */
 				if (ports_[p].net)
 					ports_[p].net->flush();
+
 				/* ring index [gaudi2_en.c] */
 				post_eq(p, EqeType::raw_tx_comp, qpn, idx);
 			}
@@ -346,6 +358,5 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 	else
 		run.template operator()<false>();
 }
-
 
 } // namespace gaudi::emu
