@@ -15,7 +15,7 @@ wire=loopback gives testpmd two ports (NIC ports 0 and 2) whose MACs are the fir
 Telemetry /gaudi_emu/profile: with profile=1 it counts the cycles spent in the model (the same
 device behind both ports) and refuses a port id that names no port, or no number; without the
 devarg it counts nothing (the io case). Telemetry /gaudi_emu/seq answers for an open port (the
-io case: seq_check off, nothing missing or refused) and refuses other ids.
+io case: seq_check on by default, nothing missing or refused) and refuses other ids.
 Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
 """
 import sys
@@ -133,11 +133,12 @@ def unprofiled(tp):
     check(p0 is not None, "/gaudi_emu/profile,0 refused")
     check(p0 == {"port_id": 0, "profile": 0, "tsc_cycles": 0, "accesses": 0,
                  "tsc_hz": p0["tsc_hz"]}, f"counted without profile=1: {p0}")
-    # /gaudi_emu/seq without seq_check=1: nothing checked, nothing refused (13 steps).
+    # /gaudi_emu/seq: the model checks the bring-up by default (seq_check=1), and the
+    # driver's leaves no step missing and nothing refused on any of the 13 steps.
     q = telemetry(tp.prefix, "/gaudi_emu/seq,1")
-    check(q is not None and q.get("port_id") == 1 and q.get("seq_check") == 0
+    check(q is not None and q.get("port_id") == 1 and q.get("seq_check") == 1
           and q.get("missing") == 0 and len(q) == 3 + 13
-          and all(q[k] == 0 for k in ("rxb_credits", "txb_tdm", "mac_reset")),
+          and all(v == 0 for k, v in q.items() if k not in ("port_id", "seq_check")),
           f"/gaudi_emu/seq,1: {q}")
     check(telemetry(tp.prefix, "/gaudi_emu/seq,9") is None, "/gaudi_emu/seq,9 answered")
     return s

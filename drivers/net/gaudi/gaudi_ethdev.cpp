@@ -88,6 +88,16 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	unsigned hw_port = port->hw.id();
 	port->hw.qpc_config({nicmem::req_qpc_addr(hw_port), nicmem::res_qpc_addr(hw_port),
 			     gaudi_db_ci_iova(port)});
+	/* Then the MAC filter and the MAC lanes, and PCS loopback, before the raw QPs are made
+	 * valid, as hbl_cn's port open: gaudi2_cn_hw_port_config (config_hw_mac_filter,
+	 * hw_mac_port_config), gaudi2_cn_hw_mac_loopback_cfg (the channel reset clears
+	 * loopback), then gaudi2_en_port_open. */
+	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
+	gaudi_mac_filters_restore(dev);
+	if (!port->hw.mac_config(true))
+		GAUDI_LOG(ERR, "port %u: a MAC channel stayed in reset (PCS CONTROL1.FLD_RESET)",
+			  dev->data->port_id);
+	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 
 	rxq->started = txq->started = false;
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
@@ -103,20 +113,12 @@ int gaudi_dev_start(rte_eth_dev *dev)
 		return rc;
 	}
 	port->hw.cq_arm_timer_off(); /* gaudi2_en_port_open: configure_cq after config_qp */
-	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
-	gaudi_mac_filters_restore(dev);
 	gaudi_intr_start(dev);
 	rte_spinlock_lock(&port->eq_lock);
 	port->started = true;
 	rte_spinlock_unlock(&port->eq_lock);
 	gaudi_link_eq_update(port->adapter, port->hw.id()); /* before the link comes up */
 	gaudi_rec_start(dev);				    /* [faults] TX watchdog */
-	/* The MAC lanes, then PCS loopback, as hbl_cn's port open: gaudi2_cn_hw_port_config,
-	 * then gaudi2_cn_hw_mac_loopback_cfg (the channel reset clears loopback). */
-	if (!port->hw.mac_config(true))
-		GAUDI_LOG(ERR, "port %u: a MAC channel stayed in reset (PCS CONTROL1.FLD_RESET)",
-			  dev->data->port_id);
-	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 	/* [phy] Power-up and TX driver on; the link-state machine reports the link once the
 	 * F/W tuned the lanes. A failed power-up leaves the port started with its link down. */
 	gaudi_phy_start(dev);

@@ -43,7 +43,14 @@ namespace {
 /* What the model's devargs fill (gaudi_devargs_ctx::backend): the model's settings, and the
  * text of each fault= as given (cfg.faults[i]), for the messages that name it. */
 struct EmuArgs {
-	emu::Config cfg;
+	/* The driver is held to the public bring-up sequence (seq_check=1) unless told otherwise:
+	 * a port silicon would not run does not run here either. The model's unit tests switch
+	 * it on where they build the sequence themselves. */
+	emu::Config cfg = [] {
+		emu::Config c;
+		c.seq_check = true;
+		return c;
+	}();
 	std::vector<std::string> fault_text;
 };
 
