@@ -233,8 +233,14 @@ Device::Impl::~Impl()
 		stop_.store(true);
 		engine_.join();
 	}
-	if (trace_ != nullptr) /* [trace] */
-		fclose(trace_);
+	if (trace_ != nullptr) { /* [trace]: a lost trace says so */
+		bool bad = ferror(trace_) != 0;
+		if (fclose(trace_) != 0 || bad)
+			rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+				"gaudi_emu: devarg trace=%s: writing the trace failed: it is "
+				"incomplete\n",
+				cfg_.trace.c_str());
+	}
 	if (mz_ != nullptr) {
 		__atomic_store_n(&shm_->magic, 0, __ATOMIC_RELEASE);
 		rte_memzone_free(mz_);
@@ -419,7 +425,7 @@ void Device::Impl::build_map()
 				   reg::MAC_RS_FEC_RSFEC_NCCW_LO, reg::MAC_RS_FEC_RSFEC_NCCW_HI})
 			mark(reg::mac_rs_fec(0) + r + l * 0x20, kKnown | kClearOnRead);
 	serdes_mark_map(); /* [phy] */
-	seq_mark_map();    /* [seq_check] */
+	seq_mark_map();	   /* [seq_check] */
 	/* Every other register the public headers define (the generated table, every macro):
 	 * accepted, stored and read back. A word the model knows that the headers do not define
 	 * is a defect of the model: counted and named. */
@@ -780,7 +786,12 @@ void Device::flush()
 {
 	if (impl_->trace_ != nullptr) { /* [trace] */
 		SpinGuard g(impl_->trace_lock_);
-		fflush(impl_->trace_);
+		if (fflush(impl_->trace_) != 0 && !impl_->trace_failed_) {
+			impl_->trace_failed_ = true;
+			rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+				"gaudi_emu: devarg trace=%s: writing the trace failed: %s\n",
+				impl_->cfg_.trace.c_str(), strerror(errno));
+		}
 	}
 	for (unsigned p = 0; p < impl_->cfg_.nports; p++) {
 		auto &t = impl_->ports_[p].tx;

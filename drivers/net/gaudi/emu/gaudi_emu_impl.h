@@ -868,6 +868,7 @@ struct Device::Impl {
 	FILE *trace_ = nullptr;
 	uint64_t trace_seq_ = 0;
 	rte_spinlock_t trace_lock_ = RTE_SPINLOCK_INITIALIZER;
+	bool trace_failed_ = false; /* [trace] its write error was reported */
 
 	FwModel fw_;
 	SmModel sm_;
