@@ -24,8 +24,9 @@ import pcapfile  # noqa: E402,F401
 APP = os.environ.get("GAUDI_TESTPMD", "")
 PMD = os.environ.get("GAUDI_PMD", "")
 PLOT = os.environ.get("GAUDI_TESTPMD_PLOT", "")
-# The EAL options the app adds itself when no device is named, for runs that name one.
-EAL_BASE = ["-d", PMD, "--no-pci", "--no-huge", "-m", "1024", "--no-shconf",
+# The EAL options the app adds itself when no device is named, for runs that name one (no -d:
+# the PMD is linked into the app, and EAL refuses a -d plugin below a world-writable directory).
+EAL_BASE = ["--no-pci", "--no-huge", "-m", "1024", "--no-shconf",
             "--iova-mode=va", "--log-level=lib.eal:warning", "--log-level=lib.ethdev:notice",
             "--log-level=lib.telemetry:error"]
 

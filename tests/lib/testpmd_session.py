@@ -54,7 +54,32 @@ def pmd_load_args(pmd_path):
             f"{installed} is installed and differs from the build's {pmd_path}; testpmd "
             "autoloads it, so the build's PMD cannot be tested. Remove it or reinstall "
             "(meson install -C build).")
-    return ["-d", os.path.abspath(pmd_path)]
+    return ["-d", plugin_path(os.path.abspath(pmd_path))]
+
+
+def plugin_path(pmd):
+    """pmd, or a private copy of it when a directory above it is world-writable (a clone under
+    /tmp): EAL refuses a -d plugin there. The copy goes to a directory of the user's own
+    (~/.cache/gaudi-dpdk-plugins/<size>-<mtime>/), reused while the build is unchanged."""
+    d = os.path.dirname(pmd)
+    while True:
+        if os.stat(d).st_mode & 0o002:
+            break
+        if d == "/":
+            return pmd
+        d = os.path.dirname(d)
+    st = os.stat(pmd)
+    base = os.path.join(os.path.expanduser("~"), ".cache", "gaudi-dpdk-plugins")
+    cache = os.path.join(base, f"{st.st_size}-{st.st_mtime_ns}")
+    copy = os.path.join(cache, os.path.basename(pmd))
+    if not os.path.exists(copy):
+        os.makedirs(cache, mode=0o755, exist_ok=True)
+        tmp = copy + f".{os.getpid()}"
+        shutil.copy2(pmd, tmp)
+        os.replace(tmp, copy)
+    for p in (base, cache):
+        os.chmod(p, 0o755)
+    return copy
 
 
 def sanitizer_env(pmd_path):
