@@ -379,8 +379,8 @@ int arg_phy_pol(const char *k, const char *v, void *opaque)
 	uint64_t m = 0;
 	if (!gaudi_devarg_hex(v, (uint64_t(1) << (2 * kMaxPorts)) - 1, &m))
 		return gaudi_devarg_error(opaque, k, v, "must be a hex mask of lanes 0..47");
-	(strcmp(k, "phy_pol_tx") == 0 ? model_cfg(opaque).phy_pol_tx : model_cfg(opaque).phy_pol_rx) =
-		m;
+	(strcmp(k, "phy_pol_tx") == 0 ? model_cfg(opaque).phy_pol_tx
+				      : model_cfg(opaque).phy_pol_rx) = m;
 	return 0;
 }
 
@@ -503,35 +503,35 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 
 /* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
  * per-port keys are checked against it. */
-#define GAUDI_EMU_DEVARGS(X)                                                            \
-	X(ports, "<1..24>", true, arg_ports)                                            \
-	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                           \
-	X(rx_pcap, "<port>:<path>", false, arg_pcap)                                    \
-	X(tx_pcap, "<port>:<path>", false, arg_pcap)                                    \
-	X(engine, "inline|thread", true, arg_engine)                                    \
-	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                             \
-	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                   \
-	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)                  \
-	X(strict, "<0|1>", true, arg_strict)                                            \
-	X(profile, "<0|1>", true, arg_profile)                                          \
-	X(trace, "<file>", true, arg_trace)                                             \
-	X(seq_check, "<0|1>", true, arg_seq_check)                                      \
-	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                          \
-	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                                \
-	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                              \
-	X(fw_fault, "<kind>", true, arg_fw_fault)                                       \
-	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                                \
-	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                          \
-	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)                \
-	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)            \
-	X(fault_seed, "<n>", true, arg_fault_seed)                                      \
-	X(fault_rate, "<0..1>", true, arg_fault_rate)                                   \
-	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)                     \
-	X(phy_board, "hl225|plain", true, arg_phy_board)                                \
-	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                                       \
-	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                                       \
-	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                                    \
-	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)                 \
+#define GAUDI_EMU_DEVARGS(X)                                                 \
+	X(ports, "<1..24>", true, arg_ports)                                 \
+	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                \
+	X(rx_pcap, "<port>:<path>", false, arg_pcap)                         \
+	X(tx_pcap, "<port>:<path>", false, arg_pcap)                         \
+	X(engine, "inline|thread", true, arg_engine)                         \
+	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                  \
+	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)        \
+	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)       \
+	X(strict, "<0|1>", true, arg_strict)                                 \
+	X(profile, "<0|1>", true, arg_profile)                               \
+	X(trace, "<file>", true, arg_trace)                                  \
+	X(seq_check, "<0|1>", true, arg_seq_check)                           \
+	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)               \
+	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                     \
+	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                   \
+	X(fw_fault, "<kind>", true, arg_fw_fault)                            \
+	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                     \
+	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)               \
+	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)     \
+	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault) \
+	X(fault_seed, "<n>", true, arg_fault_seed)                           \
+	X(fault_rate, "<0..1>", true, arg_fault_rate)                        \
+	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)          \
+	X(phy_board, "hl225|plain", true, arg_phy_board)                     \
+	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                            \
+	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                            \
+	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                         \
+	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)      \
 	GAUDI_DRIVER_DEVARGS(X)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
@@ -758,7 +758,7 @@ int emu_probe(rte_vdev_device *vdev)
 			  name);
 		cfg.shm_name.clear();
 	}
-	cfg.fw_gate = true; /* the model refuses NIC programming before the firmware is up */
+	cfg.fw_gate = true;  /* the model refuses NIC programming before the firmware is up */
 	cfg.phy_link = true; /* [phy] the link needs the PHY bring-up, as on silicon */
 	auto model = emu::Device::create(cfg, &err);
 	if (!model) {
@@ -822,32 +822,44 @@ rte_vdev_driver gaudi_emu_driver = {
 	.remove = emu_remove,
 };
 
-/* [profile] telemetry /gaudi_emu/profile,<port id>: what Config::profile counted for the
- * model behind an open emulated port (one count per device, shared by its ports), with the
- * TSC rate. In the primary only, and through gaudi_open_adapter under gaudi_adapter_lock:
- * nothing of a port closed or released meanwhile is read. */
-int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
+/* Telemetry of the model behind an open emulated port: params is the ethdev port id; read(m,
+ * nic_port) runs on the model in the primary only, through gaudi_open_adapter under
+ * gaudi_adapter_lock, so nothing of a port closed or released meanwhile is read. -EINVAL for
+ * a bad id or no open port of this driver, -ENOTSUP in a secondary. */
+template <typename Read>
+int tel_model(const char *params, unsigned long *pid, Read read)
 {
-	(void)cmd;
 	char *end = nullptr;
 	if (params == nullptr || *params < '0' || *params > '9')
 		return -EINVAL;
-	unsigned long pid = strtoul(params, &end, 10);
-	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS)
+	*pid = strtoul(params, &end, 10);
+	if (*end != '\0' || *pid >= RTE_MAX_ETHPORTS)
 		return -EINVAL;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return -ENOTSUP;
-	emu::Device::Profile pr;
 	rte_spinlock_lock(&gaudi_adapter_lock);
-	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(pid));
-	const rte_device *device = rte_eth_devices[pid].device;
-	const bool ours = ad != nullptr && device != nullptr &&
-			  device->driver == &gaudi_emu_driver.driver;
+	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(*pid));
+	const rte_device *device = rte_eth_devices[*pid].device;
+	const bool ours =
+		ad != nullptr && device != nullptr && device->driver == &gaudi_emu_driver.driver;
 	if (ours)
-		pr = static_cast<VdevBackend *>(ad->backend.get())->device()->profile();
+		read(*static_cast<VdevBackend *>(ad->backend.get())->device(),
+		     gaudi_hw(&rte_eth_devices[*pid]).id());
 	rte_spinlock_unlock(&gaudi_adapter_lock);
-	if (!ours)
-		return -EINVAL; /* no open port of this driver */
+	return ours ? 0 : -EINVAL;
+}
+
+/* [profile] telemetry /gaudi_emu/profile,<port id>: what Config::profile counted for the
+ * model behind an open emulated port (one count per device, shared by its ports), with the
+ * TSC rate. */
+int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
+{
+	(void)cmd;
+	unsigned long pid = 0;
+	emu::Device::Profile pr;
+	int rc = tel_model(params, &pid, [&](const emu::Device &m, unsigned) { pr = m.profile(); });
+	if (rc != 0)
+		return rc;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "port_id", pid);
 	rte_tel_data_add_dict_u64(d, "profile", pr.on ? 1 : 0);
@@ -859,37 +871,22 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 
 /* [seq_check] telemetry /gaudi_emu/seq,<port id>: whether the model checks the bring-up
  * sequence, the steps the port misses now (bit per emu::SeqStep) and, per step, the frames or
- * writes refused for it. Primary only, under gaudi_adapter_lock like tel_profile. */
+ * writes refused for it. */
 int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 {
 	(void)cmd;
-	char *end = nullptr;
-	if (params == nullptr || *params < '0' || *params > '9')
-		return -EINVAL;
-	unsigned long pid = strtoul(params, &end, 10);
-	if (*end != '\0' || pid >= RTE_MAX_ETHPORTS)
-		return -EINVAL;
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return -ENOTSUP;
+	unsigned long pid = 0;
 	bool on = false;
 	uint32_t missing = 0;
 	std::array<uint64_t, emu::kSeqSteps> refused{};
-	rte_spinlock_lock(&gaudi_adapter_lock);
-	const gaudi_adapter *ad = gaudi_open_adapter(uint16_t(pid));
-	const rte_device *device = rte_eth_devices[pid].device;
-	const bool ours =
-		ad != nullptr && device != nullptr && device->driver == &gaudi_emu_driver.driver;
-	if (ours) {
-		const emu::Device *m = static_cast<VdevBackend *>(ad->backend.get())->device();
-		const unsigned nic_port = gaudi_hw(&rte_eth_devices[pid]).id();
-		on = m->seq_check();
-		missing = m->seq_missing(nic_port);
+	int rc = tel_model(params, &pid, [&](const emu::Device &m, unsigned nic_port) {
+		on = m.seq_check();
+		missing = m.seq_missing(nic_port);
 		for (unsigned s = 0; s < emu::kSeqSteps; s++)
-			refused[s] = m->seq_refused(nic_port, emu::SeqStep(s));
-	}
-	rte_spinlock_unlock(&gaudi_adapter_lock);
-	if (!ours)
-		return -EINVAL; /* no open port of this driver */
+			refused[s] = m.seq_refused(nic_port, emu::SeqStep(s));
+	});
+	if (rc != 0)
+		return rc;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "port_id", pid);
 	rte_tel_data_add_dict_u64(d, "seq_check", on ? 1 : 0);
