@@ -459,9 +459,6 @@ void Port::qpc_config(const QpcCfg &cfg)
 }
 
 namespace {
-/* PRIO_TO_DSCP_0: priority 0 -> DSCP 0, 1 -> 0, 2 -> 16, 3 -> 24, a byte each
- * [gaudi2_cn.c config_port_hw_txe 0x18100000]. */
-constexpr uint32_t kPrioToDscp0 = 0x18100000;
 /* BTH_MKEY: the RoCE BTH migration key field, all ones [gaudi2_cn.c config_port_hw_txe]. */
 constexpr uint32_t kBthMkey = 0xFFFF;
 /* TXE statistics: 100 ms bandwidth window, 2 us latency window, in NIC clock cycles
@@ -484,7 +481,7 @@ bool Port::tx_init(const TxRingCfg &cfg)
 	bar_->wr32(t + reg::TXE_SQ_BASE_ADDRESS_63_32_0, static_cast<uint32_t>(cfg.wq_iova >> 32));
 	bar_->wr32(t + reg::TXE_SQ_BASE_ADDRESS_31_0_0, static_cast<uint32_t>(cfg.wq_iova));
 	bar_->wr32(t + reg::TXE_LOG_MAX_WQ_SIZE_0, cfg.wq_log2 - 2);
-	bar_->wr32(t + reg::TXE_PRIO_TO_DSCP_0, kPrioToDscp0);
+	bar_->wr32(t + reg::TXE_PRIO_TO_DSCP_0, reg::kPrioToDscp0);
 	bar_->wr32(t + reg::TXE_WQE_USER_CFG, reg::TXE_WQE_USER_CFG_MMU_BYPASS.put(1));
 	bar_->wr32(t + reg::TXE_WQE_PREFETCH_CFG,
 		   reg::TXE_WQE_PREFETCH_CFG_ENABLE.mask() |

@@ -628,6 +628,9 @@ constexpr uint32_t qpc_axuser_ev_que(unsigned port)
 {
 	return qpc_axuser(port, QPC_AXUSER_EV_QUE_LBW_INTR_BASE);
 }
+/* TXE PRIO_TO_DSCP_0: priority 0 -> DSCP 0, 1 -> 0, 2 -> 16, 3 -> 24, a byte each
+ * [gaudi2_cn.c config_port_hw_txe 0x18100000]. */
+inline constexpr uint32_t kPrioToDscp0 = 0x18100000;
 /* TXB TDM_PORT_ARB_MASK per speed [gaudi2_cn.c gaudi2_cn_config_hw_txb]. */
 inline constexpr uint32_t kTdmPortArbMask25G50G = 0x7BDE;
 inline constexpr uint32_t kTdmPortArbMask100G = 0xBBEE;

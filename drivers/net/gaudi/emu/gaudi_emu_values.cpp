@@ -10,6 +10,8 @@
  */
 #include "gaudi_emu_impl.h"
 
+#include "../base/gaudi_macro.h"
+
 #include <rte_log.h>
 
 namespace gaudi::emu {
@@ -23,13 +25,13 @@ struct ValueRule {
 	const char *source;
 };
 
-constexpr uint32_t kMmuBp = 0xFFFFFBFF; /* the public MMU-bypass override, every AXI user */
+constexpr uint32_t kMmuBp = reg::kAxuserOvrdMmuBp; /* every AXI user the public driver sets */
 
 /* clang-format off */
 constexpr ValueRule kRules[] = {
-	{"NIC0_TXE?_PRIO_TO_DSCP_0", {0x18100000}, 1, "gaudi2_cn.c config_port_hw_txe"},
+	{"NIC0_TXE?_PRIO_TO_DSCP_0", {reg::kPrioToDscp0}, 1, "gaudi2_cn.c config_port_hw_txe"},
 	{"NIC0_TXE?_WQE_USER_CFG", {0x1}, 1, "gaudi2_cn.c config_port_hw_txe"},
-	{"NIC0_TXB_TDM_PORT_ARB_MASK", {0xBBEE, 0x7BDE}, 2,
+	{"NIC0_TXB_TDM_PORT_ARB_MASK", {reg::kTdmPortArbMask100G, reg::kTdmPortArbMask25G50G}, 2,
 	 "gaudi2_cn.c config_hw_txb (100G; 25G/50G)"},
 	{"NIC0_TXB_GLOBAL_PAUSE", {0x0}, 1, "gaudi2_cn.c config_hw_txb"},
 	{"NIC0_TXS?_AXI_USER_LO", {0x400}, 1, "gaudi2_cn.c config_port_hw_txs"},
@@ -52,13 +54,17 @@ constexpr ValueRule kRules[] = {
 	{"NIC0_RXE?_ARUSER_MMU_BP", {0x1}, 1, "gaudi2_cn.c config_port_hw_rxe"},
 	{"NIC0_RXE?_CQ_CFG_0", {0x0, 0x9}, 2, "gaudi2_cn.c config_port_hw_rxe (raw CQ)"},
 	{"NIC0_MAC_CH?_MAC_128_?X_FIFO_SECTIONS", {0x4}, 1, "gaudi2_cn.c hw_mac_port_config"},
-	{"NIC0_MAC_CH?_MAC_128_FRM_LENGTH", {0x20C2}, 1,
+	{"NIC0_MAC_CH?_MAC_128_FRM_LENGTH", {kMacMaxFrameLen}, 1,
 	 "gaudi2_cn.c hw_mac_port_config (NIC_MAC_MAX_FRM_LEN)"},
 	{"PRT0_MAC_CORE_MAC_FEC91_CFG", {0xFF, 0x60F}, 2,
 	 "gaudi2_cn.c config_hw_mac (100G/50G; 25G)"},
 };
 /* clang-format on */
 static_assert(std::size(kRules) < 255);
+/* The RXB rows above, as published, are the pairs the driver derives from RXB_NUM_BUFFS. */
+static_assert(hw::macro::pair(hw::macro::kRxbStaticCredits) == 0xB405A0 &&
+	      hw::macro::pair(hw::macro::kRxbDropTh) == 0xABC55E &&
+	      hw::macro::pair(hw::macro::kRxbDropSmallTh) == 0xB3A59D);
 
 /* Glob match: '?' one character, '*' any run (no backtracking beyond one '*' needed here, but
  * general). */
