@@ -839,14 +839,15 @@ struct Device::Impl {
 	 * stored and read back, each access counted in unmodeled_. */
 	static constexpr uint8_t kKnown = 1, kReadOnly = 2, kPublished = 4;
 	/* A register traffic depends on, whose values the public driver's are checked against
-	 * (gaudi_emu_values.cpp): value_rule_ holds the rule, value_reported_ the one warning. */
+	 * (gaudi_emu_values.cpp): value_rule_ holds the rule; kValueReported, its one warning. */
 	static constexpr uint8_t kValueRule = 8;
 	static constexpr uint8_t kSeq = 16; /* [seq_check] a register some step reads */
 	/* RS-FEC CCW/NCCW LO/HI: a read returns the count and clears it [gaudi2_cn.c
 	 * __gaudi2_cn_get_mac_fec_stats]. */
 	static constexpr uint8_t kClearOnRead = 32;
+	static constexpr uint8_t kValueReported = 64;
 	std::vector<uint8_t> map_;
-	std::vector<uint8_t> value_rule_, value_reported_;
+	std::vector<uint8_t> value_rule_;
 	std::atomic<uint64_t> violations_{0};
 	std::atomic<uint64_t> unmodeled_{0};
 	std::atomic<uint64_t> unpublished_values_{0};

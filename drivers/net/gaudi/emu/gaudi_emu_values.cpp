@@ -94,7 +94,6 @@ void Device::Impl::value_rules_build()
 			}
 			break;
 		}
-	value_reported_.assign(map_.size(), 0);
 }
 
 void Device::Impl::value_check(uint32_t off, uint32_t val)
@@ -104,9 +103,9 @@ void Device::Impl::value_check(uint32_t off, uint32_t val)
 		if (val == r.allowed[i])
 			return;
 	unpublished_values_.fetch_add(1, std::memory_order_relaxed);
-	if (value_reported_[off / 4])
+	if (map_[off / 4] & kValueReported)
 		return;
-	value_reported_[off / 4] = 1;
+	map_[off / 4] |= kValueReported;
 	char name[96];
 	hw::regmap::format_name(off, name);
 	char want[48];
