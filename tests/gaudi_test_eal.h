@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Scaffolding shared by the GoogleTest binaries that load the Gaudi PMD as a plugin (EAL -d):
- * the EAL environment (one per binary), the stale-installed-plugin check, one
- * net_gaudi_emu instance with its ports and mempool, and small rx/tx helpers.
+ * Scaffolding shared by the GoogleTest binaries that run the Gaudi PMD through ethdev: the EAL
+ * environment (one per binary), the stale-installed-plugin check, one net_gaudi_emu instance
+ * with its ports and mempool, and small rx/tx helpers.
  *
- * Header-only; the binary defines GAUDI_PMD_PATH (and DPDK_PLUGIN_DIR for the plugin check).
+ * The binaries link the PMD (as gaudi-testpmd does) rather than load it with EAL -d: DPDK
+ * refuses a -d plugin under a world-writable directory, so a clone in /tmp could not run them.
+ * Header-only; the binary defines DPDK_PLUGIN_DIR for the plugin check.
  */
 #ifndef GAUDI_TEST_EAL_H
 #define GAUDI_TEST_EAL_H
@@ -32,11 +34,22 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#ifndef GAUDI_PMD_PATH
-#error "GAUDI_PMD_PATH must be defined (tests/meson.build)"
-#endif
+#include <dlfcn.h>
+
+#include "rte_pmd_gaudi.h"
+
 
 namespace gaudi_test {
+
+/* The file the PMD linked into this binary was loaded from (a PMD symbol's object). */
+inline std::string linked_pmd()
+{
+	Dl_info info{};
+	if (dladdr(reinterpret_cast<void *>(&rte_pmd_gaudi_inject_fault), &info) == 0 ||
+	    !info.dli_fname)
+		return "";
+	return info.dli_fname;
+}
 
 #ifdef DPDK_PLUGIN_DIR
 /* EAL autoloads every plugin in DPDK's plugin dir: an installed copy of this PMD that differs
@@ -44,20 +57,21 @@ namespace gaudi_test {
 inline void check_no_stale_plugin()
 {
 	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-	std::ifstream a(installed, std::ios::binary), b(GAUDI_PMD_PATH, std::ios::binary);
+	std::string linked = linked_pmd();
+	std::ifstream a(installed, std::ios::binary), b(linked, std::ios::binary);
 	if (!a)
 		return;
 	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
 	if (da != db) {
 		fprintf(stderr, "%s is installed and differs from the build's %s: remove it or run "
-			"'meson install' first\n", installed.c_str(), GAUDI_PMD_PATH);
+			"'meson install' first\n", installed.c_str(), linked.c_str());
 		std::exit(1);
 	}
 }
 #endif
 
 /* EAL for one test binary:
- *   <prog> -d GAUDI_PMD_PATH --no-huge -m <mem_mb> --no-shconf --no-pci --iova-mode=va
+ *   <prog> --no-huge -m <mem_mb> --no-shconf --no-pci --iova-mode=va
  *          --log-level=lib.eal:error <log_levels...>
  * The stale plugin check runs first (when DPDK_PLUGIN_DIR is defined). Hooks: before_init()
  * (e.g. unshare before EAL starts threads), after_init() (e.g. dlsym, shared ports) and
@@ -65,7 +79,7 @@ inline void check_no_stale_plugin()
 class EalEnv : public ::testing::Environment {
 public:
 	EalEnv(const char *prog, const char *mem_mb, std::initializer_list<const char *> log_levels)
-		: argv_{prog, "-d", GAUDI_PMD_PATH, "--no-huge", "-m", mem_mb, "--no-shconf",
+		: argv_{prog, "--no-huge", "-m", mem_mb, "--no-shconf",
 			"--no-pci", "--iova-mode=va", "--log-level=lib.eal:error"}
 	{
 		argv_.insert(argv_.end(), log_levels.begin(), log_levels.end());

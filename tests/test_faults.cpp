@@ -5,10 +5,8 @@
  * order; lost only where the fault implies it, and counted), every mbuf returns to its pool,
  * and the events and counters the PMD documents show up.
  *
- * The PMD is loaded as a plugin (EAL -d); rte_pmd_gaudi.h functions are reached with dlsym.
+ * The PMD is linked in (gaudi_test_eal.h); rte_pmd_gaudi.h is called directly.
  */
-#include <dlfcn.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -56,19 +54,10 @@ public:
 protected:
 	void after_init() override
 	{
-		void *h = dlopen(GAUDI_PMD_PATH, RTLD_NOW | RTLD_NOLOAD);
-		if (h == nullptr) {
-			fprintf(stderr, "PMD not loaded: %s\n", dlerror());
-			std::exit(1);
-		}
-		g_inject = reinterpret_cast<inject_fn>(dlsym(h, "rte_pmd_gaudi_inject_fault"));
-		g_inject_after = reinterpret_cast<inject_after_fn>(dlsym(h, "rte_pmd_gaudi_inject_fault_after"));
-		g_stats = reinterpret_cast<stats_fn>(dlsym(h, "rte_pmd_gaudi_get_recovery_stats"));
-		g_fw_port = reinterpret_cast<fw_port_fn>(dlsym(h, "rte_pmd_gaudi_emu_fw_port_get"));
-		if (!g_inject || !g_inject_after || !g_stats || !g_fw_port) {
-			fprintf(stderr, "rte_pmd_gaudi_* not exported\n");
-			std::exit(1);
-		}
+		g_inject = rte_pmd_gaudi_inject_fault;
+		g_inject_after = rte_pmd_gaudi_inject_fault_after;
+		g_stats = rte_pmd_gaudi_get_recovery_stats;
+		g_fw_port = rte_pmd_gaudi_emu_fw_port_get;
 	}
 };
 
