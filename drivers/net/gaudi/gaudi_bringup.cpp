@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 PMD: bring-up shared by both probes. See gaudi_bringup.h and
- * ../shared/research/gaudi2-bringup.md for the sequence on silicon.
+ * doc/guides/gaudi_hw_model.rst for the sequence on silicon and its public sources.
  */
 #include "gaudi_bringup.h"
 

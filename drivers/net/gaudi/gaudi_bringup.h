@@ -2,7 +2,7 @@
  * Gaudi2 PMD: bring-up shared by both probes (net_gaudi and net_gaudi_emu), the same code on
  * silicon and on the model: preboot status, the boot protocol with the firmware files, the CPU
  * queue, ENABLE_PCI_ACCESS and NIC_INFO_GET, whose reply says which ports exist (link_mask)
- * and their station addresses. ../shared/research/gaudi2-bringup.md has the sequence.
+ * and their station addresses. doc/guides/gaudi_hw_model.rst has the sequence.
  */
 #pragma once
 

@@ -98,7 +98,7 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 		default:
 			break;
 		}
-		e->d0 = 0; /* software clears the valid bit [regs gaudi2_cn_eq.c] */
+		e->d0 = 0; /* software clears the valid bit [gaudi2_cn_eq.c] */
 		ci = (ci + 1) & EQ_IDX_MASK; /* the EQ indexes are 24 bits */
 		/* The CI register is written every quarter ring, as the Linux driver does. */
 		if ((ci & (quarter - 1)) == 0)

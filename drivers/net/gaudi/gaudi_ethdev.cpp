@@ -39,7 +39,7 @@ int gaudi_dev_configure(rte_eth_dev *dev)
 		GAUDI_LOG(ERR, "port %u: only 100G link speed", dev->data->port_id);
 		return -EINVAL;
 	}
-	/* lpbk_mode 1: MAC loopback at the PCS (CONTROL1.LOOPBACK) [facts §4]. */
+	/* lpbk_mode 1: MAC loopback at the PCS (CONTROL1.LOOPBACK) [gaudi2_cn.c]. */
 	if (conf.lpbk_mode > 1) {
 		GAUDI_LOG(ERR, "port %u: lpbk_mode %u: 0 (none) or 1 (PCS loopback)",
 			  dev->data->port_id, conf.lpbk_mode);

@@ -151,7 +151,7 @@ FlowCfg fc_to_cfg(const gaudi_port *port, const rte_eth_fc_conf &fc, bool pfc)
 
 void gaudi_flow_defaults(gaudi_port *port)
 {
-	/* 0x2913: PAUSE_IGNORE set, no PFC [facts §4]. */
+	/* 0x2913: PAUSE_IGNORE set, no PFC [gaudi2_cn.c]. */
 	port->hw.set_flow({.rx_pause = false,
 			   .tx_pause = false,
 			   .pfc = false,
@@ -206,7 +206,7 @@ int gaudi_priority_flow_ctrl_set(rte_eth_dev *dev, rte_eth_pfc_conf *pfc)
 	int rc = fc_conf_check(dev, pfc->fc);
 	if (rc != 0)
 		return rc;
-	/* All-or-none [facts §4]: the setting applies to the 4 priorities together. */
+	/* All-or-none [gaudi2_cn_dcbnl.c]: the setting applies to the 4 priorities together. */
 	gaudi_port *port = gaudi_priv(dev);
 	port->hw.set_flow(fc_to_cfg(port, pfc->fc, true));
 	return 0;

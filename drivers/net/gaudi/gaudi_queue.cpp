@@ -34,7 +34,7 @@ uint32_t log2u(uint32_t v)
 	return std::bit_width(v) - 1;
 }
 
-/* Slot size for a max frame: power of two, at least 1 KB, at most 16 KB [facts §2]. */
+/* Slot size for a max frame: power of two, at least 1 KB, at most 16 KB [gaudi2_en.c NIC_RAW_ELEM_SIZE]. */
 uint32_t slot_log2_for(uint32_t max_frame)
 {
 	uint32_t l = std::bit_width(max_frame - 1);

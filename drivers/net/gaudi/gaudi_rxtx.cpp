@@ -392,7 +392,7 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 			lens[g] = cqe->size;
 			const uint8_t *frame = slots + (static_cast<size_t>(slot) << slot_log2);
 			src[g] = frame;
-			cqe->d0 = 0; /* give the CQE back: software clears valid [facts §2] */
+			cqe->d0 = 0; /* give the CQE back: software clears valid [gaudi2_en.c] */
 			rte_prefetch0(frame);
 		}
 		ci = ci0 + static_cast<uint32_t>(g);

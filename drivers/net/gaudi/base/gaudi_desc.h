@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 NIC descriptors in host memory: TX WQE (32 B), CQE (16 B), EQE (16 B), doorbell (8 B).
  *
- * Layouts: include/linux/net/intel/gaudi2.h and coral-sim gaudi2_prm.h [regs "Gaudi2 hbl",
- * "Gaudi2 functional simulator"]. All words are little-endian as the device writes them.
+ * Layouts: include/linux/net/intel/gaudi2.h (HabanaAI/drivers.gpu.linux-nic.kernel) and
+ * coral-sim gaudi2_prm.h (HabanaAI/Intel_Gaudi3_Software, the functional simulator). All words are little-endian as the device writes them.
  */
 #pragma once
 
@@ -12,7 +12,7 @@
 
 namespace gaudi::hw {
 
-/* TX send WQE, 32 bytes [regs "TX WQE 32B"]:
+/* TX send WQE, 32 bytes [gaudi2.h, gaudi2_prm.h]:
  *   w0: opcode [4:0], trace evt data [5], trace evt [6], wqe index [15:8], reduction [28:16],
  *       SE (solicited event) [29], INLINE [30], ACKREQ [31]; w1: SIZE (bytes);
  *   local address (qword 1); remote address (qword 2); tag (w6); remote SOB / completion (w7). */
@@ -45,7 +45,7 @@ constexpr uint32_t wqe_ctrl(WqeOpcode op, uint32_t index, bool solicited)
 constexpr WqeOpcode wqe_opcode(uint32_t ctrl) { return WqeOpcode(ctrl & WQE_OPCODE_MASK); }
 constexpr uint32_t wqe_index(uint32_t ctrl) { return (ctrl >> WQE_INDEX_SHIFT) & WQE_INDEX_MASK; }
 
-/* CQE, 16 bytes [regs "CQE 16B"]: d0 valid [31], is_req [24], QPN [23:0]; d1 WQE index (for the
+/* CQE, 16 bytes [gaudi2.h, gaudi2_prm.h]: d0 valid [31], is_req [24], QPN [23:0]; d1 WQE index (for the
  * raw QP: the RX slot); d2 tag; d3 raw packet size in bytes (without FCS). Software clears valid. */
 struct Cqe {
 	uint32_t d0;
@@ -58,7 +58,7 @@ inline constexpr uint32_t CQE_VALID = 1u << 31;
 inline constexpr uint32_t CQE_IS_REQ = 1u << 24;
 inline constexpr uint32_t CQE_QPN_MASK = 0x00FFFFFF;
 
-/* EQE, 16 bytes [regs "EQE types", gaudi2_prm.h]: d0 valid [31], type [3:0]; d1, d2 per type:
+/* EQE, 16 bytes [gaudi2.h EQE types, gaudi2_prm.h]: d0 valid [31], type [3:0]; d1, d2 per type:
  *   COMP: d1 CQ number [15:0], d2 CQ PI     QP_ERR: d1 QPN [23:0] (bit 31 = reset), d2 syndrome
  *   LINK_STATUS: d1 timestamp, d2 status [3:0] (bit 0 = link up)
  *   RAW_TX_COMP: d1 QPN, d2 execution index of the completed (solicited) WQE
@@ -83,7 +83,7 @@ inline constexpr uint32_t EQE_QPN_MASK = 0x00FFFFFF;
 inline constexpr uint32_t EQ_IDX_MASK = 0x00FFFFFF;
 
 /* QP error syndromes, 8 bits: [7:6] class (0 rx packet, 1 QPC, 2 tx packet) | 6-bit code
- * [regs "gaudi2_cn.c" RXE SPI causes]. Those marked [choice] have no public number. */
+ * [gaudi2_cn.c RXE SPI causes]. Those marked [choice] have no public number. */
 enum class QpErrSyndrome : uint32_t {
 	req_db_qp_not_valid = 0x41,
 	pi_exceeds_last_index = 0x43,
@@ -103,7 +103,7 @@ inline constexpr uint32_t DB_PI_MASK = 0x3FFFFF; /* WQ indices are 22 bits (QPC 
 inline constexpr uint32_t kMaxQpNum = 8192;      /* NIC_MAX_QP_NUM [gaudi2_cn.h] */
 inline constexpr uint32_t WQ_IDX_MASK = DB_PI_MASK;
 
-/* Conformance rows: what this header uses, in the terms of shared/research/gaudi2-nic-structs.md
+/* Conformance rows: what this header uses, in the terms of the research digest of the structures
  * section (c), computed from the constants and structs above so they cannot drift from them;
  * tests/test_regmap_conformance.cpp checks each row against the digest. Bits are absolute
  * within the entry (dword d, bit b = d * 32 + b). */

@@ -14,7 +14,7 @@
  *   [G2P]   drivers/accel/habanalabs/gaudi2/gaudi2P.h (timeouts, file names)
  *   [CNSER] the Gaudi2 network-scaling patch series on dri-devel/netdev (2024-06-13,
  *           "[PATCH 15/15] accel/habanalabs/gaudi2: network scaling support")
- * as digested in shared/research/gaudi2-nic-structs.md (e), (f); the regmap_conformance test
+ * as the research digest of the structures tabulates them ((e), (f)); the regmap_conformance test
  * checks the rows below against that digest by name. [choice] marks a value no public source
  * gave; each is listed with its search in doc/guides/gaudi_hw_model.rst ("Firmware").
  */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 NIC: identity and limits as software sees them.
  *
- * Every value cites its source: [facts §N] = shared/research/gaudi2-hw-facts.md,
- * [regs] = shared/research/gaudi-hw-register-notes.md, [choice] = our decision, listed with its
- * reason in doc/guides/gaudi_hw_model.rst. Silicon data replaces a [choice] here, in one place.
+ * Every value cites its public source (files of HabanaAI/drivers.gpu.linux-nic.kernel: hbl_cn
+ * gaudi2_cn.[ch], hbl_en gaudi2_en.c, include/linux/net/intel/gaudi2.h; of mainline Linux:
+ * habanalabs), or is a [choice] = our decision, listed with its reason and the search behind it
+ * in doc/guides/gaudi_hw_model.rst. Silicon data replaces a [choice] here, in one place.
  */
 #pragma once
 
@@ -11,12 +12,13 @@
 
 namespace gaudi::hw {
 
-/* PCI identity [facts §1, hl-thunk-open pci_ids.h]. */
+/* PCI identity [hl-thunk-open include/specs/common/pci_ids.h; habanalabs_drv.c]. */
 inline constexpr uint16_t kPciVendorHabana = 0x1da3;
 inline constexpr uint16_t kPciDeviceGaudi2 = 0x1020;
 inline constexpr uint16_t kPciDeviceGaudi2Hl288 = 0x1021;
 
-/* Topology [facts §1]: 12 NIC macros x 2 ports = 24 x 100G ports, 2 lanes per port. */
+/* Topology [gaudi2_cn.h NIC_NUMBER_OF_MACROS 12, NIC_NUMBER_OF_ENGINES = 2 per macro]: 24 x
+ * 100G ports, 2 lanes per port (4 MAC lanes per macro). */
 inline constexpr unsigned kMaxPorts = 24;
 inline constexpr unsigned kPortsPerMacro = 2;
 inline constexpr unsigned kMacros = 12;
@@ -43,7 +45,7 @@ inline constexpr unsigned kMsixNicPortFirst = 22;
 /* Where the Linux firmware loader looks for files ("habanalabs/gaudi2/...", fw::kBootFitFile
  * etc. in gaudi_fw_if.h): the firmware directory of the distribution. */
 inline constexpr const char *kFwSearchDir = "/lib/firmware";
-/* Raw Ethernet QP [facts §2]: QPN 0, transport RAW, one raw CQ (CQ 0). */
+/* Raw Ethernet QP [gaudi2_en.c, gaudi2_cn.c]: QPN 0, transport RAW, one raw CQ (CQ 0). */
 inline constexpr uint32_t kRawQpn = 0;
 inline constexpr uint32_t kRawCq = 0;
 
@@ -68,11 +70,11 @@ inline constexpr uint32_t kTxPadSize = 187;
  * (PKT_SIZE_CHECK_RAW.MIN) and the padding of frames a host (pcap, TAP) hands to the model. */
 inline constexpr uint32_t kMinFrameNoFcs = 60;
 
-/* TX work queue [facts §2, regs]: 32-byte WQEs; WQE index field is 8 bits; LOG_MAX_WQ_SIZE holds
+/* TX work queue [gaudi2.h WQE layout, gaudi2_en.c]: 32-byte WQEs; WQE index field is 8 bits; LOG_MAX_WQ_SIZE holds
  * log2(entries) - 2. Ring sizes offered: [choice] powers of two 64..4096. */
 inline constexpr uint32_t kTxRingMin = 64;
 inline constexpr uint32_t kTxRingMax = 4096;
-/* RX slot ring [facts §2]: RAW_MISC holds log2(slot size) in [3:0] and log2(count) in [19:15];
+/* RX slot ring [gaudi2_en.c, nic0_rxe0_masks.h]: RAW_MISC holds log2(slot size) in [3:0] and log2(count) in [19:15];
  * the Linux driver uses 256 x 16 KB. [choice] counts 64..4096, slot = pow2 >= max frame. The raw
  * CQ has as many entries as the slot ring (CQ_LOG_MAX_SIZE = 13 allows up to 8 K). */
 inline constexpr uint32_t kRxRingMin = 64;
@@ -81,23 +83,24 @@ inline constexpr uint32_t kRxSlotMinLog2 = 10;
 inline constexpr uint32_t kRxSlotMaxLog2 = 14; /* 16 KB = NIC_RAW_ELEM_SIZE */
 inline constexpr uint32_t kCqMaxLog2 = 13;
 
-/* Doorbell FIFO [facts §2]: 64 entries of 8 bytes, CI DMA-written to host memory. */
+/* Doorbell FIFO [gaudi2_cn.c, gaudi2_en.c]: 64 entries of 8 bytes, CI DMA-written to host memory. */
 inline constexpr uint32_t kDbFifoEntries = 64;
 inline constexpr uint32_t kDbFifoCiAlign = 128;
 
-/* Event queue [facts §2, regs gaudi2_cn_eq.c]: 16-byte EQEs, PI DMA-written to host memory,
+/* Event queue [gaudi2_cn_eq.c]: 16-byte EQEs, PI DMA-written to host memory,
  * SW writes the CI every quarter ring. [choice] 4096 entries per port (Linux: 256 K). */
 inline constexpr uint32_t kEqLog2 = 12;
 
-/* Ring base registers named _31_7 hold address bits 31:7: 128-byte alignment [regs]. */
+/* Ring base registers named _31_7 hold address bits 31:7: 128-byte alignment [asic_reg
+ * *_masks.h]. */
 inline constexpr uint32_t kRingAlign = 128;
 
-/* Conformance rows: constants above keyed by the name shared/research/gaudi2-nic-structs.md
- * prints them with (sections (a) and (g)); tests/test_regmap_conformance.cpp finds each name in
- * the digest and compares the number given with it. Not in the digest, hence not here: the
+/* Conformance rows: constants above keyed by the name the project's research digest of the
+ * public structures prints them with (sections (a) and (g)); tests/test_regmap_conformance.cpp
+ * finds each name in the digest, when it is present, and compares the number given with it. Not in the digest, hence not here: the
  * [choice]s kTxRingMin/kTxRingMax, kRxRingMin/kRxRingMax, kRxSlotMinLog2, kEqLog2; and
  * kLanesPerPort, kPortsPerMacro ("two per macro", in words only), kPortSpeedMbps, kRawCq,
- * kDbFifoCiAlign, kRingAlign, the PCI IDs (in gaudi2-hw-facts.md, not this digest). */
+ * kDbFifoCiAlign, kRingAlign, the PCI IDs (not in that digest). */
 struct ConstRow {
 	const char *name;
 	uint64_t value;

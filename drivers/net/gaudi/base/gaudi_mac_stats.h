@@ -39,7 +39,7 @@ enum class RxStat : uint32_t {
 	ether_stats_oversize_pkts,
 	ether_stats_jabbers,
 	ether_stats_fragments,
-	/* PFC (class-based flow control) PAUSE frames per priority [regs: ACBFCPAUSEFRAMESRECEIVED0
+	/* PFC (class-based flow control) PAUSE frames per priority [nic0_mac_glob_stat_regs.h ACBFCPAUSEFRAMESRECEIVED0
 	 * + 4 * prio]. */
 	cbfc_pause_frames_received_0,
 	cbfc_pause_frames_received_7 = cbfc_pause_frames_received_0 + 7,

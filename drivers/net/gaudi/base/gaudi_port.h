@@ -4,7 +4,7 @@
  *
  * This is the hardware layer shared by the PCI device and the device model: it only touches
  * registers (through Bar) and never owns memory. Ring memory is the caller's; addresses passed
- * here are IOVAs the device DMAs to. Sequences follow hbl_cn gaudi2_cn.c / gaudi2_en.c [regs].
+ * here are IOVAs the device DMAs to. Sequences follow hbl_cn gaudi2_cn.c / gaudi2_en.c.
  */
 #pragma once
 
@@ -38,9 +38,9 @@ struct RxRingCfg {
 	uint64_t cq_pi_iova; /* uint32_t the HW writes the CQ PI to (free-running) */
 };
 
-/* Flow control of a port's MAC [facts §4]: PAUSE_IGNORE clear = honour received PAUSE
+/* Flow control of a port's MAC [gaudi2_cn.c, gaudi2_cn_dcbnl.c]: PAUSE_IGNORE clear = honour received PAUSE
  * (rx_pause), TXB GLOBAL_PAUSE = send PAUSE (tx_pause), PFC_MODE = class-based (PFC) instead of
- * link-level pause, on the 4 priorities at once (all-or-none [facts §4]). */
+ * link-level pause, on the 4 priorities at once (all-or-none [gaudi2_cn_dcbnl.c]). */
 struct FlowCfg {
 	bool rx_pause;
 	bool tx_pause;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 QP contexts as written through the QPC gateway: requester 128 B, responder 32 B.
- * Bit offsets from include/linux/net/intel/gaudi2.h [regs "REQ QPC 128B", "RES QPC 32B"].
+ * Bit offsets from include/linux/net/intel/gaudi2.h (REQ QPC 128 B, RES QPC 32 B).
  * Only the fields the raw Ethernet QP uses are named; the rest stay zero.
  */
 #pragma once
@@ -15,7 +15,7 @@ struct Field {
 	uint32_t width;
 };
 
-/* Requester QPC [gaudi2.h REQ_QPC_SET_*; table in shared/research/gaudi2-nic-structs.md (b)]. */
+/* Requester QPC [gaudi2.h REQ_QPC_SET_*; the research digest's table (b)]. */
 inline constexpr uint32_t kReqDwords = 32;
 inline constexpr Field REQ_SCHD_Q_NUM{312, 8};
 inline constexpr Field REQ_WQ_BACK_PRESSURE{383, 1};

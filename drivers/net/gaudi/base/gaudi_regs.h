@@ -4,7 +4,7 @@
  *
  * Source: HabanaAI/drivers.gpu.linux-nic.kernel, drivers/net/ethernet/intel/hbl_cn/gaudi2/
  * asic_reg/ (gaudi2_blocks_linux_driver.h for block bases, nic0_*_regs.h for offsets,
- * nic0_*_masks.h for fields), as tabulated in shared/research/gaudi2-nic-regmap.tsv. The
+ * nic0_*_masks.h for fields), as buildtools/gen-regmap.py tabulates them (base/gaudi_regmap_published.h). The
  * regmap_conformance test checks every row below against that table by name.
  *
  * Offsets are bytes from the NIC region of macro 0 (configuration address 0x5400000, BAR0 +

@@ -5,7 +5,7 @@
  * Source: HabanaAI/drivers.gpu.linux-nic.kernel, drivers/net/ethernet/intel/hbl_cn/gaudi2/:
  * asic_reg/nic0_serdes0_regs.h and nic0_serdes1_regs.h (offsets), asic_reg/nic0_serdes0_masks.h
  * (fields), gaudi2_cn_phy.c (NIC_PHY_CFG_BASE, LANE_LO_OFF / LANE_HI_OFF, the command codes
- * and values). These registers are not in shared/research/gaudi2-nic-regmap.tsv; each constant
+ * and values). These registers are not in the NIC register map (base/gaudi_regmap_published.h); each constant
  * below names its header entry. Offsets are bytes from the NIC region of macro 0 (0x5400000),
  * like base/gaudi_regs.h.
  */

@@ -609,7 +609,7 @@ uint32_t Device::Impl::on_read(uint32_t off)
 			.exchange(0, std::memory_order_relaxed);
 	uint32_t hi_off = 0;
 	if (const uint64_t *c = stat_counter(*shm_, off, &hi_off)) {
-		/* MAC_GLOB_STAT: LO word now, bits 63:32 latched into DATA_HI [regs, facts §4]. */
+		/* MAC_GLOB_STAT: LO word now, bits 63:32 latched into DATA_HI [gaudi2_cn.c MAC statistics read]. */
 		uint64_t v = peek64(*c);
 		wr(hi_off, uint32_t(v >> 32));
 		return uint32_t(v);

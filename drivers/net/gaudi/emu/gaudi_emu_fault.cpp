@@ -22,7 +22,7 @@ constexpr uint32_t kDefaultRandomKinds =
 	(1u << unsigned(FaultKind::db_fifo_overrun)) | (1u << unsigned(FaultKind::cq_overrun)) |
 	(1u << unsigned(FaultKind::qp_err)) | (1u << unsigned(FaultKind::link_flap)) |
 	(1u << unsigned(FaultKind::dma_fault));
-/* Syndromes a random qp_err picks from [regs "QP err syndrome"]. */
+/* Syndromes a random qp_err picks from [gaudi2_cn.c QP error syndromes]. */
 constexpr uint32_t kRandomSyndromes[] = {0x91, 0x95, 0x41, 0x43};
 constexpr uint32_t kRandomLinkMs = 20;
 
@@ -70,7 +70,7 @@ uint32_t apply(FaultState &s, FaultKind k, uint32_t arg)
 		break;
 	case FaultKind::qp_err:
 		/* [7:6] = 1: QPC class, seen when the doorbell is taken; 2/3: tx packet class, seen
-		 * at the WQE the engine is about to execute [regs "QP err syndrome"]. */
+		 * at the WQE the engine is about to execute [gaudi2_cn.c QP error syndromes]. */
 		if ((arg >> 6) == 1)
 			s.db_syndrome = arg;
 		else

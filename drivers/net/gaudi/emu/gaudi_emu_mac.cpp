@@ -87,7 +87,7 @@ void Device::Impl::on_mac_write(const RegAddr &a, uint32_t off, uint32_t val, ui
 }
 
 /* One XOFF from port from's MAC to port to's: a PAUSE frame, or in PFC mode a PFC frame with
- * the 4 priorities' classes set (Gaudi2 pauses them together [facts §4]). Counted on both
+ * the 4 priorities' classes set (Gaudi2 pauses them together [gaudi2_cn_dcbnl.c]). Counted on both
  * sides; the frame itself is not put in the CQ or capture. */
 void Device::Impl::count_pause(unsigned from, unsigned to, bool pfc)
 {

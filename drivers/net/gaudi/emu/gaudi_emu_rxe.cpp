@@ -100,7 +100,7 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	const uint32_t cls = frame_class(data, len);
 	r.tally.frame(len, cls);
 	/* MAC control frames (EtherType 0x8808): PAUSE (opcode 1) and PFC (0x101) are counted and
-	 * consumed by the MAC unless PAUSE_FWD [facts §4]. [model] Frames software sends do not
+	 * consumed by the MAC unless PAUSE_FWD [nic0_mac_ch0_mac_128_masks.h]. [model] Frames software sends do not
 	 * pause the port: only the MAC's own XOFF does (run_doorbell). */
 	if ((cls & kClsMacCtrl) && len >= 18) {
 		uint16_t op = uint16_t(data[14] << 8 | data[15]);
@@ -130,7 +130,7 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 	if (room == 0 ||
 	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
 	     fault_take_cq_full(ports_[q].fault))) {
-		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [facts §2]. */
+		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [gaudi2_cn_eq.c]. */
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		if (!r.overrun) {
 			r.overrun = true;

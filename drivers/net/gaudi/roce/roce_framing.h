@@ -15,14 +15,13 @@
 //   ICRC (4 B)
 //   [trailer: bytes after the IP datagram, e.g. Ethernet minimum-size padding]
 //
-// Sources of the facts (the IBTA spec itself is members-only; see
-// ../shared/research/roce-facts.md for how each was checked):
+// Sources of the facts (the IBTA spec itself is members-only):
 //   - BTH bit layout: IBA Vol 1 9.2; Linux rxe_hdr.h, DPDK rte_ib.h, scapy contrib/roce.py.
 //   - Opcode values and extension headers per opcode: IBA Vol 1 9.2/Table 38 as encoded in
 //     Linux include/rdma/ib_pack.h and drivers/infiniband/sw/rxe/rxe_opcode.c.
 //   - RoCE v2 UDP port 4791, CNP opcode 0x81 and the ICRC masking: IBA Annex A17
-//     (RoCE v2) 17.4 / 17.9.3, checked against 8 published vectors and 4 hardware captures
-//     (../shared/data/roce/icrc-vectors.txt, ../shared/data/pcap/roce/).
+//     (RoCE v2) 17.4 / 17.9.3, checked against 8 published ICRC vectors and 4 captures taken
+//     with ibdump on RDMA NICs (the tests read them from the test corpus when it is present).
 //
 // Nothing here throws or allocates. Parsed packets hold spans into the caller's buffer.
 #pragma once

@@ -35,7 +35,7 @@
 // where imm_data is __be32). The wire carries them big-endian.
 //
 // Spec references: IBA Vol 1 rel. 1.4 chapter 9 (transport), 10 (verbs semantics), 11
-// (QP state machine), Annex A17 (RoCE v2). See ../shared/research/roce-facts.md.
+// (QP state machine), Annex A17 (RoCE v2); roce_framing.h lists the public sources.
 #pragma once
 
 #include <array>
