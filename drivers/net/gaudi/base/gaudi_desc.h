@@ -42,7 +42,6 @@ constexpr uint32_t wqe_ctrl(WqeOpcode op, uint32_t index, bool solicited)
 	return static_cast<uint32_t>(op) | ((index & WQE_INDEX_MASK) << WQE_INDEX_SHIFT) |
 	       (solicited ? WQE_SE : 0);
 }
-constexpr WqeOpcode wqe_opcode(uint32_t ctrl) { return WqeOpcode(ctrl & WQE_OPCODE_MASK); }
 constexpr uint32_t wqe_index(uint32_t ctrl) { return (ctrl >> WQE_INDEX_SHIFT) & WQE_INDEX_MASK; }
 
 /* CQE, 16 bytes [gaudi2.h, gaudi2_prm.h]: d0 valid [31], is_req [24], QPN [23:0]; d1 WQE index (for the

@@ -72,7 +72,6 @@ public:
 		       tail_.load(std::memory_order_acquire);
 	}
 	uint64_t drops() const { return drops_.load(std::memory_order_relaxed); }
-	uint32_t capacity() const { return slots_; }
 
 private:
 	struct Meta {

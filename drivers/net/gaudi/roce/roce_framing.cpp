@@ -150,8 +150,6 @@ constexpr OpDef kOps[] = {
 constexpr size_t kExtLens[kNumExt] = {kRdethLen,	kDethLen,      kFethLen,
 				      kRethLen,		kAtomicEthLen, kAethLen,
 				      kAtomicAckEthLen, kImmDtLen,     kIethLen};
-constexpr std::string_view kExtNames[kNumExt] = {
-	"RDETH", "DETH", "FETH", "RETH", "AtomicETH", "AETH", "AtomicAckETH", "ImmDt", "IETH"};
 
 constexpr size_t ext_index(Ext e)
 {
@@ -445,10 +443,6 @@ void reset(Packet &out, bool has_eth)
 size_t ext_len(Ext e)
 {
 	return kExtLens[ext_index(e)];
-}
-std::string_view ext_name(Ext e)
-{
-	return kExtNames[ext_index(e)];
 }
 size_t ext_mask_len(uint16_t mask)
 {

@@ -183,7 +183,6 @@ constexpr bool has_ext(uint16_t mask, Ext e)
 }
 // Length in bytes of one extension header.
 size_t ext_len(Ext e);
-std::string_view ext_name(Ext e);
 // Sum of the lengths of the headers in `mask`.
 size_t ext_mask_len(uint16_t mask);
 

@@ -101,7 +101,7 @@ void Context::hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx)
 {
 	if (held_count_ == held_.size()) { // no room: deliver now
 		if (rx) {
-			rx_frame(m, true, qp);
+			rx_frame(m, true);
 		} else if (tx_reserve()) {
 			tx_buf_[tx_count_++] = m;
 			counters_.tx_frames++;
@@ -126,7 +126,7 @@ void Context::release_held(uint64_t now)
 		std::memmove(&held_[i], &held_[i + 1], (held_count_ - i - 1) * sizeof(Held));
 		held_count_--;
 		if (h.rx) {
-			rx_frame(h.m, true, h.qp);
+			rx_frame(h.m, true);
 		} else if (tx_reserve()) {
 			tx_buf_[tx_count_++] = h.m;
 			counters_.tx_frames++;

@@ -110,9 +110,8 @@ int Context::resolve(const Gid &peer, MacAddr &mac)
 	return -EAGAIN;
 }
 
-void Context::rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp)
+void Context::rx_frame(rte_mbuf *m, bool from_hold)
 {
-	(void)hold_qp;
 	counters_.rx_frames += from_hold ? 0 : 1;
 	uint8_t *data;
 	uint32_t len = m->pkt_len;
@@ -204,7 +203,7 @@ unsigned Context::poll()
 	uint64_t now = rte_get_timer_cycles();
 	uint16_t n = rte_eth_rx_burst(cfg_.port_id, cfg_.queue_id, rx_buf_.data(), cfg_.rx_burst);
 	for (uint16_t i = 0; i < n; i++)
-		rx_frame(rx_buf_[i], false, nullptr);
+		rx_frame(rx_buf_[i], false);
 	if (held_count_)
 		release_held(now);
 	now = rte_get_timer_cycles();

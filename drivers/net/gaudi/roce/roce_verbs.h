@@ -387,7 +387,7 @@ private:
 	void queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt);
 	void hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx);
 	void release_held(uint64_t now);
-	void rx_frame(rte_mbuf *m, bool from_hold, QueuePair *hold_qp);
+	void rx_frame(rte_mbuf *m, bool from_hold);
 	bool rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt,
 		       unsigned &copies);
 	void log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len,
