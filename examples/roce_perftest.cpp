@@ -60,11 +60,13 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "example_common.h"
 #include "peer_mac.h"
 #include "port_capture.h"
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
+using namespace gaudi::examples;
 
 namespace {
 
@@ -75,7 +77,6 @@ constexpr double kMinPeerVersion = 5.70; // check_version_compatibility()
 constexpr size_t kKeyMsgSize = 108;	 // KEY_MSG_SIZE_GID
 constexpr uint32_t kMaxSize = 8388608;	 // MAX_SIZE: -a goes to 2^23
 constexpr int kOutReads = 16;		 // outstanding READs we take as responder
-constexpr uint16_t kPortMtu = 4200;
 constexpr unsigned kResolveMs = 5000;	 // longest wait for the peer's ARP reply / NA
 
 struct Opts {
@@ -102,127 +103,6 @@ struct Dest {
 	uint32_t lid = 0, out_reads = 0, qpn = 0, psn = 0, rkey = 0, srqn = 0;
 	uint64_t vaddr = 0;
 	Gid gid;
-};
-
-int setup_port(uint16_t port, rte_mempool *mp)
-{
-	rte_eth_conf conf{};
-	rte_eth_dev_info info;
-	if (rte_eth_dev_info_get(port, &info) != 0)
-		return -1;
-	conf.rxmode.mtu = std::min<uint32_t>(kPortMtu, info.max_mtu);
-	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr, mp) != 0 ||
-	    rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr) != 0)
-		return -1;
-	rte_eth_promiscuous_enable(port);
-	return rte_eth_dev_start(port);
-}
-
-// The largest IB MTU a frame of the port's MTU carries (rxe does the same with its netdev's).
-ibv_mtu port_ib_mtu(uint16_t port)
-{
-	uint16_t mtu = 0;
-	if (rte_eth_dev_get_mtu(port, &mtu) != 0)
-		return IBV_MTU_1024;
-	const uint32_t overhead = 40 + 8 + 12 + 16 + 4; // IPv6 (the larger), UDP, BTH, RETH, ICRC
-	for (ibv_mtu m : {IBV_MTU_4096, IBV_MTU_2048, IBV_MTU_1024, IBV_MTU_512})
-		if (mtu_bytes(m) + overhead <= mtu)
-			return m;
-	return IBV_MTU_256;
-}
-
-// The TCP side channel. While it waits for the peer, `progress` keeps the transport moving
-// (our responder must answer the peer's RDMA while we sit in a hand shake).
-class Channel {
-public:
-	explicit Channel(Context *ctx) : ctx_(ctx) {}
-	~Channel()
-	{
-		if (fd_ >= 0)
-			close(fd_);
-	}
-	bool open(const Opts &o)
-	{
-		char port[16];
-		snprintf(port, sizeof port, "%d", o.tcp_port);
-		addrinfo hints{}, *res = nullptr;
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		if (!o.server)
-			hints.ai_flags = AI_PASSIVE;
-		if (getaddrinfo(o.server, port, &hints, &res) != 0) {
-			fprintf(stderr, "getaddrinfo failed for %s:%d\n", o.server ? o.server : "*",
-				o.tcp_port);
-			return false;
-		}
-		int fd = -1;
-		for (addrinfo *t = res; t; t = t->ai_next) {
-			fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
-			if (fd < 0)
-				continue;
-			if (o.server) {
-				if (::connect(fd, t->ai_addr, t->ai_addrlen) == 0)
-					break;
-			} else {
-				int one = 1;
-				setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-				if (bind(fd, t->ai_addr, t->ai_addrlen) == 0 && listen(fd, 1) == 0)
-					break;
-			}
-			close(fd);
-			fd = -1;
-		}
-		freeaddrinfo(res);
-		if (fd < 0) {
-			fprintf(stderr, "Couldn't %s port %d\n",
-				o.server ? "connect to" : "listen on", o.tcp_port);
-			return false;
-		}
-		if (!o.server) {
-			int c = accept(fd, nullptr, nullptr);
-			close(fd);
-			fd = c;
-		}
-		fd_ = fd;
-		client_ = o.server != nullptr;
-		return fd_ >= 0;
-	}
-	// ctx_xchg_data: the client writes first.
-	bool xchg(const void *mine, void *theirs, size_t n)
-	{
-		if (client_)
-			return put(mine, n) && get(theirs, n);
-		return get(theirs, n) && put(mine, n);
-	}
-	bool put(const void *b, size_t n) { return write(fd_, b, n) == ssize_t(n); }
-	bool get(void *b, size_t n)
-	{
-		size_t got = 0;
-		auto *p = static_cast<uint8_t *>(b);
-		while (got < n) {
-			pollfd pfd{fd_, POLLIN, 0};
-			int r = ::poll(&pfd, 1, ctx_ ? 0 : 1000);
-			if (r < 0)
-				return false;
-			if (r == 0) {
-				if (ctx_ && ctx_->poll() == 0)
-					sched_yield(); // a peer sharing this CPU (a VM, say) gets it at once
-				continue;
-			}
-			ssize_t k = read(fd_, p + got, n - got);
-			if (k <= 0)
-				return false;
-			got += size_t(k);
-		}
-		return true;
-	}
-	void set_context(Context *c) { ctx_ = c; }
-
-private:
-	Context *ctx_;
-	int fd_ = -1;
-	bool client_ = false;
 };
 
 std::string keys_msg(const Dest &d)
@@ -284,7 +164,7 @@ double from_be_double(uint64_t u)
 }
 
 // xchg_bw_reports() for peers >= 5.33: size, iters (8 bytes each), bw peak, bw avg, msg rate.
-bool xchg_reports(Channel &ch, const Report &mine, Report &theirs)
+bool xchg_reports(SideChannel &ch, const Report &mine, Report &theirs)
 {
 	uint64_t m[5] = {htobe64(mine.size), htobe64(mine.iters), be_double(mine.bw_peak),
 			 be_double(mine.bw_avg), be_double(mine.msg_rate)};
@@ -299,7 +179,7 @@ bool xchg_reports(Channel &ch, const Report &mine, Report &theirs)
 
 class Peer {
 public:
-	explicit Peer(const Opts &o) : o_(o), ch_(nullptr) {}
+	explicit Peer(const Opts &o) : o_(o) {}
 
 	int run(rte_mempool *mp)
 	{
@@ -321,9 +201,9 @@ public:
 			fprintf(stderr, "Couldn't create context: %s\n", strerror(-err));
 			return 1;
 		}
-		if (!ch_.open(o_))
-			return 1;
 		ch_.set_context(ctx_.get());
+		if (!ch_.open(o_.server, o_.tcp_port))
+			return 1;
 		// Version, system data, MTU (exchange_versions, check_sys_data, check_mtu).
 		char rv[16] = {};
 		if (!ch_.xchg(kVersion, rv, sizeof rv))
@@ -337,7 +217,7 @@ public:
 		if (!ch_.xchg(&cycle, &rcycle, 4) || !ch_.xchg(&line, &rline, 4))
 			return fail("system data exchange");
 		cycle_ = std::max<uint32_t>(4096, be32toh(rcycle));
-		ibv_mtu mine = o_.mtu ? o_.mtu : port_ib_mtu(o_.dpdk_port);
+		ibv_mtu mine = o_.mtu ? o_.mtu : port_ib_mtu(o_.dpdk_port, 16 /* RETH */);
 		char mm[2] = {char('0' + int(mine)), 0}, rm[2] = {};
 		if (!ch_.xchg(mm, rm, 2))
 			return fail("MTU exchange");
@@ -626,7 +506,7 @@ private:
 	}
 
 	const Opts &o_;
-	Channel ch_;
+	SideChannel ch_;
 	std::unique_ptr<Context> ctx_;
 	std::unique_ptr<ProtectionDomain> pd_;
 	std::unique_ptr<CompletionQueue> cq_;

@@ -63,17 +63,18 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "example_common.h"
 #include "peer_mac.h"
 #include "port_capture.h"
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
+using namespace gaudi::examples;
 
 namespace {
 
 enum { kRecvWrid = 1, kSendWrid = 2 };
 constexpr uint32_t kUdQkey = 0x11111111; // ibv_ud_pingpong
-constexpr uint16_t kPortMtu = 4200;
 // Empty polls before an idle end yields the CPU (two-process mode, see the header comment).
 constexpr unsigned kIdleSpins = 64;
 // rdma-core's -c works on pages of the buffer (sysconf(_SC_PAGESIZE) there; 4 KiB on x86-64).
@@ -81,21 +82,6 @@ constexpr uint32_t kPageSize = 4096;
 // How long to wait for the peer's ARP reply / neighbour advertisement (Linux answers at once;
 // a TCG guest on a loaded host may take a while).
 constexpr unsigned kResolveMs = 5000;
-
-// The largest IB MTU a frame of the port's MTU carries: IP, UDP, BTH, DETH and ICRC around
-// the payload (rxe does the same with the netdev's MTU).
-ibv_mtu port_ib_mtu(uint16_t port)
-{
-	uint16_t mtu = 0;
-	if (rte_eth_dev_get_mtu(port, &mtu) != 0)
-		return IBV_MTU_1024;
-	const uint32_t overhead =
-		40 + 8 + 12 + 8 + 4; // IPv6 header (the larger), UDP, BTH, DETH, ICRC
-	for (ibv_mtu m : {IBV_MTU_4096, IBV_MTU_2048, IBV_MTU_1024, IBV_MTU_512})
-		if (mtu_bytes(m) + overhead <= mtu)
-			return m;
-	return IBV_MTU_256;
-}
 
 struct Opts {
 	int tcp_port = 18515;
@@ -122,21 +108,6 @@ struct Dest {
 	uint32_t lid = 0, qpn = 0, psn = 0;
 	Gid gid;
 };
-
-int setup_port(uint16_t port, rte_mempool *mp)
-{
-	rte_eth_conf conf{};
-	rte_eth_dev_info info;
-	if (rte_eth_dev_info_get(port, &info) != 0)
-		return -1;
-	conf.rxmode.mtu = std::min<uint32_t>(kPortMtu, info.max_mtu);
-	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr, mp) != 0 ||
-	    rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), nullptr) != 0)
-		return -1;
-	rte_eth_promiscuous_enable(port);
-	return rte_eth_dev_start(port);
-}
 
 // One pingpong end: ibv_rc_pingpong's struct pingpong_context.
 struct End {
@@ -406,28 +377,6 @@ bool from_msg(const char *msg, Dest &d)
 
 constexpr size_t kMsgLen = sizeof "0000:000000:000000:00000000000000000000000000000000";
 
-// Reads n bytes; while none are there, polls `ctx` (answers the peer's ARP/NS, see the header).
-bool read_full(int fd, char *b, size_t n, Context *ctx)
-{
-	size_t got = 0;
-	while (got < n) {
-		pollfd pfd{fd, POLLIN, 0};
-		int p = ::poll(&pfd, 1, ctx ? 0 : -1);
-		if (p < 0)
-			return false;
-		if (p == 0) {
-			if (ctx->poll() == 0)
-				sched_yield();
-			continue;
-		}
-		ssize_t r = read(fd, b + got, n - got);
-		if (r <= 0)
-			return false;
-		got += size_t(r);
-	}
-	return true;
-}
-
 // TCP exchange as pp_client_exch_dest / pp_server_exch_dest (rdma-core v44). The server
 // connects its QP (`connect`) between reading the client's address and sending its own, so
 // that it is ready when the client's first packet comes.
@@ -437,68 +386,23 @@ bool exchange(const Opts &o, Context *ctx, const Dest &mine, Dest &peer, Connect
 	std::string m = to_msg(mine);
 	m.resize(kMsgLen, '\0');
 	char buf[kMsgLen + 1] = {};
-	char port[16];
-	snprintf(port, sizeof port, "%d", o.tcp_port);
-	addrinfo hints{}, *res = nullptr;
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	if (!o.server)
-		hints.ai_flags = AI_PASSIVE;
-	if (getaddrinfo(o.server, port, &hints, &res) != 0) {
-		fprintf(stderr, "getaddrinfo failed for %s:%d\n", o.server ? o.server : "*",
-			o.tcp_port);
+	SideChannel ch(ctx);
+	if (!ch.open(o.server, o.tcp_port))
 		return false;
-	}
-	int fd = -1;
-	for (addrinfo *t = res; t; t = t->ai_next) {
-		fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
-		if (fd < 0)
-			continue;
-		if (o.server) {
-			if (::connect(fd, t->ai_addr, t->ai_addrlen) == 0)
-				break;
-		} else {
-			int one = 1;
-			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-			if (bind(fd, t->ai_addr, t->ai_addrlen) == 0)
-				break;
-		}
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		fprintf(stderr, "Couldn't %s port %d\n", o.server ? "connect to" : "listen on",
-			o.tcp_port);
-		return false;
-	}
 	bool ok;
-	if (o.server) {
-		ok = write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen) &&
-		     read_full(fd, buf, kMsgLen, ctx) && from_msg(buf, peer);
-		if (ok)
-			ok = write(fd, "done", sizeof "done") == ssize_t(sizeof "done");
-		if (ok && connect(peer) != 0) {
-			close(fd);
+	if (ch.is_client()) {
+		ok = ch.put(m.data(), kMsgLen) && ch.get(buf, kMsgLen) && from_msg(buf, peer);
+		ok = ok && ch.put("done", sizeof "done");
+		if (ok && connect(peer) != 0)
 			return false;
-		}
 	} else {
-		listen(fd, 1);
-		int c = accept(fd, nullptr, nullptr);
-		close(fd);
-		fd = c;
-		ok = fd >= 0 && read_full(fd, buf, kMsgLen, ctx) && from_msg(buf, peer);
-		if (ok && connect(peer) != 0) {
-			close(fd);
+		ok = ch.get(buf, kMsgLen) && from_msg(buf, peer);
+		if (ok && connect(peer) != 0)
 			return false;
-		}
-		ok = ok && write(fd, m.data(), kMsgLen) == ssize_t(kMsgLen);
+		ok = ok && ch.put(m.data(), kMsgLen);
 		char d[sizeof "done"];
-		if (ok)
-			ok = read_full(fd, d, sizeof d, ctx) && memcmp(d, "done", sizeof d) == 0;
+		ok = ok && ch.get(d, sizeof d) && memcmp(d, "done", sizeof d) == 0;
 	}
-	if (fd >= 0)
-		close(fd);
 	if (!ok) {
 		fprintf(stderr, "Couldn't read/write remote address\n");
 		return false;
@@ -687,7 +591,7 @@ int main(int argc, char **argv)
 		}
 		// ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
 		if (o.type == IBV_QPT_UD && !o.mtu_set)
-			o.mtu = port_ib_mtu(o.dpdk_port);
+			o.mtu = port_ib_mtu(o.dpdk_port, 8 /* DETH */);
 		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
 			fprintf(stderr, "Requested size larger than port MTU (%u)\n",
 				mtu_bytes(o.mtu));
