@@ -127,6 +127,7 @@ void cli_start(Cli &ui, bool first)
 	std::string m = mode_name(r.cfg.mode);
 	if (("+" + ph.modes + "+").find("+" + m + "+") == std::string::npos)
 		ph.modes += (ph.modes.empty() ? "" : "+") + m;
+	phase_begin(r, pps);
 	ui.start = launch(r, first);
 	ui.last_t = ui.start;
 	ui.next_period = ui.start + ui.period;
@@ -150,6 +151,7 @@ void cli_stop(Cli &ui)
 	if (ui.period && t_end > ui.last_t)
 		ui.sampler->take(r, double(ui.run_tsc) / double(r.hz),
 				 double(t_end - ui.last_t) / double(r.hz));
+	phase_end(r, dt);
 	printf("forwarding stopped after %.3f s\n", dt);
 	for (size_t k = 0; k < r.ports.size(); k++) {
 		rte_eth_stats st = port_stats(r.ports[k]);
