@@ -101,14 +101,16 @@ static void json_strings(FILE *f, const std::vector<std::string> &v)
 void meta_json(FILE *f, const Run &r)
 {
 	const Meta &m = r.meta;
-	fprintf(f, " \"schema\": %s,\n \"app\": \"gaudi-testpmd\",\n", json_str(kReportSchema).c_str());
+	fprintf(f, " \"schema\": %s,\n \"app\": \"gaudi-testpmd\",\n",
+		json_str(kReportSchema).c_str());
 	fprintf(f, " \"start_time\": %s,\n \"command_line\": ", json_str(m.start_utc).c_str());
 	json_strings(f, m.argv);
 	fprintf(f, ",\n \"eal_args\": ");
 	json_strings(f, m.eal);
 	/* The PMD linked into the app is built from the same tree: the app's version. The
 	 * drivers are named per port, with the firmware version the port reports. */
-	fprintf(f, ",\n \"versions\": {\"app\": %s, \"dpdk\": %s, \"gaudi_pmd\": %s, \"drivers\": [",
+	fprintf(f,
+		",\n \"versions\": {\"app\": %s, \"dpdk\": %s, \"gaudi_pmd\": %s, \"drivers\": [",
 		json_str(GTP_VERSION).c_str(), json_str(rte_version()).c_str(),
 		json_str(GTP_VERSION).c_str());
 	std::vector<std::string> seen;
@@ -153,10 +155,10 @@ void phases_json(FILE *f, const Run &r)
 		for (size_t k = 0; k < ph.ports.size() && k < r.ports.size(); k++) {
 			const rte_eth_stats &d = ph.ports[k];
 			fprintf(f,
-				"%s{\"port\": %u, \"rx_packets\": %" PRIu64 ", \"tx_packets\": %" PRIu64
-				", \"rx_bytes\": %" PRIu64 ", \"tx_bytes\": %" PRIu64
-				", \"rx_missed\": %" PRIu64 ", \"rx_errors\": %" PRIu64
-				", \"tx_errors\": %" PRIu64 "}",
+				"%s{\"port\": %u, \"rx_packets\": %" PRIu64
+				", \"tx_packets\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
+				", \"tx_bytes\": %" PRIu64 ", \"rx_missed\": %" PRIu64
+				", \"rx_errors\": %" PRIu64 ", \"tx_errors\": %" PRIu64 "}",
 				k ? ", " : "", r.ports[k].id, d.ipackets, d.opackets, d.ibytes,
 				d.obytes, d.imissed, d.ierrors, d.oerrors);
 		}

@@ -42,7 +42,7 @@ struct Meta {
 	std::string start_utc;	       /* ISO 8601 */
 	std::vector<PortMeta> ports;   /* as Run::ports */
 	std::vector<Phase> phases;
-	Phase cur;			  /* the phase under way */
+	Phase cur;			     /* the phase under way */
 	std::vector<rte_eth_stats> at_start; /* its ports' counters when it began */
 };
 

@@ -520,15 +520,17 @@ int parse_args(int argc, char **argv, Config &cfg)
 			break;
 		case OPT_REPLAY_SPEED:
 			if (!parse_double(arg, 1e-6, 1e6, d))
-				return bad("not a replay speed (above 0: 1 = as captured, 2 = twice "
-					   "as fast)");
+				return bad(
+					"not a replay speed (above 0: 1 = as captured, 2 = twice "
+					"as fast)");
 			cfg.replay_speed = d;
 			cfg.replay = true;
 			break;
 		case OPT_REPLAY_LOOP:
 			/* Bounded so that loops x frames stays countable. */
 			if (!parse_u64(arg, 0, UINT32_MAX, u))
-				return bad("not a number of loops (0 = until stopped, or 1..4294967295)");
+				return bad("not a number of loops (0 = until stopped, or "
+					   "1..4294967295)");
 			cfg.replay_loop = u;
 			cfg.replay = true;
 			break;

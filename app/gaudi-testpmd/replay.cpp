@@ -22,8 +22,10 @@ bool replay_prepare(Run &r)
 		return true;
 	const size_t n = r.tmpl.frames.size();
 	if (rp.loops > UINT64_MAX / n) {
-		fprintf(stderr, "%s: --replay-loop=%" PRIu64 ": %" PRIu64 " loops of %zu frames "
-			"cannot be counted\n", kProg, rp.loops, rp.loops, n);
+		fprintf(stderr,
+			"%s: --replay-loop=%" PRIu64 ": %" PRIu64 " loops of %zu frames "
+			"cannot be counted\n",
+			kProg, rp.loops, rp.loops, n);
 		return false;
 	}
 	/* libpcap reads pcap and pcapng alike; nanosecond precision keeps pcapng's (and
@@ -31,7 +33,7 @@ bool replay_prepare(Run &r)
 	 * reads their timestamps only. */
 	char err[PCAP_ERRBUF_SIZE];
 	pcap_t *p = pcap_open_offline_with_tstamp_precision(c.template_file.c_str(),
-							     PCAP_TSTAMP_PRECISION_NANO, err);
+							    PCAP_TSTAMP_PRECISION_NANO, err);
 	if (!p) {
 		fprintf(stderr, "%s: --template=%s: %s\n", kProg, c.template_file.c_str(), err);
 		return false;
@@ -93,8 +95,9 @@ std::string replay_describe(const Run &r)
 	else
 		snprintf(loops, sizeof(loops), "looped until stopped");
 	if (rp.speed > 0)
-		snprintf(b, sizeof(b), "replay at x%g of the capture's timing (%.6f s -> %.6f s), %s",
-			 rp.speed, rp.span_s, rp.span_s / rp.speed, loops);
+		snprintf(b, sizeof(b),
+			 "replay at x%g of the capture's timing (%.6f s -> %.6f s), %s", rp.speed,
+			 rp.span_s, rp.span_s / rp.speed, loops);
 	else
 		snprintf(b, sizeof(b), "replay at the set rate, %s", loops);
 	std::string s = b;

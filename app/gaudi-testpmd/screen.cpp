@@ -55,9 +55,9 @@ void live_show(const Run &r, const Sampler &sampler, const Sample &smp, bool scr
 	printf("\033[H\033[2J");
 	printf("%s  %s  %.1f s%s   (Ctrl-C stops)\n\n", kProg, mode_name(r.cfg.mode), smp.t,
 	       last ? ", stopped" : "");
-	printf("%-5s %14s %9s %8s %14s %9s %8s %10s %10s %14s %14s\n", "port", "rx pps",
-	       "rx Gb/s", "rx line", "tx pps", "tx Gb/s", "tx line", "drops", "errors",
-	       "rx total", "tx total");
+	printf("%-5s %14s %9s %8s %14s %9s %8s %10s %10s %14s %14s\n", "port", "rx pps", "rx Gb/s",
+	       "rx line", "tx pps", "tx Gb/s", "tx line", "drops", "errors", "rx total",
+	       "tx total");
 	for (size_t k = 0; k < r.ports.size(); k++) {
 		const PortSample &ps = smp.ports[k];
 		char rxl[16], txl[16];
