@@ -87,7 +87,8 @@ void usage(const char *prog)
 	       "                        forwarding modes: stop once the ports received N frames;\n"
 	       "                        roce: N messages (otherwise: until Ctrl-C)\n"
 	       "  --stats-period=S      live line per port every S seconds, 0 = none (1)\n"
-	       "  --json=FILE           write the final report (and a time series) as JSON\n"
+	       "  --json=FILE           write the final report as JSON (schema gaudi-testpmd/2:\n"
+	       "                        run metadata, versions, phases, time series)\n"
 	       "  --quiet               no live lines\n"
 	       "  --screen, --no-screen live view as a table redrawn in place (pktgen/TRex style;\n"
 	       "                        the default on a terminal) or as plain lines\n"
@@ -109,8 +110,9 @@ void usage(const char *prog)
 	       "  %s --forward-mode=txonly --rate=1000000 --duration=5 --json=r.json\n"
 	       "  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
 	       "  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
+	       "  %s --template=trace.pcapng --replay-speed=2 --replay-loop=3\n"
 	       "  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n",
-	       prog, prog, prog, prog, prog);
+	       prog, prog, prog, prog, prog, prog);
 }
 
 namespace {
