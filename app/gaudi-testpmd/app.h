@@ -22,6 +22,8 @@
 #include "capture.h"
 #include "gtp.h"
 #include "latency.h"
+#include "meta.h"
+#include "replay.h"
 #include "roce_mode.h"
 
 namespace gtp {
@@ -107,6 +109,8 @@ struct Run {
 	Port *by_id[RTE_MAX_ETHPORTS] = {};
 	rte_mempool *rx_mp = nullptr, *gen_mp = nullptr, *cap_mp = nullptr;
 	Template tmpl;
+	Replay replay;
+	Meta meta; /* what the report says of the run itself (meta.h) */
 	RoceJob roce;
 	uint16_t max_rxd = 0, max_txd = 0;
 	uint32_t max_frame = 0; /* the largest frame the mempools and MTU were set up for */

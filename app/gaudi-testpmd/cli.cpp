@@ -34,7 +34,6 @@ struct Cli {
 	std::vector<std::unique_ptr<Capture>> *captures = nullptr;
 	bool running = false;
 	uint64_t start = 0, run_tsc = 0; /* run_tsc: forwarding time of the stopped runs */
-	std::vector<rte_eth_stats> at_start;
 	std::vector<rte_eth_stats> last_show;
 	std::vector<uint64_t> last_show_tsc;
 	cmdline *cl = nullptr;
@@ -117,9 +116,6 @@ void cli_start(Cli &ui, bool first)
 		printf("tx_first is for io, mac and macswap\n");
 		return;
 	}
-	ui.at_start.resize(r.ports.size());
-	for (size_t k = 0; k < r.ports.size(); k++)
-		ui.at_start[k] = port_stats(r.ports[k]);
 	double pps = is_generator(r.cfg.mode) ? target_pps(r) : 0;
 	Phases &ph = *ui.phases;
 	ph.pps_varied = ph.pps_varied || (ph.pps >= 0 && ph.pps != pps);
@@ -127,6 +123,7 @@ void cli_start(Cli &ui, bool first)
 	std::string m = mode_name(r.cfg.mode);
 	if (("+" + ph.modes + "+").find("+" + m + "+") == std::string::npos)
 		ph.modes += (ph.modes.empty() ? "" : "+") + m;
+	phase_begin(r, pps);
 	ui.start = launch(r, first);
 	ui.last_t = ui.start;
 	ui.next_period = ui.start + ui.period;
@@ -150,17 +147,17 @@ void cli_stop(Cli &ui)
 	if (ui.period && t_end > ui.last_t)
 		ui.sampler->take(r, double(ui.run_tsc) / double(r.hz),
 				 double(t_end - ui.last_t) / double(r.hz));
+	/* What the phase moved, as the report's phases hold it (one reading of the counters). */
+	phase_end(r, dt);
+	const Phase &ph = r.meta.phases.back();
 	printf("forwarding stopped after %.3f s\n", dt);
 	for (size_t k = 0; k < r.ports.size(); k++) {
-		rte_eth_stats st = port_stats(r.ports[k]);
-		const rte_eth_stats &a = ui.at_start[k];
+		const rte_eth_stats &d = ph.ports[k];
 		printf("  port %u: rx %" PRIu64 " tx %" PRIu64
 		       " frames (%.4f / %.4f Mpps), rx errors %" PRIu64 ", rx missed %" PRIu64
 		       ", tx errors %" PRIu64 "\n",
-		       r.ports[k].id, st.ipackets - a.ipackets, st.opackets - a.opackets,
-		       double(st.ipackets - a.ipackets) / dt / 1e6,
-		       double(st.opackets - a.opackets) / dt / 1e6, st.ierrors - a.ierrors,
-		       st.imissed - a.imissed, st.oerrors - a.oerrors);
+		       r.ports[k].id, d.ipackets, d.opackets, double(d.ipackets) / dt / 1e6,
+		       double(d.opackets) / dt / 1e6, d.ierrors, d.imissed, d.oerrors);
 	}
 }
 

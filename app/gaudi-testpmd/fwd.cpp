@@ -75,6 +75,13 @@ void run_generator(Stream &s, const Run &r)
 		}
 		if (s.to_send)
 			want = uint16_t(std::min<uint64_t>(want, s.to_send - sent));
+		if (r.replay.speed > 0) {
+			/* The capture's timing: the frames due since the replay began. */
+			want = replay_due(r.replay, uint64_t(s.next_tsc), sent, want, now);
+			if (!want)
+				return;
+			s.tmpl_idx = size_t(sent % r.tmpl.frames.size());
+		}
 		s.npending = generate(s, r, s.pending, want, now);
 		s.pending_off = 0;
 		if (s.tsc_per_pkt > 0 && s.npending) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Plot a gaudi-testpmd --json report: rate per port over time and, when measured, the
-latency histogram per port. Needs matplotlib (Debian python3-matplotlib).
+"""Plot a gaudi-testpmd --json report: rate per port over time (frames/s with the target
+line, and Gbit/s) and, when measured, the latency histogram per port. Needs matplotlib (Debian
+python3-matplotlib). A report with nothing to plot gets a message and exit status 1, no picture.
 
 Usage: gaudi-testpmd-plot REPORT.json [-o OUT.png]   (default OUT: REPORT.png)
 """
@@ -38,11 +39,12 @@ def main():
     except ImportError:
         sys.exit("gaudi-testpmd-plot: matplotlib is missing (apt install python3-matplotlib)")
     out = args.out or os.path.splitext(args.report)[0] + ".png"
-    rows = (1 if series else 0) + (1 if lat_ports else 0)
+    rows = (2 if series else 0) + (1 if lat_ports else 0)
     fig, axes = plt.subplots(rows, 1, figsize=(9, 4 * rows), squeeze=False)
     panels = iter(axes[:, 0])
     if series:
         plot_rates(next(panels), rep, series)
+        plot_gbps(next(panels), rep, series)
     if lat_ports:
         plot_latency(next(panels), lat_ports)
     fig.tight_layout()
@@ -60,9 +62,29 @@ def plot_rates(ax, rep, series):
     ax.set_ylabel("Mpps")
     top = max([s["ports"][i][k] / 1e6 for s in series for i in range(len(s["ports"]))
                for k in ("rx_pps", "tx_pps")] or [1])
+    target = rep.get("target_pps", 0) / 1e6
+    if target > 0:
+        ax.axhline(target, color="grey", linestyle=":", label=f"target {target:g} Mpps")
+        top = max(top, target)
     ax.set_ylim(0, top * 1.15)
     ax.set_title(f"gaudi-testpmd {rep['forward_mode']}: rate per port "
                  f"({rep['duration_s']:.1f} s, {rep.get('txpkts', '?')}-byte frames)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+
+
+def plot_gbps(ax, rep, series):
+    t = [s["t"] for s in series]
+    for i, p in enumerate(rep["ports"]):
+        for key, style in (("rx_gbps", "-"), ("tx_gbps", "--")):
+            y = [s["ports"][i][key] for s in series if i < len(s["ports"])]
+            ax.plot(t[:len(y)], y, style, marker=".", label=f"port {p['port']} {key[:2]}")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("Gbit/s (frame bytes, no FCS)")
+    top = max([s["ports"][i][k] for s in series for i in range(len(s["ports"]))
+               for k in ("rx_gbps", "tx_gbps")] or [1])
+    ax.set_ylim(0, (top or 1) * 1.15)
+    ax.set_title("throughput per port")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
 

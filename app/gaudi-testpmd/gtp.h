@@ -67,6 +67,11 @@ struct Config {
 	uint32_t snaplen = UINT32_MAX;
 	bool interactive = false;
 	bool quiet = false;
+	int screen = -1; /* live view: 1 refreshing table, 0 plain lines, -1 table on a terminal */
+	/* Template replay (replay.cpp): on with --replay-speed or --replay-loop. */
+	bool replay = false;
+	double replay_speed = 0;  /* x the capture's timing; 0 = at --rate/--rate-gbps */
+	uint64_t replay_loop = 1; /* times the capture is sent; 0 = until stopped */
 	/* roce mode: requester on the first port, responder on the second. */
 	std::string roce_op = "rc-write"; /* ud-send, rc-send, rc-write, rc-read */
 	uint32_t roce_msg = 4096;	  /* message size, bytes */

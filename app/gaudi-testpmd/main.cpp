@@ -23,6 +23,7 @@
 #include <rte_telemetry.h>
 
 #include "app.h"
+#include "screen.h"
 
 namespace gtp {
 
@@ -55,6 +56,7 @@ static int main_impl(int argc, char **argv)
 	app_argv.insert(app_argv.end(), argv + app_first, argv + argc);
 	auto run = std::make_unique<Run>();
 	Run &r = *run;
+	meta_begin(r.meta, argc, argv);
 	int prc = parse_args(int(app_argv.size()), app_argv.data(), r.cfg);
 	if (prc != 0)
 		return prc < 0 ? 0 : 1;
@@ -70,6 +72,7 @@ static int main_impl(int argc, char **argv)
 	std::vector<std::string> eal;
 	if (!eal_args(user_eal, eal))
 		return 1;
+	r.meta.eal = eal;
 	std::vector<char *> eal_argv;
 	for (auto &a : eal)
 		eal_argv.push_back(a.data());
@@ -91,7 +94,7 @@ static int main_impl(int argc, char **argv)
 	double pps = 0;
 
 	do {
-		if (!validate(r))
+		if (!validate(r) || !replay_prepare(r))
 			break;
 		if (!c.capture_filter.empty()) {
 			std::string err;
@@ -145,6 +148,8 @@ static int main_impl(int argc, char **argv)
 			break;
 		pps = target_pps(r);
 		setup_streams(r, pps);
+		replay_arm(r);
+		meta_ports(r);
 		rte_telemetry_register_cmd(
 			"/gaudi_testpmd/stats", telemetry_stats,
 			"Per-port counters of gaudi-testpmd. Parameter: port id");
@@ -163,8 +168,9 @@ static int main_impl(int argc, char **argv)
 		       "burst %u",
 		       kProg, mode_name(c.mode), r.ports.size(), c.rxq, c.nb_cores, c.burst);
 		if (c.mode == FwdMode::template_)
-			printf(", template %zu frame(s) of %.1f bytes on average",
-			       r.tmpl.frames.size(), r.tmpl.avg_len);
+			printf(", template %zu frame(s) of %.1f bytes on average%s%s",
+			       r.tmpl.frames.size(), r.tmpl.avg_len, r.replay.on ? ", " : "",
+			       r.replay.on ? replay_describe(r).c_str() : "");
 		else if (is_generator(c.mode))
 			printf(", %u-byte frames", c.pkt_len);
 		if (pps > 0)
@@ -187,6 +193,8 @@ static int main_impl(int argc, char **argv)
 				modes = ph.modes;
 			pps = ph.pps_varied || ph.pps < 0 ? 0 : ph.pps;
 		} else {
+			const bool screen = screen_wanted(r);
+			phase_begin(r, pps);
 			uint64_t start = launch(r, c.tx_first);
 
 			/* Main lcore: live lines, captures, stop conditions. */
@@ -212,13 +220,14 @@ static int main_impl(int argc, char **argv)
 							r.roce.error.empty() ? "packets" : "error";
 						break;
 					}
-				} else if (c.packets && is_generator(c.mode)) {
+				} else if ((c.packets || (r.replay.on && r.replay.loops)) &&
+					   is_generator(c.mode)) {
 					bool all = true;
 					for (auto &s : r.streams)
 						all = all &&
 						      s->done.load(std::memory_order_acquire);
 					if (all) {
-						stopped_by = "packets";
+						stopped_by = r.replay.on ? "replay" : "packets";
 						break;
 					}
 				} else if (c.packets) {
@@ -235,18 +244,7 @@ static int main_impl(int argc, char **argv)
 						sampler.take(r, double(now - start) / double(r.hz),
 							     double(now - last_t) / double(r.hz));
 					if (!c.quiet)
-						for (size_t k = 0; k < r.ports.size(); k++) {
-							const PortSample &ps = smp.ports[k];
-							printf("[%7.1fs] port %u  rx %9.4f Mpps "
-							       "%8.3f Gbit/s  tx "
-							       "%9.4f Mpps %8.3f Gbit/s  drops "
-							       "%" PRIu64 "  errors %" PRIu64 "\n",
-							       smp.t, r.ports[k].id,
-							       ps.rx_pps / 1e6, ps.rx_bps / 1e9,
-							       ps.tx_pps / 1e6, ps.tx_bps / 1e9,
-							       ps.drops, ps.errors);
-						}
-					fflush(stdout);
+						live_show(r, sampler, smp, screen, false);
 					last_t = now;
 					next_period += period;
 					if (next_period < now)
@@ -257,11 +255,16 @@ static int main_impl(int argc, char **argv)
 			uint64_t t_end = rte_rdtsc();
 			elapsed = double(t_end - start) / double(r.hz);
 			halt(r, captures, t_end);
+			phase_end(r, elapsed);
 			/* The last, partial period (with the frames that arrived while the run
-			 * stopped), so that the series sums to the totals. */
-			if (period && t_end > last_t)
-				sampler.take(r, double(t_end - start) / double(r.hz),
-					     double(t_end - last_t) / double(r.hz));
+			 * stopped), so that the series sums to the totals; shown too. */
+			if (period && t_end > last_t) {
+				const Sample &smp =
+					sampler.take(r, double(t_end - start) / double(r.hz),
+						     double(t_end - last_t) / double(r.hz));
+				if (!c.quiet)
+					live_show(r, sampler, smp, screen, true);
+			}
 		}
 		for (Port &p : r.ports)
 			p.final = port_stats(p);

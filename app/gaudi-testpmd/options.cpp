@@ -70,6 +70,10 @@ void usage(const char *prog)
 	       "  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
 	       "  --template=FILE       template mode: frames of a pcap/pcapng file, sent in a "
 	       "loop\n"
+	       "  --replay-speed=X      template: replay with the capture's own timing, X times\n"
+	       "                        as fast (1 = as captured), then stop (replay)\n"
+	       "  --replay-loop=N       template: replay the capture N times, 0 = until stopped\n"
+	       "                        (1); as captured (x1) unless --replay-speed or --rate\n"
 	       "  --rate=PPS            per-port target rate, frames per second (line rate)\n"
 	       "  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
 	       "  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
@@ -83,8 +87,11 @@ void usage(const char *prog)
 	       "                        forwarding modes: stop once the ports received N frames;\n"
 	       "                        roce: N messages (otherwise: until Ctrl-C)\n"
 	       "  --stats-period=S      live line per port every S seconds, 0 = none (1)\n"
-	       "  --json=FILE           write the final report (and a time series) as JSON\n"
+	       "  --json=FILE           write the final report as JSON (schema gaudi-testpmd/2:\n"
+	       "                        run metadata, versions, phases, time series)\n"
 	       "  --quiet               no live lines\n"
+	       "  --screen, --no-screen live view as a table redrawn in place (pktgen/TRex style;\n"
+	       "                        the default on a terminal) or as plain lines\n"
 	       "  -i, --interactive     prompt (start, stop, show port stats, set fwd, ...; "
 	       "'help')\n"
 	       "Capture:\n"
@@ -103,8 +110,9 @@ void usage(const char *prog)
 	       "  %s --forward-mode=txonly --rate=1000000 --duration=5 --json=r.json\n"
 	       "  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
 	       "  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
+	       "  %s --template=trace.pcapng --replay-speed=2 --replay-loop=3\n"
 	       "  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n",
-	       prog, prog, prog, prog, prog);
+	       prog, prog, prog, prog, prog, prog);
 }
 
 namespace {
@@ -142,6 +150,10 @@ enum Opt {
 	OPT_ROCE_MSG,
 	OPT_ROCE_DEPTH,
 	OPT_ROCE_MTU,
+	OPT_REPLAY_SPEED,
+	OPT_REPLAY_LOOP,
+	OPT_SCREEN,
+	OPT_NO_SCREEN,
 };
 
 const struct option long_opts[] = {
@@ -177,6 +189,10 @@ const struct option long_opts[] = {
 	{"roce-msg", required_argument, nullptr, OPT_ROCE_MSG},
 	{"roce-depth", required_argument, nullptr, OPT_ROCE_DEPTH},
 	{"roce-mtu", required_argument, nullptr, OPT_ROCE_MTU},
+	{"replay-speed", required_argument, nullptr, OPT_REPLAY_SPEED},
+	{"replay-loop", required_argument, nullptr, OPT_REPLAY_LOOP},
+	{"screen", no_argument, nullptr, OPT_SCREEN},
+	{"no-screen", no_argument, nullptr, OPT_NO_SCREEN},
 	{"interactive", no_argument, nullptr, 'i'},
 	{"help", no_argument, nullptr, 'h'},
 	{nullptr, 0, nullptr, 0},
@@ -504,6 +520,26 @@ int parse_args(int argc, char **argv, Config &cfg)
 				return bad("not a RoCE MTU (256, 512, 1024, 2048 or 4096)");
 			cfg.roce_mtu = uint32_t(u);
 			break;
+		case OPT_REPLAY_SPEED:
+			if (!parse_double(arg, 1e-6, 1e6, d))
+				return bad(
+					"not a replay speed (above 0: 1 = as captured, 2 = twice "
+					"as fast)");
+			cfg.replay_speed = d;
+			cfg.replay = true;
+			break;
+		case OPT_REPLAY_LOOP:
+			/* Bounded so that loops x frames stays countable. */
+			if (!parse_u64(arg, 0, UINT32_MAX, u))
+				return bad("not a number of loops (0 = until stopped, or "
+					   "1..4294967295)");
+			cfg.replay_loop = u;
+			cfg.replay = true;
+			break;
+		case OPT_SCREEN:
+		case OPT_NO_SCREEN:
+			cfg.screen = c == OPT_SCREEN;
+			break;
 		default:
 			fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[prev]);
 			return 1;
@@ -531,6 +567,28 @@ int parse_args(int argc, char **argv, Config &cfg)
 			"not %s\n",
 			prog, mode_name(cfg.mode));
 		return 1;
+	}
+	if (cfg.replay) {
+		const char *opt = cfg.replay_speed > 0 ? "--replay-speed" : "--replay-loop";
+		const char *why = nullptr;
+		if (cfg.mode != FwdMode::template_)
+			why = "is for --forward-mode=template (--template=FILE)";
+		else if (cfg.replay_speed > 0 && (cfg.rate_pps > 0 || cfg.rate_gbps > 0))
+			why = "and --rate/--rate-gbps are two timings: the capture's (scaled) or a "
+			      "set rate, not both";
+		else if (cfg.packets)
+			why = "and --packets: a replay sends the capture's frames x --replay-loop";
+		else if (cfg.rxq > 1 || cfg.txq > 1)
+			why = "keeps the capture's order: one queue per port (--rxq/--txq 1)";
+		else if (cfg.interactive)
+			why = "has no prompt (the run ends when the replay is done)";
+		if (why) {
+			fprintf(stderr, "%s: %s %s\n", prog, opt, why);
+			return 1;
+		}
+		/* As tcpreplay: the capture's own timing unless a rate is set. */
+		if (cfg.replay_speed == 0 && cfg.rate_pps == 0 && cfg.rate_gbps == 0)
+			cfg.replay_speed = 1;
 	}
 	if (cfg.rxq != cfg.txq) {
 		fprintf(stderr,

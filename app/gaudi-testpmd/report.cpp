@@ -210,8 +210,10 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				strerror(errno));
 			status = 1;
 		} else {
+			fprintf(f, "{\n");
+			meta_json(f, r);
 			fprintf(f,
-				"{\n \"app\": \"gaudi-testpmd\",\n \"forward_mode\": \"%s\",\n"
+				" \"forward_mode\": \"%s\",\n"
 				" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
 				" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
 				" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
@@ -233,6 +235,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 					st.ipackets, st.opackets, st.ibytes, st.obytes, st.ierrors,
 					st.oerrors, st.imissed, st.rx_nombuf, pr.tx_dropped,
 					pr.rx_mpps, pr.tx_mpps, pr.rx_gbps, pr.tx_gbps);
+				meta_port_json(f, r, k);
 				if (pr.measured) {
 					const Histogram &h = pr.lat;
 					uint64_t lost =
@@ -315,7 +318,9 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				}
 				fprintf(f, "}}}");
 			}
-			fprintf(f, "%s],\n \"series\": [", captures.empty() ? "" : "\n ");
+			fprintf(f, "%s],\n", captures.empty() ? "" : "\n ");
+			phases_json(f, r);
+			fprintf(f, " \"series\": [");
 			for (size_t k = 0; k < series.size(); k++) {
 				fprintf(f, "%s\n  {\"t\": %.4f, \"ports\": [", k ? "," : "",
 					series[k].t);
