@@ -167,6 +167,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, TS_RC_MAC_47_32_MASK_0, 0x330)                                              \
 	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, 0x340)                                             \
 	X(RXB_CORE, TS_RAW0_MAC_47_32_MASK_0, 0x350)                                            \
+	X(RXB_CORE, SPI_INTR_CAUSE, 0x990)                                                      \
 	/* TXB (per macro) [nic0_txb_regs.h] */                                                 \
 	X(TXB, GLOBAL_PAUSE, 0xC)                                                               \
 	X(TXB, ICRC_CFG, 0xD0)                                                                  \
@@ -427,7 +428,8 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS0, 0, 13)  \
 	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS1, 13, 13) \
 	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW0, 0, 13)     \
-	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW1, 13, 13)
+	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW1, 13, 13)    \
+	X(RXB_CORE, SPI_INTR_CAUSE, PKT_DROP_NO_CRDT, 0, 1)
 
 /* ---- Named constants ---- */
 #define GAUDI_DEF_BLOCK(b, addr) inline constexpr uint32_t b##_BASE = (addr)-kNic0CfgBase;
