@@ -28,6 +28,10 @@ constexpr uint32_t kCmdFlowBits =
 constexpr uint32_t kCmdEnable = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
 
 namespace {
+/* QPC INTERRUPT_MASK with every source (bits 10:0) masked but the EQ error's. */
+constexpr uint32_t kIntrMaskButEqErr =
+	reg::QPC_INTERRUPT_MASK_R.mask() & ~reg::intr_bit(reg::INTR_EQ_ERR);
+static_assert(kIntrMaskButEqErr == 0x3FF && reg::intr_wire_en(reg::INTR_EQ_ERR) == 0x100000);
 /* MAC_128 TX/RX_FIFO_SECTIONS: 4 [gaudi2_cn_hw_mac_port_config]. */
 constexpr uint32_t kFifoSections = 4;
 static_assert(reg::MAC_128_TX_FIFO_SECTIONS_TX_SECTION_FULL.put(kFifoSections) == 0x4);
@@ -700,6 +704,12 @@ void Port::eq_init(const EqCfg &cfg)
 	uint32_t a = reg::qpc_axuser(port_, reg::QPC_AXUSER_EV_QUE_LBW_INTR_BASE);
 	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_WR_OVRD_LO, reg::kAxuserOvrdMmuBp);
 	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_RD_OVRD_LO, reg::kAxuserOvrdMmuBp);
+	/* gaudi2_cn_eq_interrupts_enable_conditionally, polling: every QPC source masked but
+	 * 10, the EQ error, whose wire goes to the device CPU (it reports a NIC SW error event,
+	 * gaudi_recovery.cpp). The EQ interrupt's MSI (source 9) is intr_enable's, where the
+	 * PMD takes it: then the MSI-mode values, 0x1FF / 0x180000. */
+	bar_->wr32(q + reg::QPC_INTERRUPT_MASK, kIntrMaskButEqErr);
+	bar_->wr32(q + reg::QPC_INTERRUPT_EN, reg::intr_wire_en(reg::INTR_EQ_ERR));
 }
 
 void Port::eq_disable()

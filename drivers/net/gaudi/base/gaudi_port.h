@@ -117,6 +117,10 @@ public:
 	FlowCfg flow() const;
 	/* QPC interrupt source: MSI enable + unmask (or disable + mask); clear a pending cause. */
 	void intr_enable(uint32_t index, bool on);
+	uint32_t intr_cause() const
+	{
+		return bar_->rd32(reg::qpc(port_) + reg::QPC_INTERRUPT_CAUSE);
+	}
 	void intr_clear(uint32_t index)
 	{
 		bar_->wr32(reg::qpc(port_) + reg::QPC_INTERRUPT_CLR, reg::intr_bit(index));

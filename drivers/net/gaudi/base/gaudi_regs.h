@@ -745,6 +745,11 @@ inline constexpr uint32_t INTR_EQ = 9;
  * fs_nic.h list, whose event queue is 9 as on Gaudi2); Gaudi2's public drivers take RX
  * completions from the COMP EQE on source 9 instead. See gaudi_hw_model.rst. */
 inline constexpr uint32_t INTR_RX_RING0 = 4;
+/* Source 10, the event queue's error (overflow): its wire (INTERRUPT10_WIRE_EN) goes to the
+ * device CPU, which reports a NIC SW error event to the host; hbl_cn then finds cause bit 10
+ * (0x400) and resets the port [gaudi2_cn.c gaudi2_cn_sw_err_event,
+ * gaudi2_cn_eq.c gaudi2_cn_eq_interrupts_enable_conditionally]. */
+inline constexpr uint32_t INTR_EQ_ERR = 10;
 inline constexpr uint32_t kIntrSources = 11;
 constexpr uint32_t intr_bit(uint32_t index)
 {

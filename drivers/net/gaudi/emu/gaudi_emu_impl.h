@@ -562,7 +562,13 @@ struct Device::Impl {
 		uint32_t pending = 0;	  /* the status the next NOOP command reveals, 0 = none */
 		fw::LkdFwCommsDesc desc{};
 		/* CPU queue */
-		bool queues_ready = false;
+		std::atomic<bool> queues_ready{false};
+		/* The CPU event queue the device CPU writes (fw_post_event), under ev_lock: events
+		 * posted (free-running), lost, and the queue's cache. */
+		rte_spinlock_t ev_lock = RTE_SPINLOCK_INITIALIZER;
+		uint32_t ev_pi = 0;
+		uint64_t ev_posted = 0, ev_lost = 0;
+		IommuCache ev_cache;
 		uint32_t ci = 0; /* PQ entries consumed (free-running, modulo 2 x entries) */
 		/* The PQ as QUEUE_INIT found it: later writes to its registers do not move it. */
 		uint64_t pq_iova = 0;
@@ -787,7 +793,8 @@ struct Device::Impl {
 	/* ---- EQ and interrupts (gaudi_emu_eq.cpp) ---- */
 	void eq_reset(unsigned p);
 	void post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
-	bool post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
+	/* False: not to interrupt; *overrun set when a full EQ lost the event. */
+	bool post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2, bool *overrun);
 	void raise_irq(unsigned p, uint32_t index);
 	void clear_irq(unsigned p, uint32_t bits);
 
@@ -803,6 +810,11 @@ struct Device::Impl {
 	void fw_comms(uint32_t cmd);
 	void fw_queue_init();
 	void fw_serve_pq();
+	/* The device CPU reports an event on the host's CPU event queue (hl_eq_entry); lost
+	 * when the queues are not up, or the queue is full or unmapped. Takes fw.ev_lock. */
+	bool fw_post_event(uint32_t type, const void *data, size_t len);
+	/* Port p's QPC raised its EQ error wire: NIC SW error event of its macro. */
+	void fw_nic_sw_error(unsigned p);
 	uint32_t fw_packet(uint8_t *pkt, uint32_t len);
 	/* fw_gate: a NIC register write before the firmware is up. False = refused. */
 	bool fw_gate_check(uint32_t off, uint32_t val);
