@@ -48,7 +48,7 @@ bool fault_spec_parse(const std::string &s, unsigned nports, FaultSpec *f, std::
 struct FaultRandom {
 	uint64_t seed = 0;
 	double rate = 0; /* 0 = off */
-	uint32_t kinds_mask = 0; /* 0 = default (all but stuck_engine) */
+	uint32_t kinds_mask = 0; /* 0 = default (all but stuck_engine, eq_overrun) */
 };
 bool fault_kinds_parse(const std::string &s, uint32_t *mask, std::string *err); /* a+b+c */
 

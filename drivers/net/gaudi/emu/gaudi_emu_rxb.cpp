@@ -63,7 +63,8 @@ void Device::Impl::rxb_hold(unsigned q, const RxView &v, const uint8_t *data, ui
 	auto &b = r.rxb;
 	const uint32_t n = buffers_of(len);
 	const uint32_t th = n == 1 ? v.drop_small_th : v.drop_th;
-	if (b.fill >= th || b.fill + n > b.kBuffers) {
+	/* (A frame the MAC took is at most NIC_MAC_MAX_FRM_LEN: the buffer's slack holds it.) */
+	if (b.fill >= th || b.fill + n > b.kBuffers || len > kMacMaxFrameLen) {
 		/* Dropped after the MAC counted it: etherStatsDropEvents (imissed), the RXB's
 		 * interrupt cause, and one COMP_ERR per episode of a full CQ [facts §2]. */
 		bump(r.stats[size_t(RxStat::ether_stats_drop_events)]);
