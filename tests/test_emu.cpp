@@ -590,6 +590,70 @@ TEST_P(Emu, CqOverrunDropsAndRaisesOneCompErrPerEpisode)
 	EXPECT_EQ(of_type(rig[1]->take_events(), EqeType::comp_err).size(), 1u);
 }
 
+/* With the RXB programmed as gaudi2_cn_config_hw_rxb does, a full CQ back-pressures into it:
+ * frames wait and reach the CQ in order when it has room; at DROP_THRESHOLD (1374 buffers of
+ * 128 bytes) the RXB drops (etherStatsDropEvents, SPI_INTR_CAUSE.PKT_DROP_NO_CRDT, one
+ * COMP_ERR); past XOFF (714) the MAC sends one PAUSE, and again only after XON (648). */
+TEST_P(Emu, FullCqBackPressuresIntoTheRxb)
+{
+	namespace r = hw::reg;
+	make();
+	hw::macro::rxb_config(dev->bar(), 0);
+	rig[0]->bring_up();
+	rig[1]->bring_up();
+	const uint32_t cause = r::rxb(1) + r::RXB_CORE_SPI_INTR_CAUSE;
+	auto pauses = [&] { return tx(1, TxStat::pause_mac_ctrl_frames_transmitted); };
+	/* 1000-byte frames, 8 buffers each: 64 to the CQ, 100 into the RXB (800 buffers, past
+	 * XOFF at the 90th: one PAUSE, counted on both sides; the sender ignores it). */
+	send(0, std::vector<uint32_t>(164, 1000));
+	EXPECT_EQ(load(rig[1]->cq_pi()), 64u);
+	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 0u);
+	EXPECT_EQ(pauses(), 1u);
+	EXPECT_EQ(rx(0, RxStat::pause_mac_ctrl_frames_received), 1u);
+	EXPECT_EQ(reg(cause), 0u);
+	/* 80 more: 72 fit below the drop threshold (fill 800 + 8 x 71 = 1368 < 1374), 8 drop. */
+	send(0, std::vector<uint32_t>(80, 1000));
+	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 8u);
+	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 244u); /* the MAC took them all */
+	EXPECT_EQ(reg(cause), r::RXB_CORE_SPI_INTR_CAUSE_PKT_DROP_NO_CRDT.mask());
+	EXPECT_EQ(of_type(rig[1]->take_events(), EqeType::comp_err).size(), 1u);
+	EXPECT_EQ(pauses(), 1u);
+	/* The application takes the CQ three times: the RXB's 172 frames follow the first 64, in
+	 * sending order, and the 8 dropped were the last ones. */
+	uint32_t got = 0;
+	for (int round = 0; round < 8 && got < 236; round++) {
+		ASSERT_TRUE(wait_until([&] { return load(rig[1]->cq_pi()) != got; })) << got;
+		/* Slots read before the CI gives them back (the RXB refills them at once). */
+		for (const Cqe &c : rig[1]->take_cqes(false)) {
+			uint32_t seq;
+			std::memcpy(&seq, rig[1]->slot(c.wqe_index) + 14, 4);
+			EXPECT_EQ(seq, got);
+			EXPECT_EQ(c.size, 1000u);
+			got++;
+		}
+		rig[1]->hw.rx_write_ci(rig[1]->cq_ci);
+	}
+	EXPECT_EQ(got, 236u);
+	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 8u);
+	/* Empty again (XON passed): a new episode sends a second PAUSE. */
+	send(0, std::vector<uint32_t>(64 + 90, 1000));
+	EXPECT_EQ(pauses(), 2u);
+	/* Without TX pause (XOFF / XON past any fill, as the PMD writes them) no PAUSE. */
+	for (unsigned i = 0; i < r::kRxbPrioRegs; i++) {
+		dev->bar().wr32(r::rxb(1) + r::rxb_prio_reg(r::RXB_CORE_XOFF_THRESHOLD_0, i),
+				hw::macro::pair(0x1FFF));
+		dev->bar().wr32(r::rxb(1) + r::rxb_prio_reg(r::RXB_CORE_XON_THRESHOLD_0, i),
+				hw::macro::pair(0x1FFF));
+	}
+	while (got < 236 + 154) {
+		ASSERT_TRUE(wait_until([&] { return load(rig[1]->cq_pi()) != got; })) << got;
+		got += uint32_t(rig[1]->take_cqes().size());
+	}
+	send(0, std::vector<uint32_t>(64 + 100, 1000));
+	EXPECT_EQ(pauses(), 2u);
+	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 8u);
+}
+
 TEST_P(Emu, DoorbellFifoOverrun)
 {
 	make();

@@ -7,13 +7,17 @@
  *
  * The PMD is linked in (gaudi_test_eal.h); rte_pmd_gaudi.h is called directly.
  */
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -670,6 +674,70 @@ TEST_P(Faults, StuckEngineWatchdogResetAndRestart)
 	EXPECT_EQ(nic.received_, 400u);
 	rte_eth_dev_callback_unregister(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb, &ev);
 	expect_no_leak(nic);
+}
+
+/* An event that finds the EQ full is lost; the QPC latches INTERRUPT_CAUSE bit 10 (0x400, the
+ * event queue's error), whose wire tells the device CPU, which reports a NIC SW error event on
+ * the CPU event queue. The PMD does what hbl_cn's gaudi2_cn_sw_err_event does: reads the
+ * cause, writes INTERRUPT_CLR = 0x400 and resets the port (INTR_RESET: the application resets,
+ * configures and starts it); traffic flows again. */
+TEST_P(Faults, EqOverrunRaisesCause10AndResetsThePort)
+{
+	const std::string trace = "/tmp/gaudi_eq_overrun_" + std::to_string(getpid()) + "_" +
+				  GetParam() + ".trace";
+	Nic nic(args("trace=" + trace));
+	ASSERT_EQ(nic.probe_rc(), 0);
+	Events ev;
+	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb,
+						&ev),
+		  0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(100);
+	nic.settle(50);
+	ASSERT_EQ(nic.received_, 100u);
+	EXPECT_EQ(rstats(nic.port(0)).eq_error_resets, 0u);
+	/* Port 0's next event (a RAW_TX_COMP) meets a full EQ. */
+	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_EQ_OVERRUN, 1), 0);
+	nic.send(100);
+	ASSERT_TRUE(wait_for([&] { return ev.reset >= 1; }, 3000)) << "no INTR_RESET";
+	auto r = rstats(nic.port(0));
+	EXPECT_EQ(r.eq_error_resets, 1u);
+	EXPECT_EQ(r.reset_events, 1u);
+	EXPECT_EQ(xstats(nic.port(0))["recovery_eq_error_resets"], 1u);
+	EXPECT_EQ(rstats(nic.port(1)).eq_error_resets, 0u); /* its sibling's cause is clear */
+	/* What the application does on INTR_RESET: reset, configure, start; then traffic. */
+	ASSERT_EQ(rte_eth_dev_reset(nic.port(0)), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	nic.settle(50);
+	const uint64_t before = nic.received_;
+	nic.send(300);
+	nic.settle();
+	EXPECT_EQ(nic.received_ - before, 300u);
+	EXPECT_EQ(nic.out_of_order_, 0u);
+	rte_eth_dev_callback_unregister(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb, &ev);
+	expect_no_leak(nic);
+	/* The register trace: port 0's INTERRUPT_CAUSE read with bit 10 set, then
+	 * INTERRUPT_CLR = 0x400 (QPC0 0x541F690 / 0x541F698); the sibling's CLR never. */
+	std::ifstream f(trace);
+	ASSERT_TRUE(f.good()) << trace;
+	std::string line;
+	bool cause_read = false, cleared_after = false, sibling_cleared = false;
+	while (std::getline(f, line)) {
+		std::istringstream in(line);
+		std::string seq, rw, addr, val;
+		in >> seq >> rw >> addr >> val;
+		if (rw == "R" && addr == "0x541F690" && (std::stoul(val, nullptr, 16) & 0x400))
+			cause_read = true;
+		if (rw == "W" && addr == "0x541F698" && val == "0x400" && cause_read)
+			cleared_after = true;
+		if (rw == "W" && addr == "0x543F698" && val == "0x400")
+			sibling_cleared = true;
+	}
+	EXPECT_TRUE(cause_read) << "INTERRUPT_CAUSE never read with bit 10";
+	EXPECT_TRUE(cleared_after) << "no INTERRUPT_CLR = 0x400 after it";
+	EXPECT_FALSE(sibling_cleared);
+	std::remove(trace.c_str());
 }
 
 TEST_P(Faults, RandomFaultsFromASeedAreAccounted)

@@ -122,10 +122,13 @@ int fc_conf_check(rte_eth_dev *dev, const rte_eth_fc_conf &fc)
 	if (fc.mode > RTE_ETH_FC_FULL)
 		return -EINVAL;
 	bool tx = fc.mode == RTE_ETH_FC_TX_PAUSE || fc.mode == RTE_ETH_FC_FULL;
-	if (tx && (fc.high_water > reg::kRxbBuffers || fc.low_water > fc.high_water ||
+	/* XOFF must come before the RXB drops: at or below its DROP_THRESHOLD. */
+	if (tx && (fc.high_water > macro::kRxbDropTh || fc.low_water > fc.high_water ||
 		   fc.high_water == 0)) {
-		GAUDI_LOG(ERR, "port %u: water marks are RXB buffers: 0 < low <= high <= %u",
-			  dev->data->port_id, reg::kRxbBuffers);
+		GAUDI_LOG(ERR,
+			  "port %u: water marks are 128-byte RXB buffers: 0 < low <= high <= %u "
+			  "(the RXB drop threshold)",
+			  dev->data->port_id, macro::kRxbDropTh);
 		return -EINVAL;
 	}
 	return 0;
@@ -151,9 +154,10 @@ FlowCfg fc_to_cfg(const gaudi_port *port, const rte_eth_fc_conf &fc, bool pfc)
 
 void gaudi_flow_defaults(gaudi_port *port)
 {
-	/* 0x2913: PAUSE_IGNORE set, no PFC [gaudi2_cn.c]. */
+	/* hbl_cn's: PAUSE received ignored (0x2913: PAUSE_IGNORE set, no PFC [gaudi2_cn.c]); PAUSE
+	 * sent from the RXB's XOFF / XON thresholds it arms (gaudi2_cn_config_hw_rxb). */
 	port->hw.set_flow({.rx_pause = false,
-			   .tx_pause = false,
+			   .tx_pause = true,
 			   .pfc = false,
 			   .fwd = false,
 			   .quanta = kDefaultQuanta,

@@ -14,6 +14,7 @@
 #include <rte_alarm.h>
 #include <rte_cycles.h>
 
+#include "gaudi_bringup.h"
 #include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_logs.h"
@@ -229,6 +230,7 @@ void wd_tick(void *arg)
 		r.wd_db_ci = db_ci;
 		rte_spinlock_unlock(&port->eq_lock);
 	}
+	gaudi_rec_fw_events(port->adapter);
 	if (rte_eal_alarm_set(kWdPeriodMs * 1000, wd_tick, dev) != 0)
 		r.wd_active = false;
 }
@@ -354,6 +356,44 @@ void gaudi_rec_tx_slow(gaudi_txq *txq)
 	}
 }
 
+void gaudi_rec_fw_events(gaudi_adapter *ad)
+{
+	if (ad == nullptr || !ad->fw || !ad->fw->host)
+		return;
+	fw::EqEntry ev[8];
+	unsigned n;
+	while ((n = ad->fw->host->take_events(ev, std::size(ev))) != 0) {
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t type = fw::kEqCtlEventType.get(ev[i].ctl);
+			uint32_t off = type - fw::kEventNic0SwError;
+			if (type < fw::kEventNic0SwError || off % fw::kEventNicSwErrorStride != 0 ||
+			    off / fw::kEventNicSwErrorStride >= kMacros) {
+				GAUDI_LOG(DEBUG, "%s: firmware event %u not handled", ad->name, type);
+				continue;
+			}
+			unsigned macro = off / fw::kEventNicSwErrorStride;
+			for (unsigned hw = macro * kPortsPerMacro; hw < (macro + 1) * kPortsPerMacro;
+			     hw++) {
+				gaudi_port *p = gaudi_adapter_port(ad, hw);
+				/* "eqe interrupts are mapped to MSI except interrupt on error event
+				 * queue which is handled here, in such case port reset is required"
+				 * [gaudi2_cn_sw_err_event]. */
+				if (p == nullptr ||
+				    !(p->hw.intr_cause() & reg::intr_bit(reg::INTR_EQ_ERR)))
+					continue;
+				p->hw.intr_clear(reg::INTR_EQ_ERR);
+				p->rec.eq_error_resets++;
+				GAUDI_LOG(ERR,
+					  "port %u: event queue error (QPC INTERRUPT_CAUSE 0x400): events "
+					  "were lost",
+					  p->port_id);
+				if (p->started)
+					gaudi_rec_request_reset(p, "event queue error");
+			}
+		}
+	}
+}
+
 void gaudi_rec_request_reset(gaudi_port *port, const char *why)
 {
 	if (port->rec.reset_requested)
@@ -423,6 +463,7 @@ int rte_pmd_gaudi_get_recovery_stats(uint16_t port_id, struct rte_pmd_gaudi_reco
 	st->link_up_events = r.link_up;
 	st->tx_watchdog = r.tx_watchdog;
 	st->reset_events = r.reset_events;
+	st->eq_error_resets = r.eq_error_resets;
 	st->last_qp_syndrome = port->last_qp_syndrome;
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY && port->adapter != nullptr)
 		st->faults_injected = port->adapter->backend->faults_injected(port->hw.id());

@@ -28,6 +28,7 @@ struct gaudi_recovery {
 	uint64_t link_ups;         /* every link-up of the port (NIC_STATUS port_toggle_cnt) */
 	uint64_t tx_watchdog;
 	uint64_t reset_events;
+	uint64_t eq_error_resets;  /* QPC cause 0x400 (EQ error) found, port reset requested */
 	uint64_t cq_log_tsc;       /* last CQ overrun log line (rate limit) */
 	uint64_t log_tsc;          /* start of the current recovery-log second */
 	uint32_t log_lines;        /* recovery log lines in that second */
@@ -62,6 +63,10 @@ void gaudi_rec_link_event_hw(gaudi_adapter *ad, unsigned hw, uint32_t status);
 /* Work a fault left for the TX queue: re-ring a lost doorbell, restart the QP after a QP
  * error. Under eq_lock (tx_burst, watchdog). Cheap test first. */
 void gaudi_rec_tx_slow(gaudi_txq *txq);
+/* The device CPU's events (its CPU event queue, polled from the watchdog's alarm): a NIC SW
+ * error event of a macro has each of its ports with QPC INTERRUPT_CAUSE bit 10 (the event
+ * queue's error) cleared and reset [gaudi2_cn.c gaudi2_cn_sw_err_event]. */
+void gaudi_rec_fw_events(gaudi_adapter *ad);
 /* Ask the application to reset the port (RTE_ETH_EVENT_INTR_RESET, from the interrupt
  * thread), once until the next start. */
 void gaudi_rec_request_reset(gaudi_port *port, const char *why);

@@ -197,6 +197,7 @@ enum PortX : unsigned {
 	rec_link_up,
 	rec_tx_watchdog,
 	rec_reset_events,
+	rec_eq_error_resets,
 	phy_fw_tuned,
 	phy_reconfigs,
 	port_x_count
@@ -216,6 +217,7 @@ constexpr const char *kPortNames[] = {
 	"recovery_link_up_events",
 	"recovery_tx_watchdog",
 	"recovery_reset_events",
+	"recovery_eq_error_resets",
 	"phy_fw_tuned",	 /* [phy] 1 once the PHY F/W tuned both lanes (gaudi_phy_port.h) */
 	"phy_reconfigs", /* [phy] power-ups after a tuning timeout or a lost PCS link */
 };
@@ -263,6 +265,8 @@ uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 		return port->rec.tx_watchdog;
 	case rec_reset_events:
 		return port->rec.reset_events;
+	case rec_eq_error_resets:
+		return port->rec.eq_error_resets;
 	case phy_fw_tuned:
 		return port->phy.tuned ? 1 : 0;
 	case phy_reconfigs:
@@ -335,7 +339,7 @@ int gaudi_xstats_reset(rte_eth_dev *dev)
 	 * loses at most that increment. */
 	gaudi_recovery &r = port->rec;
 	r.db_lost = r.db_rerings = r.qp_recoveries = r.tx_fault_drops = 0;
-	r.link_down = r.link_up = r.tx_watchdog = r.reset_events = 0;
+	r.link_down = r.link_up = r.tx_watchdog = r.reset_events = r.eq_error_resets = 0;
 	port->phy.reconfigs = 0;
 	return rc;
 }

@@ -30,6 +30,9 @@ enum rte_pmd_gaudi_fault {
 	RTE_PMD_GAUDI_FAULT_DMA_FAULT = 4,
 	/** The TX engine stops taking doorbells until the port is reset. arg must be 0. */
 	RTE_PMD_GAUDI_FAULT_STUCK_ENGINE = 5,
+	/** The next arg (default 1) events of the port find its event queue full: lost, and the
+	 * QPC latches INTERRUPT_CAUSE bit 10 (the EQ error); the PMD resets the port. */
+	RTE_PMD_GAUDI_FAULT_EQ_OVERRUN = 6,
 };
 
 /** What the PMD saw and did about faults on a port (also in xstats, recovery_*). */
@@ -46,6 +49,7 @@ struct rte_pmd_gaudi_recovery_stats {
 	uint64_t reset_events;       /**< RTE_ETH_EVENT_INTR_RESET raised */
 	uint32_t last_qp_syndrome;   /**< syndrome of the last QP_ERR */
 	uint64_t faults_injected;    /**< faults the model fired on the port (0 on silicon) */
+	uint64_t eq_error_resets;    /**< event queue errors (QPC cause 0x400) reset the port */
 };
 
 /**

@@ -397,6 +397,8 @@ FwErr FwHost::init_cpu_queues(const DmaMem &pq, const DmaMem &eq, const DmaMem &
 	cq_ = cq;
 	pq_entries_ = uint32_t(pq.len / sizeof(PqBd));
 	pi_ = 0;
+	eq_ci_ = 0;
+	std::memset(eq.va, 0, eq.len);
 	queues_ready_ = false;
 	cpu_disabled_ = false;
 	std::memset(pq.va, 0, pq.len);
@@ -563,6 +565,27 @@ FwErr FwHost::nic_info_get(CpucpNicInfo *out)
 		return e;
 	std::memcpy(out, buf, sizeof(*out));
 	return FwErr::ok;
+}
+
+unsigned FwHost::take_events(EqEntry *out, unsigned max)
+{
+	const uint32_t entries = uint32_t(eq_.len / sizeof(EqEntry));
+	if (eq_.va == nullptr || entries == 0)
+		return 0;
+	auto *q = static_cast<EqEntry *>(eq_.va);
+	unsigned n = 0;
+	while (n < max) {
+		EqEntry *e = &q[eq_ci_ % entries];
+		uint32_t ctl = __atomic_load_n(&e->ctl, __ATOMIC_ACQUIRE);
+		if (!kEqCtlReady.get(ctl))
+			break;
+		out[n++] = *e;
+		__atomic_store_n(&e->ctl, 0, __ATOMIC_RELAXED);
+		eq_ci_++;
+	}
+	if (n != 0)
+		wr(reg_of(desc_.cpu_dyn_regs.cpu_eq_ci, EQ_RD_OFFS), eq_ci_);
+	return n;
 }
 
 FwErr FwHost::nic_status(const CpucpNicStatus &st)

@@ -113,6 +113,10 @@ public:
 	FwErr disable_pci_access();
 	FwErr nic_info_get(CpucpNicInfo *out);	    /* NIC_INFO_GET, info timeout */
 	FwErr nic_status(const CpucpNicStatus &st); /* NIC_STATUS, one port */
+	/* The device CPU's events on the CPU event queue, oldest first, at most max: copied to
+	 * out, given back (ctl cleared, EQ_RD_OFFS = entries consumed) [habanalabs
+	 * hl_irq_handler_eq, polled here]. Returns how many. */
+	unsigned take_events(EqEntry *out, unsigned max);
 	FwErr nic_lpbk_set(unsigned port, bool enable, uint32_t lanes); /* NIC_LPBK_SET */
 	FwErr nic_pfc_set(unsigned port, bool enable, uint32_t lanes);	/* NIC_PFC_SET */
 	FwErr nic_set_checkers(unsigned port, uint32_t type, bool check, bool drop);
@@ -170,6 +174,7 @@ private:
 	LkdFwCommsDesc desc_{};
 	/* CPU queue */
 	DmaMem pq_{}, eq_{}, cq_{};
+	uint32_t eq_ci_ = 0; /* CPU event queue entries consumed (free-running) */
 	uint32_t pq_entries_ = 0;
 	uint32_t pi_ = 0;
 	bool queues_ready_ = false;

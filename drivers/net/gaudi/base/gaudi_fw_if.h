@@ -397,6 +397,38 @@ static_assert(sizeof(PqBd) == 16);
  * mistaken for a new entry [FWIF hl_fw_send_cpu_message]. */
 inline constexpr uint32_t kPqBdCtlUsed = 0xFFFFFFFF;
 
+/* ---- CPU event queue [CPUCP cpucp_if.h] ---- */
+/* One entry: struct hl_eq_entry, a header (reserved, ctl) and 56 bytes of data
+ * (HL_EQ_ENTRY_SIZE 64). The device CPU writes it with ctl.READY set; the host clears ctl and
+ * writes its consumer count to EQ_RD_OFFS (CPU_IF_EQ_RD_OFFS). */
+struct EqEntry {
+	uint32_t reserved;
+	uint32_t ctl;
+	uint64_t data[7];
+};
+static_assert(sizeof(EqEntry) == 64);
+inline constexpr FwField kEqCtlReady{31, 1};	  /* EQ_CTL_READY_MASK 0x80000000 */
+inline constexpr FwField kEqCtlEventType{16, 12}; /* EQ_CTL_EVENT_TYPE_MASK 0x0FFF0000 */
+inline constexpr FwField kEqCtlIndex{0, 16};	  /* EQ_CTL_INDEX_MASK 0x0000FFFF */
+/* The data of a NIC event: struct hl_eq_nic_intr_cause (intr_type, pad, one intr_cause_data
+ * per port of the NIC, MAX_PORTS_PER_NIC 4). */
+struct EqNicIntrCause {
+	uint32_t intr_type; /* enum hl_nic_interrupt_type, NIC_INTR_NONE 0 */
+	uint32_t pad;
+	uint64_t intr_cause[4];
+};
+static_assert(sizeof(EqNicIntrCause) <= sizeof(EqEntry::data));
+/* GAUDI2_EVENT_NIC0_SW_ERROR .. NIC11_SW_ERROR: 952 + 4 x NIC macro [gaudi2_async_events.h];
+ * habanalabs hands it to hbl_cn gaudi2_cn_sw_err_event, which checks QPC INTERRUPT_CAUSE bit 10
+ * of the macro's ports. */
+inline constexpr uint32_t kEventNic0SwError = 952;
+inline constexpr uint32_t kEventNicSwErrorStride = 4;
+constexpr uint32_t event_nic_sw_error(unsigned macro)
+{
+	return kEventNic0SwError + kEventNicSwErrorStride * macro;
+}
+static_assert(event_nic_sw_error(11) == 996);
+
 /* ---- cpucp packets [CPUCP] ---- */
 struct CpucpPacket {
 	uint64_t value; /* value (SET) / result (GET) / addr (buffer IOVA) */

@@ -28,6 +28,10 @@ constexpr uint32_t kCmdFlowBits =
 constexpr uint32_t kCmdEnable = reg::CMD_TX_ENA | reg::CMD_RX_ENA;
 
 namespace {
+/* QPC INTERRUPT_MASK with every source (bits 10:0) masked but the EQ error's. */
+constexpr uint32_t kIntrMaskButEqErr =
+	reg::QPC_INTERRUPT_MASK_R.mask() & ~reg::intr_bit(reg::INTR_EQ_ERR);
+static_assert(kIntrMaskButEqErr == 0x3FF && reg::intr_wire_en(reg::INTR_EQ_ERR) == 0x100000);
 /* MAC_128 TX/RX_FIFO_SECTIONS: 4 [gaudi2_cn_hw_mac_port_config]. */
 constexpr uint32_t kFifoSections = 4;
 static_assert(reg::MAC_128_TX_FIFO_SECTIONS_TX_SECTION_FULL.put(kFifoSections) == 0x4);
@@ -257,18 +261,16 @@ void Port::set_flow(const FlowCfg &f)
 		wr_lanes(reg::mac_quanta_thresh(c), t | (t << 16));
 	}
 	wr_lanes(reg::MAC_128_COMMAND_CONFIG, cmd);
+	/* TX pause is the RXB's XOFF / XON thresholds, as hbl_cn arms them
+	 * (gaudi2_cn_config_hw_rxb; TXB GLOBAL_PAUSE stays 0, written at per-macro set-up only):
+	 * the MAC sends XOFF when the port's RXB fill passes XOFF. Off, both are past any fill. */
+	const uint32_t xoff = f.tx_pause ? f.xoff : kRxbXoffNever;
+	const uint32_t xon = f.tx_pause ? f.xon : kRxbXoffNever;
 	uint32_t rxb = reg::rxb(port_);
 	for (unsigned p = 0; p < kPfcPriorities; p++) {
-		bar_->wr32(rxb + reg::rxb_xoff_threshold(p), flows(f.xoff));
-		bar_->wr32(rxb + reg::rxb_xon_threshold(p), flows(f.xon));
+		bar_->wr32(rxb + reg::rxb_xoff_threshold(p), flows(xoff));
+		bar_->wr32(rxb + reg::rxb_xon_threshold(p), flows(xon));
 	}
-	/* [choice] TXB GLOBAL_PAUSE has no published fields: bit (port & 1) = this port may send
-	 * PAUSE/PFC frames. hbl_cn writes 0 there at per-macro set-up only (gaudi2_cn_config_hw_txb)
-	 * and has no TX-pause switch; the model sends PAUSE on this bit. To go once the model
-	 * pauses on the RXB thresholds; see gaudi_hw_model.rst. */
-	uint32_t gp = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE);
-	uint32_t bit = 1u << (port_ & 1);
-	bar_->wr32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE, f.tx_pause ? (gp | bit) : (gp & ~bit));
 }
 
 FlowCfg Port::flow() const
@@ -285,7 +287,11 @@ FlowCfg Port::flow() const
 		bar_->rd32(rxb + reg::rxb_xoff_threshold(0)));
 	f.xon = reg::RXB_CORE_XON_THRESHOLD_0_XON_THRESHOLD_FLOW0.get(
 		bar_->rd32(rxb + reg::rxb_xon_threshold(0)));
-	f.tx_pause = bar_->rd32(reg::txb(port_) + reg::TXB_GLOBAL_PAUSE) & (1u << (port_ & 1));
+	f.tx_pause = f.xoff != kRxbXoffNever;
+	if (!f.tx_pause) { /* the thresholds TX pause gets back unless told others */
+		f.xoff = macro::kRxbXoffTh;
+		f.xon = macro::kRxbXonTh;
+	}
 	return f;
 }
 
@@ -698,6 +704,12 @@ void Port::eq_init(const EqCfg &cfg)
 	uint32_t a = reg::qpc_axuser(port_, reg::QPC_AXUSER_EV_QUE_LBW_INTR_BASE);
 	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_WR_OVRD_LO, reg::kAxuserOvrdMmuBp);
 	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_RD_OVRD_LO, reg::kAxuserOvrdMmuBp);
+	/* gaudi2_cn_eq_interrupts_enable_conditionally, polling: every QPC source masked but
+	 * 10, the EQ error, whose wire goes to the device CPU (it reports a NIC SW error event,
+	 * gaudi_recovery.cpp). The EQ interrupt's MSI (source 9) is intr_enable's, where the
+	 * PMD takes it: then the MSI-mode values, 0x1FF / 0x180000. */
+	bar_->wr32(q + reg::QPC_INTERRUPT_MASK, kIntrMaskButEqErr);
+	bar_->wr32(q + reg::QPC_INTERRUPT_EN, reg::intr_wire_en(reg::INTR_EQ_ERR));
 }
 
 void Port::eq_disable()

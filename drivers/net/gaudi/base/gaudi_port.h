@@ -52,6 +52,13 @@ struct FlowCfg {
 	uint32_t xon;
 };
 inline constexpr unsigned kPfcPriorities = 4;
+/* RXB XOFF / XON threshold of a port without TX pause: the 13-bit fields' largest value, more
+ * buffers than the RXB has (reg::kRxbBuffers), so the fill never passes it. [choice] hbl_cn has
+ * no switch for TX pause: it arms XOFF / XON at set-up and writes TXB GLOBAL_PAUSE = 0 only
+ * (searched GLOBAL_PAUSE, XOFF_THRESHOLD, set_pfc, pause in hbl_cn gaudi2 and hbl_en). */
+inline constexpr uint32_t kRxbXoffNever =
+	reg::RXB_CORE_XOFF_THRESHOLD_0_XOFF_THRESHOLD_FLOW0.mask();
+static_assert(kRxbXoffNever == 0x1FFF && kRxbXoffNever > reg::kRxbBuffers);
 
 /* Per-port QPC programming: the requester and responder context tables in device DRAM (the
  * raw QP is context 0 of each; base/gaudi_nic_mem.h carves them) and where the hardware writes
@@ -110,6 +117,10 @@ public:
 	FlowCfg flow() const;
 	/* QPC interrupt source: MSI enable + unmask (or disable + mask); clear a pending cause. */
 	void intr_enable(uint32_t index, bool on);
+	uint32_t intr_cause() const
+	{
+		return bar_->rd32(reg::qpc(port_) + reg::QPC_INTERRUPT_CAUSE);
+	}
 	void intr_clear(uint32_t index)
 	{
 		bar_->wr32(reg::qpc(port_) + reg::QPC_INTERRUPT_CLR, reg::intr_bit(index));

@@ -167,6 +167,7 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, TS_RC_MAC_47_32_MASK_0, 0x330)                                              \
 	X(RXB_CORE, TS_RAW0_MAC_31_0_MASK_0, 0x340)                                             \
 	X(RXB_CORE, TS_RAW0_MAC_47_32_MASK_0, 0x350)                                            \
+	X(RXB_CORE, SPI_INTR_CAUSE, 0x990)                                                      \
 	/* TXB (per macro) [nic0_txb_regs.h] */                                                 \
 	X(TXB, GLOBAL_PAUSE, 0xC)                                                               \
 	X(TXB, ICRC_CFG, 0xD0)                                                                  \
@@ -427,7 +428,8 @@ inline constexpr uint32_t kNic0CfgBase = 0x5400000;
 	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS0, 0, 13)  \
 	X(RXB_CORE, MAX_STATIC_CREDITS_0, MAX_STATIC_CREDITS1, 13, 13) \
 	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW0, 0, 13)     \
-	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW1, 13, 13)
+	X(RXB_CORE, DROP_THRESHOLD_0, DROP_THRESHOLD_FLOW1, 13, 13)    \
+	X(RXB_CORE, SPI_INTR_CAUSE, PKT_DROP_NO_CRDT, 0, 1)
 
 /* ---- Named constants ---- */
 #define GAUDI_DEF_BLOCK(b, addr) inline constexpr uint32_t b##_BASE = (addr)-kNic0CfgBase;
@@ -743,6 +745,11 @@ inline constexpr uint32_t INTR_EQ = 9;
  * fs_nic.h list, whose event queue is 9 as on Gaudi2); Gaudi2's public drivers take RX
  * completions from the COMP EQE on source 9 instead. See gaudi_hw_model.rst. */
 inline constexpr uint32_t INTR_RX_RING0 = 4;
+/* Source 10, the event queue's error (overflow): its wire (INTERRUPT10_WIRE_EN) goes to the
+ * device CPU, which reports a NIC SW error event to the host; hbl_cn then finds cause bit 10
+ * (0x400) and resets the port [gaudi2_cn.c gaudi2_cn_sw_err_event,
+ * gaudi2_cn_eq.c gaudi2_cn_eq_interrupts_enable_conditionally]. */
+inline constexpr uint32_t INTR_EQ_ERR = 10;
 inline constexpr uint32_t kIntrSources = 11;
 constexpr uint32_t intr_bit(uint32_t index)
 {

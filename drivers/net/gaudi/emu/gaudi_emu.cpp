@@ -636,6 +636,8 @@ void Device::Impl::run_pending()
 		return;
 	for (unsigned p = 0; p < cfg_.nports; p++)
 		drain_tx(p);
+	for (unsigned p = 0; p < cfg_.nports; p++)
+		rxb_pump(p);
 	if (delay_tsc_ != 0) /* [wire delay] */
 		for (unsigned p = 0; p < cfg_.nports; p++)
 			pump_delay(p);
@@ -656,6 +658,10 @@ void Device::Impl::engine_loop()
 			if (!held_.load(std::memory_order_relaxed)) {
 				for (unsigned p = 0; p < cfg_.nports; p++)
 					work |= drain_tx(p);
+				/* The RXB's frames into CQs the driver gave room to (its CI
+				 * write takes no lock with this engine). */
+				for (unsigned p = 0; p < cfg_.nports; p++)
+					work |= rxb_pump(p);
 				for (unsigned p = 0; delay_tsc_ != 0 && p < cfg_.nports; p++)
 					work |= pump_delay(p); /* [wire delay] */
 				if (has_rx_pcap_)

@@ -23,12 +23,16 @@ void Device::Impl::eq_reset(unsigned p)
 
 void Device::Impl::post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
 {
-	/* The interrupt is signalled once the EQE is visible and the EQ lock released. */
-	if (post_eqe(p, type, d1, d2))
+	/* The interrupt is signalled once the EQE is visible and the EQ lock released; so is the
+	 * EQ error (source 10) of an event a full EQ lost. */
+	bool overrun = false;
+	if (post_eqe(p, type, d1, d2, &overrun))
 		raise_irq(p, reg::INTR_EQ);
+	else if (overrun)
+		raise_irq(p, reg::INTR_EQ_ERR);
 }
 
-bool Device::Impl::post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
+bool Device::Impl::post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2, bool *overrun)
 {
 	EqState &e = ports_[p].eq;
 	uint32_t q = reg::qpc(p);
@@ -47,8 +51,14 @@ bool Device::Impl::post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2)
 	uint32_t size = 1u << std::min<uint32_t>(log2, 24);
 	uint32_t ci =
 		reg::QPC_EVENT_QUE_CONSUMER_INDEX_CI.get(rd(q + reg::QPC_EVENT_QUE_CONSUMER_INDEX));
-	if (((e.pi - ci) & EQ_IDX_MASK) >= size) {
-		bump(e.lost); /* [model] a full EQ drops the event */
+	if (((e.pi - ci) & EQ_IDX_MASK) >= size ||
+	    (ports_[p].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
+	     fault_take_eq_full(ports_[p].fault))) {
+		/* [model] A full EQ drops the event (OVERRUN_EN ignored) and raises its error
+		 * source, 10 [gaudi2_cn.c gaudi2_cn_sw_err_event: "interrupt on error event
+		 * queue"]. */
+		bump(e.lost);
+		*overrun = true;
 		return false;
 	}
 	uint64_t base = rd_addr_shift7(q + reg::QPC_EVENT_QUE_BASE_ADDR_63_32,
@@ -84,15 +94,23 @@ void Device::Impl::raise_irq(unsigned p, uint32_t index)
 {
 	PortModel &pm = ports_[p];
 	uint32_t q = reg::qpc(p), bit = reg::intr_bit(index);
-	bool fire;
+	bool fire, wire;
 	{
 		SpinGuard g(pm.intr_lock);
-		uint32_t cause = rd(q + reg::QPC_INTERRUPT_CAUSE);
-		bool on = (rd(q + reg::QPC_INTERRUPT_EN) & reg::intr_msi_en(index)) &&
+		uint32_t cause = rd(q + reg::QPC_INTERRUPT_CAUSE),
+			 en = rd(q + reg::QPC_INTERRUPT_EN);
+		wire = en & reg::intr_wire_en(index);
+		bool on = (wire || (en & reg::intr_msi_en(index))) &&
 			  !(rd(q + reg::QPC_INTERRUPT_MASK) & bit);
 		fire = on && !(cause & bit);
 		if (on)
 			wr(q + reg::QPC_INTERRUPT_CAUSE, cause | bit);
+	}
+	if (fire && wire && index == reg::INTR_EQ_ERR) {
+		/* The wire goes to the device CPU: it reports GAUDI2_EVENT_NICn_SW_ERROR of the
+		 * port's macro on the host's CPU event queue [gaudi2.c gaudi2_handle_eqe]. */
+		fw_nic_sw_error(p);
+		return;
 	}
 	if (fire && index == reg::INTR_EQ) {
 		/* The MSI is an LBW write of INTERRUPT_DATA_9 to INTERRUPT_BASE_9: the port's

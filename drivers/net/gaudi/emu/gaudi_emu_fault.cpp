@@ -16,7 +16,8 @@ namespace gaudi::emu {
 namespace {
 
 constexpr const char *kNames[kFaultKinds] = {
-	"db_fifo_overrun", "cq_overrun", "qp_err", "link_flap", "dma_fault", "stuck_engine",
+	"db_fifo_overrun", "cq_overrun",   "qp_err",	 "link_flap",
+	"dma_fault",	   "stuck_engine", "eq_overrun",
 };
 constexpr uint32_t kDefaultRandomKinds =
 	(1u << unsigned(FaultKind::db_fifo_overrun)) | (1u << unsigned(FaultKind::cq_overrun)) |
@@ -85,6 +86,9 @@ uint32_t apply(FaultState &s, FaultKind k, uint32_t arg)
 	case FaultKind::stuck_engine:
 		s.stuck.store(true, std::memory_order_relaxed);
 		break;
+	case FaultKind::eq_overrun:
+		s.eq_full += arg;
+		break;
 	case FaultKind::count:
 		break;
 	}
@@ -141,6 +145,13 @@ bool fault_arg_check(FaultKind k, uint32_t *arg, std::string *err)
 			return false;
 		}
 		return true;
+	case FaultKind::eq_overrun:
+		a = a ? a : 1;
+		if (a > 4096) {
+			*err = "eq_overrun ARG is an event count 1..4096";
+			return false;
+		}
+		return true;
 	case FaultKind::dma_fault:
 	case FaultKind::stuck_engine:
 		if (a != 0) {
@@ -167,7 +178,7 @@ bool fault_spec_parse(const std::string &s, unsigned nports, FaultSpec *f, std::
 		b = c + 1;
 	}
 	const char *form = "KIND:PORT[:AFTER_FRAMES[:ARG]] with KIND db_fifo_overrun, cq_overrun, "
-			   "qp_err, link_flap, dma_fault or stuck_engine";
+			   "qp_err, link_flap, dma_fault, stuck_engine or eq_overrun";
 	uint64_t port = 0, after = 0, arg = 0;
 	if (parts.size() < 2 || parts.size() > 4 || !fault_kind_parse(parts[0], &f->kind) ||
 	    !parse_u64(parts[1], &port) || (parts.size() > 2 && !parse_u64(parts[2], &after)) ||
@@ -274,6 +285,16 @@ bool fault_take_cq_full(FaultState &s)
 	if (s.cq_full == 0)
 		return false;
 	s.cq_full--;
+	s.rearm();
+	return true;
+}
+
+bool fault_take_eq_full(FaultState &s)
+{
+	Guard g(s.lock);
+	if (s.eq_full == 0)
+		return false;
+	s.eq_full--;
 	s.rearm();
 	return true;
 }

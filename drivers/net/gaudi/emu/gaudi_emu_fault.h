@@ -23,6 +23,7 @@ enum class FaultKind : uint32_t {
 	link_flap,       /* link down for ARG (100) ms, then up: LINK_STATUS both ways */
 	dma_fault,       /* the next WQE's local address does not translate: syndrome 0xA0 */
 	stuck_engine,    /* the TX engine stops taking doorbells until the requester QPC is written */
+	eq_overrun,      /* the next ARG (1) events find the EQ full: lost, QPC cause 10 latched */
 	count
 };
 inline constexpr unsigned kFaultKinds = unsigned(FaultKind::count);
@@ -47,7 +48,7 @@ bool fault_spec_parse(const std::string &s, unsigned nports, FaultSpec *f, std::
 struct FaultRandom {
 	uint64_t seed = 0;
 	double rate = 0; /* 0 = off */
-	uint32_t kinds_mask = 0; /* 0 = default (all but stuck_engine) */
+	uint32_t kinds_mask = 0; /* 0 = default (all but stuck_engine, eq_overrun) */
 };
 bool fault_kinds_parse(const std::string &s, uint32_t *mask, std::string *err); /* a+b+c */
 
@@ -69,6 +70,7 @@ struct FaultState {
 	rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER; /* leaf lock: guards the rest */
 	uint32_t db_drop = 0;       /* doorbells still to drop */
 	uint32_t cq_full = 0;       /* received frames still to drop as CQ overrun */
+	uint32_t eq_full = 0;       /* events still to lose as EQ overrun */
 	uint32_t db_syndrome = 0;   /* QPC-class syndrome for the next doorbell */
 	uint32_t wqe_syndrome = 0;  /* tx-packet-class syndrome for the next WQE */
 	unsigned n_delayed = 0;
@@ -84,7 +86,7 @@ struct FaultState {
 	/* Recompute armed; under lock. */
 	void rearm()
 	{
-		bool any = db_drop || cq_full || db_syndrome || wqe_syndrome || n_delayed ||
+		bool any = db_drop || cq_full || eq_full || db_syndrome || wqe_syndrome || n_delayed ||
 			   threshold || stuck.load(std::memory_order_relaxed) ||
 			   link_down.load(std::memory_order_relaxed);
 		armed.store(any ? 1 : 0, std::memory_order_relaxed);
@@ -109,6 +111,8 @@ uint32_t fault_take_db_syndrome(FaultState &s);
 bool fault_take_db_drop(FaultState &s);
 /* Frame received: drop it as a CQ overrun? */
 bool fault_take_cq_full(FaultState &s);
+/* An event the port posts meets a forced full EQ (eq_overrun). */
+bool fault_take_eq_full(FaultState &s);
 /* Arm a fault (API, devargs); *link_ms = link flap length to start now (0 = none). False
  * when kMaxDelayed delayed faults are already waiting. */
 bool fault_arm(FaultState &s, const FaultSpec &f, uint32_t *link_ms);

@@ -346,12 +346,54 @@ void Device::Impl::fw_queue_init()
 	f.ci = 0;
 	f.pq_iova = pq;
 	f.pq_entries = pql / sizeof(fw::PqBd);
+	{
+		SpinGuard g(f.ev_lock); /* the host starts its EQ consumer at 0 (EQ_RD_OFFS) */
+		f.ev_pi = 0;
+	}
 	f.queues_ready = true;
 	fw_wr(fw::QUEUE_INIT, uint32_t(fw::PqInit::READY_FOR_HOST));
 	/* [choice] The NIC may be programmed from here: silicon's NIC blocks are usable once
 	 * the firmware runs (gaudi2_hw_init quiesces them right after the CPU queues, before
 	 * late init's ENABLE_PCI_ACCESS). */
 	f.nic_open.store(true, std::memory_order_release);
+}
+
+bool Device::Impl::fw_post_event(uint32_t type, const void *data, size_t len)
+{
+	FwModel &f = fw_;
+	SpinGuard g(f.ev_lock);
+	const uint32_t entries = fw_rd(fw::EQ_LENGTH) / sizeof(fw::EqEntry);
+	const uint32_t consumed = fw_rd(fw::EQ_RD_OFFS); /* [model] the host's count */
+	const uint64_t eq =
+		(uint64_t(fw_rd(fw::EQ_BASE_ADDR_HIGH)) << 32) | fw_rd(fw::EQ_BASE_ADDR_LOW);
+	fw::EqEntry *e = nullptr;
+	if (f.queues_ready.load(std::memory_order_acquire) && entries != 0 &&
+	    f.ev_pi - consumed < entries)
+		e = reinterpret_cast<fw::EqEntry *>(
+			iommu_.translate(eq + uint64_t(f.ev_pi % entries) * sizeof(fw::EqEntry),
+					 sizeof(fw::EqEntry), f.ev_cache));
+	if (e == nullptr || len > sizeof(e->data)) {
+		f.ev_lost++;
+		return false;
+	}
+	std::memset(e->data, 0, sizeof(e->data));
+	std::memcpy(e->data, data, len);
+	f.ev_pi++;
+	/* [model] The entry's index is the count of entries posted (16 bits), as the host's
+	 * EQ_INDEX_EN check expects one more than the previous. */
+	store_release(&e->ctl, fw::kEqCtlReady.put(1) | fw::kEqCtlEventType.put(type) |
+				       fw::kEqCtlIndex.put(f.ev_pi));
+	f.ev_posted++;
+	return true;
+}
+
+void Device::Impl::fw_nic_sw_error(unsigned p)
+{
+	/* [choice] intr_type NIC_INTR_NONE and no cause data: hbl_cn reads the QPC's
+	 * INTERRUPT_CAUSE itself for the EQ error (gaudi2_cn_sw_err_event); what the firmware
+	 * puts in the entry for it is not public. */
+	fw::EqNicIntrCause c{};
+	fw_post_event(fw::event_nic_sw_error(p / kPortsPerMacro), &c, sizeof(c));
 }
 
 void Device::Impl::fw_serve_pq()

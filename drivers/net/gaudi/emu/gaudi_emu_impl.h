@@ -369,6 +369,27 @@ struct Device::Impl {
 		 * rx.lock with the thread engine: on a line of its own, read by the engine only
 		 * when the CQ looks full. */
 		alignas(64) std::atomic<uint32_t> ci{0};
+		/* The port's share of its macro's RXB (gaudi_emu_rxb.cpp): frames the MAC took
+		 * while the CQ was full wait here, oldest first, in 128-byte buffers, until the CQ
+		 * has room; one is dropped when the fill has reached the DROP_THRESHOLD of
+		 * priority 0, and the MAC sends XOFF while the fill is past XOFF_THRESHOLD, until
+		 * it is back at XON_THRESHOLD. Under rx.lock; frames also read without it (a
+		 * cheap look by the engine for work). */
+		struct Rxb {
+			static constexpr uint32_t kBuffers = reg::kRxbBuffers; /* the macro's */
+			static constexpr uint32_t kBytes = kBuffers * 128 + kMacMaxFrameLen;
+			/* A frame that starts near the end runs on into the slack past kBuffers
+			 * buffers (never wrapped), while its buffers are counted from 0. */
+			std::unique_ptr<uint8_t[]> buf =
+				std::make_unique_for_overwrite<uint8_t[]>(kBytes);
+			std::unique_ptr<uint16_t[]> len =
+				std::make_unique_for_overwrite<uint16_t[]>(kBuffers);
+			uint32_t head = 0, tail = 0; /* free-running frame counts */
+			uint32_t head_buf = 0;	     /* first buffer of the oldest frame */
+			uint32_t fill = 0;	     /* buffers in use */
+			bool xoff = false;	     /* the MAC is sending XOFF */
+			std::atomic<uint32_t> frames{0};
+		} rxb;
 	};
 	struct alignas(64) EqState {
 		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
@@ -421,9 +442,9 @@ struct Device::Impl {
 		uint32_t cq_size = 0;
 		uint32_t *pi_shadow = nullptr;
 		bool write_pi = false;
-		/* Flow control: the MAC sends PAUSE (TXB GLOBAL_PAUSE) when the CQ is full; PFC_MODE
-		 * makes it PFC frames on the 4 priorities (global pause). */
-		bool pause_gen = false;
+		/* RXB thresholds of the port's priority 0 (its field of register _0), in 128-byte
+		 * buffers: drop, drop for one-buffer frames, XOFF, XON (gaudi_emu_rxb.cpp). */
+		uint32_t drop_th = 0, drop_small_th = 0, xoff_th = 0, xon_th = 0;
 		/* [model] The batch's common case, decided once: the MAC receives, the raw QP takes
 		 * frames and its rings are mapped. A frame of fast_min .. fast_min + fast_span bytes
 		 * then passes every size check (runt, FRM_LENGTH, slot), and rx_frame skips them. */
@@ -466,13 +487,17 @@ struct Device::Impl {
 			m_.rx_frame_in(q, view_, data, len, cls);
 			delivered_ = true;
 		}
-		/* Port q's MAC is sending XOFF: flow control on and its CQ full. */
+		/* Port q's MAC is sending XOFF: its RXB, after giving the CQ what it has room
+		 * for, is still past XOFF_THRESHOLD (and not yet back at XON). */
 		bool xoff(unsigned q)
 		{
 			hold(q);
-			return view_.pause_gen && m_.cq_room(q, view_.cq_size) == 0;
+			RxState &r = m_.ports_[q].rx;
+			if (r.rxb.frames.load(std::memory_order_relaxed) != 0 &&
+			    m_.rxb_drain(q, view_))
+				delivered_ = true;
+			return r.rxb.xoff;
 		}
-		bool pfc() const { return view_.cmd & reg::CMD_PFC_MODE; }
 		/* Prefetch, for writing, the slot and the CQE the frame `ahead` frames after the
 		 * next one would take on port q, if q is held (a DMA engine's posted writes do not
 		 * wait; the model's stores would, on lines the driver's CPU last read). */
@@ -537,7 +562,13 @@ struct Device::Impl {
 		uint32_t pending = 0;	  /* the status the next NOOP command reveals, 0 = none */
 		fw::LkdFwCommsDesc desc{};
 		/* CPU queue */
-		bool queues_ready = false;
+		std::atomic<bool> queues_ready{false};
+		/* The CPU event queue the device CPU writes (fw_post_event), under ev_lock: events
+		 * posted (free-running), lost, and the queue's cache. */
+		rte_spinlock_t ev_lock = RTE_SPINLOCK_INITIALIZER;
+		uint32_t ev_pi = 0;
+		uint64_t ev_posted = 0, ev_lost = 0;
+		IommuCache ev_cache;
 		uint32_t ci = 0; /* PQ entries consumed (free-running, modulo 2 x entries) */
 		/* The PQ as QUEUE_INIT found it: later writes to its registers do not move it. */
 		uint64_t pq_iova = 0;
@@ -709,6 +740,16 @@ struct Device::Impl {
 
 	/* ---- RXB (gaudi_emu_rxb.cpp) ---- */
 	void rxb_view(unsigned q, RxView &v) const;
+	/* A frame the full CQ cannot take: into port q's RXB, or dropped at its threshold. */
+	void rxb_hold(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
+	/* The RXB's frames, oldest first, into the CQ while it has room; XON when the fill is
+	 * back at XON_THRESHOLD. True if a frame moved (its PI to publish). Under rx.lock. */
+	bool rxb_drain(unsigned q, const RxView &v);
+	/* rxb_drain from outside a delivery (a CI write, the engine's loop). Takes rx.lock. */
+	bool rxb_pump(unsigned q);
+	void rxb_reset(unsigned q);
+	/* The CQ's part of rx_frame: slot, CQE, PI (room checked by the caller). */
+	void cq_put(unsigned q, const RxView &v, const uint8_t *data, uint32_t len);
 	/* [model] The MAC drops what is not for its MAC_ADDR (nor broadcast or multicast) unless
 	 * PROMIS_EN; RXB passes to the raw QP what TS_RAW0 matches under its mask, and
 	 * broadcast. Inline: it runs for every frame. */
@@ -752,7 +793,8 @@ struct Device::Impl {
 	/* ---- EQ and interrupts (gaudi_emu_eq.cpp) ---- */
 	void eq_reset(unsigned p);
 	void post_eq(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
-	bool post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2);
+	/* False: not to interrupt; *overrun set when a full EQ lost the event. */
+	bool post_eqe(unsigned p, EqeType type, uint32_t d1, uint32_t d2, bool *overrun);
 	void raise_irq(unsigned p, uint32_t index);
 	void clear_irq(unsigned p, uint32_t bits);
 
@@ -768,6 +810,11 @@ struct Device::Impl {
 	void fw_comms(uint32_t cmd);
 	void fw_queue_init();
 	void fw_serve_pq();
+	/* The device CPU reports an event on the host's CPU event queue (hl_eq_entry); lost
+	 * when the queues are not up, or the queue is full or unmapped. Takes fw.ev_lock. */
+	bool fw_post_event(uint32_t type, const void *data, size_t len);
+	/* Port p's QPC raised its EQ error wire: NIC SW error event of its macro. */
+	void fw_nic_sw_error(unsigned p);
 	uint32_t fw_packet(uint8_t *pkt, uint32_t len);
 	/* fw_gate: a NIC register write before the firmware is up. False = refused. */
 	bool fw_gate_check(uint32_t off, uint32_t val);

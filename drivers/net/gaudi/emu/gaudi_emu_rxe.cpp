@@ -126,22 +126,35 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 			seq_refuse(q, v.seq_missing, "RX");
 		return;
 	}
-	uint32_t room = cq_room(q, v.cq_size);
-	if (room == 0 ||
-	    (ports_[q].fault.armed.load(std::memory_order_relaxed) && /* [faults] */
-	     fault_take_cq_full(ports_[q].fault))) {
-		/* CQ overrun: drop and back-pressure; one COMP_ERR per episode [gaudi2_cn_eq.c]. */
+	if (unlikely(ports_[q].fault.armed.load(std::memory_order_relaxed)) && /* [faults] */
+	    fault_take_cq_full(ports_[q].fault)) {
+		/* A forced CQ overrun: dropped as by a CQ with OVERRUN_EN (no back-pressure), one
+		 * COMP_ERR per episode [gaudi2_cn_eq.c]. */
 		bump(st[size_t(RxStat::ether_stats_drop_events)]);
 		if (!r.overrun) {
 			r.overrun = true;
 			post_eq(q, EqeType::comp_err, kRawCq, 0);
-			/* [model] With flow control on, the MAC still sends PAUSE to a sender that
-			 * ignores it (PAUSE_IGNORE): one per episode, counted on both sides. */
-			if (int s = v.pause_gen ? rx_peer(q) : -1; s >= 0)
-				count_pause(q, unsigned(s), v.cmd & reg::CMD_PFC_MODE);
 		}
 		return;
 	}
+	/* A full CQ back-pressures into the RXB: the frame waits there behind the ones already
+	 * waiting (which go first when the CQ has room), or is dropped at its threshold. */
+	if (unlikely(r.rxb.head != r.rxb.tail))
+		rxb_drain(q, v);
+	if (r.rxb.head != r.rxb.tail || cq_room(q, v.cq_size) == 0) {
+		rxb_hold(q, v, data, len);
+		return;
+	}
+	cq_put(q, v, data, len);
+}
+
+/* The CQ's part of the receive path, for a frame that passed the MAC and RXB (room checked by
+ * the caller): slot size, ring mapping, slot copy, CQE. Under rx.lock. */
+void Device::Impl::cq_put(unsigned q, const RxView &v, const uint8_t *data, uint32_t len)
+{
+	RxState &r = ports_[q].rx;
+	uint64_t *st = r.stats.data();
+	const bool fast = v.fast && len - v.fast_min <= v.fast_span;
 	if (unlikely(!fast) && len > (1u << v.slot_log2)) {
 		bump(st[size_t(RxStat::if_in_errors)]);
 		return;
@@ -221,7 +234,9 @@ void Device::Impl::cq_write_ci(unsigned p, uint32_t ci)
 	}
 	if (held_.load(std::memory_order_relaxed))
 		return;
-	/* XON: the CQ has room, so TX the port paused resumes (a flag check when none is). */
+	/* The RXB's frames take the room first; then, its fill back at XON, TX the port paused
+	 * resumes (a flag check when none is). */
+	rxb_pump(p);
 	for (unsigned s : {p, p ^ 1u})
 		if (s < cfg_.nports && rd(reg::mac_128(s, 0) + reg::MAC_128_RX_PAUSE_STATUS) != 0)
 			drain_tx(s);
@@ -246,6 +261,7 @@ void Device::Impl::cq_reset(unsigned p)
 	r.pi = r.ci_seen = 0;
 	r.ci.store(0, std::memory_order_release);
 	r.overrun = r.armed = false;
+	rxb_reset(p);
 	wr(reg::rxe(p) + reg::RXE_CQ_PRODUCER_INDEX_0, 0);
 	wr(reg::rxe(p) + reg::RXE_CQ_CONSUMER_INDEX_0, 0);
 	wr(reg::rxe(p) + reg::RXE_CQ_WRITE_INDEX_0, 0);

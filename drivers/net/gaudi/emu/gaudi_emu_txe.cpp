@@ -162,9 +162,9 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				       : Dest::none; /* [wires tap/udp] */
 	uint64_t *st = t.stats.data();
 	constexpr size_t kCbfcTx0 = size_t(TxStat::cbfc_pause_frames_transmitted_0);
-	/* Flow control on the cable [model]: when the receiving MAC sends XOFF (its CQ is full
-	 * and it may send PAUSE/PFC), a MAC that honours PAUSE (PAUSE_IGNORE clear, or PFC_MODE)
-	 * stops before this WQE; it stays pending until the CQ has room (XON). */
+	/* Flow control on the cable [model]: while the receiving MAC sends XOFF (its RXB past
+	 * XOFF_THRESHOLD, gaudi_emu_rxb.cpp), a MAC that honours PAUSE (PAUSE_IGNORE clear, or
+	 * PFC_MODE) stops before this WQE; it stays pending until XON. */
 	bool honour = (!(cmd & reg::CMD_PAUSE_IGNORE) || (cmd & reg::CMD_PFC_MODE)) &&
 		      (cmd & reg::CMD_TX_ENA) && (dest == Dest::self || dest == Dest::peer);
 	unsigned rq = dest == Dest::self ? p : (p ^ 1);
@@ -212,10 +212,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		for (; n != 0; n--) {
 			if (!kPlain && honour) {
 				if (dlv.xoff(rq)) {
-					if (!t.paused) { /* one PAUSE per episode, not per retry */
-						count_pause(rq, p, dlv.pfc());
+					if (!t.paused) /* (its PAUSE counted by the RXB's XOFF) */
 						set_tx_paused(p, true);
-					}
 					t.hold = true;
 					return;
 				}

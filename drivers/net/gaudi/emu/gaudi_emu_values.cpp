@@ -2,7 +2,7 @@
  * Gaudi2 NIC model: values the public driver never writes to a register traffic depends on.
  *
  * Silicon takes any value; a value hbl_cn / hbl_en never writes to such a register is a guess
- * that may stop a real port (issue 21 found PRIO_TO_DSCP_0 = 0 and a GLOBAL_PAUSE bit). The
+ * that may stop a real port (issue 21 found PRIO_TO_DSCP_0 = 0 and a GLOBAL_PAUSE bit, both gone). The
  * model stores it as silicon would, and reports it: one warning per register (naming it, the
  * value and the public values with their source) and a count (Device::unpublished_values).
  * The rules name registers as the generated published table does (gaudi_regmap_published.h),
