@@ -23,6 +23,7 @@
 #include <rte_telemetry.h>
 
 #include "app.h"
+#include "rfc2544.h"
 
 namespace gtp {
 
@@ -186,6 +187,8 @@ static int main_impl(int argc, char **argv)
 			if (!ph.modes.empty())
 				modes = ph.modes;
 			pps = ph.pps_varied || ph.pps < 0 ? 0 : ph.pps;
+		} else if (c.rfc2544) {
+			elapsed = rfc2544_run(r, captures, stopped_by);
 		} else {
 			uint64_t start = launch(r, c.tx_first);
 
@@ -245,6 +248,21 @@ static int main_impl(int argc, char **argv)
 							       ps.rx_pps / 1e6, ps.rx_bps / 1e9,
 							       ps.tx_pps / 1e6, ps.tx_bps / 1e9,
 							       ps.drops, ps.errors);
+							/* Short of the target: whose limit. */
+							std::string why =
+								is_generator(c.mode)
+									? port_shortfall(
+										  r, r.ports[k],
+										  pps, ps.tx_pps)
+									: "";
+							if (!why.empty())
+								printf("          port %u: target "
+								       "%.4g "
+								       "Mfps, achieved %.4g Mfps: "
+								       "%s\n",
+								       r.ports[k].id, pps / 1e6,
+								       ps.tx_pps / 1e6,
+								       why.c_str());
 						}
 					fflush(stdout);
 					last_t = now;
