@@ -531,10 +531,14 @@ struct Bench {
 			row.found = true;
 			return row;
 		}
+		/* The resolution is of the answer (lo), not of the trial's worth of frames the
+		 * search starts from: a device with a short buffer holds a few hundred. */
 		uint64_t lo = 0, hi = n0;
-		uint64_t res = std::max<uint64_t>(
-			1, uint64_t(r.cfg.rfc2544_resolution / 100 * double(n0)));
-		while (hi - lo > res && row.trials < 64) {
+		auto res = [&] {
+			return std::max<uint64_t>(
+				1, uint64_t(r.cfg.rfc2544_resolution / 100 * double(lo)));
+		};
+		while (hi - lo > res() && row.trials < 64) {
 			uint64_t x = lo + (hi - lo) / 2;
 			if (x < r.cfg.txq)
 				break;
