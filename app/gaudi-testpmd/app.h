@@ -79,7 +79,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	 * the schedule waits, rather than being caught up with a burst the device under test
 	 * would see; away counts the TSC cycles it waited. */
 	bool hold_rate = false;
-	uint64_t last_turn = 0;
+	std::atomic<uint64_t> last_turn{0}; /* read by the main lcore while it waits */
 	std::atomic<uint64_t> away{0};
 	uint32_t seq = 0;
 	uint32_t flow = 0;

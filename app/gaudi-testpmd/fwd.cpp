@@ -69,14 +69,15 @@ void run_generator(Stream &s, const Run &r)
 		if (s.next_tsc == 0)
 			s.next_tsc = double(now);
 		if (s.hold_rate) {
-			double gap = double(now - s.last_turn);
+			uint64_t last = s.last_turn.load(std::memory_order_relaxed);
+			double gap = double(now - last);
 			double behind = double(now) - s.next_tsc;
-			if (s.last_turn && gap > 1e-3 * double(r.hz) && behind > 0) {
+			if (last && gap > 1e-3 * double(r.hz) && behind > 0) {
 				double w = std::min(gap, behind);
 				s.next_tsc += w;
 				bump(s.away, uint64_t(w));
 			}
-			s.last_turn = now;
+			s.last_turn.store(now, std::memory_order_relaxed);
 		}
 		if (s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
 			return;
