@@ -1034,6 +1034,54 @@ TEST(EmuDevice, WireDelayNeedsLoopbackOrPair)
 	EXPECT_EQ(err, "wire_delay_us needs wire=loopback or pair");
 }
 
+/* [rx rate limit] A port limited to 1 frame/s with a bucket of 3 takes 3 of 6 frames sent at
+ * once (the next token is a second away), drops the rest after its MAC counted them (drop
+ * events, which the PMD reports as imissed) and counts them apart; its peer takes all. */
+TEST_P(Emu, RxRateLimitDropsAboveTheBucket)
+{
+	Config c;
+	c.nports = 2;
+	c.wire = Wire::pair;
+	c.engine = GetParam();
+	c.rx_rate_limit[1] = 1;
+	c.rx_rate_burst[1] = 3;
+	make(c);
+	rig[0]->bring_up();
+	rig[1]->bring_up();
+	send(0, {100, 101, 102, 103, 104, 105});
+	send(1, {200, 201, 202, 203, 204, 205});
+	std::vector<Cqe> got1, got0;
+	ASSERT_TRUE(wait_until([&] {
+		dev->bar().service();
+		for (const Cqe &e : rig[1]->take_cqes())
+			got1.push_back(e);
+		for (const Cqe &e : rig[0]->take_cqes())
+			got0.push_back(e);
+		return got1.size() >= 3 && got0.size() >= 6 && dev->counters(1).rx_rate_drops >= 3;
+	}));
+	ASSERT_EQ(got1.size(), 3u);
+	for (uint32_t i = 0; i < 3; i++)
+		EXPECT_EQ(got1[i].size, 100 + i) << i;
+	EXPECT_EQ(got0.size(), 6u);
+	EXPECT_EQ(dev->counters(1).rx_rate_drops, 3u);
+	EXPECT_EQ(rx(1, RxStat::ether_stats_drop_events), 3u);
+	EXPECT_EQ(rx(1, RxStat::frames_received_ok), 6u);
+	EXPECT_EQ(dev->counters(0).rx_rate_drops, 0u);
+	EXPECT_EQ(rx(0, RxStat::ether_stats_drop_events), 0u);
+}
+
+/* [rx rate limit] Only the model's own cables have it. */
+TEST(EmuDevice, RxRateLimitNeedsLoopbackOrPair)
+{
+	Config c;
+	c.nports = 1;
+	c.wire = Wire::pcap;
+	c.rx_rate_limit[0] = 1000;
+	std::string err;
+	EXPECT_EQ(Device::create(c, &err), nullptr);
+	EXPECT_EQ(err, "rx_rate_limit needs wire=loopback or pair");
+}
+
 TEST_P(Emu, LinkStatusBitsAndEvents)
 {
 	make(3, Wire::pair);

@@ -664,7 +664,8 @@ TEST(Devargs, ErrorsNameTheDevarg)
 	const char *bad[][2] = {
 		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
 			    "tap_name, udp_local, udp_remote, strict, profile, trace, seq_check, "
-			    "wire_delay_us, fw_port_mask, fw_mac, fw_fault, fw_boot_err0, "
+			    "wire_delay_us, rx_rate_limit, fw_port_mask, fw_mac, fw_fault, "
+			    "fw_boot_err0, "
 			    "fw_nic_info_rc, fw_cpucp_fail, fault, "
 			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
 			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
@@ -699,6 +700,11 @@ TEST(Devargs, ErrorsNameTheDevarg)
 					       "directory: No such file or directory"},
 		{"fw_dir=/dev/null", "devarg fw_dir=/dev/null: not a readable directory"},
 		{"wire=pair,tx_pcap=0:/var/tmp/x.pcap", "devarg tx_pcap=0:/var/tmp/x.pcap: needs wire=pcap"},
+		{"ports=2,rx_rate_limit=2:1000", "devarg rx_rate_limit=2:1000: must be "
+						 "PORT:FRAMES_PER_S[:BURST] with PORT < ports (2)"},
+		{"rx_rate_limit=0:1000:0", "devarg rx_rate_limit=0:1000:0: must be PORT:FRAMES"},
+		{"rx_rate_limit=0:1000,rx_rate_limit=0:10", "devarg rx_rate_limit=0:10: port 0 given "
+							    "twice"},
 	};
 	for (auto &c : bad) {
 		gaudi_test::LogCapture log;

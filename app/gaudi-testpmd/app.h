@@ -76,6 +76,13 @@ struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	uint64_t to_send = 0;	/* 0 = no limit */
 	double tsc_per_pkt = 0; /* 0 = not paced */
 	double next_tsc = 0;
+	double max_lag = 0; /* TSC cycles the stream fell behind its schedule, at most */
+	/* RFC 2544 trials: while the lcore is away (preempted, more than 1 ms between turns)
+	 * the schedule waits, rather than being caught up with a burst the device under test
+	 * would see; away counts the TSC cycles it waited. */
+	bool hold_rate = false;
+	std::atomic<uint64_t> last_turn{0}; /* read by the main lcore while it waits */
+	std::atomic<uint64_t> away{0};
 	uint32_t seq = 0;
 	uint32_t flow = 0;
 	size_t tmpl_idx = 0;

@@ -64,6 +64,21 @@ void run_generator(Stream &s, const Run &r)
 			return;
 		}
 		uint64_t now = rte_rdtsc();
+		/* The schedule starts at the stream's first turn: an lcore that woke up late
+		 * (a loaded machine) would otherwise open with a burst to catch up. */
+		if (s.next_tsc == 0)
+			s.next_tsc = double(now);
+		if (s.hold_rate) {
+			uint64_t last = s.last_turn.load(std::memory_order_relaxed);
+			double gap = double(now - last);
+			double behind = double(now) - s.next_tsc;
+			if (last && gap > 1e-3 * double(r.hz) && behind > 0) {
+				double w = std::min(gap, behind);
+				s.next_tsc += w;
+				bump(s.away, uint64_t(w));
+			}
+			s.last_turn.store(now, std::memory_order_relaxed);
+		}
 		if (s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
 			return;
 		uint16_t want = c.burst;
@@ -72,6 +87,7 @@ void run_generator(Stream &s, const Run &r)
 			 * low rate, a full burst once the schedule is a burst or more behind). */
 			double due = 1.0 + (double(now) - s.next_tsc) / s.tsc_per_pkt;
 			want = uint16_t(std::min<double>(want, due));
+			s.max_lag = std::max(s.max_lag, double(now) - s.next_tsc);
 		}
 		if (s.to_send)
 			want = uint16_t(std::min<uint64_t>(want, s.to_send - sent));
@@ -192,7 +208,7 @@ uint64_t launch(Run &r, bool first)
 		tx_first(r);
 	uint64_t start = rte_rdtsc();
 	for (auto &s : r.streams)
-		s->next_tsc = double(start);
+		s->next_tsc = 0; /* set at the stream's first turn (run_generator) */
 	unsigned i = 0, lcore;
 	RTE_LCORE_FOREACH_WORKER(lcore)
 	{

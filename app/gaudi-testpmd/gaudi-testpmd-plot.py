@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Plot a gaudi-testpmd --json report: rate per port over time (frames/s with the target
-line, and Gbit/s) and, when measured, the latency histogram per port. Needs matplotlib (Debian
+line, and Gbit/s) and, when measured, the latency histogram per port; of an --rfc2544 run, the
+throughput per frame size and the loss against the offered rate. Needs matplotlib (Debian
 python3-matplotlib). A report with nothing to plot gets a message and exit status 1, no picture.
 
 Usage: gaudi-testpmd-plot REPORT.json [-o OUT.png]   (default OUT: REPORT.png)
@@ -24,12 +25,14 @@ def main():
         sys.exit(f"gaudi-testpmd-plot: {args.report}: {e}")
     series = rep.get("series", [])
     lat_ports = [p for p in rep["ports"] if "latency_ns" in p]
+    rfc = rep.get("rfc2544", {})
+    rfc_tput, rfc_loss = rfc.get("throughput", []), rfc.get("loss", [])
     # Empty axes would look like a run that moved nothing: say what is missing instead.
-    if not series and not lat_ports:
+    if not series and not lat_ports and not rfc_tput and not rfc_loss:
         sys.exit(f"gaudi-testpmd-plot: {args.report}: nothing to plot: no time series (a run "
                  "with --stats-period=0, shorter than a period, or a prompt session that did "
                  "not forward) and no latency histogram (no stamped frames received)")
-    if not series:
+    if not series and not rfc:
         print(f"gaudi-testpmd-plot: {args.report}: no time series, only the latency is drawn",
               file=sys.stderr)
     try:
@@ -39,7 +42,7 @@ def main():
     except ImportError:
         sys.exit("gaudi-testpmd-plot: matplotlib is missing (apt install python3-matplotlib)")
     out = args.out or os.path.splitext(args.report)[0] + ".png"
-    rows = (2 if series else 0) + (1 if lat_ports else 0)
+    rows = (2 if series else 0) + sum(1 for x in (lat_ports, rfc_tput, rfc_loss) if x)
     fig, axes = plt.subplots(rows, 1, figsize=(9, 4 * rows), squeeze=False)
     panels = iter(axes[:, 0])
     if series:
@@ -47,6 +50,10 @@ def main():
         plot_gbps(next(panels), rep, series)
     if lat_ports:
         plot_latency(next(panels), lat_ports)
+    if rfc_tput:
+        plot_rfc_throughput(next(panels), rfc, rfc_tput)
+    if rfc_loss:
+        plot_rfc_loss(next(panels), rfc_loss)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
     print(f"plot: {out}")
@@ -105,6 +112,44 @@ def plot_latency(ax, lat_ports):
     ax.set_xlabel("latency (us)")
     ax.set_ylabel("frames")
     ax.set_title("latency histogram (receiving port)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+
+
+def plot_rfc_throughput(ax, rfc, rows):
+    """RFC 2544 throughput per frame size: frames/s per port (bars), percent of the line rate
+    on the right axis; hatched where the generator, not the device, was the limit."""
+    xs = list(range(len(rows)))
+    fps = [r["frames_per_s"] / 1e6 for r in rows]
+    bars = ax.bar(xs, fps, color="tab:blue", alpha=0.7, label="throughput (Mfps per port)")
+    for b, r in zip(bars, rows):
+        if r.get("generator_limited"):
+            b.set_hatch("//")
+    ax.set_xticks(xs, [str(r["frame_size"]) for r in rows])
+    ax.set_xlabel("frame size (bytes, with FCS)")
+    ax.set_ylabel("Mfps per port")
+    pct = [r["percent_of_line"] for r in rows]
+    if all(p is not None for p in pct):
+        ax2 = ax.twinx()
+        ax2.plot(xs, pct, "o-", color="tab:red", label="% of line rate")
+        ax2.set_ylabel("% of line rate")
+        ax2.set_ylim(0, max(pct + [1]) * 1.2)
+    ax.set_title(f"RFC 2544 throughput (trials of {rfc.get('trial_s', '?')} s, loss accepted "
+                 f"{rfc.get('loss_tolerance_pct', 0)} %; hatched: generator-limited)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left")
+
+
+def plot_rfc_loss(ax, rows):
+    """RFC 2544 frame loss rate against the offered rate, one line per frame size."""
+    sizes = sorted({r["frame_size"] for r in rows})
+    for size in sizes:
+        pts = sorted((r["trial"]["offered_fps"] / 1e6, r["loss_pct"]) for r in rows
+                     if r["frame_size"] == size)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{size} B")
+    ax.set_xlabel("offered rate (Mfps per port)")
+    ax.set_ylabel("frame loss (%)")
+    ax.set_title("RFC 2544 frame loss rate")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
 

@@ -76,7 +76,13 @@ struct Config {
 	std::string roce_op = "rc-write"; /* ud-send, rc-send, rc-write, rc-read */
 	uint32_t roce_msg = 4096;	  /* message size, bytes */
 	uint32_t roce_depth = 64;	  /* messages outstanding */
-	uint32_t roce_mtu = 1024;	  /* RoCE path MTU: 256, 512, 1024, 2048, 4096 */
+	uint32_t roce_mtu = 1024;
+	/* RoCE path MTU: 256, 512, 1024, 2048, 4096 */ /* --rfc2544: the RFC 2544 benchmark (rfc2544.h) instead of one run. */
+	unsigned rfc2544 = 0;		     /* Rfc2544Test bits; 0 = not asked */
+	std::vector<uint32_t> rfc2544_sizes; /* frame sizes with FCS; empty = RFC 2544's */
+	double rfc2544_trial = 60;	     /* seconds of traffic per trial (RFC 2544 s. 24) */
+	double rfc2544_resolution = 0.5;     /* search resolution, % of its upper bound */
+	double rfc2544_loss = 0;	     /* acceptable loss in a throughput trial, % */
 };
 
 /* Parses the application's arguments (those after "--"). Returns 0, 1 after printing the

@@ -24,6 +24,7 @@
 
 #include "app.h"
 #include "screen.h"
+#include "rfc2544.h"
 
 namespace gtp {
 
@@ -192,6 +193,8 @@ static int main_impl(int argc, char **argv)
 			if (!ph.modes.empty())
 				modes = ph.modes;
 			pps = ph.pps_varied || ph.pps < 0 ? 0 : ph.pps;
+		} else if (c.rfc2544) {
+			elapsed = rfc2544_run(r, captures, stopped_by);
 		} else {
 			const bool screen = screen_wanted(r);
 			phase_begin(r, pps);

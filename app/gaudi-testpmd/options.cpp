@@ -10,11 +10,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <getopt.h>
+#include <string>
 #include <utility>
 
 #include <arpa/inet.h>
 
 #include "gtp.h"
+#include "rfc2544.h"
 
 namespace gtp {
 
@@ -104,6 +106,14 @@ void usage(const char *prog)
 	       "  --capture-filter=BPF  only frames this pcap-filter(7) expression passes\n"
 	       "  --capture-max=N       at most N frames per file (no limit)\n"
 	       "  --snaplen=N           bytes kept per frame (all)\n"
+	       "RFC 2544 benchmark (instead of one run; txonly frames between the paired ports):\n"
+	       "  --rfc2544=TESTS       throughput[,latency,loss,back-to-back], or all\n"
+	       "  --rfc2544-sizes=LIST  frame sizes with FCS (64,128,256,512,1024,1280,1518)\n"
+	       "  --rfc2544-trial=S     seconds of traffic per trial (60, RFC 2544 s. 24)\n"
+	       "  --rfc2544-resolution=PCT\n"
+	       "                        throughput search ends within PCT %% of its upper bound\n"
+	       "                        (line rate, or what the generator reached) (0.5)\n"
+	       "  --rfc2544-loss=PCT    loss a throughput trial may have and pass, %% (0)\n"
 	       "  -h, --help            this text\n"
 	       "\n"
 	       "Examples:\n"
@@ -111,8 +121,9 @@ void usage(const char *prog)
 	       "  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
 	       "  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
 	       "  %s --template=trace.pcapng --replay-speed=2 --replay-loop=3\n"
-	       "  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n",
-	       prog, prog, prog, prog, prog, prog);
+	       "  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n"
+	       "  %s --rfc2544=throughput,latency --rfc2544-sizes=64,512,1518 --rfc2544-trial=10\n",
+	       prog, prog, prog, prog, prog, prog, prog);
 }
 
 namespace {
@@ -154,6 +165,11 @@ enum Opt {
 	OPT_REPLAY_LOOP,
 	OPT_SCREEN,
 	OPT_NO_SCREEN,
+	OPT_RFC2544,
+	OPT_RFC2544_SIZES,
+	OPT_RFC2544_TRIAL,
+	OPT_RFC2544_RES,
+	OPT_RFC2544_LOSS,
 };
 
 const struct option long_opts[] = {
@@ -193,6 +209,11 @@ const struct option long_opts[] = {
 	{"replay-loop", required_argument, nullptr, OPT_REPLAY_LOOP},
 	{"screen", no_argument, nullptr, OPT_SCREEN},
 	{"no-screen", no_argument, nullptr, OPT_NO_SCREEN},
+	{"rfc2544", required_argument, nullptr, OPT_RFC2544},
+	{"rfc2544-sizes", required_argument, nullptr, OPT_RFC2544_SIZES},
+	{"rfc2544-trial", required_argument, nullptr, OPT_RFC2544_TRIAL},
+	{"rfc2544-resolution", required_argument, nullptr, OPT_RFC2544_RES},
+	{"rfc2544-loss", required_argument, nullptr, OPT_RFC2544_LOSS},
 	{"interactive", no_argument, nullptr, 'i'},
 	{"help", no_argument, nullptr, 'h'},
 	{nullptr, 0, nullptr, 0},
@@ -283,6 +304,7 @@ int parse_args(int argc, char **argv, Config &cfg)
 {
 	const char *prog = "gaudi-testpmd";
 	std::vector<std::pair<uint16_t, CaptureDir>> port_dirs; /* --capture-dir=PORT:DIR */
+	std::vector<std::string> given;				/* long options seen */
 	opterr = 0;
 	optind = 1;
 	for (;;) {
@@ -292,6 +314,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 		if (c == -1)
 			break;
 		const char *arg = optarg;
+		if (c >= OPT_FWD)
+			given.push_back(long_opts[idx].name);
 		uint64_t u;
 		double d;
 		auto bad = [&](const char *what) {
@@ -540,6 +564,33 @@ int parse_args(int argc, char **argv, Config &cfg)
 		case OPT_NO_SCREEN:
 			cfg.screen = c == OPT_SCREEN;
 			break;
+		case OPT_RFC2544: {
+			std::string err;
+			if (!rfc2544_parse_tests(arg, cfg.rfc2544, err))
+				return bad(err.c_str());
+			break;
+		}
+		case OPT_RFC2544_SIZES: {
+			std::string err;
+			if (!rfc2544_parse_sizes(arg, cfg.rfc2544_sizes, err))
+				return bad(err.c_str());
+			break;
+		}
+		case OPT_RFC2544_TRIAL:
+			if (!parse_double(arg, 0.01, 86400, d))
+				return bad("not a trial duration in seconds (0.01..86400)");
+			cfg.rfc2544_trial = d;
+			break;
+		case OPT_RFC2544_RES:
+			if (!parse_double(arg, 0.001, 50, d))
+				return bad("not a resolution in percent (0.001..50)");
+			cfg.rfc2544_resolution = d;
+			break;
+		case OPT_RFC2544_LOSS:
+			if (!parse_double(arg, 0, 100, d) || d >= 100)
+				return bad("not a loss in percent (0 up to, not including, 100)");
+			cfg.rfc2544_loss = d;
+			break;
 		default:
 			fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[prev]);
 			return 1;
@@ -550,6 +601,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 		return 1;
 	}
 	/* Consistency of the options among themselves (ports are checked after EAL). */
+	if (!rfc2544_check(cfg, given))
+		return 1;
 	if (!cfg.template_file.empty() && cfg.mode == FwdMode::io)
 		cfg.mode = FwdMode::template_;
 	if (cfg.mode == FwdMode::template_ && cfg.template_file.empty()) {

@@ -10,6 +10,7 @@
 #include <rte_telemetry.h>
 
 #include "app.h"
+#include "rfc2544.h"
 
 namespace gtp {
 
@@ -144,9 +145,13 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		printf("  rx errors %" PRIu64 ", rx missed %" PRIu64 ", rx nombuf %" PRIu64
 		       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n",
 		       st.ierrors, st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
-		if (pps > 0)
-			printf("  rate: target %.0f frames/s, achieved %.0f frames/s (%.2f%%)\n",
-			       pps, pr.tx_mpps * 1e6, pr.tx_mpps * 1e6 / pps * 100);
+		if (pps > 0) {
+			std::string why = port_shortfall(r, p, pps, pr.tx_mpps * 1e6);
+			printf("  rate: target %.0f frames/s, achieved %.0f frames/s "
+			       "(%.2f%%)%s%s\n",
+			       pps, pr.tx_mpps * 1e6, pr.tx_mpps * 1e6 / pps * 100,
+			       why.empty() ? "" : ": ", why.c_str());
+		}
 		if (pr.measured) {
 			uint64_t lost = pr.peer_sent_stamped > pr.seqs.received()
 						? pr.peer_sent_stamped - pr.seqs.received()
@@ -269,6 +274,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 				fprintf(f, "}");
 			}
 			fprintf(f, "\n ],\n");
+			rfc2544_json(f); /* "rfc2544": {...}, when it ran */
 			if (c.mode == FwdMode::roce) {
 				const RoceJob &j = r.roce;
 				double e = elapsed > 0 ? elapsed : 1;

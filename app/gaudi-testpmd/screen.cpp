@@ -3,10 +3,12 @@
  */
 #include <cinttypes>
 #include <cstdio>
+#include <string>
 
 #include <unistd.h>
 
 #include "app.h"
+#include "rfc2544.h"
 #include "screen.h"
 
 namespace gtp {
@@ -41,12 +43,20 @@ static void pct_cell(char *b, size_t n, double pct)
 void live_show(const Run &r, const Sampler &sampler, const Sample &smp, bool screen, bool last)
 {
 	if (!screen) {
+		double pps = target_pps(r);
 		for (size_t k = 0; k < r.ports.size(); k++) {
 			const PortSample &ps = smp.ports[k];
 			printf("[%7.1fs] port %u  rx %9.4f Mpps %8.3f Gbit/s  tx %9.4f Mpps %8.3f "
 			       "Gbit/s  drops %" PRIu64 "  errors %" PRIu64 "\n",
 			       smp.t, r.ports[k].id, ps.rx_pps / 1e6, ps.rx_bps / 1e9,
 			       ps.tx_pps / 1e6, ps.tx_bps / 1e9, ps.drops, ps.errors);
+			/* Short of the target in a whole period: whose limit it was. */
+			std::string why = is_generator(r.cfg.mode) && !last
+						  ? port_shortfall(r, r.ports[k], pps, ps.tx_pps)
+						  : "";
+			if (!why.empty())
+				printf("          port %u: target %.4g Mfps, achieved %.4g Mfps: %s\n",
+				       r.ports[k].id, pps / 1e6, ps.tx_pps / 1e6, why.c_str());
 		}
 		fflush(stdout);
 		return;

@@ -132,6 +132,35 @@ int arg_wire_delay(const char *k, const char *v, void *opaque)
 	return 0;
 }
 
+/* [rx rate limit] rx_rate_limit=PORT:FPS[:BURST]: port PORT takes at most FPS frames per second
+ * (a token bucket of BURST frames, 32 by default), model only */
+int arg_rx_rate_limit(const char *k, const char *val, void *opaque)
+{
+	emu::Config &cfg = model_cfg(opaque);
+	std::string v(val != nullptr ? val : "");
+	size_t c1 = v.find(':'), c2 = c1 == std::string::npos ? c1 : v.find(':', c1 + 1);
+	unsigned p = 0, fps = 0, burst = 0;
+	bool ok = c1 != std::string::npos &&
+		  gaudi_devarg_uint(v.substr(0, c1).c_str(), 0, cfg.nports - 1, &p) &&
+		  gaudi_devarg_uint(
+			  v.substr(c1 + 1, c2 == std::string::npos ? c2 : c2 - c1 - 1).c_str(), 1,
+			  1000000000, &fps) &&
+		  (c2 == std::string::npos ||
+		   gaudi_devarg_uint(v.substr(c2 + 1).c_str(), 1, 1000000000, &burst));
+	if (!ok)
+		return gaudi_devarg_error(
+			opaque, k, val,
+			"must be PORT:FRAMES_PER_S[:BURST] with PORT < ports (" +
+				std::to_string(cfg.nports) +
+				"), 1..1000000000 frames/s, a burst of 1 or more");
+	if (cfg.rx_rate_limit[p] != 0)
+		return gaudi_devarg_error(opaque, k, val,
+					  "port " + std::to_string(p) + " given twice");
+	cfg.rx_rate_limit[p] = fps;
+	cfg.rx_rate_burst[p] = burst;
+	return 0;
+}
+
 int arg_engine(const char *k, const char *v, void *opaque)
 {
 	if (v != nullptr && strcmp(v, "inline") == 0)
@@ -503,35 +532,36 @@ bool emu_port_devargs_check(const EmuArgs &args, const std::vector<gaudi_bringup
 
 /* net_gaudi_emu's keys, X(name, help, once, handler) (gaudi_devargs.h). ports comes first: the
  * per-port keys are checked against it. */
-#define GAUDI_EMU_DEVARGS(X)                                                 \
-	X(ports, "<1..24>", true, arg_ports)                                 \
-	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                \
-	X(rx_pcap, "<port>:<path>", false, arg_pcap)                         \
-	X(tx_pcap, "<port>:<path>", false, arg_pcap)                         \
-	X(engine, "inline|thread", true, arg_engine)                         \
-	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                  \
-	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)        \
-	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)       \
-	X(strict, "<0|1>", true, arg_strict)                                 \
-	X(profile, "<0|1>", true, arg_profile)                               \
-	X(trace, "<file>", true, arg_trace)                                  \
-	X(seq_check, "<0|1>", true, arg_seq_check)                           \
-	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)               \
-	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                     \
-	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                   \
-	X(fw_fault, "<kind>", true, arg_fw_fault)                            \
-	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                     \
-	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)               \
-	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)     \
-	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault) \
-	X(fault_seed, "<n>", true, arg_fault_seed)                           \
-	X(fault_rate, "<0..1>", true, arg_fault_rate)                        \
-	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)          \
-	X(phy_board, "hl225|plain", true, arg_phy_board)                     \
-	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                            \
-	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                            \
-	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                         \
-	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)      \
+#define GAUDI_EMU_DEVARGS(X)                                                      \
+	X(ports, "<1..24>", true, arg_ports)                                      \
+	X(wire, "loopback|pair|pcap|tap|udp", true, arg_wire)                     \
+	X(rx_pcap, "<port>:<path>", false, arg_pcap)                              \
+	X(tx_pcap, "<port>:<path>", false, arg_pcap)                              \
+	X(engine, "inline|thread", true, arg_engine)                              \
+	X(tap_name, "<port>:<ifname>", false, arg_wire_end)                       \
+	X(udp_local, "[<port>:]<ip>:<udp port>", false, arg_wire_end)             \
+	X(udp_remote, "[<port>:]<ip>:<udp port>", false, arg_wire_end)            \
+	X(strict, "<0|1>", true, arg_strict)                                      \
+	X(profile, "<0|1>", true, arg_profile)                                    \
+	X(trace, "<file>", true, arg_trace)                                       \
+	X(seq_check, "<0|1>", true, arg_seq_check)                                \
+	X(wire_delay_us, "<0..1000000>", true, arg_wire_delay)                    \
+	X(rx_rate_limit, "<port>:<frames/s>[:<burst>]", false, arg_rx_rate_limit) \
+	X(fw_port_mask, "<hex>", true, arg_fw_port_mask)                          \
+	X(fw_mac, "<xx:xx:xx:xx:xx:xx>", true, arg_fw_mac)                        \
+	X(fw_fault, "<kind>", true, arg_fw_fault)                                 \
+	X(fw_boot_err0, "<hex>", true, arg_fw_boot_err0)                          \
+	X(fw_nic_info_rc, "<0..15>", true, arg_fw_nic_info_rc)                    \
+	X(fw_cpucp_fail, "<cpucp opcode name>", true, arg_fw_cpucp_fail)          \
+	X(fault, "<kind>:<port>[:<after frames>[:<arg>]]", false, arg_fault)      \
+	X(fault_seed, "<n>", true, arg_fault_seed)                                \
+	X(fault_rate, "<0..1>", true, arg_fault_rate)                             \
+	X(fault_kinds, "<kind>[+<kind>...]", true, arg_fault_kinds)               \
+	X(phy_board, "hl225|plain", true, arg_phy_board)                          \
+	X(phy_pol_tx, "<hex>", true, arg_phy_pol)                                 \
+	X(phy_pol_rx, "<hex>", true, arg_phy_pol)                                 \
+	X(phy_fw_crc, "<hex>", true, arg_phy_fw_crc)                              \
+	X(phy_fault, "none|mcu_silent|load_stuck", true, arg_phy_fault)           \
 	GAUDI_DRIVER_DEVARGS(X)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};

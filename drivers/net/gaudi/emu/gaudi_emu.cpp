@@ -161,6 +161,25 @@ bool Device::Impl::init(std::string *err)
 			ports_[p].delay = std::make_unique<DelayLine>(cfg_.wire_delay_frames,
 								      kMacMaxFrameLen);
 	}
+	for (unsigned p = 0; p < cfg_.nports; p++) { /* [rx rate limit] */
+		uint32_t fps = cfg_.rx_rate_limit[p];
+		if (fps == 0)
+			continue;
+		if (cfg_.wire != Wire::loopback && cfg_.wire != Wire::pair) {
+			*err = "rx_rate_limit needs wire=loopback or pair";
+			return false;
+		}
+		uint32_t burst = cfg_.rx_rate_burst[p] ? cfg_.rx_rate_burst[p] : 32;
+		RxState &r = ports_[p].rx;
+		r.rl_period = rte_get_tsc_hz() / fps;
+		r.rl_rem = rte_get_tsc_hz() % fps;
+		r.rl_fps = fps;
+		if (r.rl_period == 0) {
+			*err = "rx_rate_limit above the TSC frequency";
+			return false;
+		}
+		r.rl_tau = r.rl_period * (burst - 1);
+	}
 	for (unsigned p = 0; p < cfg_.nports; p++)
 		power_up(p);
 	build_map();
@@ -785,6 +804,10 @@ PortCounters Device::counters(unsigned port) const
 	c.eq_lost = peek64(pm.eq.lost);
 	c.wire_delay_drops = pm.delay ? pm.delay->drops() : 0; /* [wire delay] */
 	c.wire_delay_in_flight = pm.delay ? pm.delay->in_flight() : 0;
+	{
+		SpinGuard g(pm.rx.lock); /* [rx rate limit] */
+		c.rx_rate_drops = pm.rx.rl_drops;
+	}
 	return c;
 }
 

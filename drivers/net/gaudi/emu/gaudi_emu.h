@@ -127,6 +127,14 @@ struct Config {
 	 * (PortCounters::wire_delay_drops). */
 	uint32_t wire_delay_us = 0;
 	uint32_t wire_delay_frames = 2048;
+	/* [rx rate limit] A receiving port that takes at most rx_rate_limit[p] frames per second
+	 * (0: no limit), as a slow device under test would: a token bucket of
+	 * rx_rate_burst[p] frames (0: 32) filled at that rate; a frame that finds it empty is
+	 * dropped after the MAC counted it, as a CQ overrun is (ether_stats_drop_events, which
+	 * the PMD reports as imissed), and counted in PortCounters::rx_rate_drops. loopback and
+	 * pair wires only (a pcap or socket source is paced by the receiver already). */
+	std::array<uint32_t, hw::kMaxPorts> rx_rate_limit{};
+	std::array<uint32_t, hw::kMaxPorts> rx_rate_burst{};
 	/* [profile] Count the TSC cycles the callers of the register window (the driver's
 	 * threads) spend in the model: with the inline engine the model's work on their
 	 * doorbells, CI writes and polls, besides the accesses themselves (Device::profile). */
@@ -227,6 +235,7 @@ struct PortCounters {
 	 * frames on the line not yet delivered */
 	uint64_t wire_delay_drops;
 	uint32_t wire_delay_in_flight;
+	uint64_t rx_rate_drops; /* [rx rate limit] frames over the port's rx_rate_limit */
 };
 
 class Device {

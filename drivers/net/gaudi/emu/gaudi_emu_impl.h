@@ -365,6 +365,15 @@ struct Device::Impl {
 		uint64_t wire_rx = 0;
 		/* Good frames since the last rx_publish, counted there. */
 		detail::MacTally tally;
+		/* [rx rate limit] GCRA form of the token bucket (ATM's virtual scheduling, ITU-T
+		 * I.371): a frame conforms when it arrives no earlier than rl_tat - rl_tau; each
+		 * conforming frame moves rl_tat one period (rl_period TSC cycles) on. Period 0:
+		 * no limit. */
+		uint64_t rl_period = 0, rl_tau = 0, rl_tat = 0;
+		/* The period's fraction, hz % rate: added up in rl_acc, one more cycle whenever
+		 * it reaches rl_fps (exact at any rate, as Bresenham's line). */
+		uint64_t rl_rem = 0, rl_acc = 0, rl_fps = 0;
+		uint64_t rl_drops = 0;
 		/* Free-running CQ consumer index, written by the driver (cq_write_ci) without
 		 * rx.lock with the thread engine: on a line of its own, read by the engine only
 		 * when the CQ looks full. */
@@ -526,7 +535,8 @@ struct Device::Impl {
 				view_ = m_.rx_view(q);
 				const PortModel &pm = m_.ports_[q];
 				view_.inline_ok = view_.fast && !pm.rx.armed &&
-						  !pm.fault.armed.load(std::memory_order_relaxed);
+						  !pm.fault.armed.load(std::memory_order_relaxed) &&
+						  pm.rx.rl_period == 0; /* [rx rate limit] */
 			}
 		}
 		void release()

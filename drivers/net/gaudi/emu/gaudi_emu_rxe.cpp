@@ -126,6 +126,21 @@ void Device::Impl::rx_frame(unsigned q, const RxView &v, const uint8_t *data, ui
 			seq_refuse(q, v.seq_missing, "RX");
 		return;
 	}
+	if (r.rl_period != 0) { /* [rx rate limit] the port takes no more than its rate */
+		uint64_t now = rte_get_tsc_cycles();
+		if (r.rl_tat < now)
+			r.rl_tat = now;
+		if (r.rl_tat - now > r.rl_tau) {
+			bump(st[size_t(RxStat::ether_stats_drop_events)]);
+			r.rl_drops++;
+			return;
+		}
+		r.rl_tat += r.rl_period;
+		if ((r.rl_acc += r.rl_rem) >= r.rl_fps) {
+			r.rl_acc -= r.rl_fps;
+			r.rl_tat++;
+		}
+	}
 	if (unlikely(ports_[q].fault.armed.load(std::memory_order_relaxed)) && /* [faults] */
 	    fault_take_cq_full(ports_[q].fault)) {
 		/* A forced CQ overrun: dropped as by a CQ with OVERRUN_EN (no back-pressure), one
