@@ -411,6 +411,8 @@ void cli_exec(Cli &ui, const std::string &line)
 			printf("stop forwarding first\n");
 		else if (cli_u64(w[2], 42, r.max_frame, v)) {
 			c.pkt_len = uint32_t(v);
+			c.txsize = {};
+			c.txsize.lo = c.txsize.hi = uint32_t(v);
 			cli_rebuild(r);
 		}
 	} else if (is({"port", "config"}) && w.size() == 5 && w[3] == "loopback") {

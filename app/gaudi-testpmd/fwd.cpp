@@ -19,28 +19,21 @@ namespace gtp {
 
 namespace {
 
+/* The stamps of what arrived: the port's latency and sequences, and those of each traffic
+ * stream sent to this port. */
 void measure(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n)
 {
 	uint64_t now = rte_rdtsc();
-	uint16_t dport = rte_cpu_to_be_16(r.cfg.udp_dst);
 	for (uint16_t i = 0; i < n; i++) {
 		const rte_mbuf *m = pkts[i];
-		if (m->data_len < kStampMinLen)
-			continue;
-		const auto *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		const auto *eth = reinterpret_cast<const rte_ether_hdr *>(d);
-		const auto *ip = reinterpret_cast<const rte_ipv4_hdr *>(eth + 1);
-		const auto *udp = reinterpret_cast<const rte_udp_hdr *>(ip + 1);
-		if (eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
-		    ip->version_ihl != RTE_IPV4_VHL_DEF || ip->next_proto_id != IPPROTO_UDP ||
-		    udp->dst_port != dport)
-			continue;
 		LatencyStamp st;
-		memcpy(&st, d + kStampOffset, sizeof(st));
-		if (st.magic != kStampMagic)
+		if (!find_stamp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, st))
 			continue;
-		s.lat.add(uint64_t(double(now - st.tsc) * r.ns_per_tsc));
+		int64_t transit = int64_t(double(int64_t(now - st.tsc)) * r.ns_per_tsc);
+		s.lat.add(transit > 0 ? uint64_t(transit) : 0);
 		s.seqs.add(st.stream, st.seq);
+		if (st.stream < kMaxStreams && s.rx_idx[st.stream] >= 0)
+			s.flow_rx[size_t(s.rx_idx[st.stream])].add(st.seq, transit, m->pkt_len);
 	}
 }
 
@@ -52,10 +45,11 @@ void run_generator(Stream &s, const Run &r)
 	if (n) {
 		bump(s.rx, n);
 		capture_rx(r, s.port, s.queue, pkts, n);
-		if (c.latency && c.mode != FwdMode::template_)
+		if (c.latency)
 			measure(s, r, pkts, n);
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
+	const bool tmpl = c.mode == FwdMode::template_;
 	if (s.npending == 0) {
 		uint64_t sent = s.sent.load(std::memory_order_relaxed);
 		if (g_gen_stop.load(std::memory_order_relaxed) ||
@@ -64,10 +58,10 @@ void run_generator(Stream &s, const Run &r)
 			return;
 		}
 		uint64_t now = rte_rdtsc();
-		if (s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
+		if (tmpl && s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
 			return;
 		uint16_t want = c.burst;
-		if (s.tsc_per_pkt > 0) {
+		if (tmpl && s.tsc_per_pkt > 0) {
 			/* Paced per frame: a burst holds only the frames already due (one at a
 			 * low rate, a full burst once the schedule is a burst or more behind). */
 			double due = 1.0 + (double(now) - s.next_tsc) / s.tsc_per_pkt;
@@ -75,12 +69,11 @@ void run_generator(Stream &s, const Run &r)
 		}
 		if (s.to_send)
 			want = uint16_t(std::min<uint64_t>(want, s.to_send - sent));
-		s.npending = generate(s, r, s.pending, want, now);
+		s.npending = tmpl ? generate(s, r, s.pending, want, now)
+				  : generate_flows(s, r, want, now);
 		s.pending_off = 0;
-		if (s.tsc_per_pkt > 0 && s.npending) {
-			/* After a stall (the lcore was preempted, the ring was full) up to 250 ms
-			 * of schedule is caught up, so the average holds; a longer lag is forgiven
-			 * rather than sent back to back. */
+		if (tmpl && s.tsc_per_pkt > 0 && s.npending) {
+			/* As generate_flows: up to 250 ms of schedule is caught up. */
 			s.next_tsc += s.npending * s.tsc_per_pkt;
 			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.25 * double(r.hz));
 			if (s.next_tsc + lag < double(now))
@@ -89,6 +82,19 @@ void run_generator(Stream &s, const Run &r)
 	}
 	if (s.npending) {
 		uint16_t k = tx_burst(r, s.tx_port, s.queue, s.pending + s.pending_off, s.npending);
+		if (!tmpl) {
+			uint64_t stamped = 0;
+			for (uint16_t i = s.pending_off; i < s.pending_off + k; i++) {
+				TxFlow &f = *s.flows[s.pending_flow[i] & 0x7fff];
+				bool st = s.pending_flow[i] & 0x8000;
+				bump(f.tx_packets, 1);
+				bump(f.tx_bytes, s.pending_len[i]);
+				if (st)
+					bump(f.tx_stamped, 1);
+				stamped += st;
+			}
+			bump(s.sent_stamped, stamped);
+		}
 		s.pending_off += k;
 		s.npending -= k;
 		bump(s.sent, k);
@@ -186,6 +192,8 @@ uint64_t launch(Run &r, bool first)
 	uint64_t start = rte_rdtsc();
 	for (auto &s : r.streams)
 		s->next_tsc = double(start);
+	for (auto &f : r.flows)
+		f->next_tsc = double(start);
 	unsigned i = 0, lcore;
 	RTE_LCORE_FOREACH_WORKER(lcore)
 	{

@@ -85,6 +85,7 @@ static int main_impl(int argc, char **argv)
 	std::unique_ptr<BpfFilter> filter;
 	std::vector<std::unique_ptr<Capture>> captures;
 	Sampler sampler;
+	FlowLive flow_live;
 	std::string modes = mode_name(c.mode);
 	double elapsed = 0;
 	const char *stopped_by = "?";
@@ -165,8 +166,12 @@ static int main_impl(int argc, char **argv)
 		if (c.mode == FwdMode::template_)
 			printf(", template %zu frame(s) of %.1f bytes on average",
 			       r.tmpl.frames.size(), r.tmpl.avg_len);
+		else if (!c.streams.empty())
+			printf(", %zu stream(s)", r.flows.size());
 		else if (is_generator(c.mode))
-			printf(", %u-byte frames", c.pkt_len);
+			printf(c.txsize.kind == SizeSpec::Kind::fixed ? ", %s-byte frames"
+									  : ", frame sizes %s",
+			       c.txsize.str().c_str());
 		if (pps > 0)
 			printf(", %.0f frames/s per port", pps);
 		if (filter)
@@ -246,6 +251,10 @@ static int main_impl(int argc, char **argv)
 							       ps.tx_pps / 1e6, ps.tx_bps / 1e9,
 							       ps.drops, ps.errors);
 						}
+					/* One line per stream when they are the user's. */
+					if (!c.quiet && !c.streams.empty())
+						flow_live.line(r, smp.t,
+							       double(now - last_t) / double(r.hz));
 					fflush(stdout);
 					last_t = now;
 					next_period += period;
