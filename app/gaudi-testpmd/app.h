@@ -45,8 +45,8 @@ struct Port {
 	uint16_t id;
 	uint16_t peer; /* where io/mac/macswap send what this port receives */
 	rte_ether_addr mac;
-	rte_ether_addr dst;  /* --eth-peer, else the peer's MAC */
-	uint64_t speed_mbps; /* highest of speed_capa; 0 = unknown */
+	rte_ether_addr dst;		   /* --eth-peer, else the peer's MAC */
+	uint64_t speed_mbps;		   /* highest of speed_capa; 0 = unknown */
 	uint32_t min_frame = kEthMinFrame; /* shortest frame on its wire, no FCS (wire_len) */
 	std::string name;
 	Capture *cap = nullptr;

@@ -170,7 +170,7 @@ static int main_impl(int argc, char **argv)
 			printf(", %zu stream(s)", r.flows.size());
 		else if (is_generator(c.mode))
 			printf(c.txsize.kind == SizeSpec::Kind::fixed ? ", %s-byte frames"
-									  : ", frame sizes %s",
+								      : ", frame sizes %s",
 			       c.txsize.str().c_str());
 		if (pps > 0)
 			printf(", %.0f frames/s per port", pps);

@@ -326,7 +326,8 @@ static bool check_streams(const Run &r)
 		}
 		if (pct && !p.speed_mbps) {
 			fprintf(stderr,
-				"%s: a rate in %% of the line rate: port %u (%s) reports no speed\n",
+				"%s: a rate in %% of the line rate: port %u (%s) reports no "
+				"speed\n",
 				kProg, p.id, p.name.c_str());
 			return false;
 		}
@@ -375,8 +376,8 @@ bool validate(Run &r)
 	}
 	size_t nstreams = c.streams.empty() ? c.portlist.size() * c.rxq : c.streams.size();
 	if (nstreams > kMaxStreams) {
-		fprintf(stderr, "%s: %zu streams (--stream, or ports x queues); at most %u\n", kProg, nstreams,
-			kMaxStreams);
+		fprintf(stderr, "%s: %zu streams (--stream, or ports x queues); at most %u\n",
+			kProg, nstreams, kMaxStreams);
 		return false;
 	}
 	uint32_t max_frame = frame_max(r);
