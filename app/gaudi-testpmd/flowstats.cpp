@@ -64,14 +64,15 @@ void flows_print(const Run &r, double elapsed)
 	for (const FlowResult &fr : flow_results(r)) {
 		const TxFlow &f = *fr.f;
 		printf("stream %u (%s)\n", f.id, f.desc.c_str());
-		printf("  tx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps", fr.tx,
+		/* Not the per-port lines' "rx N frames M bytes" shape: parsers of those. */
+		printf("  sent %" PRIu64 " frames (%" PRIu64 " bytes, %.4f Mpps", fr.tx,
 		       fr.tx_bytes, double(fr.tx) / e / 1e6);
 		if (f.paced)
-			printf(" (target %.4f)", f.target_pps / 1e6);
-		printf("\n  rx %12" PRIu64 " frames %15" PRIu64
-		       " bytes  %9.4f Mpps; stamped sent %" PRIu64 ", lost %" PRIu64
-		       ", reordered %" PRIu64 ", duplicates %" PRIu64 "\n",
-		       fr.rx, fr.rx_bytes, double(fr.rx) / e / 1e6, fr.tx_stamped, fr.lost(),
+			printf(", target %.4f", f.target_pps / 1e6);
+		printf("), %" PRIu64 " stamped; received %" PRIu64 " stamped (%" PRIu64
+		       " bytes, %.4f Mpps): lost %" PRIu64 ", reordered %" PRIu64
+		       ", duplicates %" PRIu64 "\n",
+		       fr.tx_stamped, fr.rx, fr.rx_bytes, double(fr.rx) / e / 1e6, fr.lost(),
 		       fr.reordered, fr.duplicates);
 		if (fr.lat.count())
 			printf("  latency p50 %.3f us, p99 %.3f us, p99.9 %.3f us, max %.3f us; "

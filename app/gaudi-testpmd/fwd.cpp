@@ -52,8 +52,9 @@ void run_generator(Stream &s, const Run &r)
 	const bool tmpl = c.mode == FwdMode::template_;
 	if (s.npending == 0) {
 		uint64_t sent = s.sent.load(std::memory_order_relaxed);
+		/* A queue without traffic streams (--stream on other ports) only receives. */
 		if (g_gen_stop.load(std::memory_order_relaxed) ||
-		    (s.to_send && sent >= s.to_send)) {
+		    (s.to_send && sent >= s.to_send) || (!tmpl && s.flows.empty())) {
 			s.done.store(true, std::memory_order_release);
 			return;
 		}
