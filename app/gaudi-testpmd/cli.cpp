@@ -335,6 +335,18 @@ void cli_clear(Cli &ui, size_t k)
 		if (s->tx_port == p.peer)
 			s->sent_stamped.store(0, std::memory_order_relaxed);
 	}
+	/* The traffic streams it sends or receives: both ends, so that loss stays sent less
+	 * received. */
+	for (auto &f : r.flows) {
+		if (f->port != p.id && f->rx_port != p.id)
+			continue;
+		f->tx_packets.store(0, std::memory_order_relaxed);
+		f->tx_bytes.store(0, std::memory_order_relaxed);
+		f->tx_stamped.store(0, std::memory_order_relaxed);
+		for (auto &s : r.streams)
+			if (s->port == f->rx_port && s->rx_idx[f->id] >= 0)
+				s->flow_rx[size_t(s->rx_idx[f->id])] = FlowRx();
+	}
 	ui.sampler->last[k] = {};
 	ui.sampler->last_drop[k] = 0;
 	ui.last_show_tsc.assign(r.ports.size(), 0);

@@ -59,6 +59,15 @@ struct FlowRx {
 	    : rx(o.rx.load()), rx_bytes(o.rx_bytes), lat(o.lat), seqs(o.seqs), jit(o.jit)
 	{
 	}
+	FlowRx &operator=(const FlowRx &o)
+	{
+		rx.store(o.rx.load());
+		rx_bytes = o.rx_bytes;
+		lat = o.lat;
+		seqs = o.seqs;
+		jit = o.jit;
+		return *this;
+	}
 
 	void add(uint32_t seq, int64_t transit_ns, uint32_t len)
 	{
