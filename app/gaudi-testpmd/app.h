@@ -100,6 +100,19 @@ struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	SeqTracker seqs;
 };
 
+/* What a forwarding stream measured of the frames it received: the frames of the traffic
+ * streams sent to its port are counted in flow_rx alone (one histogram per frame, not two);
+ * a duplicate counts as reordered here, as SeqTracker counts it. */
+inline void stream_rx(const Stream &s, Histogram &lat, SeqTracker &seqs)
+{
+	lat.merge(s.lat);
+	seqs.merge(s.seqs);
+	for (const FlowRx &f : s.flow_rx) {
+		lat.merge(f.lat);
+		seqs.count(f.seqs.received(), f.seqs.reordered() + f.seqs.duplicates());
+	}
+}
+
 struct Template {
 	std::vector<std::vector<uint8_t>> frames;
 	double avg_len = 0;

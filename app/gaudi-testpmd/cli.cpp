@@ -304,8 +304,7 @@ void cli_rebuild(Run &r)
 {
 	for (auto &s : r.streams) {
 		Port &p = *r.by_id[s->port];
-		p.lat.merge(s->lat);
-		p.seqs.merge(s->seqs);
+		stream_rx(*s, p.lat, p.seqs);
 		p.tx_dropped += s->tx_dropped.load(std::memory_order_relaxed);
 		r.by_id[s->tx_port]->sent_stamped +=
 			s->sent_stamped.load(std::memory_order_relaxed);

@@ -37,28 +37,38 @@ uint16_t generate_flows(Stream &s, const Run &r, uint16_t want, uint64_t now)
 {
 	const bool stamp = r.cfg.latency;
 	const size_t nf = s.flows.size();
+	/* Only unpaced streams (a line-rate run): a full burst, its mbufs taken at once. */
+	bool any_paced = false;
+	for (const TxFlow *f : s.flows)
+		any_paced = any_paced || f->paced;
+	uint16_t bulk = 0;
+	if (!any_paced) {
+		if (rte_pktmbuf_alloc_bulk(r.gen_mp, s.pending, want) != 0)
+			return 0;
+		bulk = want;
+	}
 	uint16_t n = 0;
 	while (n < want) {
 		/* The paced stream whose next frame is due first, else an unpaced one in turn. */
 		size_t k = nf;
 		double best = double(now);
-		for (size_t i = 0; i < nf; i++)
+		for (size_t i = 0; any_paced && i < nf; i++)
 			if (s.flows[i]->paced && s.flows[i]->next_tsc <= best) {
 				best = s.flows[i]->next_tsc;
 				k = i;
 			}
 		if (k == nf)
 			for (size_t j = 0; j < nf; j++) {
-				size_t i = (s.rr + j) % nf;
+				size_t i = s.rr + j < nf ? s.rr + j : s.rr + j - nf;
 				if (!s.flows[i]->paced) {
 					k = i;
-					s.rr = uint16_t((i + 1) % nf);
+					s.rr = uint16_t(i + 1 < nf ? i + 1 : 0);
 					break;
 				}
 			}
 		if (k == nf)
 			break;
-		rte_mbuf *m = rte_pktmbuf_alloc(r.gen_mp);
+		rte_mbuf *m = bulk ? s.pending[n] : rte_pktmbuf_alloc(r.gen_mp);
 		if (!m)
 			break;
 		TxFlow &f = *s.flows[k];

@@ -30,11 +30,20 @@ void measure(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n)
 		if (!find_stamp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, st))
 			continue;
 		int64_t transit = int64_t(double(int64_t(now - st.tsc)) * r.ns_per_tsc);
-		s.lat.add(transit > 0 ? uint64_t(transit) : 0);
-		s.seqs.add(st.stream, st.seq);
-		if (st.stream < kMaxStreams && s.rx_idx[st.stream] >= 0)
+		if (st.stream < kMaxStreams && s.rx_idx[st.stream] >= 0) {
 			s.flow_rx[size_t(s.rx_idx[st.stream])].add(st.seq, transit, m->pkt_len);
+		} else {
+			s.lat.add(transit > 0 ? uint64_t(transit) : 0);
+			s.seqs.add(st.stream, st.seq);
+		}
 	}
+}
+
+void count_tx(TxFlow &f, uint64_t packets, uint64_t bytes, uint64_t stamped)
+{
+	bump(f.tx_packets, packets);
+	bump(f.tx_bytes, bytes);
+	bump(f.tx_stamped, stamped);
 }
 
 void run_generator(Stream &s, const Run &r)
@@ -84,17 +93,24 @@ void run_generator(Stream &s, const Run &r)
 	if (s.npending) {
 		uint16_t k = tx_burst(r, s.tx_port, s.queue, s.pending + s.pending_off, s.npending);
 		if (!tmpl) {
-			uint64_t stamped = 0;
+			/* Counted per run of frames of one stream (a burst of one stream: once). */
+			uint64_t stamped = 0, pk = 0, by = 0, st = 0;
+			uint16_t cur = 0;
 			for (uint16_t i = s.pending_off; i < s.pending_off + k; i++) {
-				TxFlow &f = *s.flows[s.pending_flow[i] & 0x7fff];
-				bool st = s.pending_flow[i] & 0x8000;
-				bump(f.tx_packets, 1);
-				bump(f.tx_bytes, s.pending_len[i]);
-				if (st)
-					bump(f.tx_stamped, 1);
-				stamped += st;
+				uint16_t fi = s.pending_flow[i] & 0x7fff;
+				if (pk && fi != cur) {
+					count_tx(*s.flows[cur], pk, by, st);
+					stamped += st;
+					pk = by = st = 0;
+				}
+				cur = fi;
+				pk++;
+				by += s.pending_len[i];
+				st += s.pending_flow[i] >> 15;
 			}
-			bump(s.sent_stamped, stamped);
+			if (pk)
+				count_tx(*s.flows[cur], pk, by, st);
+			bump(s.sent_stamped, stamped + st);
 		}
 		s.pending_off += k;
 		s.npending -= k;

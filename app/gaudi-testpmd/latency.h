@@ -114,6 +114,12 @@ public:
 		else
 			reordered_++;
 	}
+	/* Figures counted elsewhere (a SeqWindow of one stream). */
+	void count(uint64_t received, uint64_t reordered)
+	{
+		received_ += received;
+		reordered_ += reordered;
+	}
 	void merge(const SeqTracker &o)
 	{
 		received_ += o.received_;

@@ -122,8 +122,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		pr.tx_gbps = double(p.final.obytes) * 8 / e / 1e9;
 		for (auto &s : r.streams) {
 			if (s->port == p.id) {
-				pr.lat.merge(s->lat);
-				pr.seqs.merge(s->seqs);
+				stream_rx(*s, pr.lat, pr.seqs);
 			}
 			if (s->tx_port == p.peer)
 				pr.peer_sent_stamped += s->sent_stamped.load();

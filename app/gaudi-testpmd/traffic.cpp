@@ -555,11 +555,6 @@ bool parse_stream(const std::string &arg, StreamSpec &out, std::string &err)
 
 /* ---- frames -------------------------------------------------------------------------------- */
 
-/* Bytes past the headers and stamp cleared in each frame: mbufs of the generator pool are
- * zeroed once, and a stream with shorter headers than the previous user of an mbuf would
- * otherwise leave that one's bytes in its payload. */
-constexpr uint32_t kCleanLen = 128;
-
 void FrameGen::init(const StreamSpec &s, const rte_ether_addr &src, const rte_ether_addr &dst,
 		    uint16_t id, uint64_t seed)
 {
@@ -639,11 +634,41 @@ void FrameGen::init(const StreamSpec &s, const rte_ether_addr &src, const rte_et
 		off += sizeof(*tcp);
 	}
 	hdr_len_ = off;
+	fixed_len_ = 0;
+	if (s.l3 == L3::ipv4 && s.l4 != L4::tcp && !vary_ && s.size.kind == SizeSpec::Kind::fixed &&
+	    s.size.lo >= hdr_len_) {
+		write_lengths(hdr_, s.size.lo);
+		fixed_len_ = s.size.lo;
+	}
+}
+
+/* The lengths, and the checksum that does not cover the payload (IPv4 header's); those that
+ * do are build's, once the stamp is written. */
+void FrameGen::write_lengths(uint8_t *d, uint32_t len) const
+{
+	if (l3_ == L3::ipv4) {
+		auto *ip = reinterpret_cast<rte_ipv4_hdr *>(d + l3_off_);
+		ip->total_length = rte_cpu_to_be_16(uint16_t(len - l3_off_));
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		if (l4_ == L4::udp) {
+			auto *udp = reinterpret_cast<rte_udp_hdr *>(d + l4_off_);
+			udp->dgram_len = rte_cpu_to_be_16(uint16_t(len - l4_off_));
+			/* No checksum: optional over IPv4 (RFC 768), as testpmd's txonly. */
+		}
+	} else if (l3_ == L3::ipv6) {
+		auto *ip = reinterpret_cast<rte_ipv6_hdr *>(d + l3_off_);
+		ip->payload_len = rte_cpu_to_be_16(uint16_t(len - l4_off_));
+		if (l4_ == L4::udp) {
+			auto *udp = reinterpret_cast<rte_udp_hdr *>(d + l4_off_);
+			udp->dgram_len = rte_cpu_to_be_16(uint16_t(len - l4_off_));
+		}
+	}
 }
 
 bool FrameGen::build(uint8_t *d, uint32_t len, bool stamp, uint32_t seq, uint64_t tsc)
 {
-	memcpy(d, hdr_, hdr_len_);
+	memcpy(d, hdr_, kHdrRoom);
 	if (vary_) {
 		put_be(d, dst_mac_.next(rng_), 6);
 		put_be(d + 6, src_mac_.next(rng_), 6);
@@ -659,39 +684,27 @@ bool FrameGen::build(uint8_t *d, uint32_t len, bool stamp, uint32_t seq, uint64_
 			put_be(d + l4_off_ + 2, dport_.next(rng_), 2);
 		}
 	}
-	uint32_t end = hdr_len_;
 	bool stamped = stamp && len >= stamp_min();
 	if (stamped) {
 		LatencyStamp st{kStampMagic, id_, seq, tsc};
 		memcpy(d + hdr_len_, &st, sizeof(st));
-		end += sizeof(st);
 	}
-	if (end < std::min(len, kCleanLen))
-		memset(d + end, 0, std::min(len, kCleanLen) - end);
-	if (l3_ == L3::ipv4) {
+	if (len != fixed_len_)
+		write_lengths(d, len);
+	/* Over the payload (the stamp): per frame. Mandatory over IPv6 for UDP too (RFC 8200
+	 * 8.1). */
+	if (l3_ == L3::ipv4 && l4_ == L4::tcp) {
 		auto *ip = reinterpret_cast<rte_ipv4_hdr *>(d + l3_off_);
-		ip->total_length = rte_cpu_to_be_16(uint16_t(len - l3_off_));
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		if (l4_ == L4::udp) {
-			auto *udp = reinterpret_cast<rte_udp_hdr *>(d + l4_off_);
-			udp->dgram_len = rte_cpu_to_be_16(uint16_t(len - l4_off_));
-			/* No checksum: optional over IPv4 (RFC 768), as testpmd's txonly. */
-		} else if (l4_ == L4::tcp) {
-			auto *tcp = reinterpret_cast<rte_tcp_hdr *>(d + l4_off_);
-			tcp->cksum = rte_ipv4_udptcp_cksum(ip, tcp);
-		}
-	} else if (l3_ == L3::ipv6) {
+		auto *tcp = reinterpret_cast<rte_tcp_hdr *>(d + l4_off_);
+		tcp->cksum = 0;
+		tcp->cksum = rte_ipv4_udptcp_cksum(ip, tcp);
+	} else if (l3_ == L3::ipv6 && l4_ != L4::raw) {
 		auto *ip = reinterpret_cast<rte_ipv6_hdr *>(d + l3_off_);
-		ip->payload_len = rte_cpu_to_be_16(uint16_t(len - l4_off_));
-		/* Mandatory over IPv6 for UDP too (RFC 8200 8.1). */
-		if (l4_ == L4::udp) {
-			auto *udp = reinterpret_cast<rte_udp_hdr *>(d + l4_off_);
-			udp->dgram_len = rte_cpu_to_be_16(uint16_t(len - l4_off_));
-			udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip, udp);
-		} else if (l4_ == L4::tcp) {
-			auto *tcp = reinterpret_cast<rte_tcp_hdr *>(d + l4_off_);
-			tcp->cksum = rte_ipv6_udptcp_cksum(ip, tcp);
-		}
+		/* The checksum's offset: 6 in UDP's header, 16 in TCP's. */
+		uint8_t *ck = d + l4_off_ + (l4_ == L4::udp ? 6 : 16);
+		memset(ck, 0, 2);
+		uint16_t v = rte_ipv6_udptcp_cksum(ip, d + l4_off_);
+		memcpy(ck, &v, 2);
 	}
 	return stamped;
 }

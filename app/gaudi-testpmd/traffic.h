@@ -242,20 +242,29 @@ public:
 	void init(const StreamSpec &s, const rte_ether_addr &src, const rte_ether_addr &dst,
 		  uint16_t id, uint64_t seed);
 	uint32_t next_len() { return sizes_.next(); }
-	/* Writes a frame of len bytes (at least hdr_len()) into d; stamps it when it is long
-	 * enough and stamp is true. Returns whether it carries a stamp. */
+	/* Writes a frame of len bytes (at least hdr_len()) into d, which has room for 128
+	 * bytes at least (an mbuf's data room); stamps it when it is long enough and stamp is
+	 * true. Returns whether it carries a stamp. */
 	bool build(uint8_t *d, uint32_t len, bool stamp, uint32_t seq, uint64_t tsc);
 	uint32_t hdr_len() const { return hdr_len_; }
 	uint32_t stamp_min() const { return hdr_len_ + uint32_t(sizeof(LatencyStamp)); }
 
 private:
-	uint8_t hdr_[96] = {};
+	void write_lengths(uint8_t *d, uint32_t len) const;
+
+	/* The headers, then zeros: copied whole into each frame (a constant-size copy the
+	 * compiler inlines), which also clears what a previous user of the mbuf left past them
+	 * (the generator pool's mbufs are zeroed once, at creation). */
+	static constexpr uint32_t kHdrRoom = 128;
+	alignas(64) uint8_t hdr_[kHdrRoom] = {};
 	uint32_t hdr_len_ = 0, l3_off_ = 0, l4_off_ = 0;
 	L3 l3_ = L3::ipv4;
 	L4 l4_ = L4::udp;
 	uint16_t id_ = 0;
 	Field src_mac_, dst_mac_, src_ip_, dst_ip_, sport_, dport_;
 	bool vary_ = false;
+	uint32_t fixed_len_ = 0; /* IPv4 without TCP, one length, no field varied: the header's
+				  * lengths and checksum are written once, at init */
 	SizeSchedule sizes_;
 	Rng rng_;
 };
