@@ -54,7 +54,7 @@ void run_generator(Stream &s, const Run &r)
 	if (n) {
 		bump(s.rx, n);
 		capture_rx(r, s.port, s.queue, pkts, n);
-		if (c.latency)
+		if (c.latency && c.mode != FwdMode::template_) /* template frames: as captured */
 			measure(s, r, pkts, n);
 		rte_pktmbuf_free_bulk(pkts, n);
 	}

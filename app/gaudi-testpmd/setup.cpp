@@ -284,11 +284,6 @@ StreamSpec default_spec(const Run &r, uint16_t port)
 static bool check_streams(const Run &r)
 {
 	const Config &c = r.cfg;
-	if (!c.streams.empty() && c.streams.size() > kMaxStreams) {
-		fprintf(stderr, "%s: %zu streams; at most %u\n", kProg, c.streams.size(),
-			kMaxStreams);
-		return false;
-	}
 	for (const StreamSpec &sp : c.streams) {
 		if (!r.by_id[sp.port]) {
 			fprintf(stderr, "%s: --stream=%s: port %u is not in use\n", kProg,
@@ -374,7 +369,7 @@ bool validate(Run &r)
 			kProg, c.nb_cores, c.nb_cores + 1, c.nb_cores, rte_lcore_count());
 		return false;
 	}
-	size_t nstreams = c.streams.empty() ? c.portlist.size() * c.rxq : c.streams.size();
+	size_t nstreams = std::max(c.portlist.size() * c.rxq, c.streams.size());
 	if (nstreams > kMaxStreams) {
 		fprintf(stderr, "%s: %zu streams (--stream, or ports x queues); at most %u\n",
 			kProg, nstreams, kMaxStreams);
