@@ -183,30 +183,33 @@ private:
 
 /* Jitter of one stream at one receiver from the transit times (arrival - departure, ns) of
  * consecutive frames: D = transit(i) - transit(i-1). jitter() is RFC 3550's interarrival
- * jitter estimate (6.4.1: J += (|D| - J) / 16) at the last frame; mean_abs_d() the mean |D|
- * over the whole run (RFC 3393's IPDV between consecutive frames, absolute). */
+ * jitter estimate (6.4.1: J += (|D| - J) / 16) at the last frame, kept in integers (as the
+ * RFC's appendix A.8 code does; in 1/256 ns here) so that the datapath has no floating point
+ * and no long dependency chain; mean_abs_d() the
+ * mean |D| over the whole run (RFC 3393's IPDV between consecutive frames, absolute). */
 class Jitter {
 public:
 	void add(int64_t transit)
 	{
 		if (n_++) {
-			double d = double(transit - last_);
+			int64_t d = transit - last_;
 			d = d < 0 ? -d : d;
-			j_ += (d - j_) / 16;
-			sum_abs_ += d;
+			j256_ += ((d << 8) - j256_) >> 4;
+			sum_abs_ += uint64_t(d);
 			diffs_++;
 		}
 		last_ = transit;
 	}
-	double jitter() const { return j_; }
-	double mean_abs_d() const { return diffs_ ? sum_abs_ / double(diffs_) : 0; }
+	double jitter() const { return double(j256_) / 256; }
+	double mean_abs_d() const { return diffs_ ? double(sum_abs_) / double(diffs_) : 0; }
 	uint64_t count() const { return n_; }
 	/* Across receivers (queues) of the same stream: J weighted by their frames. */
 	void merge(const Jitter &o)
 	{
 		if (!o.n_)
 			return;
-		j_ = (j_ * double(n_) + o.j_ * double(o.n_)) / (double(n_) + double(o.n_));
+		j256_ = int64_t((double(j256_) * double(n_) + double(o.j256_) * double(o.n_)) /
+				(double(n_) + double(o.n_)));
 		sum_abs_ += o.sum_abs_;
 		diffs_ += o.diffs_;
 		n_ += o.n_;
@@ -214,9 +217,8 @@ public:
 	}
 
 private:
-	int64_t last_ = 0;
-	uint64_t n_ = 0, diffs_ = 0;
-	double j_ = 0, sum_abs_ = 0;
+	int64_t last_ = 0, j256_ = 0;
+	uint64_t n_ = 0, diffs_ = 0, sum_abs_ = 0;
 };
 
 } // namespace gtp

@@ -711,6 +711,12 @@ bool FrameGen::build(uint8_t *d, uint32_t len, bool stamp, uint32_t seq, uint64_
 
 bool find_stamp(const uint8_t *d, uint32_t len, LatencyStamp &st)
 {
+	/* The default frames (IPv4 without options, UDP) first: the stamp at byte 42. */
+	if (len >= kStampMinLen && d[12] == 0x08 && d[13] == 0x00 && d[14] == 0x45 &&
+	    d[23] == IPPROTO_UDP) {
+		memcpy(&st, d + kStampOffset, sizeof(st));
+		return st.magic == kStampMagic;
+	}
 	if (len < RTE_ETHER_HDR_LEN)
 		return false;
 	uint32_t off = 12;
