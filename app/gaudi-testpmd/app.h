@@ -8,6 +8,7 @@
 #ifndef GTP_APP_H
 #define GTP_APP_H
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <rte_telemetry.h>
 
 #include "capture.h"
+#include "flowstats.h"
 #include "gtp.h"
 #include "latency.h"
 #include "meta.h"
@@ -30,7 +32,6 @@ namespace gtp {
 
 constexpr const char *kProg = "gaudi-testpmd";
 constexpr unsigned kMaxBurst = 512;
-constexpr uint32_t kWireOverhead = 24; /* FCS 4 + preamble/SFD 8 + inter-frame gap 12 */
 
 extern std::atomic<bool> g_signal;
 extern std::atomic<bool> g_gen_stop; /* generators stop making frames */
@@ -46,8 +47,9 @@ struct Port {
 	uint16_t id;
 	uint16_t peer; /* where io/mac/macswap send what this port receives */
 	rte_ether_addr mac;
-	rte_ether_addr dst;  /* --eth-peer, else the peer's MAC */
-	uint64_t speed_mbps; /* highest of speed_capa; 0 = unknown */
+	rte_ether_addr dst;		   /* --eth-peer, else the peer's MAC */
+	uint64_t speed_mbps;		   /* highest of speed_capa; 0 = unknown */
+	uint32_t min_frame = kEthMinFrame; /* shortest frame on its wire, no FCS (wire_len) */
 	std::string name;
 	Capture *cap = nullptr;
 	rte_eth_stats final{};
@@ -83,12 +85,20 @@ struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	bool hold_rate = false;
 	std::atomic<uint64_t> last_turn{0}; /* read by the main lcore while it waits */
 	std::atomic<uint64_t> away{0};
-	uint32_t seq = 0;
-	uint32_t flow = 0;
 	size_t tmpl_idx = 0;
-	uint8_t hdr[64]; /* Ethernet/IPv4/UDP header of txonly/flowgen frames */
+	/* txonly/flowgen: the traffic streams this port and queue send, taken earliest departure
+	 * first (unpaced ones in turn); each pending frame's stream (its index in flows, bit 15:
+	 * stamped) and length, counted to it once rte_eth_tx_burst accepts the frame. */
+	std::vector<TxFlow *> flows;
+	uint16_t rr = 0;
+	uint16_t pending_flow[kMaxBurst];
+	uint16_t pending_len[kMaxBurst];
 	rte_mbuf *pending[kMaxBurst];
 	uint16_t npending = 0, pending_off = 0;
+	/* What this port and queue received of each traffic stream sent to its port:
+	 * flow_rx[rx_idx[stream id]], rx_idx -1 for the others. */
+	std::vector<FlowRx> flow_rx;
+	std::array<int16_t, kMaxStreams> rx_idx;
 	std::atomic<bool> done{false};
 	/* Counters (written by the stream's lcore only). */
 	std::atomic<uint64_t> sent{0};	     /* accepted by rte_eth_tx_burst */
@@ -98,6 +108,19 @@ struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	Histogram lat;
 	SeqTracker seqs;
 };
+
+/* What a forwarding stream measured of the frames it received: the frames of the traffic
+ * streams sent to its port are counted in flow_rx alone (one histogram per frame, not two);
+ * a duplicate counts as reordered here, as SeqTracker counts it. */
+inline void stream_rx(const Stream &s, Histogram &lat, SeqTracker &seqs)
+{
+	lat.merge(s.lat);
+	seqs.merge(s.seqs);
+	for (const FlowRx &f : s.flow_rx) {
+		lat.merge(f.lat);
+		seqs.count(f.seqs.received(), f.seqs.reordered() + f.seqs.duplicates());
+	}
+}
 
 struct Template {
 	std::vector<std::vector<uint8_t>> frames;
@@ -111,6 +134,7 @@ struct Run {
 	std::vector<Port> ports;
 	std::vector<std::unique_ptr<Stream>> streams;
 	std::vector<std::vector<Stream *>> lcore_streams;
+	std::vector<std::unique_ptr<TxFlow>> flows; /* traffic streams, by id */
 	Capture *cap_rx[RTE_MAX_ETHPORTS] = {};
 	Capture *cap_tx[RTE_MAX_ETHPORTS] = {};
 	Port *by_id[RTE_MAX_ETHPORTS] = {};
@@ -136,7 +160,7 @@ bool load_template(const std::string &file, Template &t);
 uint32_t frame_max(const Run &r);
 uint32_t port_frame_max(const rte_eth_dev_info &info); /* the largest frame, no FCS */
 double target_pps(const Run &r);
-double wire_len(double len);
+StreamSpec default_spec(const Run &r, uint16_t port); /* txonly/flowgen without --stream */
 bool validate(Run &r);
 bool create_pools(Run &r);
 bool setup_port(Run &r, Port &p);
@@ -144,8 +168,11 @@ void setup_streams(Run &r, double pps);
 void tx_first(Run &r); /* io/mac/macswap --tx-first: one txonly burst per port */
 
 /* ---- frames (frames.cpp) */
-void build_header(Stream &s, const Run &r);
+/* template: the next n frames of the capture (0 when the pool is empty: retried later). */
 uint16_t generate(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n, uint64_t now);
+/* txonly/flowgen: up to want frames of the stream's traffic streams that are due into
+ * s.pending; returns how many. */
+uint16_t generate_flows(Stream &s, const Run &r, uint16_t want, uint64_t now);
 bool icmp_echo(rte_mbuf *m, const rte_ether_addr &mac);
 
 /* ---- forwarding (fwd.cpp) */

@@ -301,8 +301,7 @@ void cli_rebuild(Run &r)
 {
 	for (auto &s : r.streams) {
 		Port &p = *r.by_id[s->port];
-		p.lat.merge(s->lat);
-		p.seqs.merge(s->seqs);
+		stream_rx(*s, p.lat, p.seqs);
 		p.tx_dropped += s->tx_dropped.load(std::memory_order_relaxed);
 		r.by_id[s->tx_port]->sent_stamped +=
 			s->sent_stamped.load(std::memory_order_relaxed);
@@ -331,6 +330,18 @@ void cli_clear(Cli &ui, size_t k)
 		}
 		if (s->tx_port == p.peer)
 			s->sent_stamped.store(0, std::memory_order_relaxed);
+	}
+	/* The traffic streams it sends or receives: both ends, so that loss stays sent less
+	 * received. */
+	for (auto &f : r.flows) {
+		if (f->port != p.id && f->rx_port != p.id)
+			continue;
+		f->tx_packets.store(0, std::memory_order_relaxed);
+		f->tx_bytes.store(0, std::memory_order_relaxed);
+		f->tx_stamped.store(0, std::memory_order_relaxed);
+		for (auto &s : r.streams)
+			if (s->port == f->rx_port && s->rx_idx[f->id] >= 0)
+				s->flow_rx[size_t(s->rx_idx[f->id])] = FlowRx();
 	}
 	ui.sampler->last[k] = {};
 	ui.sampler->last_drop[k] = 0;
@@ -408,6 +419,8 @@ void cli_exec(Cli &ui, const std::string &line)
 			printf("stop forwarding first\n");
 		else if (cli_u64(w[2], 42, r.max_frame, v)) {
 			c.pkt_len = uint32_t(v);
+			c.txsize = {};
+			c.txsize.lo = c.txsize.hi = uint32_t(v);
 			cli_rebuild(r);
 		}
 	} else if (is({"port", "config"}) && w.size() == 5 && w[3] == "loopback") {

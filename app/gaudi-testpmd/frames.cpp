@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * gaudi-testpmd: the frames the generators build, and icmpecho's replies.
+ * gaudi-testpmd: the frames the generators build (the traffic streams' headers and sizes are
+ * traffic.cpp's), and icmpecho's replies.
  */
 #include <algorithm>
 #include <cinttypes>
@@ -9,79 +10,89 @@
 #include <rte_arp.h>
 #include <rte_icmp.h>
 #include <rte_ip.h>
-#include <rte_udp.h>
+#include <rte_mbuf.h>
 
 #include "app.h"
 
 namespace gtp {
 
-void build_header(Stream &s, const Run &r)
+/* Up to n frames of the template into pkts, in a loop over its frames; returns how many (0
+ * when the generator mempool is empty: retried at the next turn). */
+uint16_t generate(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n, uint64_t)
 {
-	const Config &c = r.cfg;
-	const Port &p = *r.by_id[s.tx_port];
-	memset(s.hdr, 0, sizeof(s.hdr));
-	auto *eth = reinterpret_cast<rte_ether_hdr *>(s.hdr);
-	eth->dst_addr = p.dst;
-	eth->src_addr = p.mac;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	auto *ip = reinterpret_cast<rte_ipv4_hdr *>(eth + 1);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(uint16_t(c.pkt_len - sizeof(*eth)));
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(c.ip_src);
-	ip->dst_addr = rte_cpu_to_be_32(c.ip_dst);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	auto *udp = reinterpret_cast<rte_udp_hdr *>(ip + 1);
-	udp->src_port = rte_cpu_to_be_16(c.udp_src);
-	udp->dst_port = rte_cpu_to_be_16(c.udp_dst);
-	udp->dgram_len = rte_cpu_to_be_16(uint16_t(c.pkt_len - sizeof(*eth) - sizeof(*ip)));
-	udp->dgram_cksum = 0; /* optional in IPv4 (RFC 768) */
-}
-
-/* Up to n new frames of the stream's generator into pkts; returns how many (0 when the
- * generator mempool is empty: retried at the next turn). */
-uint16_t generate(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n, uint64_t now)
-{
-	const Config &c = r.cfg;
 	if (rte_pktmbuf_alloc_bulk(r.gen_mp, pkts, n) != 0)
 		return 0;
-	if (c.mode == FwdMode::template_) {
-		for (uint16_t i = 0; i < n; i++) {
-			const auto &f = r.tmpl.frames[s.tmpl_idx];
-			if (++s.tmpl_idx == r.tmpl.frames.size())
-				s.tmpl_idx = 0;
-			memcpy(rte_pktmbuf_mtod(pkts[i], void *), f.data(), f.size());
-			pkts[i]->data_len = uint16_t(f.size());
-			pkts[i]->pkt_len = uint32_t(f.size());
-		}
-		return n;
-	}
-	const bool stamp = c.latency && c.pkt_len >= kStampMinLen;
 	for (uint16_t i = 0; i < n; i++) {
-		auto *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
-		memcpy(d, s.hdr, kStampOffset);
-		if (c.mode == FwdMode::flowgen) {
-			/* Vary the source address and port over --flowgen-flows flows. */
-			auto *ip = reinterpret_cast<rte_ipv4_hdr *>(d + sizeof(rte_ether_hdr));
-			auto *udp = reinterpret_cast<rte_udp_hdr *>(ip + 1);
-			ip->src_addr = rte_cpu_to_be_32(c.ip_src + s.flow);
-			udp->src_port = rte_cpu_to_be_16(uint16_t(c.udp_src + s.flow));
-			ip->hdr_checksum = 0;
-			ip->hdr_checksum = rte_ipv4_cksum(ip);
-			if (++s.flow == c.flows)
-				s.flow = 0;
-		}
-		if (stamp) {
-			LatencyStamp st{kStampMagic, s.id, s.seq++, now};
-			memcpy(d + kStampOffset, &st, sizeof(st));
-		}
-		pkts[i]->data_len = uint16_t(c.pkt_len);
-		pkts[i]->pkt_len = c.pkt_len;
+		const auto &f = r.tmpl.frames[s.tmpl_idx];
+		if (++s.tmpl_idx == r.tmpl.frames.size())
+			s.tmpl_idx = 0;
+		memcpy(rte_pktmbuf_mtod(pkts[i], void *), f.data(), f.size());
+		pkts[i]->data_len = uint16_t(f.size());
+		pkts[i]->pkt_len = uint32_t(f.size());
 	}
-	if (stamp)
-		bump(s.sent_stamped,
-		     n); /* counted when built: frames freed unsent are rare (stop) */
+	return n;
+}
+
+uint16_t generate_flows(Stream &s, const Run &r, uint16_t want, uint64_t now)
+{
+	const bool stamp = r.cfg.latency;
+	const size_t nf = s.flows.size();
+	/* Only unpaced streams (a line-rate run): a full burst, its mbufs taken at once. */
+	bool any_paced = false;
+	for (const TxFlow *f : s.flows)
+		any_paced = any_paced || f->paced;
+	uint16_t bulk = 0;
+	if (!any_paced) {
+		if (rte_pktmbuf_alloc_bulk(r.gen_mp, s.pending, want) != 0)
+			return 0;
+		bulk = want;
+	}
+	uint16_t n = 0;
+	while (n < want) {
+		/* The paced stream whose next frame is due first, else an unpaced one in turn. */
+		size_t k = nf;
+		double best = double(now);
+		for (size_t i = 0; any_paced && i < nf; i++)
+			if (s.flows[i]->paced && s.flows[i]->next_tsc <= best) {
+				best = s.flows[i]->next_tsc;
+				k = i;
+			}
+		if (k == nf)
+			for (size_t j = 0; j < nf; j++) {
+				size_t i = s.rr + j < nf ? s.rr + j : s.rr + j - nf;
+				if (!s.flows[i]->paced) {
+					k = i;
+					s.rr = uint16_t(i + 1 < nf ? i + 1 : 0);
+					break;
+				}
+			}
+		if (k == nf)
+			break;
+		rte_mbuf *m = bulk ? s.pending[n] : rte_pktmbuf_alloc(r.gen_mp);
+		if (!m)
+			break;
+		TxFlow &f = *s.flows[k];
+		uint32_t len = f.gen.next_len();
+		bool stamped = f.gen.build(rte_pktmbuf_mtod(m, uint8_t *), len, stamp, f.seq, now);
+		if (stamped)
+			f.seq++;
+		m->data_len = uint16_t(len);
+		m->pkt_len = len;
+		if (f.paced) {
+			/* After a stall (the lcore was preempted, the ring was full) up to 250 ms
+			 * of schedule is caught up, so the average holds; a longer lag is forgiven
+			 * rather than sent back to back. */
+			double g = f.gap(len);
+			f.next_tsc += g;
+			double lag = std::max(4.0 * r.cfg.burst * g, 0.25 * double(r.hz));
+			if (f.next_tsc + lag < double(now))
+				f.next_tsc = double(now) - lag;
+		}
+		s.pending[n] = m;
+		s.pending_flow[n] = uint16_t(k | (stamped ? 0x8000 : 0));
+		s.pending_len[n] = uint16_t(len);
+		n++;
+	}
 	return n;
 }
 

@@ -19,29 +19,44 @@ namespace gtp {
 
 namespace {
 
+/* The stamps of what arrived: the port's latency and sequences, and those of each traffic
+ * stream sent to this port. */
 void measure(Stream &s, const Run &r, rte_mbuf **pkts, uint16_t n)
 {
 	uint64_t now = rte_rdtsc();
-	uint16_t dport = rte_cpu_to_be_16(r.cfg.udp_dst);
 	for (uint16_t i = 0; i < n; i++) {
 		const rte_mbuf *m = pkts[i];
-		if (m->data_len < kStampMinLen)
-			continue;
-		const auto *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		const auto *eth = reinterpret_cast<const rte_ether_hdr *>(d);
-		const auto *ip = reinterpret_cast<const rte_ipv4_hdr *>(eth + 1);
-		const auto *udp = reinterpret_cast<const rte_udp_hdr *>(ip + 1);
-		if (eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
-		    ip->version_ihl != RTE_IPV4_VHL_DEF || ip->next_proto_id != IPPROTO_UDP ||
-		    udp->dst_port != dport)
-			continue;
 		LatencyStamp st;
-		memcpy(&st, d + kStampOffset, sizeof(st));
-		if (st.magic != kStampMagic)
+		if (!find_stamp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, st))
 			continue;
-		s.lat.add(uint64_t(double(now - st.tsc) * r.ns_per_tsc));
-		s.seqs.add(st.stream, st.seq);
+		int64_t transit = int64_t(double(int64_t(now - st.tsc)) * r.ns_per_tsc);
+		if (st.stream < kMaxStreams && s.rx_idx[st.stream] >= 0) {
+			s.flow_rx[size_t(s.rx_idx[st.stream])].add(st.seq, transit, m->pkt_len);
+		} else {
+			s.lat.add(transit > 0 ? uint64_t(transit) : 0);
+			s.seqs.add(st.stream, st.seq);
+		}
 	}
+}
+
+void count_tx(TxFlow &f, uint64_t packets, uint64_t bytes, uint64_t stamped)
+{
+	bump(f.tx_packets, packets);
+	bump(f.tx_bytes, bytes);
+	bump(f.tx_stamped, stamped);
+}
+
+/* When the stream's next frame is due: the template's schedule, or its earliest paced traffic
+ * stream's (now when none is paced). */
+double earliest_tsc(const Stream &s, bool tmpl, uint64_t now)
+{
+	if (tmpl)
+		return s.tsc_per_pkt > 0 ? s.next_tsc : double(now);
+	double t = double(now);
+	for (const TxFlow *f : s.flows)
+		if (f->paced)
+			t = std::min(t, f->next_tsc);
+	return t;
 }
 
 void run_generator(Stream &s, const Run &r)
@@ -52,37 +67,47 @@ void run_generator(Stream &s, const Run &r)
 	if (n) {
 		bump(s.rx, n);
 		capture_rx(r, s.port, s.queue, pkts, n);
-		if (c.latency && c.mode != FwdMode::template_)
+		if (c.latency && c.mode != FwdMode::template_) /* template frames: as captured */
 			measure(s, r, pkts, n);
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
+	const bool tmpl = c.mode == FwdMode::template_;
 	if (s.npending == 0) {
 		uint64_t sent = s.sent.load(std::memory_order_relaxed);
+		/* A queue without traffic streams (--stream on other ports) only receives. */
 		if (g_gen_stop.load(std::memory_order_relaxed) ||
-		    (s.to_send && sent >= s.to_send)) {
+		    (s.to_send && sent >= s.to_send) || (!tmpl && s.flows.empty())) {
 			s.done.store(true, std::memory_order_release);
 			return;
 		}
 		uint64_t now = rte_rdtsc();
 		/* The schedule starts at the stream's first turn: an lcore that woke up late
 		 * (a loaded machine) would otherwise open with a burst to catch up. */
-		if (s.next_tsc == 0)
+		if (s.next_tsc == 0) {
 			s.next_tsc = double(now);
+			for (TxFlow *f : s.flows)
+				f->next_tsc = double(now);
+		}
 		if (s.hold_rate) {
+			/* While the lcore was away the schedule waits (RFC 2544 trials). */
 			uint64_t last = s.last_turn.load(std::memory_order_relaxed);
 			double gap = double(now - last);
-			double behind = double(now) - s.next_tsc;
+			double behind = double(now) - earliest_tsc(s, tmpl, now);
 			if (last && gap > 1e-3 * double(r.hz) && behind > 0) {
 				double w = std::min(gap, behind);
 				s.next_tsc += w;
+				for (TxFlow *f : s.flows)
+					f->next_tsc += w;
 				bump(s.away, uint64_t(w));
 			}
 			s.last_turn.store(now, std::memory_order_relaxed);
 		}
-		if (s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
+		if (!tmpl && s.hold_rate)
+			s.max_lag = std::max(s.max_lag, double(now) - earliest_tsc(s, tmpl, now));
+		if (tmpl && s.tsc_per_pkt > 0 && double(now) < s.next_tsc)
 			return;
 		uint16_t want = c.burst;
-		if (s.tsc_per_pkt > 0) {
+		if (tmpl && s.tsc_per_pkt > 0) {
 			/* Paced per frame: a burst holds only the frames already due (one at a
 			 * low rate, a full burst once the schedule is a burst or more behind). */
 			double due = 1.0 + (double(now) - s.next_tsc) / s.tsc_per_pkt;
@@ -91,19 +116,18 @@ void run_generator(Stream &s, const Run &r)
 		}
 		if (s.to_send)
 			want = uint16_t(std::min<uint64_t>(want, s.to_send - sent));
-		if (r.replay.speed > 0) {
+		if (tmpl && r.replay.speed > 0) {
 			/* The capture's timing: the frames due since the replay began. */
 			want = replay_due(r.replay, uint64_t(s.next_tsc), sent, want, now);
 			if (!want)
 				return;
 			s.tmpl_idx = size_t(sent % r.tmpl.frames.size());
 		}
-		s.npending = generate(s, r, s.pending, want, now);
+		s.npending = tmpl ? generate(s, r, s.pending, want, now)
+				  : generate_flows(s, r, want, now);
 		s.pending_off = 0;
-		if (s.tsc_per_pkt > 0 && s.npending) {
-			/* After a stall (the lcore was preempted, the ring was full) up to 250 ms
-			 * of schedule is caught up, so the average holds; a longer lag is forgiven
-			 * rather than sent back to back. */
+		if (tmpl && s.tsc_per_pkt > 0 && s.npending) {
+			/* As generate_flows: up to 250 ms of schedule is caught up. */
 			s.next_tsc += s.npending * s.tsc_per_pkt;
 			double lag = std::max(4.0 * c.burst * s.tsc_per_pkt, 0.25 * double(r.hz));
 			if (s.next_tsc + lag < double(now))
@@ -112,6 +136,26 @@ void run_generator(Stream &s, const Run &r)
 	}
 	if (s.npending) {
 		uint16_t k = tx_burst(r, s.tx_port, s.queue, s.pending + s.pending_off, s.npending);
+		if (!tmpl) {
+			/* Counted per run of frames of one stream (a burst of one stream: once). */
+			uint64_t stamped = 0, pk = 0, by = 0, st = 0;
+			uint16_t cur = 0;
+			for (uint16_t i = s.pending_off; i < s.pending_off + k; i++) {
+				uint16_t fi = s.pending_flow[i] & 0x7fff;
+				if (pk && fi != cur) {
+					count_tx(*s.flows[cur], pk, by, st);
+					stamped += st;
+					pk = by = st = 0;
+				}
+				cur = fi;
+				pk++;
+				by += s.pending_len[i];
+				st += s.pending_flow[i] >> 15;
+			}
+			if (pk)
+				count_tx(*s.flows[cur], pk, by, st);
+			bump(s.sent_stamped, stamped + st);
+		}
 		s.pending_off += k;
 		s.npending -= k;
 		bump(s.sent, k);

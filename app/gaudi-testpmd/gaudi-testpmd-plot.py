@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Plot a gaudi-testpmd --json report: rate per port over time (frames/s with the target
-line, and Gbit/s) and, when measured, the latency histogram per port; of an --rfc2544 run, the
-throughput per frame size and the loss against the offered rate. Needs matplotlib (Debian
-python3-matplotlib). A report with nothing to plot gets a message and exit status 1, no picture.
+line, and Gbit/s), when measured the latency histogram per port, and the traffic streams' rates,
+loss and latency side by side; of an --rfc2544 run, the throughput per frame size and the loss
+against the offered rate. Needs matplotlib (Debian python3-matplotlib). A report with nothing to
+plot gets a message and exit status 1, no picture.
 
 Usage: gaudi-testpmd-plot REPORT.json [-o OUT.png]   (default OUT: REPORT.png)
 """
@@ -42,7 +43,8 @@ def main():
     except ImportError:
         sys.exit("gaudi-testpmd-plot: matplotlib is missing (apt install python3-matplotlib)")
     out = args.out or os.path.splitext(args.report)[0] + ".png"
-    rows = (2 if series else 0) + sum(1 for x in (lat_ports, rfc_tput, rfc_loss) if x)
+    streams = rep.get("streams", [])
+    rows = (2 if series else 0) + sum(1 for x in (lat_ports, streams, rfc_tput, rfc_loss) if x)
     fig, axes = plt.subplots(rows, 1, figsize=(9, 4 * rows), squeeze=False)
     panels = iter(axes[:, 0])
     if series:
@@ -50,6 +52,8 @@ def main():
         plot_gbps(next(panels), rep, series)
     if lat_ports:
         plot_latency(next(panels), lat_ports)
+    if streams:
+        plot_streams(next(panels), streams)
     if rfc_tput:
         plot_rfc_throughput(next(panels), rfc, rfc_tput)
     if rfc_loss:
@@ -75,7 +79,7 @@ def plot_rates(ax, rep, series):
         top = max(top, target)
     ax.set_ylim(0, top * 1.15)
     ax.set_title(f"gaudi-testpmd {rep['forward_mode']}: rate per port "
-                 f"({rep['duration_s']:.1f} s, {rep.get('txpkts', '?')}-byte frames)")
+                 f"({rep['duration_s']:.1f} s, {frames(rep)})")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
 
@@ -94,6 +98,43 @@ def plot_gbps(ax, rep, series):
     ax.set_title("throughput per port")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
+
+
+def frames(rep):
+    sizes = {s["size"] for s in rep.get("streams", [])}
+    if len(sizes) == 1:
+        size = sizes.pop()
+        return f"{size}-byte frames" if size.isdigit() else f"frame sizes {size}"
+    if sizes:
+        return "frame sizes per stream"
+    return f"{rep.get('txpkts', '?')}-byte frames"
+
+
+def plot_streams(ax, streams):
+    """Per stream: tx and rx rates (bars, left axis) and latency p50/p99 (points, right
+    axis); the lost, reordered and duplicate frames under each stream's name."""
+    x = range(len(streams))
+    w = 0.38
+    ax.bar([i - w / 2 for i in x], [s["tx_pps"] / 1e6 for s in streams], w, label="tx")
+    ax.bar([i + w / 2 for i in x], [s["rx_pps"] / 1e6 for s in streams], w, label="rx")
+    ax.set_ylabel("Mpps")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels([f"{s['id']}: {s['port']}->{s['rx_port']}\n"
+                        f"lost {s['lost']} reord {s['reordered']} dup {s['duplicates']}"
+                        for s in streams], fontsize="x-small")
+    ax.set_title("streams: rate (bars), latency p50/p99 (points)")
+    ax.grid(True, axis="y", alpha=0.3)
+    measured = [i for i, s in enumerate(streams) if s["latency_ns"]["count"]]
+    if measured:
+        ax2 = ax.twinx()
+        for key, marker in (("p50", "o"), ("p99", "^")):
+            ax2.plot(measured, [streams[i]["latency_ns"][key] / 1e3 for i in measured],
+                     marker, color="k" if key == "p50" else "tab:red", linestyle="none",
+                     label=f"latency {key}")
+        ax2.set_ylabel("latency (us)")
+        ax2.set_ylim(bottom=0)
+        ax2.legend(fontsize="small", loc="upper right")
+    ax.legend(fontsize="small", loc="upper left")
 
 
 def plot_latency(ax, lat_ports):

@@ -11,6 +11,8 @@
 
 #include <rte_ether.h>
 
+#include "traffic.h"
+
 namespace gtp {
 
 /* testpmd's forwarding modes (same names), plus template: frames replayed from a capture. */
@@ -40,8 +42,11 @@ struct EthPeer {
 
 struct Config {
 	FwdMode mode = FwdMode::io;
+	bool mode_given = false; /* --forward-mode */
 	uint16_t burst = 32;
-	uint32_t pkt_len = 64; /* --txpkts: frame length without FCS */
+	uint32_t pkt_len = 64; /* the longest frame generated, without FCS (--txpkts, --stream) */
+	SizeSpec txsize;       /* --txpkts: frame lengths without FCS */
+	std::vector<StreamSpec> streams; /* --stream */
 	uint16_t rxq = 1, txq = 1;
 	uint16_t rxd = 0, txd = 0; /* 0: the port's default ring size, as testpmd */
 	unsigned nb_cores = 1;
@@ -55,6 +60,7 @@ struct Config {
 	uint64_t packets = 0;		/* 0 = no limit */
 	double rate_pps = 0;		/* per port; 0 = as fast as possible */
 	double rate_gbps = 0;		/* per port, L2 bytes (no FCS) */
+	double rate_pct = 0;		/* per port, % of line rate on the wire (--rate=P%) */
 	std::vector<uint16_t> portlist; /* empty = every probed port */
 	bool tx_first = false;
 	bool latency = true; /* stamp generated frames and measure */

@@ -114,6 +114,12 @@ public:
 		else
 			reordered_++;
 	}
+	/* Figures counted elsewhere (a SeqWindow of one stream). */
+	void count(uint64_t received, uint64_t reordered)
+	{
+		received_ += received;
+		reordered_ += reordered;
+	}
 	void merge(const SeqTracker &o)
 	{
 		received_ += o.received_;
@@ -125,6 +131,94 @@ public:
 private:
 	std::array<uint32_t, kMaxStreams> next_{};
 	uint64_t received_ = 0, reordered_ = 0;
+};
+
+/* The sequence numbers of one sending stream at one receiver, with duplicates told apart from
+ * late frames: a window of the last kWindow sequence numbers remembers which arrived (as
+ * IPsec's anti-replay window, RFC 4303 3.4.3). A frame below the highest seen so far is a
+ * duplicate if its number is marked, else late (reordered); one more than kWindow behind is
+ * counted reordered (too old to tell). */
+class SeqWindow {
+public:
+	static constexpr uint32_t kWindow = 1024;
+
+	void add(uint32_t seq)
+	{
+		received_++;
+		int32_t d = int32_t(seq - next_);
+		if (d >= 0) {
+			/* The numbers next_..seq leave the window's far end. */
+			if (uint32_t(d) >= kWindow)
+				seen_.fill(0);
+			else
+				for (uint32_t s = next_; s != seq; s++)
+					clear(s);
+			set(seq);
+			next_ = seq + 1;
+		} else if (uint32_t(-d) <= kWindow) {
+			if (test(seq)) {
+				duplicates_++;
+			} else {
+				set(seq);
+				reordered_++;
+			}
+		} else {
+			reordered_++;
+		}
+	}
+	uint64_t received() const { return received_; } /* duplicates included */
+	uint64_t unique() const { return received_ - duplicates_; }
+	uint64_t reordered() const { return reordered_; }
+	uint64_t duplicates() const { return duplicates_; }
+
+private:
+	void set(uint32_t s) { seen_[(s % kWindow) / 64] |= 1ull << (s % 64); }
+	void clear(uint32_t s) { seen_[(s % kWindow) / 64] &= ~(1ull << (s % 64)); }
+	bool test(uint32_t s) const { return seen_[(s % kWindow) / 64] >> (s % 64) & 1; }
+
+	std::array<uint64_t, kWindow / 64> seen_{};
+	uint32_t next_ = 0;
+	uint64_t received_ = 0, reordered_ = 0, duplicates_ = 0;
+};
+
+/* Jitter of one stream at one receiver from the transit times (arrival - departure, ns) of
+ * consecutive frames: D = transit(i) - transit(i-1). jitter() is RFC 3550's interarrival
+ * jitter estimate (6.4.1: J += (|D| - J) / 16) at the last frame, kept in integers (as the
+ * RFC's appendix A.8 code does; in 1/256 ns here) so that the datapath has no floating point
+ * and no long dependency chain; mean_abs_d() the
+ * mean |D| over the whole run (RFC 3393's IPDV between consecutive frames, absolute). */
+class Jitter {
+public:
+	void add(int64_t transit)
+	{
+		if (n_++) {
+			int64_t d = transit - last_;
+			d = d < 0 ? -d : d;
+			j256_ += ((d << 8) - j256_) >> 4;
+			sum_abs_ += uint64_t(d);
+			diffs_++;
+		}
+		last_ = transit;
+	}
+	double jitter() const { return double(j256_) / 256; }
+	double mean_abs_d() const { return diffs_ ? double(sum_abs_) / double(diffs_) : 0; }
+	uint64_t count() const { return n_; }
+	/* Across receivers (queues) of the same stream: J weighted by their frames. */
+	void merge(const Jitter &o)
+	{
+		if (!o.n_)
+			return;
+		j256_ = int64_t((double(j256_) * double(n_) + double(o.j256_) * double(o.n_)) /
+				(double(n_) + double(o.n_)));
+		sum_abs_ += o.sum_abs_;
+		diffs_ += o.diffs_;
+		n_ += o.n_;
+		last_ = o.last_;
+	}
+
+private:
+	int64_t last_ = 0, j256_ = 0;
+	uint64_t n_ = 0, diffs_ = 0, sum_abs_ = 0;
 };
 
 } // namespace gtp

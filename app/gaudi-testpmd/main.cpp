@@ -89,6 +89,7 @@ static int main_impl(int argc, char **argv)
 	std::unique_ptr<BpfFilter> filter;
 	std::vector<std::unique_ptr<Capture>> captures;
 	Sampler sampler;
+	FlowLive flow_live;
 	std::string modes = mode_name(c.mode);
 	double elapsed = 0;
 	const char *stopped_by = "?";
@@ -172,8 +173,12 @@ static int main_impl(int argc, char **argv)
 			printf(", template %zu frame(s) of %.1f bytes on average%s%s",
 			       r.tmpl.frames.size(), r.tmpl.avg_len, r.replay.on ? ", " : "",
 			       r.replay.on ? replay_describe(r).c_str() : "");
+		else if (!c.streams.empty())
+			printf(", %zu stream(s)", r.flows.size());
 		else if (is_generator(c.mode))
-			printf(", %u-byte frames", c.pkt_len);
+			printf(c.txsize.kind == SizeSpec::Kind::fixed ? ", %s-byte frames"
+								      : ", frame sizes %s",
+			       c.txsize.str().c_str());
 		if (pps > 0)
 			printf(", %.0f frames/s per port", pps);
 		if (filter)
@@ -248,6 +253,10 @@ static int main_impl(int argc, char **argv)
 							     double(now - last_t) / double(r.hz));
 					if (!c.quiet)
 						live_show(r, sampler, smp, screen, false);
+					/* One line per stream when they are the user's. */
+					if (!c.quiet && !c.streams.empty() && !screen)
+						flow_live.line(r, smp.t,
+							       double(now - last_t) / double(r.hz));
 					last_t = now;
 					next_period += period;
 					if (next_period < now)

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <getopt.h>
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -65,8 +66,19 @@ void usage(const char *prog)
 	       "generators);\n"
 	       "                        default: the MAC of the paired port\n"
 	       "Generated frames (txonly, flowgen):\n"
-	       "  --txpkts=LEN          frame length without FCS, from 42 up to the ports'\n"
-	       "                        largest frame (8188 on Gaudi2; show port info) (64)\n"
+	       "  --txpkts=SIZES        frame lengths without FCS, from 42 up to the ports'\n"
+	       "                        largest frame (8188 on Gaudi2; show port info) (64):\n"
+	       "                        LEN, imix (simple IMIX, 7:4:1 in a fixed order: 60/590/\n"
+	       "                        1514 bytes, 64/594/1518 with FCS), LEN:WEIGHT,... (e.g.\n"
+	       "                        64:7,594:4,1518:1), LO-HI (each in turn), random:LO-HI;\n"
+	       "                        anything but LEN implies --forward-mode=txonly\n"
+	       "  --stream=PORT:KEY=VAL,...\n"
+	       "                        a traffic stream on PORT (repeatable; implies txonly);\n"
+	       "                        keys: vlan=ID qinq=OUTER.INNER l3=ipv4|ipv6|none\n"
+	       "                        l4=udp|tcp|raw ethertype=0xNNNN (no IP) size=SIZES\n"
+	       "                        rate=N[pps]|Xgbps|P%% src_mac= dst_mac= src_ip= dst_ip=\n"
+	       "                        sport= dport= (each A or A-B[/inc|dec|random]);\n"
+	       "                        without rate=, --rate's; others: the options below\n"
 	       "  --tx-ip=SRC,DST       IPv4 addresses (198.18.0.1,198.18.0.2)\n"
 	       "  --tx-udp=SRC[,DST]    UDP ports (9,9)\n"
 	       "  --flowgen-flows=N     flowgen: flows (source address/port pairs) (1024)\n"
@@ -76,7 +88,9 @@ void usage(const char *prog)
 	       "                        as fast (1 = as captured), then stop (replay)\n"
 	       "  --replay-loop=N       template: replay the capture N times, 0 = until stopped\n"
 	       "                        (1); as captured (x1) unless --replay-speed or --rate\n"
-	       "  --rate=PPS            per-port target rate, frames per second (line rate)\n"
+	       "  --rate=PPS|P%%         per-port target rate, frames per second or %% of the\n"
+	       "                        line rate on the wire (FCS, preamble, IFG; Gaudi ports\n"
+	       "                        pad frames to 187 bytes) (line rate)\n"
 	       "  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
 	       "  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
 	       "RoCE v2 (roce mode: requester on the first port, responder on its peer):\n"
@@ -118,12 +132,14 @@ void usage(const char *prog)
 	       "\n"
 	       "Examples:\n"
 	       "  %s --forward-mode=txonly --rate=1000000 --duration=5 --json=r.json\n"
+	       "  %s --txpkts=imix --duration=3 --json=r.json\n"
+	       "  %s --stream=0:vlan=100,rate=50000 --stream=0:l3=ipv6,l4=tcp,size=imix,rate=10%%\n"
 	       "  %s --forward-mode=io --tx-first --capture=1:p1.pcapng --capture-filter='udp'\n"
 	       "  %s --forward-mode=template --template=frames.pcap --rate-gbps=10 --duration=3\n"
 	       "  %s --template=trace.pcapng --replay-speed=2 --replay-loop=3\n"
 	       "  %s -l 0-2 -a 0000:3b:00.0 -a 0000:3b:00.1 -- --forward-mode=io --nb-cores=2\n"
 	       "  %s --rfc2544=throughput,latency --rfc2544-sizes=64,512,1518 --rfc2544-trial=10\n",
-	       prog, prog, prog, prog, prog, prog, prog);
+	       prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 namespace {
@@ -140,6 +156,7 @@ enum Opt {
 	OPT_TX_FIRST,
 	OPT_ETH_PEER,
 	OPT_TXPKTS,
+	OPT_STREAM,
 	OPT_TX_IP,
 	OPT_TX_UDP,
 	OPT_FLOWS,
@@ -184,6 +201,7 @@ const struct option long_opts[] = {
 	{"tx-first", no_argument, nullptr, OPT_TX_FIRST},
 	{"eth-peer", required_argument, nullptr, OPT_ETH_PEER},
 	{"txpkts", required_argument, nullptr, OPT_TXPKTS},
+	{"stream", required_argument, nullptr, OPT_STREAM},
 	{"tx-ip", required_argument, nullptr, OPT_TX_IP},
 	{"tx-udp", required_argument, nullptr, OPT_TX_UDP},
 	{"flowgen-flows", required_argument, nullptr, OPT_FLOWS},
@@ -354,6 +372,7 @@ int parse_args(int argc, char **argv, Config &cfg)
 			if (!found)
 				return bad("not a mode (io, mac, macswap, txonly, rxonly, flowgen, "
 					   "icmpecho, template, roce)");
+			cfg.mode_given = true;
 			break;
 		}
 		case OPT_PORTLIST:
@@ -397,15 +416,27 @@ int parse_args(int argc, char **argv, Config &cfg)
 			cfg.eth_peers.push_back(p);
 			break;
 		}
-		case OPT_TXPKTS:
-			if (strchr(arg, ','))
+		case OPT_TXPKTS: {
+			/* testpmd's LEN,LEN,... are the segments of one frame. */
+			if (strchr(arg, ',') && !strchr(arg, ':'))
 				return bad(
 					"one length only (multi-segment frames are not supported)");
+			std::string err;
+			if (!parse_size(arg, cfg.txsize, err))
+				return bad(err.c_str());
 			/* The upper bound is the ports' largest frame, known once they are probed. */
-			if (!parse_u64(arg, 42, UINT16_MAX, u))
+			if (cfg.txsize.min() < 42)
 				return bad("not a frame length (42 bytes or more, without FCS)");
-			cfg.pkt_len = uint32_t(u);
 			break;
+		}
+		case OPT_STREAM: {
+			StreamSpec sp;
+			std::string err;
+			if (!parse_stream(arg, sp, err))
+				return bad(err.c_str());
+			cfg.streams.push_back(sp);
+			break;
+		}
 		case OPT_TX_IP: {
 			std::string s(arg);
 			size_t comma = s.find(',');
@@ -437,11 +468,23 @@ int parse_args(int argc, char **argv, Config &cfg)
 		case OPT_TEMPLATE:
 			cfg.template_file = arg;
 			break;
-		case OPT_RATE:
+		case OPT_RATE: {
+			size_t l = strlen(arg);
+			if (l > 1 && arg[l - 1] == '%') {
+				if (!parse_double(std::string(arg, l - 1).c_str(), 1e-9, 100, d))
+					return bad("not a share of the line rate (above 0, at most "
+						   "100%)");
+				cfg.rate_pct = d;
+				cfg.rate_pps = 0;
+				break;
+			}
 			if (!parse_double(arg, 1, 1e12, d))
-				return bad("not a rate in frames per second (1 or more)");
+				return bad("not a rate in frames per second (1 or more) or P% of "
+					   "the line rate");
 			cfg.rate_pps = d;
+			cfg.rate_pct = 0;
 			break;
+		}
 		case OPT_RATE_GBPS:
 			if (!parse_double(arg, 1e-6, 1e6, d))
 				return bad("not a rate in Gbit/s (above 0)");
@@ -601,6 +644,54 @@ int parse_args(int argc, char **argv, Config &cfg)
 		return 1;
 	}
 	/* Consistency of the options among themselves (ports are checked after EAL). */
+	/* Streams and size mixes are traffic: without a mode, they mean txonly (testpmd's
+	 * --txpkts applies to txonly only; a plain LEN keeps its io default for --tx-first). */
+	if (!cfg.mode_given && (!cfg.streams.empty() || cfg.txsize.kind != SizeSpec::Kind::fixed))
+		cfg.mode = FwdMode::txonly;
+	if (!cfg.streams.empty() && cfg.mode != FwdMode::txonly) {
+		fprintf(stderr,
+			"%s: --stream is for --forward-mode=txonly (implied without "
+			"--forward-mode), not %s\n",
+			prog, mode_name(cfg.mode));
+		return 1;
+	}
+	if (cfg.rate_pct > 0 && cfg.rate_gbps > 0) {
+		fprintf(stderr, "%s: --rate=%g%% and --rate-gbps: one of the two\n", prog,
+			cfg.rate_pct);
+		return 1;
+	}
+	cfg.pkt_len = cfg.txsize.max();
+	for (StreamSpec &sp : cfg.streams) {
+		/* What a stream leaves out, the other options give. */
+		if (!sp.size_given)
+			sp.size = cfg.txsize;
+		if (!sp.src_ip.given && sp.l3 == L3::ipv4)
+			sp.src_ip.lo = sp.src_ip.hi = cfg.ip_src;
+		if (!sp.dst_ip.given && sp.l3 == L3::ipv4)
+			sp.dst_ip.lo = sp.dst_ip.hi = cfg.ip_dst;
+		/* IPv6: the benchmarking range 2001:2::/48 (RFC 5180), ::1 and ::2 as IPv4's. */
+		if (!sp.src_ip.given && sp.l3 == L3::ipv6) {
+			sp.src_ip.hi64 = 0x2001000200000000ull;
+			sp.src_ip.lo = sp.src_ip.hi = 1;
+		}
+		if (!sp.dst_ip.given && sp.l3 == L3::ipv6) {
+			sp.dst_ip.hi64 = 0x2001000200000000ull;
+			sp.dst_ip.lo = sp.dst_ip.hi = 2;
+		}
+		if (!sp.sport.given)
+			sp.sport.lo = sp.sport.hi = cfg.udp_src;
+		if (!sp.dport.given)
+			sp.dport.lo = sp.dport.hi = cfg.udp_dst;
+		if (sp.rate.unit == RateSpec::Unit::none) {
+			if (cfg.rate_pct > 0)
+				sp.rate = {RateSpec::Unit::percent, cfg.rate_pct};
+			else if (cfg.rate_pps > 0)
+				sp.rate = {RateSpec::Unit::pps, cfg.rate_pps};
+			else if (cfg.rate_gbps > 0)
+				sp.rate = {RateSpec::Unit::gbps, cfg.rate_gbps};
+		}
+		cfg.pkt_len = std::max(cfg.pkt_len, sp.size.max());
+	}
 	if (!rfc2544_check(cfg, given))
 		return 1;
 	if (!cfg.template_file.empty() && cfg.mode == FwdMode::io)
@@ -614,7 +705,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 			mode_name(cfg.mode));
 		return 1;
 	}
-	if ((cfg.rate_pps > 0 || cfg.rate_gbps > 0) && !is_generator(cfg.mode)) {
+	if ((cfg.rate_pps > 0 || cfg.rate_gbps > 0 || cfg.rate_pct > 0) &&
+	    !is_generator(cfg.mode)) {
 		fprintf(stderr,
 			"%s: --rate/--rate-gbps apply to txonly, flowgen and template, "
 			"not %s\n",

@@ -123,8 +123,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		pr.tx_gbps = double(p.final.obytes) * 8 / e / 1e9;
 		for (auto &s : r.streams) {
 			if (s->port == p.id) {
-				pr.lat.merge(s->lat);
-				pr.seqs.merge(s->seqs);
+				stream_rx(*s, pr.lat, pr.seqs);
 			}
 			if (s->tx_port == p.peer)
 				pr.peer_sent_stamped += s->sent_stamped.load();
@@ -164,6 +163,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			       double(pr.lat.max()) / 1e3, lost, pr.seqs.reordered());
 		}
 	}
+	flows_print(r, elapsed);
 	for (auto &cap : captures)
 		printf("capture of port %u (%s%s): %s, %" PRIu64 " frames written, %" PRIu64
 		       " filtered out, %" PRIu64 " not captured (capture ring or pool full)\n",
@@ -296,6 +296,7 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 					double(j.completed.load()) * j.msg * 8 / e / 1e9,
 					j.data_ok ? "true" : "false", json_str(j.error).c_str());
 			}
+			flows_json(r, f, elapsed);
 			fprintf(f, " \"captures\": [");
 			for (size_t k = 0; k < captures.size(); k++) {
 				const Capture &cap = *captures[k];

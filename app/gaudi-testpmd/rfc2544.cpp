@@ -29,111 +29,6 @@
 
 namespace gtp {
 
-/* ---- options ----------------------------------------------------------------------------- */
-
-static std::vector<std::string> split(const char *arg)
-{
-	std::vector<std::string> out;
-	std::string s(arg);
-	size_t pos = 0;
-	for (;;) {
-		size_t comma = s.find(',', pos);
-		out.push_back(s.substr(pos, comma == std::string::npos ? comma : comma - pos));
-		if (comma == std::string::npos)
-			return out;
-		pos = comma + 1;
-	}
-}
-
-bool rfc2544_parse_tests(const char *arg, unsigned &tests, std::string &err)
-{
-	static const struct {
-		const char *name;
-		unsigned bit;
-	} names[] = {{"throughput", kRfcThroughput},
-		     {"latency", kRfcLatency},
-		     {"loss", kRfcLoss},
-		     {"back-to-back", kRfcBackToBack},
-		     {"all", kRfcThroughput | kRfcLatency | kRfcLoss | kRfcBackToBack}};
-	tests = 0;
-	for (const std::string &t : split(arg)) {
-		unsigned bit = 0;
-		for (auto &n : names)
-			if (t == n.name)
-				bit = n.bit;
-		if (!bit) {
-			err = "'" + t +
-			      "' is not a test (throughput, latency, loss, back-to-back, all)";
-			return false;
-		}
-		tests |= bit;
-	}
-	return true;
-}
-
-bool rfc2544_parse_sizes(const char *arg, std::vector<uint32_t> &sizes, std::string &err)
-{
-	sizes.clear();
-	for (const std::string &t : split(arg)) {
-		char *end = nullptr;
-		errno = 0;
-		unsigned long v =
-			t.empty() || !isdigit(uint8_t(t[0])) ? 0 : strtoul(t.c_str(), &end, 10);
-		if (t.empty() || errno || !end || *end || v < 64 || v > 9018) {
-			err = "'" + t + "' is not a frame size (64..9018 bytes with FCS)";
-			return false;
-		}
-		if (std::find(sizes.begin(), sizes.end(), uint32_t(v)) != sizes.end()) {
-			err = "size " + t + " given twice";
-			return false;
-		}
-		sizes.push_back(uint32_t(v));
-	}
-	return true;
-}
-
-bool rfc2544_check(Config &c, const std::vector<std::string> &given)
-{
-	const char *prog = "gaudi-testpmd";
-	bool rfc = c.rfc2544 != 0;
-	if (!rfc) {
-		for (const std::string &g : given)
-			if (g.rfind("rfc2544-", 0) == 0) {
-				fprintf(stderr, "%s: --%s needs --rfc2544=TESTS\n", prog,
-					g.c_str());
-				return false;
-			}
-		return true;
-	}
-	/* The benchmark sets these per trial itself. */
-	static const char *const owned[] = {"forward-mode", "txpkts",  "rate",	   "rate-gbps",
-					    "duration",	    "packets", "template", "no-latency",
-					    "tx-first",	    "roce-op", "roce-msg", "roce-depth",
-					    "roce-mtu"};
-	for (const std::string &g : given)
-		for (const char *o : owned)
-			if (g == o) {
-				fprintf(stderr,
-					"%s: --%s does not go with --rfc2544 (the benchmark sends "
-					"txonly frames of --rfc2544-sizes, stamped, at the rate of "
-					"each trial)\n",
-					prog, o);
-				return false;
-			}
-	if (c.interactive) {
-		fprintf(stderr, "%s: --rfc2544 runs on its own, not at the prompt (-i)\n", prog);
-		return false;
-	}
-	if (c.rfc2544_sizes.empty())
-		c.rfc2544_sizes = rfc2544_default_sizes();
-	c.mode = FwdMode::txonly;
-	c.latency = true; /* the stamps count the test frames */
-	/* Pools and MTU for the largest size (validate checks it against the ports). */
-	c.pkt_len = *std::max_element(c.rfc2544_sizes.begin(), c.rfc2544_sizes.end()) -
-		    RTE_ETHER_CRC_LEN;
-	return true;
-}
-
 /* ---- wire ---------------------------------------------------------------------------- */
 
 /* Bytes a frame of len bytes without FCS takes on the wire: FCS, preamble, gap; a Gaudi port
@@ -258,8 +153,30 @@ struct Bench {
 	void set_size(uint32_t size)
 	{
 		r.cfg.pkt_len = size - RTE_ETHER_CRC_LEN;
-		for (auto &s : r.streams)
-			build_header(*s, r);
+		for (auto &f : r.flows) {
+			const Port &p = *r.by_id[f->port];
+			f->spec.size = SizeSpec{};
+			f->spec.size.lo = f->spec.size.hi = r.cfg.pkt_len;
+			f->gen.init(f->spec, p.mac, p.dst, f->id, 0x243f6a8885a308d3ull + f->id);
+		}
+	}
+
+	/* Clears what the ports' streams and the traffic streams measured (a trial's count). */
+	void clear_measures()
+	{
+		for (auto &s : r.streams) {
+			s->seqs = SeqTracker{};
+			s->lat = Histogram{};
+			for (FlowRx &fr : s->flow_rx)
+				fr = FlowRx{};
+			s->sent_stamped.store(0, std::memory_order_relaxed);
+		}
+		for (auto &f : r.flows) {
+			f->seq = 0;
+			f->tx_packets.store(0, std::memory_order_relaxed);
+			f->tx_bytes.store(0, std::memory_order_relaxed);
+			f->tx_stamped.store(0, std::memory_order_relaxed);
+		}
 	}
 
 	/* One trial (RFC 2544 s. 23): frames per port at fps per port (0: as fast as the
@@ -274,10 +191,6 @@ struct Bench {
 		for (auto &s : r.streams) {
 			uint64_t share = frames / c.txq + (s->queue < frames % c.txq ? 1 : 0);
 			s->to_send = frames ? std::max<uint64_t>(share, 1) : 0;
-			s->tsc_per_pkt = fps > 0 ? hz * c.txq / fps : 0;
-			s->seqs = SeqTracker{};
-			s->lat = Histogram{};
-			s->seq = 0;
 			s->max_lag = 0;
 			s->hold_rate = true;
 			s->last_turn.store(0, std::memory_order_relaxed);
@@ -285,6 +198,15 @@ struct Bench {
 			s->rx.store(0, std::memory_order_relaxed);
 			s->sent_stamped.store(0, std::memory_order_relaxed);
 		}
+		/* The rate of each port's traffic streams (one per tx queue), paced per frame. */
+		for (auto &f : r.flows) {
+			f->paced = fps > 0;
+			f->per_frame = fps > 0 ? hz * c.txq / fps : 0;
+			f->per_byte = 0;
+			f->wire = false;
+			f->target_pps = fps / c.txq;
+		}
+		clear_measures();
 		uint64_t missed0 = 0;
 		for (Port &p : r.ports)
 			missed0 += port_stats(p).imissed;
@@ -333,7 +255,10 @@ struct Bench {
 		spent += double(rte_rdtsc() - start) / hz;
 		for (auto &s : r.streams) {
 			t.offered += s->sent.load(std::memory_order_relaxed);
-			t.received += s->seqs.received();
+			Histogram lat;
+			SeqTracker seqs;
+			stream_rx(*s, lat, seqs);
+			t.received += seqs.received();
 			t.lag_ms = std::max(t.lag_ms, s->max_lag / hz * 1e3);
 		}
 		t.away_ms = double(away) / hz * 1e3;
@@ -490,8 +415,10 @@ struct Bench {
 			return row;
 		double T = r.cfg.rfc2544_trial;
 		Trial t = run_steady("latency", tp.size, 1, row.fps, T, tp.line_fps);
-		for (auto &s : r.streams)
-			row.lat.merge(s->lat);
+		for (auto &s : r.streams) {
+			SeqTracker seqs;
+			stream_rx(*s, row.lat, seqs);
+		}
 		row.loss = t.loss;
 		row.gen_limited = t.gen_limited;
 		row.disturbed = disturbed(t);
@@ -733,11 +660,7 @@ double rfc2544_run(Run &r, std::vector<std::unique_ptr<Capture>> &captures, cons
 	}
 	/* The final report's latency lines would show the last trial only: cleared, the
 	 * benchmark's tables hold the figures. */
-	for (auto &s : r.streams) {
-		s->seqs = SeqTracker{};
-		s->lat = Histogram{};
-		s->sent_stamped.store(0, std::memory_order_relaxed);
-	}
+	b.clear_measures();
 	c.pkt_len = *std::max_element(c.rfc2544_sizes.begin(), c.rfc2544_sizes.end()) -
 		    RTE_ETHER_CRC_LEN;
 	stopped_by = b.aborted ? "signal" : "rfc2544";

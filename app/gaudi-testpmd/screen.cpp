@@ -29,7 +29,7 @@ static double pct_line(const Run &r, size_t k, double pps, double bps)
 	if (!mbps)
 		return -1;
 	double len = pps > 0 ? bps / 8 / pps : 0;
-	return pps * wire_len(len) * 8 / (double(mbps) * 1e6) * 100;
+	return pps * wire_len(len, r.ports[k].min_frame) * 8 / (double(mbps) * 1e6) * 100;
 }
 
 static void pct_cell(char *b, size_t n, double pct)
@@ -55,7 +55,8 @@ void live_show(const Run &r, const Sampler &sampler, const Sample &smp, bool scr
 						  ? port_shortfall(r, r.ports[k], pps, ps.tx_pps)
 						  : "";
 			if (!why.empty())
-				printf("          port %u: target %.4g Mfps, achieved %.4g Mfps: %s\n",
+				printf("          port %u: target %.4g Mfps, achieved %.4g Mfps: "
+				       "%s\n",
 				       r.ports[k].id, pps / 1e6, ps.tx_pps / 1e6, why.c_str());
 		}
 		fflush(stdout);

@@ -227,11 +227,24 @@ static uint32_t setup_frame(const Run &r)
 	return r.cfg.interactive ? std::max(frame_max(r), r.port_max_frame) : frame_max(r);
 }
 
-/* Frames per second each port is to send; 0 = as fast as it goes. */
+/* Frames per second each port is to send without --stream; 0 = as fast as it goes (or, with
+ * --stream, each stream at its own rate). --rate=P% needs the ports' speed (validate). */
 double target_pps(const Run &r)
 {
 	const Config &c = r.cfg;
-	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : double(c.pkt_len);
+	if (c.mode != FwdMode::template_ && !c.streams.empty())
+		return 0;
+	const SizeSpec &sz = c.txsize;
+	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : sz.mean_len();
+	if (c.rate_pct > 0) {
+		if (r.ports.empty())
+			return 0;
+		const Port &p = r.ports[0];
+		double line = double(p.speed_mbps) * 1e6;
+		if (c.mode == FwdMode::template_)
+			return line * c.rate_pct / 100 / (8 * wire_len(len, p.min_frame));
+		return rate_pps({RateSpec::Unit::percent, c.rate_pct}, sz, line, p.min_frame);
+	}
 	double pps = c.rate_pps;
 	if (c.rate_gbps > 0) {
 		double g = c.rate_gbps * 1e9 / (8 * len);
@@ -240,9 +253,89 @@ double target_pps(const Run &r)
 	return pps;
 }
 
-double wire_len(double len)
+/* The traffic stream of a port without --stream: --txpkts, --tx-ip, --tx-udp; flowgen varies
+ * the source address and port over --flowgen-flows flows, together. */
+StreamSpec default_spec(const Run &r, uint16_t port)
 {
-	return std::max(len, 60.0) + kWireOverhead;
+	const Config &c = r.cfg;
+	StreamSpec sp;
+	sp.port = port;
+	sp.size = c.txsize;
+	sp.size_given = true;
+	auto fixed = [](uint64_t v) {
+		FieldSpec f;
+		f.lo = f.hi = v;
+		return f;
+	};
+	sp.src_ip = fixed(c.ip_src);
+	sp.dst_ip = fixed(c.ip_dst);
+	sp.sport = fixed(c.udp_src);
+	sp.dport = fixed(c.udp_dst);
+	if (c.mode == FwdMode::flowgen) {
+		sp.src_ip.var = sp.sport.var = FieldSpec::Var::inc;
+		sp.src_ip.hi = std::min<uint64_t>(UINT32_MAX, uint64_t(c.ip_src) + c.flows - 1);
+		sp.sport.hi = std::min<uint64_t>(UINT16_MAX, uint64_t(c.udp_src) + c.flows - 1);
+	}
+	sp.text = "port " + std::to_string(port) + " (--txpkts=" + sp.size.str() + ")";
+	return sp;
+}
+
+/* --stream against the ports, and each port's load against its line rate, on the wire. */
+static bool check_streams(const Run &r)
+{
+	const Config &c = r.cfg;
+	for (const StreamSpec &sp : c.streams) {
+		if (!r.by_id[sp.port]) {
+			fprintf(stderr, "%s: --stream=%s: port %u is not in use\n", kProg,
+				sp.text.c_str(), sp.port);
+			return false;
+		}
+		if (sp.size.min() < sp.hdr_len()) {
+			fprintf(stderr,
+				"%s: --stream=%s: %u-byte frames are shorter than the stream's "
+				"headers (%u bytes)\n",
+				kProg, sp.text.c_str(), sp.size.min(), sp.hdr_len());
+			return false;
+		}
+	}
+	if (!is_generator(c.mode))
+		return true;
+	for (const Port &p : r.ports) {
+		double line = double(p.speed_mbps) * 1e6, bps = 0;
+		bool pct = c.rate_pct > 0;
+		if (c.mode == FwdMode::template_) {
+			bps = target_pps(r) * wire_len(r.tmpl.avg_len, p.min_frame) * 8;
+		} else if (c.streams.empty()) {
+			bps = target_pps(r) * 8 *
+			      c.txsize.mean([&p](uint32_t l) { return wire_len(l, p.min_frame); });
+		} else {
+			for (const StreamSpec &sp : c.streams) {
+				if (sp.port != p.id)
+					continue;
+				pct = pct || sp.rate.unit == RateSpec::Unit::percent;
+				bps += rate_pps(sp.rate, sp.size, line, p.min_frame) * 8 *
+				       sp.size.mean([&p](uint32_t l) {
+					       return wire_len(l, p.min_frame);
+				       });
+			}
+		}
+		if (pct && !p.speed_mbps) {
+			fprintf(stderr,
+				"%s: a rate in %% of the line rate: port %u (%s) reports no "
+				"speed\n",
+				kProg, p.id, p.name.c_str());
+			return false;
+		}
+		if (p.speed_mbps && bps > line * (1 + 1e-9)) {
+			fprintf(stderr,
+				"%s: the target rate (%.3f Gbit/s on the wire, with FCS, preamble, "
+				"inter-frame gap and frames padded to %u bytes) is above port %u's "
+				"line rate of %.0f Gbit/s\n",
+				kProg, bps / 1e9, p.min_frame, p.id, double(p.speed_mbps) / 1e3);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* Checks the options against the probed ports; touches no port. */
@@ -276,15 +369,13 @@ bool validate(Run &r)
 			kProg, c.nb_cores, c.nb_cores + 1, c.nb_cores, rte_lcore_count());
 		return false;
 	}
-	size_t nstreams = c.portlist.size() * c.rxq;
+	size_t nstreams = std::max(c.portlist.size() * c.rxq, c.streams.size());
 	if (nstreams > kMaxStreams) {
-		fprintf(stderr, "%s: %zu streams (ports x queues); at most %u\n", kProg, nstreams,
-			kMaxStreams);
+		fprintf(stderr, "%s: %zu streams (--stream, or ports x queues); at most %u\n",
+			kProg, nstreams, kMaxStreams);
 		return false;
 	}
 	uint32_t max_frame = frame_max(r);
-	double pps = target_pps(r);
-	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : double(c.pkt_len);
 	r.ports.resize(c.portlist.size());
 	for (size_t i = 0; i < c.portlist.size(); i++) {
 		Port &p = r.ports[i];
@@ -311,6 +402,9 @@ bool validate(Run &r)
 		 * which rte_eth_desc_lim cannot say: checked here, so that a size it would refuse
 		 * stops the run before a port is configured. */
 		bool pow2 = strncmp(info.driver_name, "net_gaudi", 9) == 0;
+		/* A Gaudi port pads what it sends to 187 bytes (its TX, H6-3399): on its wire
+		 * a shorter frame takes the time of a 187-byte one. */
+		p.min_frame = pow2 ? kGaudiMinFrame : kEthMinFrame;
 		auto desc_ok = [pow2](uint16_t n, const rte_eth_desc_lim &l) {
 			return n >= l.nb_min && n <= l.nb_max &&
 			       (l.nb_align <= 1 || n % l.nb_align == 0) &&
@@ -361,18 +455,6 @@ bool validate(Run &r)
 				p.speed_mbps = sp.mbps;
 				break;
 			}
-		if (pps > 0 && p.speed_mbps) {
-			double bps = pps * wire_len(len) * 8;
-			if (bps > double(p.speed_mbps) * 1e6) {
-				fprintf(stderr,
-					"%s: the target rate (%.0f frames/s of %.0f bytes = %.3f "
-					"Gbit/s on the wire) is above port %u's line rate of %.0f "
-					"Gbit/s\n",
-					kProg, pps, len, bps / 1e9, p.id,
-					double(p.speed_mbps) / 1e3);
-				return false;
-			}
-		}
 		rte_eth_macaddr_get(p.id, &p.mac);
 	}
 	for (Port &p : r.ports)
@@ -384,6 +466,8 @@ bool validate(Run &r)
 		}
 		r.by_id[e.port]->dst = e.addr;
 	}
+	if (!check_streams(r))
+		return false;
 	for (const CaptureSpec &cs : c.captures)
 		if (!r.by_id[cs.port]) {
 			fprintf(stderr, "%s: --capture: port %u is not in use (ports:", kProg,
@@ -503,6 +587,75 @@ bool setup_port(Run &r, Port &p)
 	return true;
 }
 
+/* The traffic streams of txonly/flowgen: one per --stream (on queue k % txq of its port, k
+ * counting the port's streams), or one per port and queue sharing the port's rate. Each lcore
+ * stream learns which it sends and which its port receives. */
+static void setup_flows(Run &r, double pps)
+{
+	const Config &c = r.cfg;
+	r.flows.clear();
+	if (!is_generator(c.mode) || c.mode == FwdMode::template_)
+		return;
+	std::vector<std::pair<StreamSpec, uint16_t>> specs; /* and queue */
+	if (c.streams.empty()) {
+		for (const Port &p : r.ports)
+			for (uint16_t q = 0; q < c.txq; q++) {
+				StreamSpec sp = default_spec(r, p.id);
+				if (c.rate_pct > 0)
+					sp.rate = {RateSpec::Unit::percent, c.rate_pct / c.txq};
+				else if (c.rate_gbps > 0 && c.rate_pps == 0)
+					sp.rate = {RateSpec::Unit::gbps, c.rate_gbps / c.txq};
+				else if (pps > 0)
+					sp.rate = {RateSpec::Unit::pps, pps / c.txq};
+				specs.emplace_back(sp, q);
+			}
+	} else {
+		std::vector<unsigned> per_port(RTE_MAX_ETHPORTS, 0);
+		for (const StreamSpec &sp : c.streams)
+			specs.emplace_back(sp, uint16_t(per_port[sp.port]++ % c.txq));
+	}
+	for (auto &[sp, q] : specs) {
+		const Port &p = *r.by_id[sp.port];
+		auto f = std::make_unique<TxFlow>();
+		f->id = uint16_t(r.flows.size());
+		f->port = p.id;
+		f->queue = q;
+		f->rx_port = p.peer;
+		f->spec = sp;
+		f->desc = describe(sp, p.peer);
+		f->gen.init(sp, p.mac, p.dst, f->id, 0x243f6a8885a308d3ull + f->id);
+		f->min_frame = p.min_frame;
+		double line = double(p.speed_mbps) * 1e6;
+		switch (sp.rate.unit) {
+		case RateSpec::Unit::none:
+			break;
+		case RateSpec::Unit::pps:
+			f->per_frame = double(r.hz) / sp.rate.value;
+			break;
+		case RateSpec::Unit::gbps:
+			f->per_byte = double(r.hz) * 8 / (sp.rate.value * 1e9);
+			break;
+		case RateSpec::Unit::percent:
+			f->per_byte = double(r.hz) * 8 / (line * sp.rate.value / 100);
+			f->wire = true;
+			break;
+		}
+		f->paced = sp.rate.unit != RateSpec::Unit::none;
+		f->target_pps = rate_pps(sp.rate, sp.size, line, p.min_frame);
+		for (auto &s : r.streams)
+			if (s->port == f->port && s->queue == f->queue)
+				s->flows.push_back(f.get());
+		r.flows.push_back(std::move(f));
+	}
+	for (auto &s : r.streams) {
+		size_t n = 0;
+		for (auto &f : r.flows)
+			if (f->rx_port == s->port)
+				s->rx_idx[f->id] = int16_t(n++);
+		s->flow_rx = std::vector<FlowRx>(n);
+	}
+}
+
 void setup_streams(Run &r, double pps)
 {
 	const Config &c = r.cfg;
@@ -535,24 +688,33 @@ void setup_streams(Run &r, double pps)
 				s->to_send = c.packets / c.txq + (q < c.packets % c.txq ? 1 : 0);
 			if (pps > 0)
 				s->tsc_per_pkt = double(r.hz) * c.txq / pps;
-			build_header(*s, r);
+			s->rx_idx.fill(-1);
 			r.lcore_streams[r.streams.size() % c.nb_cores].push_back(s.get());
 			r.streams.push_back(std::move(s));
 		}
+	setup_flows(r, pps);
 }
 
-/* io/mac/macswap --tx-first: one txonly burst per port to start the loop. */
+/* io/mac/macswap --tx-first: one burst per port, of its txonly stream, to start the loop. */
 void tx_first(Run &r)
 {
 	for (auto &s : r.streams) {
 		if (s->queue != 0)
 			continue;
-		Stream tmp;
-		tmp.id = s->id;
-		tmp.tx_port = s->port;
-		build_header(tmp, r);
+		const Port &p = *r.by_id[s->port];
+		FrameGen gen;
+		gen.init(default_spec(r, p.id), p.mac, p.dst, s->id, s->id);
 		rte_mbuf *pkts[kMaxBurst];
-		uint16_t n = generate(tmp, r, pkts, r.cfg.burst, rte_rdtsc());
+		uint16_t n = r.cfg.burst;
+		if (rte_pktmbuf_alloc_bulk(r.gen_mp, pkts, n) != 0)
+			continue;
+		uint64_t now = rte_rdtsc();
+		for (uint16_t i = 0; i < n; i++) {
+			uint32_t len = gen.next_len();
+			gen.build(rte_pktmbuf_mtod(pkts[i], uint8_t *), len, r.cfg.latency, i, now);
+			pkts[i]->data_len = uint16_t(len);
+			pkts[i]->pkt_len = len;
+		}
 		uint16_t k = tx_burst(r, s->port, 0, pkts, n);
 		if (k < n)
 			rte_pktmbuf_free_bulk(pkts + k, n - k);
