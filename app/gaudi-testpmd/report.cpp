@@ -163,7 +163,9 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 			       double(pr.lat.max()) / 1e3, lost, pr.seqs.reordered());
 		}
 	}
-	flows_print(r, elapsed);
+	/* After --rfc2544 its tables hold the figures: the streams were the trials'. */
+	if (!c.rfc2544)
+		flows_print(r, elapsed);
 	for (auto &cap : captures)
 		printf("capture of port %u (%s%s): %s, %" PRIu64 " frames written, %" PRIu64
 		       " filtered out, %" PRIu64 " not captured (capture ring or pool full)\n",
@@ -296,7 +298,8 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 					double(j.completed.load()) * j.msg * 8 / e / 1e9,
 					j.data_ok ? "true" : "false", json_str(j.error).c_str());
 			}
-			flows_json(r, f, elapsed);
+			if (!c.rfc2544)
+				flows_json(r, f, elapsed);
 			fprintf(f, " \"captures\": [");
 			for (size_t k = 0; k < captures.size(); k++) {
 				const Capture &cap = *captures[k];
