@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest: a peer for perftest's ib_write_bw, ib_read_bw and ib_send_bw (RC) on the
+// roce_perftest: a peer for perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw and the
+// latency tests ib_write_lat, ib_read_lat, ib_send_lat (RC) on the
 // userspace RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
 //
-//   roce_perftest [EAL args] -- --test=write|read|send [options]            server
-//   roce_perftest [EAL args] -- --test=write|read|send [options] <host>     client
+//   roce_perftest [EAL args] -- --test=TEST [options]            server
+//   roce_perftest [EAL args] -- --test=TEST [options] <host>     client
+//
+// TEST: write, read, send, atomic (the ib_*_bw tests), write_lat, read_lat, send_lat.
 //
 // Options as perftest's where they apply (both sides must be given the same ones):
-//   -s, --size=<bytes>      message size (default 65536)
+//   -s, --size=<bytes>      message size (default 65536, latency tests 2; atomic: 8 only)
 //   -a, --all               all sizes 2 .. 2^23
-//   -n, --iters=<n>         messages per size (default 5000; at least 5)
+//   -n, --iters=<n>         messages per size (default 5000, latency tests 1000; at least 5)
 //   -m, --mtu=<bytes>       path MTU (default the port's; the smaller of both sides is used)
 //   -p, --port=<port>       TCP port (default 18515)
 //   -t, --tx-depth=<n>      outstanding send WRs (default 128)
 //   -r, --rx-depth=<n>      receives posted by a send server (default 512)
 //   -x, --gid-index=0|1     as roce_pingpong's -g (default 1: IPv4)
+//   -A, --atomic_type=FETCH_AND_ADD|CMP_AND_SWAP   the atomic test's operation (default FAA)
 //   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
 // The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
 // keys, unless --peer-mac gives it; the Context answers the peer's ARP/NS for our GID while
@@ -35,6 +39,22 @@
 // the run (with -a a hand shake after each size); each side prints its own report; the end
 // as for write.
 // The server advertises vaddr = buffer + max(size, cycle buffer): perftest's layout.
+// atomic: as write (ib_atomic_bw's flow is write_bw's); the server's MR and QP grant remote
+// atomic access and it takes 16 outstanding atomics, as for READ. perftest's client adds 1
+// (FETCH_AND_ADD) or swaps 0 for 0 (CMP_AND_SWAP) at 8-byte words 64 bytes apart in its cycle
+// buffer; so our server checks that its words (zero at start) sum to the client's iterations
+// (FAA) or stay 0 (CAS). Our client sends all its atomics to the one word the server
+// advertises and checks the original values it fetches: +1 each (FAA), all the same (CAS).
+// Latency tests (write_lat.c, read_lat.c, send_lat.c; run_iter_lat_write/_lat/_lat_send in
+// perftest_resources.c): write_lat and read_lat hand shake once more before the keys; then as
+// above up to the hand shake after RTR (send_lat: keys, connect, 2 hand shakes). write_lat: both
+// sides write `size` bytes whose last byte counts the iterations to the peer's buffer and
+// wait for the peer's count in their own; the server writes first. read_lat: the client reads,
+// one READ at a time; the server only closes (hand shake, "done"). send_lat: per size both
+// post receives and hand shake, then ping-pong SENDs, the client first. No report exchange:
+// each side that runs prints its own latencies (perftest's print_report_lat: the time between
+// successive posts, halved for write/send, sorted, the last 2 dropped; t_typical = median).
+// write_lat has no closing exchange; read_lat and send_lat end with a hand shake and "done".
 // Exit status 0 when every message completed successfully (send server: every receive too).
 #include <arpa/inet.h>
 #include <endian.h>
@@ -47,6 +67,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,7 +91,7 @@ using namespace gaudi::examples;
 
 namespace {
 
-enum class Test { write, read, send };
+enum class Test { write, read, send, atomic };
 
 constexpr char kVersion[16] = "6.06";	 // perftest 4.5-0.17's VERSION (configure.ac)
 constexpr double kMinPeerVersion = 5.70; // check_version_compatibility()
@@ -78,13 +99,20 @@ constexpr size_t kKeyMsgSize = 108;	 // KEY_MSG_SIZE_GID
 constexpr uint32_t kMaxSize = 8388608;	 // MAX_SIZE: -a goes to 2^23
 constexpr int kOutReads = 16;		 // outstanding READs we take as responder
 constexpr unsigned kResolveMs = 5000;	 // longest wait for the peer's ARP reply / NA
+constexpr uint64_t kAtomicSize = 8;	 // DEF_SIZE_ATOMIC: the only size of the atomic test
+constexpr uint64_t kAtomicAdd = 1;	 // ATOMIC_ADD_VALUE
+constexpr uint64_t kAtomicSwap = 0;	 // ATOMIC_SWAP_VALUE (compare 0 too)
 
 struct Opts {
 	Test test = Test::write;
 	bool test_set = false;
+	bool lat = false; // a latency test (ib_*_lat)
+	bool cas = false; // atomic: CMP_AND_SWAP instead of FETCH_AND_ADD
 	uint64_t size = 65536;
+	bool size_set = false;
 	bool all = false;
 	uint64_t iters = 5000;
+	bool iters_set = false;
 	ibv_mtu mtu = ibv_mtu(0);
 	int tcp_port = 18515;
 	uint32_t tx_depth = 128;
@@ -230,35 +258,41 @@ public:
 		if (buf_ == nullptr)
 			return fail("buffer allocation");
 		pd_ = ctx_->alloc_pd();
-		cq_ = ctx_->create_cq(o_.tx_depth + o_.rx_depth + 16);
+		cq_ = ctx_->create_cq(o_.tx_depth + 16);
+		rcq_ = ctx_->create_cq(o_.rx_depth + 16);
 		mr_ = ctx_->reg_mr(*pd_, buf_, 2 * half_,
 				   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-					   IBV_ACCESS_REMOTE_READ,
+					   IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC,
 				   &err);
 		QpInitAttr a;
 		a.qp_type = IBV_QPT_RC;
-		a.send_cq = a.recv_cq = cq_.get();
+		a.send_cq = cq_.get();
+		a.recv_cq = rcq_.get();
 		a.cap.max_send_wr = o_.tx_depth;
 		a.cap.max_recv_wr = o_.rx_depth;
 		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
 		a.cap.max_inline_data = 0;
-		if (cq_)
+		if (cq_ && rcq_)
 			qp_ = ctx_->create_qp(*pd_, a, &err);
 		if (!qp_ || !mr_)
 			return fail("QP/CQ/MR creation");
 		QpAttr at;
 		at.qp_state = IBV_QPS_INIT;
-		at.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+		at.qp_access_flags =
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 		if (qp_->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS))
 			return fail("QP to INIT");
 		srand48(getpid() * time(nullptr));
 		my_.lid = 0;
-		my_.out_reads = o_.test == Test::read ? kOutReads : 1;
+		my_.out_reads = o_.test == Test::read || o_.test == Test::atomic ? kOutReads : 1;
 		my_.qpn = qp_->qp_num();
 		my_.psn = uint32_t(lrand48() & 0xffffff);
 		my_.rkey = mr_->rkey();
 		my_.vaddr = reinterpret_cast<uintptr_t>(buf_) + half_;
 		my_.gid = ctx_->gid();
+		// write_lat.c and read_lat.c hand shake once before the per-QP one.
+		if (o_.lat && o_.test != Test::send && !hand_shake())
+			return fail("key exchange");
 		if (!hand_shake())
 			return fail("key exchange");
 		if (my_.gid.is_ipv4() != rem_.gid.is_ipv4()) {
@@ -273,6 +307,8 @@ public:
 		print_dest("remote", rem_);
 		if (!hand_shake()) // the second one after RTR (write_bw.c, read_bw.c, send_bw.c)
 			return fail("hand shake");
+		if (o_.lat)
+			return run_lat();
 		printf("---------------------------------------------------------------------------"
 		       "------------\n");
 		printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   "
@@ -300,6 +336,7 @@ public:
 		qp_.reset();
 		mr_.reset();
 		cq_.reset();
+		rcq_.reset();
 		pd_.reset();
 		ctx_.reset();
 		rte_free(buf_);
@@ -368,7 +405,7 @@ private:
 		a.timeout = 14;
 		a.retry_cnt = 7;
 		a.rnr_retry = 7;
-		a.max_rd_atomic = uint8_t(std::clamp<uint32_t>(rem_.out_reads, 1, 255));
+		a.max_rd_atomic = uint8_t(std::clamp<uint32_t>(rem_.out_reads, 1, kMaxRdAtomic));
 		if (qp_->modify(a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
 					   IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 					   IBV_QP_MAX_QP_RD_ATOMIC)) {
@@ -383,9 +420,16 @@ private:
 		uint64_t posted = 0, done = 0;
 		uint64_t t0 = rte_get_timer_cycles();
 		Sge s{reinterpret_cast<uintptr_t>(buf_), uint32_t(size), mr_->lkey()};
+		// Atomics: each outstanding one fetches into its own word of the first half.
+		const bool atomic = o_.test == Test::atomic;
+		const uint64_t slots = half_ / kAtomicSize;
+		const uint64_t depth =
+			atomic ? std::min<uint64_t>(o_.tx_depth, slots) : o_.tx_depth;
+		auto *fetched = reinterpret_cast<volatile uint64_t *>(buf_);
+		uint64_t first = 0;
 		WorkCompletion wc[32];
 		while (done < o_.iters) {
-			while (posted < o_.iters && posted - done < o_.tx_depth) {
+			while (posted < o_.iters && posted - done < depth) {
 				SendWr w;
 				w.wr_id = posted;
 				w.sg_list = {&s, 1};
@@ -394,6 +438,14 @@ private:
 					   : o_.test == Test::read ? IBV_WR_RDMA_READ
 								   : IBV_WR_SEND;
 				w.rdma = {rem_.vaddr, rem_.rkey};
+				if (atomic) {
+					s.addr = reinterpret_cast<uintptr_t>(
+						&fetched[posted % slots]);
+					w.opcode = o_.cas ? IBV_WR_ATOMIC_CMP_AND_SWP
+							  : IBV_WR_ATOMIC_FETCH_AND_ADD;
+					w.atomic = {rem_.vaddr, o_.cas ? kAtomicSwap : kAtomicAdd,
+						    kAtomicSwap, rem_.rkey};
+				}
 				if (qp_->post_send(w) != 0)
 					break;
 				posted++;
@@ -410,11 +462,48 @@ private:
 						int(wc[i].status), wc[i].wr_id);
 					return false;
 				}
+				if (atomic) {
+					// One word, RC order: FAA's fetched values count up by the add;
+					// CAS swaps 0 for 0, so the word never changes.
+					uint64_t v = fetched[wc[i].wr_id % slots];
+					uint64_t want =
+						first + (o_.cas ? 0 : wc[i].wr_id * kAtomicAdd);
+					if (wc[i].wr_id == 0)
+						first = v;
+					else if (v != want) {
+						fprintf(stderr,
+							"atomic %" PRIu64 " fetched %" PRIu64
+							", expected %" PRIu64 "\n",
+							wc[i].wr_id, v, want);
+						return false;
+					}
+				}
 				done++;
 			}
 		}
 		fill(rep, size, done, rte_get_timer_cycles() - t0);
+		if (atomic && o_.cas)
+			printf(" atomic check: %" PRIu64 " compare-and-swaps fetched %" PRIu64
+			       " each\n",
+			       done, first);
+		else if (atomic)
+			printf(" atomic check: %" PRIu64 " fetch-and-adds fetched %" PRIu64
+			       " .. %" PRIu64 " in order\n",
+			       done, first, first + (done - 1) * kAtomicAdd);
 		return true;
+	}
+	// Our server after an atomic run: perftest's client added 1 per FETCH_AND_ADD to words of
+	// our (zeroed) second half, or swapped 0 for 0; the words' sum says each executed once.
+	bool check_atomic_target(uint64_t iters)
+	{
+		const auto *w = reinterpret_cast<const uint64_t *>(buf_ + half_);
+		uint64_t sum = 0;
+		for (uint64_t i = 0; i < half_ / 8; i++)
+			sum += w[i];
+		uint64_t want = o_.cas ? 0 : iters * kAtomicAdd;
+		printf(" atomic check: target words sum to %" PRIu64 ", expected %" PRIu64 "\n",
+		       sum, want);
+		return sum == want;
 	}
 	void fill(Report &rep, uint64_t size, uint64_t n, uint64_t cycles)
 	{
@@ -443,6 +532,8 @@ private:
 			if (!hand_shake() || !xchg_reports(ch_, mine, theirs))
 				return fail("report exchange");
 			print_report(theirs);
+			if (o_.test == Test::atomic && !check_atomic_target(theirs.iters))
+				return 1;
 		}
 		return 0;
 	}
@@ -470,7 +561,7 @@ private:
 				WorkCompletion wc[32];
 				while (got < o_.iters) {
 					unsigned moved = ctx_->poll();
-					int n = cq_->poll_cq(wc);
+					int n = rcq_->poll_cq(wc);
 					if (moved == 0 && n == 0)
 						sched_yield();
 					for (int i = 0; i < n; i++) {
@@ -505,11 +596,236 @@ private:
 		return 0;
 	}
 
+	// Latency tests. Returns the exit status.
+	int run_lat()
+	{
+		const bool server = o_.server == nullptr; // perftest's machine == SERVER
+		printf("---------------------------------------------------------------------------"
+		       "------------\n");
+		// read_lat.c: only the client posts; the server closes at once and answers READs
+		// while it waits in that hand shake.
+		if (o_.test == Test::read && server)
+			return close_lat();
+		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    "
+		       "t_avg[usec]    t_stdev[usec]   99%% percentile[usec]   99.9%% "
+		       "percentile[usec] \n");
+		tposted_.assign(o_.iters, 0);
+		for (uint64_t size = o_.all ? 2 : o_.size; size <= (o_.all ? kMaxSize : o_.size);
+		     size *= 2) {
+			bool ok;
+			if (o_.test == Test::write) {
+				ok = lat_write(size, server);
+			} else if (o_.test == Test::read) {
+				ok = lat_read(size);
+			} else {
+				// send_lat.c: receives for this size, then a hand shake.
+				if (!post_lat_recvs(size) || !hand_shake())
+					return fail("hand shake");
+				ok = lat_send(size, server);
+			}
+			if (!ok)
+				return fail("the run");
+			print_lat(size);
+		}
+		// write_lat.c ends without an exchange; read_lat.c and send_lat.c close.
+		return o_.test == Test::write ? linger_and_report(0) : close_lat();
+	}
+	int close_lat()
+	{
+		if (!hand_shake() || !ch_.put("done", sizeof "done"))
+			return fail("closing the connection");
+		return linger_and_report(0);
+	}
+	// Keeps answering briefly (the peer may wait for our last ACKs), prints the counters.
+	int linger_and_report(int rc)
+	{
+		uint64_t until = rte_get_timer_cycles() + rte_get_timer_hz() / 5;
+		while (rte_get_timer_cycles() < until)
+			if (ctx_->poll() == 0)
+				sched_yield();
+		printf("---------------------------------------------------------------------------"
+		       "------------\n");
+		print_counters();
+		return rc;
+	}
+	// Polls the Context once; false when the QP failed (the peer's NAK, retries exceeded).
+	bool progress()
+	{
+		if (ctx_->poll() == 0)
+			sched_yield();
+		if (qp_->state() == IBV_QPS_ERR) {
+			fprintf(stderr, "QP in error state\n");
+			return false;
+		}
+		return true;
+	}
+	// Waits for one completion on cq; false on a failed one.
+	bool wait_wc(CompletionQueue &cq, const char *what)
+	{
+		WorkCompletion wc;
+		int n;
+		while ((n = cq.poll_cq({&wc, 1})) == 0)
+			if (!progress())
+				return false;
+		if (wc.status != IBV_WC_SUCCESS) {
+			fprintf(stderr,
+				"Completion with error (%s): status %d, wr_id %" PRIu64 "\n", what,
+				int(wc.status), wc.wr_id);
+			return false;
+		}
+		return true;
+	}
+	// Reaps send completions without waiting; false on a failed one.
+	bool reap_sends(uint64_t &done)
+	{
+		WorkCompletion wc[16];
+		int n = cq_->poll_cq(wc);
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				fprintf(stderr, "Completion with error at send: status %d\n",
+					int(wc[i].status));
+				return false;
+			}
+		}
+		done += uint64_t(n);
+		return true;
+	}
+	bool post_one(ibv_wr_opcode op, uint64_t size, uint64_t id)
+	{
+		Sge s{reinterpret_cast<uintptr_t>(buf_), uint32_t(size), mr_->lkey()};
+		SendWr w;
+		w.wr_id = id;
+		w.sg_list = {&s, 1};
+		w.opcode = op;
+		w.send_flags = IBV_SEND_SIGNALED;
+		w.rdma = {rem_.vaddr, rem_.rkey};
+		int rc = qp_->post_send(w);
+		if (rc != 0)
+			fprintf(stderr, "Couldn't post send: %s\n", strerror(-rc));
+		return rc == 0;
+	}
+	// run_iter_lat_write: the last byte of what each side writes counts its messages; each
+	// waits for the peer's count in its own buffer (at the vaddr it advertised) before the
+	// next write. perftest's server writes first.
+	bool lat_write(uint64_t size, bool server)
+	{
+		volatile uint8_t *post = buf_ + size - 1;
+		volatile uint8_t *seen = buf_ + half_ + size - 1;
+		uint64_t scnt = 0, ccnt = 0, rcnt = 0;
+		while (scnt < o_.iters || ccnt < o_.iters || rcnt < o_.iters) {
+			if (rcnt < o_.iters && !(scnt < 1 && server)) {
+				rcnt++;
+				while (*seen != uint8_t(rcnt))
+					if (!progress())
+						return false;
+			}
+			if (scnt < o_.iters) {
+				tposted_[scnt] = rte_rdtsc();
+				*post = uint8_t(++scnt);
+				if (!post_one(IBV_WR_RDMA_WRITE, size, scnt))
+					return false;
+			}
+			if (ccnt < o_.iters) {
+				if (!wait_wc(*cq_, "write"))
+					return false;
+				ccnt++;
+			}
+		}
+		return true;
+	}
+	// run_iter_lat: one READ at a time.
+	bool lat_read(uint64_t size)
+	{
+		for (uint64_t i = 0; i < o_.iters; i++) {
+			tposted_[i] = rte_rdtsc();
+			if (!post_one(IBV_WR_RDMA_READ, size, i) || !wait_wc(*cq_, "read"))
+				return false;
+		}
+		return true;
+	}
+	// ctx_set_recv_wqes: up to rx_depth receives of `size` in the second half.
+	bool post_lat_recvs(uint64_t size)
+	{
+		lat_rposted_ = std::min<uint64_t>(o_.rx_depth, o_.iters);
+		for (uint64_t i = 0; i < lat_rposted_; i++)
+			if (!post_lat_recv(size))
+				return false;
+		return true;
+	}
+	bool post_lat_recv(uint64_t size)
+	{
+		Sge s{reinterpret_cast<uintptr_t>(buf_) + half_, uint32_t(size), mr_->lkey()};
+		if (qp_->post_recv({0, {&s, 1}}) != 0) {
+			fprintf(stderr, "Couldn't post receive\n");
+			return false;
+		}
+		return true;
+	}
+	// run_iter_lat_send: each side waits for the peer's SEND before its own; the client sends
+	// first. perftest signals only every cq_mod-th send; we signal all and reap them as they
+	// come (the peer's reply proves the SEND arrived; its ACK may come later).
+	bool lat_send(uint64_t size, bool server)
+	{
+		uint64_t scnt = 0, rcnt = 0, sdone = 0;
+		while (scnt < o_.iters || rcnt < o_.iters) {
+			if (rcnt < o_.iters && !(scnt < 1 && !server)) {
+				if (!wait_wc(*rcq_, "receive"))
+					return false;
+				rcnt++;
+				if (lat_rposted_ < o_.iters) {
+					if (!post_lat_recv(size))
+						return false;
+					lat_rposted_++;
+				}
+			}
+			if (scnt < o_.iters) {
+				tposted_[scnt++] = rte_rdtsc();
+				if (!post_one(IBV_WR_SEND, size, scnt))
+					return false;
+			}
+			if (!reap_sends(sdone))
+				return false;
+		}
+		while (sdone < scnt)
+			if (!progress() || !reap_sends(sdone))
+				return false;
+		return true;
+	}
+	// print_report_lat (perftest_parameters.c): deltas between successive posts; a WRITE or
+	// SEND round trip is two one-way latencies, a READ one.
+	void print_lat(uint64_t size)
+	{
+		const double per_us =
+			double(rte_get_tsc_hz()) / 1e6 * (o_.test == Test::read ? 1.0 : 2.0);
+		std::vector<uint64_t> d(o_.iters - 1);
+		for (size_t i = 0; i < d.size(); i++)
+			d[i] = tposted_[i + 1] - tposted_[i];
+		std::sort(d.begin(), d.end());
+		size_t n = d.size() - 2; // LAT_MEASURE_TAIL
+		double median =
+			(n - 1) % 2 ? double(d[n / 2] + d[n / 2 - 1]) / 2 : double(d[n / 2]);
+		double sum = 0;
+		for (size_t i = 0; i < n; i++)
+			sum += double(d[i]) / per_us;
+		double avg = sum / double(n), var = 0;
+		for (size_t i = 0; i < n; i++)
+			var += (double(d[i]) / per_us - avg) * (double(d[i]) / per_us - avg);
+		size_t p99 = size_t(std::ceil(double(n) * 0.99)),
+		       p999 = size_t(std::ceil(double(n) * 0.999));
+		printf(" %-7" PRIu64 " %" PRIu64 "          %-7.2f        %-7.2f      %-7.2f  "
+		       "	       %-7.2f     	%-7.2f		%-7.2f 		%-7.2f\n",
+		       size, o_.iters, double(d[0]) / per_us, double(d[n]) / per_us,
+		       median / per_us, avg, std::sqrt(var / double(n)), double(d[p99]) / per_us,
+		       double(d[p999]) / per_us);
+	}
+
 	const Opts &o_;
 	SideChannel ch_;
+	std::vector<uint64_t> tposted_; // latency tests: TSC at each post
+	uint64_t lat_rposted_ = 0;	// send_lat: receives posted for this size
 	std::unique_ptr<Context> ctx_;
 	std::unique_ptr<ProtectionDomain> pd_;
-	std::unique_ptr<CompletionQueue> cq_;
+	std::unique_ptr<CompletionQueue> cq_, rcq_; // send, receive
 	std::unique_ptr<MemoryRegion> mr_;
 	std::unique_ptr<QueuePair> qp_;
 	uint8_t *buf_ = nullptr;
@@ -521,9 +837,10 @@ private:
 
 void usage(const char *argv0)
 {
-	printf("Usage: %s [EAL args] -- --test=write|read|send [-s size] [-a] [-n iters] [-m mtu] "
-	       "[-p port]\n"
-	       "       [-t tx_depth] [-r rx_depth] [-x 0|1] [--ip=a.b.c.d] [--peer-mac=xx:..:xx] "
+	printf("Usage: %s [EAL args] -- --test=write|read|send|atomic [-s size] [-a] [-n iters] "
+	       "[-m mtu] [-p port]\n"
+	       "       [-A FETCH_AND_ADD|CMP_AND_SWAP] [-t tx_depth] [-r rx_depth] [-x 0|1] "
+	       "[--ip=a.b.c.d] [--peer-mac=xx:..:xx] "
 	       "[--dpdk-port=N]\n"
 	       "       [--pcap=FILE] [server]\n",
 	       argv0);
@@ -542,23 +859,17 @@ int main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	Opts o;
-	static const option longopts[] = {{"test", 1, nullptr, 'T'},
-					  {"size", 1, nullptr, 's'},
-					  {"all", 0, nullptr, 'a'},
-					  {"iters", 1, nullptr, 'n'},
-					  {"mtu", 1, nullptr, 'm'},
-					  {"port", 1, nullptr, 'p'},
-					  {"tx-depth", 1, nullptr, 't'},
-					  {"rx-depth", 1, nullptr, 'r'},
-					  {"gid-index", 1, nullptr, 'x'},
-					  {"ip", 1, nullptr, 'I'},
-					  {"peer-mac", 1, nullptr, 'M'},
-					  {"dpdk-port", 1, nullptr, 'P'},
-					  {"pcap", 1, nullptr, 'C'},
-					  {"help", 0, nullptr, 'h'},
-					  {}};
+	static const option longopts[] = {
+		{"test", 1, nullptr, 'T'},	{"size", 1, nullptr, 's'},
+		{"all", 0, nullptr, 'a'},	{"iters", 1, nullptr, 'n'},
+		{"mtu", 1, nullptr, 'm'},	{"port", 1, nullptr, 'p'},
+		{"tx-depth", 1, nullptr, 't'},	{"rx-depth", 1, nullptr, 'r'},
+		{"gid-index", 1, nullptr, 'x'}, {"atomic_type", 1, nullptr, 'A'},
+		{"ip", 1, nullptr, 'I'},	{"peer-mac", 1, nullptr, 'M'},
+		{"dpdk-port", 1, nullptr, 'P'}, {"pcap", 1, nullptr, 'C'},
+		{"help", 0, nullptr, 'h'},	{}};
 	int c;
-	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:h", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:h", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'T':
 			o.test_set = true;
@@ -568,6 +879,14 @@ int main(int argc, char **argv)
 				o.test = Test::read;
 			else if (!strcmp(optarg, "send"))
 				o.test = Test::send;
+			else if (!strcmp(optarg, "atomic"))
+				o.test = Test::atomic;
+			else if (!strcmp(optarg, "write_lat"))
+				o.test = Test::write, o.lat = true;
+			else if (!strcmp(optarg, "read_lat"))
+				o.test = Test::read, o.lat = true;
+			else if (!strcmp(optarg, "send_lat"))
+				o.test = Test::send, o.lat = true;
 			else {
 				usage(argv[0]);
 				return 1;
@@ -575,12 +894,25 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			o.size = strtoull(optarg, nullptr, 0);
+			o.size_set = true;
+			break;
+		case 'A':
+			if (!strcmp(optarg, "FETCH_AND_ADD"))
+				o.cas = false;
+			else if (!strcmp(optarg, "CMP_AND_SWAP"))
+				o.cas = true;
+			else {
+				fprintf(stderr, "-A: FETCH_AND_ADD or CMP_AND_SWAP, not %s\n",
+					optarg);
+				return 1;
+			}
 			break;
 		case 'a':
 			o.all = true;
 			break;
 		case 'n':
 			o.iters = strtoull(optarg, nullptr, 0);
+			o.iters_set = true;
 			break;
 		case 'm': {
 			int m = atoi(optarg);
@@ -641,13 +973,29 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 		return 1;
 	}
-	if (!o.test_set || o.iters < 5 || o.size < 1 || o.size > kMaxSize ||
-	    o.tx_depth < 1 || o.rx_depth < 1 || (o.gid_idx != 0 && o.gid_idx != 1)) {
+	if (!o.test_set || o.iters < 5 || o.size < 1 || o.size > kMaxSize || o.tx_depth < 1 ||
+	    o.rx_depth < 1 || (o.gid_idx != 0 && o.gid_idx != 1)) {
 		fprintf(stderr, "need --test, -n >= 5, 1 <= -s <= 2^23, -x 0|1\n");
 		usage(argv[0]);
 		return 1;
 	}
+	if (o.lat) { // DEF_SIZE_LAT, DEF_ITERS; one message at a time
+		if (!o.size_set)
+			o.size = 2;
+		if (!o.iters_set)
+			o.iters = 1000;
+	}
+	if (o.test == Test::atomic) {
+		// perftest: "Message size cannot be changed for Atomic tests" (-a sets 2^23).
+		if (o.all || (o.size_set && o.size != kAtomicSize)) {
+			fprintf(stderr, "--test=atomic: the size is 8 bytes (no -s, no -a)\n");
+			return 1;
+		}
+		o.size = kAtomicSize;
+	}
 	o.tx_depth = std::min<uint64_t>(o.tx_depth, o.iters); // perftest does the same
+	if (o.lat) // one message at a time, but SEND completions may trail the peer's reply
+		o.tx_depth = std::max<uint32_t>(o.tx_depth, 16);
 	rte_mempool *mp = rte_pktmbuf_pool_create("pt_pool", 8191, 256, 0,
 						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
 	if (mp == nullptr || setup_port(o.dpdk_port, mp) != 0) {

@@ -43,7 +43,8 @@ from pathlib import Path
 MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe',
            'e1000']
 TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
-         'ib_write_bw', 'ib_read_bw', 'ib_send_bw']
+         'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
+         'ib_send_lat']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
 
 GUEST_MAC = '52:54:00:77:00:02'
@@ -617,7 +618,38 @@ def perftest_reports(text):
     return [(int(m.group(1)), int(m.group(2))) for m in REPORT_RE.finditer(text)]
 
 
-def check_perftest(client_is_guest, all_sizes):
+# REPORT_FMT_LAT: bytes, iterations, t_min, t_max, t_typical, t_avg, t_stdev, 99 %, 99.9 %.
+LAT_RE = re.compile(r'^\s+(\d+)\s+(\d+)' + r'\s+([\d.]+)' * 7 + r'\s*$', re.M)
+
+
+def check_perftest_lat(test, client_is_guest):
+    """ib_{write,send}_lat: both sides print their latencies; ib_read_lat: the client only."""
+    def check(rc, our_out, gst, guest_out, expect):
+        size, iters = expect
+        client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
+        bad = []
+        if rc != 0:
+            bad.append(f'ours exited {rc}')
+        if gst != 0:
+            bad.append(f'guest exited {gst}')
+        shown = {}
+        for side, text in (('client', client), ('server', server)):
+            lines = LAT_RE.findall(CLOCK_WARNING_RE.sub('', text))
+            got = [(int(m[0]), int(m[1])) for m in lines]
+            want = [] if test == 'read' and side == 'server' else [(size, iters)]
+            if got != want:
+                bad.append(f'{side} reported {got}, expected {want}')
+            if lines:
+                shown[side] = float(lines[0][4])  # t_typical
+        if bad:
+            return False, '; '.join(bad)
+        return True, (f'{iters} x {size} bytes; t_typical ' +
+                      ', '.join(f'{k} {v:.1f} us' for k, v in shown.items()))
+    return check
+
+
+def check_perftest(client_is_guest, all_sizes, our_check=None):
+    """our_check: a regex our side's output must hold (its own data check, e.g. atomics)."""
     def check(rc, our_out, gst, guest_out, expect):
         size, iters = expect
         client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
@@ -633,10 +665,14 @@ def check_perftest(client_is_guest, all_sizes):
         # write/read: the server prints the client's (last) report; send: its own.
         if s_ != want[-1:]:
             bad.append(f'server reported {s_}, expected {want[-1:]}')
+        m = re.search(our_check, our_out) if our_check else None
+        if our_check and not m:
+            bad.append(f'our side did not print {our_check!r}')
         if bad:
             return False, '; '.join(bad)
         total = sum(a * b for a, b in want)
-        return True, f'{len(want)} size(s), {total} bytes, both sides agree'
+        return True, (f'{len(want)} size(s), {total} bytes, both sides agree'
+                      + (f'; {m.group(0).strip()}' if m else ''))
     return check
 
 
@@ -655,6 +691,32 @@ def perftest_runs(r: Runner, exe):
             g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
             r.pair(name, g, exe, args, guest_server, (size, iters),
                    check_perftest(not guest_server, all_sizes), timeout=180 if all_sizes else 60)
+    # Atomics (ib_atomic_bw: 8-byte messages only). Our server checks the sum of its target
+    # words (each FETCH_AND_ADD added 1 once), our client the values it fetched (in order).
+    iters = 20
+    for atype, our_check in (('FETCH_AND_ADD', r'atomic check: (target words sum to '
+                              rf'{iters}, expected {iters}|{iters} fetch-and-adds fetched \d+ '
+                              r'\.\. \d+ in order)'),
+                             ('CMP_AND_SWAP', r'atomic check: (target words sum to 0, expected 0|'
+                              rf'{iters} compare-and-swaps fetched \d+ each)')):
+        args = ['--test=atomic', '-A', atype, '-n', str(iters), *common]
+        gcmd = f'ib_atomic_bw -d rxe0 -x 1 -F -A {atype} -n {iters}'
+        for guest_server in (True, False):
+            name = f'ib_atomic_bw-guest_{"server" if guest_server else "client"}-{atype}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            r.pair(name, g, exe, args, guest_server, (8, iters),
+                   check_perftest(not guest_server, False, our_check))
+    # Latency tests: one packet and several (path MTU 4096 by default, 9000 bytes = 3).
+    iters = 100
+    for test in ('write', 'read', 'send'):
+        for size in (2, 9000):
+            args = [f'--test={test}_lat', '-s', str(size), '-n', str(iters), *common]
+            gcmd = f'ib_{test}_lat -d rxe0 -x 1 -F -s {size} -n {iters}'
+            for guest_server in (True, False):
+                name = f'ib_{test}_lat-guest_{"server" if guest_server else "client"}-s{size}'
+                g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+                r.pair(name, g, exe, args, guest_server, (size, iters),
+                       check_perftest_lat(test, not guest_server))
 
 
 if __name__ == '__main__':
