@@ -42,7 +42,7 @@ from pathlib import Path
 # Load order (interop-feasibility.md): without crc32_generic rxe fails to init its crc32.
 MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe',
            'e1000']
-TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
+TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
          'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
          'ib_send_lat']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
@@ -515,6 +515,19 @@ def pingpong_runs(r: Runner, exe):
                    check_pingpong)
             r.pair(f'rc_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
                    args, False, expect, check_pingpong)
+    # SRQ: several RC QPs whose receives all come from one shared receive queue on each side
+    # (srq_pingpong.c: -n counts all QPs' messages together).
+    for qps, mtu, size in ((16, 1024, 4096), (4, 4096, 10001)):
+        iters = 200
+        args = ['--srq', '-q', str(qps), '-s', str(size), '-m', str(mtu), '-n', str(iters),
+                '-g', '1', '-c', f'--ip={HOST_IP}']
+        gcmd = f'ibv_srq_pingpong -d rxe0 -g 1 -q {qps} -s {size} -m {mtu} -n {iters} -c'
+        expect = size * iters * 2
+        r.pair(f'srq_pingpong-guest_server-q{qps}-mtu{mtu}-s{size}', gcmd, exe, args, True,
+               expect, check_pingpong)
+        r.pair(f'srq_pingpong-guest_client-q{qps}-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@',
+               exe, args, False, expect, check_pingpong)
+    iters = 20
     # RoCE v2 over IPv6: GID index 0, the link-local addresses from the MACs, on both sides.
     size, mtu = 4093, 1024
     args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '0', '-c',
