@@ -18,6 +18,10 @@
 //   -r, --rx-depth=<n>      receives posted by a send server (default 512)
 //   -x, --gid-index=0|1     as roce_pingpong's -g (default 1: IPv4)
 //   -A, --atomic_type=FETCH_AND_ADD|CMP_AND_SWAP   the atomic test's operation (default FAA)
+//   -q, --qp=<n>            QPs (1..64; bandwidth tests): each moves -n messages, the
+//                           report counts all (perftest's iterations x QPs)
+//   -b, --bidirectional     write and read: both sides run at once, each prints the sum
+//   -D, --duration=<sec>    write, read, atomic: run for this long instead of -n messages
 //   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
 // The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
 // keys, unless --peer-mac gives it; the Context answers the peer's ARP/NS for our GID while
@@ -55,6 +59,13 @@
 // each side that runs prints its own latencies (perftest's print_report_lat: the time between
 // successive posts, halved for write/send, sorted, the last 2 dropped; t_typical = median).
 // write_lat has no closing exchange; read_lat and send_lat end with a hand shake and "done".
+// -q: keys and the first hand shakes go once per QP (write/read/atomic: the per-QP ones, then
+// one after RTR; send: one after RTR, then the per-QP ones), the sync points use QP 0's keys.
+// Every QP of ours gets the same target (vaddr); our client's QPs target what the peer gave
+// each. -b (write_bw.c, read_bw.c): after the hand shake after RTR, per size a hand shake, the
+// run (both sides), with -a one more hand shake, the reports cross, each side prints its size
+// and iterations with the sum of both bandwidths; then the closing. -D: our client posts until
+// the time is up and reports what completed; a server does nothing different.
 // Exit status 0 when every message completed successfully (send server: every receive too).
 #include <arpa/inet.h>
 #include <endian.h>
@@ -125,6 +136,9 @@ struct Opts {
 	bool peer_mac_set = false;
 	uint16_t dpdk_port = 0;
 	const char *pcap = nullptr;
+	uint32_t num_qps = 1;  // -q
+	bool duplex = false;   // -b
+	unsigned duration = 0; // -D seconds (0: -n iterations)
 };
 
 struct Dest {
@@ -258,8 +272,8 @@ public:
 		if (buf_ == nullptr)
 			return fail("buffer allocation");
 		pd_ = ctx_->alloc_pd();
-		cq_ = ctx_->create_cq(o_.tx_depth + 16);
-		rcq_ = ctx_->create_cq(o_.rx_depth + 16);
+		cq_ = ctx_->create_cq(o_.tx_depth * o_.num_qps + 16);
+		rcq_ = ctx_->create_cq(o_.rx_depth * o_.num_qps + 16);
 		mr_ = ctx_->reg_mr(*pd_, buf_, 2 * half_,
 				   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 					   IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC,
@@ -272,40 +286,57 @@ public:
 		a.cap.max_recv_wr = o_.rx_depth;
 		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
 		a.cap.max_inline_data = 0;
-		if (cq_ && rcq_)
-			qp_ = ctx_->create_qp(*pd_, a, &err);
-		if (!qp_ || !mr_)
-			return fail("QP/CQ/MR creation");
-		QpAttr at;
-		at.qp_state = IBV_QPS_INIT;
-		at.qp_access_flags =
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
-		if (qp_->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS))
-			return fail("QP to INIT");
 		srand48(getpid() * time(nullptr));
-		my_.lid = 0;
-		my_.out_reads = o_.test == Test::read || o_.test == Test::atomic ? kOutReads : 1;
-		my_.qpn = qp_->qp_num();
-		my_.psn = uint32_t(lrand48() & 0xffffff);
-		my_.rkey = mr_->rkey();
-		my_.vaddr = reinterpret_cast<uintptr_t>(buf_) + half_;
-		my_.gid = ctx_->gid();
-		// write_lat.c and read_lat.c hand shake once before the per-QP one.
+		my_.assign(o_.num_qps, Dest{});
+		rem_.assign(o_.num_qps, Dest{});
+		for (uint32_t i = 0; i < o_.num_qps && cq_ && rcq_ && mr_; i++) {
+			qps_.push_back(ctx_->create_qp(*pd_, a, &err));
+			if (!qps_.back())
+				break;
+			QpAttr at;
+			at.qp_state = IBV_QPS_INIT;
+			at.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+					     IBV_ACCESS_REMOTE_ATOMIC;
+			if (qps_[i]->modify(at,
+					    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS))
+				return fail("QP to INIT");
+			Dest &d = my_[i];
+			d.lid = 0;
+			d.out_reads =
+				o_.test == Test::read || o_.test == Test::atomic ? kOutReads : 1;
+			d.qpn = qps_[i]->qp_num();
+			d.psn = uint32_t(lrand48() & 0xffffff);
+			d.rkey = mr_->rkey();
+			// One target for all QPs: perftest's peers write/read/add wherever we say.
+			d.vaddr = reinterpret_cast<uintptr_t>(buf_) + half_;
+			d.gid = ctx_->gid();
+		}
+		if (qps_.size() != o_.num_qps || !qps_.back())
+			return fail("QP/CQ/MR creation");
+		// write_lat.c and read_lat.c hand shake once before the per-QP ones.
 		if (o_.lat && o_.test != Test::send && !hand_shake())
 			return fail("key exchange");
-		if (!hand_shake())
-			return fail("key exchange");
-		if (my_.gid.is_ipv4() != rem_.gid.is_ipv4()) {
+		for (uint32_t i = 0; i < o_.num_qps; i++)
+			if (!hand_shake(i))
+				return fail("key exchange");
+		if (my_[0].gid.is_ipv4() != rem_[0].gid.is_ipv4()) {
 			fprintf(stderr, "\n Found Incompatibility issue with GID types.\n");
 			return 1;
 		}
 		if (connect())
 			return 1;
-		print_dest(" local", my_);
-		if (!hand_shake())
+		// send_bw.c / send_lat.c: one hand shake after RTR, then the per-QP ones; the
+		// others: the per-QP ones, then one after RTR.
+		if (o_.test == Test::send && !hand_shake())
 			return fail("hand shake");
-		print_dest("remote", rem_);
-		if (!hand_shake()) // the second one after RTR (write_bw.c, read_bw.c, send_bw.c)
+		for (uint32_t i = 0; i < o_.num_qps; i++)
+			print_dest(" local", my_[i]);
+		for (uint32_t i = 0; i < o_.num_qps; i++) {
+			if (!hand_shake(i))
+				return fail("hand shake");
+			print_dest("remote", rem_[i]);
+		}
+		if (o_.test != Test::send && !hand_shake())
 			return fail("hand shake");
 		if (o_.lat)
 			return run_lat();
@@ -333,7 +364,7 @@ public:
 
 	~Peer()
 	{
-		qp_.reset();
+		qps_.clear();
 		mr_.reset();
 		cq_.reset();
 		rcq_.reset();
@@ -372,84 +403,114 @@ private:
 		inet_ntop(AF_INET6, d.gid.raw.data(), ip, sizeof ip);
 		printf(" GID: %s\n", ip);
 	}
-	bool hand_shake()
+	// ctx_hand_shake: QP i's keys both ways (the sync points use QP 0's).
+	bool hand_shake(uint32_t i = 0)
 	{
-		std::string m = keys_msg(my_);
+		std::string m = keys_msg(my_[i]);
 		char r[kKeyMsgSize + 1] = {};
 		if (!ch_.xchg(m.data(), r, kKeyMsgSize))
 			return false;
-		return parse_keys(r, rem_);
+		return parse_keys(r, rem_[i]);
 	}
+	// ctx_connect: every QP to RTR and RTS (the peer's MAC resolved once: one GID).
 	int connect()
 	{
-		QpAttr a;
-		a.qp_state = IBV_QPS_RTR;
-		a.path_mtu = mtu_;
-		a.dest_qp_num = rem_.qpn;
-		a.rq_psn = rem_.psn;
-		a.max_dest_rd_atomic = uint8_t(my_.out_reads);
-		a.min_rnr_timer = 12;
 		MacAddr mac = o_.peer_mac;
 		if (!o_.peer_mac_set &&
-		    gaudi::examples::wait_peer_mac(*ctx_, rem_.gid, mac, kResolveMs) != 0)
+		    gaudi::examples::wait_peer_mac(*ctx_, rem_[0].gid, mac, kResolveMs) != 0)
 			return 1;
-		a.ah_attr = {mac, rem_.gid, 0, 0, 0xff}; // perftest: hop_limit 0xFF
-		if (qp_->modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-					   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-					   IBV_QP_MIN_RNR_TIMER)) {
-			fprintf(stderr, "Failed to modify QP to RTR\n");
-			return 1;
-		}
-		a.qp_state = IBV_QPS_RTS;
-		a.sq_psn = my_.psn;
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.max_rd_atomic = uint8_t(std::clamp<uint32_t>(rem_.out_reads, 1, kMaxRdAtomic));
-		if (qp_->modify(a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-					   IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-					   IBV_QP_MAX_QP_RD_ATOMIC)) {
-			fprintf(stderr, "Failed to modify QP to RTS\n");
-			return 1;
+		for (uint32_t i = 0; i < o_.num_qps; i++) {
+			QpAttr a;
+			a.qp_state = IBV_QPS_RTR;
+			a.path_mtu = mtu_;
+			a.dest_qp_num = rem_[i].qpn;
+			a.rq_psn = rem_[i].psn;
+			a.max_dest_rd_atomic = uint8_t(my_[i].out_reads);
+			a.min_rnr_timer = 12;
+			a.ah_attr = {mac, rem_[i].gid, 0, 0, 0xff}; // perftest: hop_limit 0xFF
+			if (qps_[i]->modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+						       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+						       IBV_QP_MAX_DEST_RD_ATOMIC |
+						       IBV_QP_MIN_RNR_TIMER)) {
+				fprintf(stderr, "Failed to modify QP to RTR\n");
+				return 1;
+			}
+			a.qp_state = IBV_QPS_RTS;
+			a.sq_psn = my_[i].psn;
+			a.timeout = 14;
+			a.retry_cnt = 7;
+			a.rnr_retry = 7;
+			a.max_rd_atomic =
+				uint8_t(std::clamp<uint32_t>(rem_[i].out_reads, 1, kMaxRdAtomic));
+			if (qps_[i]->modify(a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+						       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+						       IBV_QP_MAX_QP_RD_ATOMIC)) {
+				fprintf(stderr, "Failed to modify QP to RTS\n");
+				return 1;
+			}
 		}
 		return 0;
 	}
+	int qp_index(uint32_t qpn) const
+	{
+		for (size_t i = 0; i < qps_.size(); i++)
+			if (qps_[i]->qp_num() == qpn)
+				return int(i);
+		return -1;
+	}
 	// Posts `iters` messages of `size`, at most tx_depth outstanding; false on a failed WC.
+	// run_iter_bw: every QP posts `iters` messages of `size` (with -D: until the duration is
+	// over), at most tx_depth outstanding per QP; false on a failed completion.
 	bool send_loop(uint64_t size, Report &rep)
 	{
-		uint64_t posted = 0, done = 0;
-		uint64_t t0 = rte_get_timer_cycles();
+		const uint32_t nq = o_.num_qps;
+		const uint64_t hz = rte_get_timer_hz();
+		const uint64_t t0 = rte_get_timer_cycles();
+		const uint64_t stop = o_.duration ? t0 + uint64_t(o_.duration) * hz : UINT64_MAX;
+		const uint64_t iters = o_.duration ? UINT64_MAX : o_.iters;
 		Sge s{reinterpret_cast<uintptr_t>(buf_), uint32_t(size), mr_->lkey()};
-		// Atomics: each outstanding one fetches into its own word of the first half.
+		// Atomics: each outstanding one fetches into its own word of the first half, a
+		// range per QP; each QP's atomics go to the one word the peer gave that QP.
 		const bool atomic = o_.test == Test::atomic;
-		const uint64_t slots = half_ / kAtomicSize;
+		const uint64_t per_qp = half_ / kAtomicSize / nq;
 		const uint64_t depth =
-			atomic ? std::min<uint64_t>(o_.tx_depth, slots) : o_.tx_depth;
+			atomic ? std::min<uint64_t>(o_.tx_depth, per_qp) : o_.tx_depth;
 		auto *fetched = reinterpret_cast<volatile uint64_t *>(buf_);
-		uint64_t first = 0;
+		std::vector<uint64_t> posted(nq, 0), done(nq, 0), first(nq, 0);
+		uint64_t total = 0, outstanding = 0;
+		bool posting = true;
 		WorkCompletion wc[32];
-		while (done < o_.iters) {
-			while (posted < o_.iters && posted - done < depth) {
-				SendWr w;
-				w.wr_id = posted;
-				w.sg_list = {&s, 1};
-				w.send_flags = IBV_SEND_SIGNALED;
-				w.opcode = o_.test == Test::write  ? IBV_WR_RDMA_WRITE
-					   : o_.test == Test::read ? IBV_WR_RDMA_READ
-								   : IBV_WR_SEND;
-				w.rdma = {rem_.vaddr, rem_.rkey};
-				if (atomic) {
-					s.addr = reinterpret_cast<uintptr_t>(
-						&fetched[posted % slots]);
-					w.opcode = o_.cas ? IBV_WR_ATOMIC_CMP_AND_SWP
-							  : IBV_WR_ATOMIC_FETCH_AND_ADD;
-					w.atomic = {rem_.vaddr, o_.cas ? kAtomicSwap : kAtomicAdd,
-						    kAtomicSwap, rem_.rkey};
+		while (posting || outstanding > 0) {
+			if (posting && rte_get_timer_cycles() >= stop)
+				posting = false; // -D: time is up, drain what is in flight
+			bool more = false;
+			for (uint32_t q = 0; posting && q < nq; q++) {
+				while (posted[q] < iters && posted[q] - done[q] < depth) {
+					SendWr w;
+					w.wr_id = posted[q];
+					w.sg_list = {&s, 1};
+					w.send_flags = IBV_SEND_SIGNALED;
+					w.opcode = o_.test == Test::write  ? IBV_WR_RDMA_WRITE
+						   : o_.test == Test::read ? IBV_WR_RDMA_READ
+									   : IBV_WR_SEND;
+					w.rdma = {rem_[q].vaddr, rem_[q].rkey};
+					if (atomic) {
+						s.addr = reinterpret_cast<uintptr_t>(
+							&fetched[q * per_qp + posted[q] % per_qp]);
+						w.opcode = o_.cas ? IBV_WR_ATOMIC_CMP_AND_SWP
+								  : IBV_WR_ATOMIC_FETCH_AND_ADD;
+						w.atomic = {rem_[q].vaddr,
+							    o_.cas ? kAtomicSwap : kAtomicAdd,
+							    kAtomicSwap, rem_[q].rkey};
+					}
+					if (qps_[q]->post_send(w) != 0)
+						break;
+					posted[q]++;
+					outstanding++;
 				}
-				if (qp_->post_send(w) != 0)
-					break;
-				posted++;
+				more = more || posted[q] < iters;
 			}
+			posting = posting && more;
 			unsigned moved = ctx_->poll();
 			int n = cq_->poll_cq(wc);
 			if (moved == 0 && n == 0)
@@ -462,34 +523,43 @@ private:
 						int(wc[i].status), wc[i].wr_id);
 					return false;
 				}
+				int q = qp_index(wc[i].qp_num);
+				if (q < 0) {
+					fprintf(stderr, "completion for unknown QPN %#x\n",
+						wc[i].qp_num);
+					return false;
+				}
 				if (atomic) {
-					// One word, RC order: FAA's fetched values count up by the add;
-					// CAS swaps 0 for 0, so the word never changes.
-					uint64_t v = fetched[wc[i].wr_id % slots];
-					uint64_t want =
-						first + (o_.cas ? 0 : wc[i].wr_id * kAtomicAdd);
-					if (wc[i].wr_id == 0)
-						first = v;
+					// One word per QP, RC order: FAA's fetched values count up by
+					// the add; CAS swaps 0 for 0, so the word never changes.
+					uint64_t id = wc[i].wr_id;
+					uint64_t v = fetched[q * per_qp + id % per_qp];
+					uint64_t want = first[q] + (o_.cas ? 0 : id * kAtomicAdd);
+					if (id == 0)
+						first[q] = v;
 					else if (v != want) {
 						fprintf(stderr,
-							"atomic %" PRIu64 " fetched %" PRIu64
+							"atomic %" PRIu64
+							" on QP %d fetched %" PRIu64
 							", expected %" PRIu64 "\n",
-							wc[i].wr_id, v, want);
+							id, q, v, want);
 						return false;
 					}
 				}
-				done++;
+				done[q]++;
+				total++;
+				outstanding--;
 			}
 		}
-		fill(rep, size, done, rte_get_timer_cycles() - t0);
+		fill(rep, size, total, rte_get_timer_cycles() - t0);
 		if (atomic && o_.cas)
 			printf(" atomic check: %" PRIu64 " compare-and-swaps fetched %" PRIu64
 			       " each\n",
-			       done, first);
+			       total, first[0]);
 		else if (atomic)
 			printf(" atomic check: %" PRIu64 " fetch-and-adds fetched %" PRIu64
 			       " .. %" PRIu64 " in order\n",
-			       done, first, first + (done - 1) * kAtomicAdd);
+			       total, first[0], first[0] + (done[0] - 1) * kAtomicAdd);
 		return true;
 	}
 	// Our server after an atomic run: perftest's client added 1 per FETCH_AND_ADD to words of
@@ -517,6 +587,28 @@ private:
 	int run_rdma()
 	{
 		Report mine, theirs;
+		if (o_.duplex) {
+			// write_bw.c / read_bw.c with -b: both sides run; a hand shake before each
+			// size (and after it with -a: the peer's version >= 4.6), then the reports
+			// cross and each prints the sum of both (print_full_bw_report).
+			for (uint64_t size = o_.all ? 2 : o_.size;
+			     size <= (o_.all ? kMaxSize : o_.size); size *= 2) {
+				if (!hand_shake())
+					return fail("hand shake");
+				if (!send_loop(size, mine))
+					return fail("the run");
+				if (o_.all && !hand_shake())
+					return fail("hand shake");
+				if (!xchg_reports(ch_, mine, theirs))
+					return fail("report exchange");
+				Report sum = mine;
+				sum.bw_peak += theirs.bw_peak;
+				sum.bw_avg += theirs.bw_avg;
+				sum.msg_rate += theirs.msg_rate;
+				print_report(sum);
+			}
+			return 0;
+		}
 		if (o_.server) {
 			for (uint64_t size = o_.all ? 2 : o_.size;
 			     size <= (o_.all ? kMaxSize : o_.size); size *= 2) {
@@ -548,18 +640,22 @@ private:
 				if (!send_loop(size, rep))
 					return fail("the run");
 			} else {
-				// run_iter_bw_server: keep rx_depth receives posted until iters arrived.
+				// run_iter_bw_server: keep rx_depth receives posted on every QP until
+				// iters arrived on each.
 				Sge s{reinterpret_cast<uintptr_t>(buf_) + half_, uint32_t(size),
 				      mr_->lkey()};
-				uint64_t posted = 0, got = 0, bytes = 0;
-				while (posted < o_.iters && posted < o_.rx_depth)
-					if (qp_->post_recv({posted++, {&s, 1}}) != 0)
-						return fail("post receive");
+				const uint32_t nq = o_.num_qps;
+				std::vector<uint64_t> posted(nq, 0);
+				uint64_t got = 0, bytes = 0;
+				for (uint32_t q = 0; q < nq; q++)
+					while (posted[q] < o_.iters && posted[q] < o_.rx_depth)
+						if (qps_[q]->post_recv({posted[q]++, {&s, 1}}) != 0)
+							return fail("post receive");
 				if (!hand_shake())
 					return fail("hand shake");
 				uint64_t t0 = 0;
 				WorkCompletion wc[32];
-				while (got < o_.iters) {
+				while (got < o_.iters * nq) {
 					unsigned moved = ctx_->poll();
 					int n = rcq_->poll_cq(wc);
 					if (moved == 0 && n == 0)
@@ -572,11 +668,14 @@ private:
 								int(wc[i].status));
 							return fail("the run");
 						}
+						int q = qp_index(wc[i].qp_num);
+						if (q < 0)
+							return fail("the run (unknown QPN)");
 						if (got++ == 0)
 							t0 = rte_get_timer_cycles();
 						bytes += wc[i].byte_len;
-						if (posted < o_.iters &&
-						    qp_->post_recv({posted++, {&s, 1}}) != 0)
+						if (posted[q] < o_.iters &&
+						    qps_[q]->post_recv({posted[q]++, {&s, 1}}) != 0)
 							return fail("post receive");
 					}
 				}
@@ -653,7 +752,7 @@ private:
 	{
 		if (ctx_->poll() == 0)
 			sched_yield();
-		if (qp_->state() == IBV_QPS_ERR) {
+		if (qps_[0]->state() == IBV_QPS_ERR) {
 			fprintf(stderr, "QP in error state\n");
 			return false;
 		}
@@ -698,8 +797,8 @@ private:
 		w.sg_list = {&s, 1};
 		w.opcode = op;
 		w.send_flags = IBV_SEND_SIGNALED;
-		w.rdma = {rem_.vaddr, rem_.rkey};
-		int rc = qp_->post_send(w);
+		w.rdma = {rem_[0].vaddr, rem_[0].rkey};
+		int rc = qps_[0]->post_send(w);
 		if (rc != 0)
 			fprintf(stderr, "Couldn't post send: %s\n", strerror(-rc));
 		return rc == 0;
@@ -755,7 +854,7 @@ private:
 	bool post_lat_recv(uint64_t size)
 	{
 		Sge s{reinterpret_cast<uintptr_t>(buf_) + half_, uint32_t(size), mr_->lkey()};
-		if (qp_->post_recv({0, {&s, 1}}) != 0) {
+		if (qps_[0]->post_recv({0, {&s, 1}}) != 0) {
 			fprintf(stderr, "Couldn't post receive\n");
 			return false;
 		}
@@ -827,19 +926,20 @@ private:
 	std::unique_ptr<ProtectionDomain> pd_;
 	std::unique_ptr<CompletionQueue> cq_, rcq_; // send, receive
 	std::unique_ptr<MemoryRegion> mr_;
-	std::unique_ptr<QueuePair> qp_;
+	std::vector<std::unique_ptr<QueuePair>> qps_; // -q
 	uint8_t *buf_ = nullptr;
 	uint64_t half_ = 0;
 	uint32_t cycle_ = 4096;
 	ibv_mtu mtu_ = IBV_MTU_1024;
-	Dest my_, rem_;
+	std::vector<Dest> my_, rem_; // per QP
 };
 
 void usage(const char *argv0)
 {
 	printf("Usage: %s [EAL args] -- --test=write|read|send|atomic [-s size] [-a] [-n iters] "
 	       "[-m mtu] [-p port]\n"
-	       "       [-A FETCH_AND_ADD|CMP_AND_SWAP] [-t tx_depth] [-r rx_depth] [-x 0|1] "
+	       "       [-A FETCH_AND_ADD|CMP_AND_SWAP] [-q qps] [-b] [-D seconds] [-t tx_depth] "
+	       "[-r rx_depth] [-x 0|1] "
 	       "[--ip=a.b.c.d] [--peer-mac=xx:..:xx] "
 	       "[--dpdk-port=N]\n"
 	       "       [--pcap=FILE] [server]\n",
@@ -859,17 +959,28 @@ int main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	Opts o;
-	static const option longopts[] = {
-		{"test", 1, nullptr, 'T'},	{"size", 1, nullptr, 's'},
-		{"all", 0, nullptr, 'a'},	{"iters", 1, nullptr, 'n'},
-		{"mtu", 1, nullptr, 'm'},	{"port", 1, nullptr, 'p'},
-		{"tx-depth", 1, nullptr, 't'},	{"rx-depth", 1, nullptr, 'r'},
-		{"gid-index", 1, nullptr, 'x'}, {"atomic_type", 1, nullptr, 'A'},
-		{"ip", 1, nullptr, 'I'},	{"peer-mac", 1, nullptr, 'M'},
-		{"dpdk-port", 1, nullptr, 'P'}, {"pcap", 1, nullptr, 'C'},
-		{"help", 0, nullptr, 'h'},	{}};
+	static const option longopts[] = {{"test", 1, nullptr, 'T'},
+					  {"size", 1, nullptr, 's'},
+					  {"all", 0, nullptr, 'a'},
+					  {"iters", 1, nullptr, 'n'},
+					  {"mtu", 1, nullptr, 'm'},
+					  {"port", 1, nullptr, 'p'},
+					  {"tx-depth", 1, nullptr, 't'},
+					  {"rx-depth", 1, nullptr, 'r'},
+					  {"gid-index", 1, nullptr, 'x'},
+					  {"atomic_type", 1, nullptr, 'A'},
+					  {"qp", 1, nullptr, 'q'},
+					  {"bidirectional", 0, nullptr, 'b'},
+					  {"duration", 1, nullptr, 'D'},
+					  {"ip", 1, nullptr, 'I'},
+					  {"peer-mac", 1, nullptr, 'M'},
+					  {"dpdk-port", 1, nullptr, 'P'},
+					  {"pcap", 1, nullptr, 'C'},
+					  {"help", 0, nullptr, 'h'},
+					  {}};
 	int c;
-	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:h", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:h", longopts, nullptr)) !=
+	       -1) {
 		switch (c) {
 		case 'T':
 			o.test_set = true;
@@ -896,6 +1007,27 @@ int main(int argc, char **argv)
 			o.size = strtoull(optarg, nullptr, 0);
 			o.size_set = true;
 			break;
+		case 'q': {
+			long v = strtol(optarg, nullptr, 0);
+			if (v < 1 || v > 64) {
+				fprintf(stderr, "-q: 1 to 64 QPs, not %s\n", optarg);
+				return 1;
+			}
+			o.num_qps = uint32_t(v);
+			break;
+		}
+		case 'b':
+			o.duplex = true;
+			break;
+		case 'D': {
+			long v = strtol(optarg, nullptr, 0);
+			if (v < 1 || v > 3600) {
+				fprintf(stderr, "-D: 1 to 3600 seconds, not %s\n", optarg);
+				return 1;
+			}
+			o.duration = unsigned(v);
+			break;
+		}
 		case 'A':
 			if (!strcmp(optarg, "FETCH_AND_ADD"))
 				o.cas = false;
@@ -977,6 +1109,20 @@ int main(int argc, char **argv)
 	    o.rx_depth < 1 || (o.gid_idx != 0 && o.gid_idx != 1)) {
 		fprintf(stderr, "need --test, -n >= 5, 1 <= -s <= 2^23, -x 0|1\n");
 		usage(argv[0]);
+		return 1;
+	}
+	// What this peer does not do (perftest does): say so instead of hanging the peer.
+	if (o.duplex && (o.test == Test::send || o.test == Test::atomic || o.lat)) {
+		fprintf(stderr, "-b: bidirectional write and read only (send_bw's run_iter_bi is "
+				"not implemented)\n");
+		return 1;
+	}
+	if (o.duration && (o.test == Test::send || o.lat || o.all || o.duplex)) {
+		fprintf(stderr, "-D: write, read and atomic bandwidth only, without -a and -b\n");
+		return 1;
+	}
+	if (o.num_qps > 1 && o.lat) {
+		fprintf(stderr, "-q: the latency tests use one QP (as perftest's)\n");
 		return 1;
 	}
 	if (o.lat) { // DEF_SIZE_LAT, DEF_ITERS; one message at a time

@@ -661,6 +661,26 @@ def check_perftest_lat(test, client_is_guest):
     return check
 
 
+def check_perftest_duration(client_is_guest):
+    """-D: the client reports what it did in the time; the server prints the same line."""
+    def check(rc, our_out, gst, guest_out, expect):
+        size, _ = expect
+        client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
+        c, s_ = perftest_reports(client), perftest_reports(server)
+        bad = []
+        if rc != 0:
+            bad.append(f'ours exited {rc}')
+        if gst != 0:
+            bad.append(f'guest exited {gst}')
+        if len(c) != 1 or c[0][0] != size or c[0][1] <= 0 or s_ != c:
+            bad.append(f'client reported {c}, server {s_}: expected one line, size {size}, '
+                       'the same iterations > 0')
+        if bad:
+            return False, '; '.join(bad)
+        return True, f'{c[0][1]} x {size} bytes in the duration, both sides agree'
+    return check
+
+
 def check_perftest(client_is_guest, all_sizes, our_check=None):
     """our_check: a regex our side's output must hold (its own data check, e.g. atomics)."""
     def check(rc, our_out, gst, guest_out, expect):
@@ -719,6 +739,22 @@ def perftest_runs(r: Runner, exe):
             g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
             r.pair(name, g, exe, args, guest_server, (8, iters),
                    check_perftest(not guest_server, False, our_check))
+    # Several QPs (-q 4: each QP moves -n messages, the reports count all), bidirectional (-b:
+    # both sides run, each prints the sum) and a duration instead of a count (-D).
+    for test, extra, iters, want_iters in (('write', '-q 4', 20, 80), ('read', '-q 4', 20, 80),
+                                           ('send', '-q 4', 20, 80), ('write', '-b', 20, 20),
+                                           ('read', '-b', 20, 20), ('write', '-D 2', 0, None)):
+        size = 65536
+        count = ['-n', str(iters)] if iters else []
+        args = [f'--test={test}', '-s', str(size), *extra.split(), *count, *common]
+        gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -s {size} {extra} {" ".join(count)}'.rstrip()
+        tag = extra.replace(' ', '').lstrip('-')
+        for guest_server in (True, False):
+            name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-{tag}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            check = (check_perftest(not guest_server, False) if want_iters else
+                     check_perftest_duration(not guest_server))
+            r.pair(name, g, exe, args, guest_server, (size, want_iters), check)
     # Latency tests: one packet and several (path MTU 4096 by default, 9000 bytes = 3).
     iters = 100
     for test in ('write', 'read', 'send'):
