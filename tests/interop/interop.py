@@ -39,6 +39,11 @@ import threading
 import time
 from pathlib import Path
 
+# tests/lib: plugin_path() (a private copy of the PMD when the build sits below a world-writable
+# directory such as a clone in /tmp, where EAL refuses a -d plugin).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'lib'))
+from testpmd_session import plugin_path  # noqa: E402
+
 # Load order (interop-feasibility.md): without crc32_generic rxe fails to init its crc32.
 MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe',
            'e1000']
@@ -346,7 +351,7 @@ class Ours:
     """Our side: an example on a net_gaudi_emu port cabled (wire=udp) to the guest's eth0."""
 
     def __init__(self, exe, args, udp_local, udp_remote, pcap, log_path):
-        pmd = os.environ['GAUDI_PMD']
+        pmd = plugin_path(os.path.abspath(os.environ['GAUDI_PMD']))
         eal = ['--no-huge', '-m', '512', '--no-shconf', '--no-pci', '--iova-mode=va',
                '-l', '1', '--log-level=lib.eal:warning', '-d', pmd, '--vdev',
                f'net_gaudi_emu0,ports=1,wire=udp,udp_local=0:127.0.0.1:{udp_local},'
