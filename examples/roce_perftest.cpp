@@ -22,6 +22,8 @@
 //                           report counts all (perftest's iterations x QPs)
 //   -b, --bidirectional     write and read: both sides run at once, each prints the sum
 //   -D, --duration=<sec>    write, read, atomic: run for this long instead of -n messages
+//   -I, --inline_size=<n>   WRITEs and SENDs of at most n bytes are posted inline (0..4096;
+//                           default 0, none)
 //   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
 // The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
 // keys, unless --peer-mac gives it; the Context answers the peer's ARP/NS for our GID while
@@ -136,9 +138,10 @@ struct Opts {
 	bool peer_mac_set = false;
 	uint16_t dpdk_port = 0;
 	const char *pcap = nullptr;
-	uint32_t num_qps = 1;  // -q
-	bool duplex = false;   // -b
-	unsigned duration = 0; // -D seconds (0: -n iterations)
+	uint32_t num_qps = 1;	  // -q
+	bool duplex = false;	  // -b
+	unsigned duration = 0;	  // -D seconds (0: -n iterations)
+	uint32_t inline_size = 0; // -I
 };
 
 struct Dest {
@@ -285,7 +288,7 @@ public:
 		a.cap.max_send_wr = o_.tx_depth;
 		a.cap.max_recv_wr = o_.rx_depth;
 		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
-		a.cap.max_inline_data = 0;
+		a.cap.max_inline_data = o_.inline_size;
 		srand48(getpid() * time(nullptr));
 		my_.assign(o_.num_qps, Dest{});
 		rem_.assign(o_.num_qps, Dest{});
@@ -403,6 +406,13 @@ private:
 		inet_ntop(AF_INET6, d.gid.raw.data(), ip, sizeof ip);
 		printf(" GID: %s\n", ip);
 	}
+	// perftest's ctx_set_send_wqes: WRITE and SEND of at most -I bytes go inline (the data is
+	// copied into the WQE at post time).
+	unsigned inline_flag(uint64_t size) const
+	{
+		bool can = o_.test == Test::write || o_.test == Test::send;
+		return can && size <= o_.inline_size ? IBV_SEND_INLINE : 0;
+	}
 	// ctx_hand_shake: QP i's keys both ways (the sync points use QP 0's).
 	bool hand_shake(uint32_t i = 0)
 	{
@@ -489,7 +499,7 @@ private:
 					SendWr w;
 					w.wr_id = posted[q];
 					w.sg_list = {&s, 1};
-					w.send_flags = IBV_SEND_SIGNALED;
+					w.send_flags = IBV_SEND_SIGNALED | inline_flag(size);
 					w.opcode = o_.test == Test::write  ? IBV_WR_RDMA_WRITE
 						   : o_.test == Test::read ? IBV_WR_RDMA_READ
 									   : IBV_WR_SEND;
@@ -796,7 +806,7 @@ private:
 		w.wr_id = id;
 		w.sg_list = {&s, 1};
 		w.opcode = op;
-		w.send_flags = IBV_SEND_SIGNALED;
+		w.send_flags = IBV_SEND_SIGNALED | inline_flag(size);
 		w.rdma = {rem_[0].vaddr, rem_[0].rkey};
 		int rc = qps_[0]->post_send(w);
 		if (rc != 0)
@@ -938,7 +948,8 @@ void usage(const char *argv0)
 {
 	printf("Usage: %s [EAL args] -- --test=write|read|send|atomic [-s size] [-a] [-n iters] "
 	       "[-m mtu] [-p port]\n"
-	       "       [-A FETCH_AND_ADD|CMP_AND_SWAP] [-q qps] [-b] [-D seconds] [-t tx_depth] "
+	       "       [-A FETCH_AND_ADD|CMP_AND_SWAP] [-q qps] [-b] [-D seconds] [-I inline] [-t "
+	       "tx_depth] "
 	       "[-r rx_depth] [-x 0|1] "
 	       "[--ip=a.b.c.d] [--peer-mac=xx:..:xx] "
 	       "[--dpdk-port=N]\n"
@@ -959,27 +970,19 @@ int main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	Opts o;
-	static const option longopts[] = {{"test", 1, nullptr, 'T'},
-					  {"size", 1, nullptr, 's'},
-					  {"all", 0, nullptr, 'a'},
-					  {"iters", 1, nullptr, 'n'},
-					  {"mtu", 1, nullptr, 'm'},
-					  {"port", 1, nullptr, 'p'},
-					  {"tx-depth", 1, nullptr, 't'},
-					  {"rx-depth", 1, nullptr, 'r'},
-					  {"gid-index", 1, nullptr, 'x'},
-					  {"atomic_type", 1, nullptr, 'A'},
-					  {"qp", 1, nullptr, 'q'},
-					  {"bidirectional", 0, nullptr, 'b'},
-					  {"duration", 1, nullptr, 'D'},
-					  {"ip", 1, nullptr, 'I'},
-					  {"peer-mac", 1, nullptr, 'M'},
-					  {"dpdk-port", 1, nullptr, 'P'},
-					  {"pcap", 1, nullptr, 'C'},
-					  {"help", 0, nullptr, 'h'},
-					  {}};
+	static const option longopts[] = {
+		{"test", 1, nullptr, 'T'},	{"size", 1, nullptr, 's'},
+		{"all", 0, nullptr, 'a'},	{"iters", 1, nullptr, 'n'},
+		{"mtu", 1, nullptr, 'm'},	{"port", 1, nullptr, 'p'},
+		{"tx-depth", 1, nullptr, 't'},	{"rx-depth", 1, nullptr, 'r'},
+		{"gid-index", 1, nullptr, 'x'}, {"atomic_type", 1, nullptr, 'A'},
+		{"qp", 1, nullptr, 'q'},	{"bidirectional", 0, nullptr, 'b'},
+		{"duration", 1, nullptr, 'D'},	{"inline_size", 1, nullptr, 'I'},
+		{"ip", 1, nullptr, 'i'},	{"peer-mac", 1, nullptr, 'M'},
+		{"dpdk-port", 1, nullptr, 'P'}, {"pcap", 1, nullptr, 'C'},
+		{"help", 0, nullptr, 'h'},	{}};
 	int c;
-	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:h", longopts, nullptr)) !=
+	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:I:h", longopts, nullptr)) !=
 	       -1) {
 		switch (c) {
 		case 'T':
@@ -1019,6 +1022,16 @@ int main(int argc, char **argv)
 		case 'b':
 			o.duplex = true;
 			break;
+		case 'I': {
+			long v = strtol(optarg, nullptr, 0);
+			if (v < 0 || v > 4096) {
+				fprintf(stderr, "-I: inline size 0 to 4096 bytes, not %s\n",
+					optarg);
+				return 1;
+			}
+			o.inline_size = uint32_t(v);
+			break;
+		}
 		case 'D': {
 			long v = strtol(optarg, nullptr, 0);
 			if (v < 1 || v > 3600) {
@@ -1072,7 +1085,7 @@ int main(int argc, char **argv)
 		case 'x':
 			o.gid_idx = atoi(optarg);
 			break;
-		case 'I':
+		case 'i':
 			if (inet_pton(AF_INET, optarg, o.ip.data()) != 1) {
 				usage(argv[0]);
 				return 1;

@@ -786,6 +786,17 @@ def perftest_runs(r: Runner, exe):
             check = (check_perftest(not guest_server, False) if want_iters else
                      check_perftest_duration(not guest_server))
             r.pair(name, g, exe, args, guest_server, (size, want_iters), check)
+    # Inline on our side (-I: our WRITEs and SENDs of 200 bytes carry the data in the WQE); the
+    # guest's perftest needs nothing for it.
+    for test in ('write', 'send'):
+        size, iters = 200, 20
+        args = [f'--test={test}', '-s', str(size), '-I', '256', '-n', str(iters), *common]
+        gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -s {size} -n {iters}'
+        for guest_server in (True, False):
+            name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-inline-s{size}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            r.pair(name, g, exe, args, guest_server, (size, iters),
+                   check_perftest(not guest_server, False))
     # Latency tests: one packet and several (path MTU 4096 by default, 9000 bytes = 3).
     iters = 100
     for test in ('write', 'read', 'send'):
