@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_pingpong: ibv_rc_pingpong / ibv_uc_pingpong / ibv_ud_pingpong on the userspace RoCE v2
-// transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
+// roce_pingpong: ibv_rc_pingpong / ibv_uc_pingpong / ibv_ud_pingpong / ibv_srq_pingpong on the
+// userspace RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
 //
 //   roce_pingpong [EAL args] -- [options] [servername]      client when a host is given
 //   roce_pingpong [EAL args] -- --loop [options]             server on port 0, client on port 1
@@ -19,6 +19,9 @@
 //                          checks those bytes at the end ("invalid data in page N"; here the
 //                          exit status is 1 then, rdma-core only prints it)
 //   -T, --transport=rc|uc|ud   (extension; default rc)
+//   --srq                  ibv_srq_pingpong: -q RC QPs sharing one SRQ (extension; rdma-core
+//                          has a separate program for it)
+//   -q, --num-qp=<n>       QPs with --srq (default 16, 1..255, at most -r)
 // Extensions: --ip=a.b.c.d local IPv4 (default 10.0.0.1 server / 10.0.0.2 client),
 //   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (default: resolved, see below),
 //   --dpdk-port=N (default 0),
@@ -42,6 +45,11 @@
 // "LID:QPN:PSN:GID" ("%04x:%06x:%06x:%s", GID as 32 hex digits; LID is 0 on RoCE) as a
 // 52-byte buffer with its NUL; the server moves its QP to RTR/RTS before it answers, and the
 // client ends with "done" including its NUL (sizeof "done" = 5 bytes).
+// --srq speaks srq_pingpong.c's (v44): the same message for each of MAX_QP (256) QPs, the
+// first -q real and the rest zero, each way in one go (client first; the server connects its QPs
+// between reading and writing); every QP pingpongs on its own, all receives come from one SRQ
+// of -r WQEs (refilled when -q or fewer are left), and -n counts the sends and receives of all
+// QPs together.
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <netdb.h>
@@ -74,6 +82,7 @@ using namespace gaudi::examples;
 namespace {
 
 enum { kRecvWrid = 1, kSendWrid = 2 };
+constexpr int kSrqMaxQp = 256;		 // srq_pingpong.c MAX_QP: addresses exchanged, used or not
 constexpr uint32_t kUdQkey = 0x11111111; // ibv_ud_pingpong
 // Empty polls before an idle end yields the CPU (two-process mode, see the header comment).
 constexpr unsigned kIdleSpins = 64;
@@ -102,6 +111,9 @@ struct Opts {
 	const char *pcap = nullptr;
 	uint16_t dpdk_port = 0;
 	bool busy_poll = false;
+	bool srq = false;
+	int num_qp = 1; // --srq: -q (default 16)
+	bool num_qp_set = false;
 };
 
 struct Dest {
@@ -116,14 +128,16 @@ struct End {
 	std::unique_ptr<Context> ctx;
 	std::unique_ptr<ProtectionDomain> pd;
 	std::unique_ptr<CompletionQueue> cq;
-	std::unique_ptr<QueuePair> qp;
+	std::unique_ptr<SharedReceiveQueue> srq;    // --srq
+	std::vector<std::unique_ptr<QueuePair>> qp; // one, or -q with --srq
 	std::unique_ptr<MemoryRegion> mr;
 	std::unique_ptr<AddressHandle> ah;
 	std::vector<uint8_t> buf;
-	uint32_t size, psn;
+	uint32_t size;
+	std::vector<uint32_t> psn;
 	int routs = 0, rcnt = 0, scnt = 0;
-	unsigned pending = 0;
-	Dest remote;
+	std::vector<unsigned> pending;
+	std::vector<Dest> remote;
 	bool failed = false;
 
 	End(const Opts &op, bool cl, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
@@ -146,36 +160,55 @@ struct End {
 		}
 		size = static_cast<uint32_t>(o.size);
 		pd = ctx->alloc_pd();
-		cq = ctx->create_cq(o.rx_depth + 1);
+		cq = ctx->create_cq(o.rx_depth + o.num_qp);
 		// One buffer receives and is sent back, as in rdma-core (UD: 40 bytes of GRH area first).
 		buf.assign(size + (o.type == IBV_QPT_UD ? 40 : 0), 0x7b);
 		if (client && o.validate)
 			for (uint32_t i = 0; i < size; i += kPageSize)
 				buf[off() + i] = 0; // rdma-core: i / page_size % sizeof(char)
 		mr = ctx->reg_mr(*pd, buf.data(), buf.size(), IBV_ACCESS_LOCAL_WRITE);
+		if (o.srq && !(srq = ctx->create_srq(*pd, o.rx_depth, 1, &err))) {
+			fprintf(stderr, "Couldn't create SRQ (%d)\n", err);
+			exit(1);
+		}
 		QpInitAttr a;
 		a.qp_type = o.type;
 		a.send_cq = a.recv_cq = cq.get();
+		a.srq = srq.get();
 		a.cap.max_send_wr = 1;
-		a.cap.max_recv_wr = o.rx_depth;
+		a.cap.max_recv_wr = o.srq ? 0 : o.rx_depth;
 		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
-		qp = ctx->create_qp(*pd, a, &err);
-		if (!qp || !mr || !cq) {
-			fprintf(stderr, "Couldn't create QP/MR/CQ (%d)\n", err);
-			exit(1);
+		for (int i = 0; i < o.num_qp; i++) {
+			qp.push_back(ctx->create_qp(*pd, a, &err));
+			if (!qp.back() || !mr || !cq) {
+				fprintf(stderr, "Couldn't create QP/MR/CQ (%d)\n", err);
+				exit(1);
+			}
+			QpAttr at;
+			at.qp_state = IBV_QPS_INIT;
+			at.qkey = kUdQkey;
+			if (qp.back()->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+							  (o.type == IBV_QPT_UD
+								   ? IBV_QP_QKEY
+								   : IBV_QP_ACCESS_FLAGS))) {
+				fprintf(stderr, "Failed to modify QP to INIT\n");
+				exit(1);
+			}
+			psn.push_back(static_cast<uint32_t>(lrand48() & 0xffffff));
 		}
-		QpAttr at;
-		at.qp_state = IBV_QPS_INIT;
-		at.qkey = kUdQkey;
-		if (qp->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					   (o.type == IBV_QPT_UD ? IBV_QP_QKEY
-								 : IBV_QP_ACCESS_FLAGS))) {
-			fprintf(stderr, "Failed to modify QP to INIT\n");
-			exit(1);
-		}
-		psn = static_cast<uint32_t>(lrand48() & 0xffffff);
+		pending.assign(o.num_qp, 0);
 	}
-	Dest local() const { return {0, qp->qp_num(), psn, ctx->gid()}; }
+	~End()
+	{
+		qp.clear(); // before the SRQ they use
+	}
+	std::vector<Dest> local() const
+	{
+		std::vector<Dest> d;
+		for (size_t i = 0; i < qp.size(); i++)
+			d.push_back({0, qp[i]->qp_num(), psn[i], ctx->gid()});
+		return d;
+	}
 	uint32_t off() const { return o.type == IBV_QPT_UD ? 40 : 0; }
 	// rdma-core's check at the end of a server run with -c.
 	bool check_pages() const
@@ -189,9 +222,21 @@ struct End {
 		return ok;
 	}
 
-	int connect(const Dest &d, const MacAddr &mac)
+	int connect(const std::vector<Dest> &d, const MacAddr &mac)
 	{
 		remote = d;
+		for (size_t i = 0; i < qp.size(); i++)
+			if (connect_one(i, d[i], mac) != 0)
+				return 1;
+		if (o.type == IBV_QPT_UD) {
+			ah = ctx->create_ah(*pd, {mac, d[0].gid, 0, 0, 64});
+			if (!ah)
+				return 1;
+		}
+		return 0;
+	}
+	int connect_one(size_t i, const Dest &d, const MacAddr &mac)
+	{
 		QpAttr a;
 		a.qp_state = IBV_QPS_RTR;
 		a.path_mtu = o.mtu;
@@ -205,12 +250,12 @@ struct End {
 			mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 		if (o.type == IBV_QPT_RC)
 			mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
-		if (qp->modify(a, mask)) {
+		if (qp[i]->modify(a, mask)) {
 			fprintf(stderr, "Failed to modify QP to RTR\n");
 			return 1;
 		}
 		a.qp_state = IBV_QPS_RTS;
-		a.sq_psn = psn;
+		a.sq_psn = psn[i];
 		a.timeout = 14;
 		a.retry_cnt = 7;
 		a.rnr_retry = 7;
@@ -219,14 +264,9 @@ struct End {
 		if (o.type == IBV_QPT_RC)
 			mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				IBV_QP_MAX_QP_RD_ATOMIC;
-		if (qp->modify(a, mask)) {
+		if (qp[i]->modify(a, mask)) {
 			fprintf(stderr, "Failed to modify QP to RTS\n");
 			return 1;
-		}
-		if (o.type == IBV_QPT_UD) {
-			ah = ctx->create_ah(*pd, {mac, d.gid, 0, 0, 64});
-			if (!ah)
-				return 1;
 		}
 		return 0;
 	}
@@ -236,11 +276,12 @@ struct End {
 		      mr->lkey()};
 		int i;
 		for (i = 0; i < n; i++)
-			if (qp->post_recv({kRecvWrid, {&s, 1}}) != 0)
+			if ((srq ? srq->post_recv({kRecvWrid, {&s, 1}})
+				 : qp[0]->post_recv({kRecvWrid, {&s, 1}})) != 0)
 				break;
 		return i;
 	}
-	int post_send()
+	int post_send(size_t i)
 	{
 		Sge s{reinterpret_cast<uintptr_t>(buf.data() + off()), size, mr->lkey()};
 		SendWr w;
@@ -249,8 +290,8 @@ struct End {
 		w.opcode = IBV_WR_SEND;
 		w.send_flags = IBV_SEND_SIGNALED;
 		if (ah)
-			w.ud = {ah.get(), remote.qpn, kUdQkey};
-		return qp->post_send(w);
+			w.ud = {ah.get(), remote[i].qpn, kUdQkey};
+		return qp[i]->post_send(w);
 	}
 	void start()
 	{
@@ -259,21 +300,31 @@ struct End {
 			fprintf(stderr, "Couldn't post receive (%d)\n", routs);
 			exit(1);
 		}
-		pending = kRecvWrid;
-		if (client) {
-			if (post_send()) {
-				fprintf(stderr, "Couldn't post send\n");
-				exit(1);
+		for (size_t i = 0; i < qp.size(); i++) {
+			pending[i] = kRecvWrid;
+			if (client) {
+				if (post_send(i)) {
+					fprintf(stderr, "Couldn't post send\n");
+					exit(1);
+				}
+				pending[i] |= kSendWrid;
 			}
-			pending |= kSendWrid;
 		}
+	}
+	// srq_pingpong.c find_qp(): the QP a completion belongs to.
+	int find_qp(uint32_t qpn) const
+	{
+		for (size_t i = 0; i < qp.size(); i++)
+			if (qp[i]->qp_num() == qpn)
+				return int(i);
+		return -1;
 	}
 	bool done() const { return failed || (rcnt >= o.iters && scnt >= o.iters); }
 	// ibv_rc_pingpong's completion loop body. Returns false when there was nothing to do.
 	bool step()
 	{
 		unsigned moved = ctx->poll();
-		WorkCompletion wc[2];
+		WorkCompletion wc[16];
 		int ne = cq->poll_cq(wc);
 		if (moved == 0 && ne == 0)
 			return false;
@@ -284,12 +335,18 @@ struct End {
 				failed = true;
 				return true;
 			}
+			int q = find_qp(wc[i].qp_num);
+			if (q < 0) {
+				fprintf(stderr, "Couldn't find QPN %06x\n", wc[i].qp_num);
+				failed = true;
+				return true;
+			}
 			switch (wc[i].wr_id) {
 			case kSendWrid:
 				++scnt;
 				break;
 			case kRecvWrid:
-				if (--routs <= 1) {
+				if (--routs <= o.num_qp) { // 1 without --srq, as rc_pingpong
 					routs += post_recv(o.rx_depth - routs);
 					if (routs < o.rx_depth) {
 						fprintf(stderr, "Couldn't post receive (%d)\n",
@@ -306,14 +363,14 @@ struct End {
 				failed = true;
 				return true;
 			}
-			pending &= ~unsigned(wc[i].wr_id);
-			if (scnt < o.iters && !pending) {
-				if (post_send()) {
+			pending[q] &= ~unsigned(wc[i].wr_id);
+			if (scnt < o.iters && !pending[q]) {
+				if (post_send(size_t(q))) {
 					fprintf(stderr, "Couldn't post send\n");
 					failed = true;
 					return true;
 				}
-				pending = kRecvWrid | kSendWrid;
+				pending[q] = kRecvWrid | kSendWrid;
 			}
 		}
 		return true;
@@ -378,28 +435,45 @@ bool from_msg(const char *msg, Dest &d)
 constexpr size_t kMsgLen = sizeof "0000:000000:000000:00000000000000000000000000000000";
 
 // TCP exchange as pp_client_exch_dest / pp_server_exch_dest (rdma-core v44). The server
-// connects its QP (`connect`) between reading the client's address and sending its own, so
-// that it is ready when the client's first packet comes.
+// connects its QPs (`connect`) between reading the client's addresses and sending its own, so
+// that they are ready when the client's first packet comes. --srq: kSrqMaxQp messages each
+// way, ours beyond the QPs we have zero (srq_pingpong.c's memset my_dest).
 template <typename Connect>
-bool exchange(const Opts &o, Context *ctx, const Dest &mine, Dest &peer, Connect connect)
+bool exchange(const Opts &o, Context *ctx, const std::vector<Dest> &mine, std::vector<Dest> &peer,
+	      Connect connect)
 {
-	std::string m = to_msg(mine);
-	m.resize(kMsgLen, '\0');
-	char buf[kMsgLen + 1] = {};
+	const size_t n = o.srq ? kSrqMaxQp : 1;
+	std::string m;
+	for (size_t i = 0; i < n; i++) {
+		std::string one = to_msg(i < mine.size() ? mine[i] : Dest{});
+		one.resize(kMsgLen, '\0');
+		m += one;
+	}
+	std::vector<char> buf(n * kMsgLen + 1, 0);
+	auto parse = [&] {
+		peer.assign(n, Dest{});
+		for (size_t i = 0; i < n; i++) {
+			buf[(i + 1) * kMsgLen - 1] = 0;
+			if (!from_msg(&buf[i * kMsgLen], peer[i]))
+				return false;
+		}
+		peer.resize(mine.size());
+		return true;
+	};
 	SideChannel ch(ctx);
 	if (!ch.open(o.server, o.tcp_port))
 		return false;
 	bool ok;
 	if (ch.is_client()) {
-		ok = ch.put(m.data(), kMsgLen) && ch.get(buf, kMsgLen) && from_msg(buf, peer);
+		ok = ch.put(m.data(), m.size()) && ch.get(buf.data(), m.size()) && parse();
 		ok = ok && ch.put("done", sizeof "done");
 		if (ok && connect(peer) != 0)
 			return false;
 	} else {
-		ok = ch.get(buf, kMsgLen) && from_msg(buf, peer);
+		ok = ch.get(buf.data(), m.size()) && parse();
 		if (ok && connect(peer) != 0)
 			return false;
-		ok = ok && ch.put(m.data(), kMsgLen);
+		ok = ok && ch.put(m.data(), m.size());
 		char d[sizeof "done"];
 		ok = ok && ch.get(d, sizeof d) && memcmp(d, "done", sizeof d) == 0;
 	}
@@ -429,6 +503,7 @@ void usage(const char *argv0)
 	       "Options:\n  -p, --port=<port>  -s, --size=<size>  -m, --mtu=<size>  -r, "
 	       "--rx-depth=<dep>\n"
 	       "  -n, --iters=<iters>  -g, --gid-idx=0|1  -c, --chk  -T, --transport=rc|uc|ud\n"
+	       "  --srq  -q, --num-qp=<n> (with --srq: ibv_srq_pingpong, default 16)\n"
 	       "  --ip=a.b.c.d  [--peer-mac=xx:..:xx]  --dpdk-port=N  --loop  --busy-poll  "
 	       "--pcap=FILE\n"
 	       "Two processes on one host: give each its own core (EAL -l 0 / -l 1).\n",
@@ -456,9 +531,10 @@ int main(int argc, char **argv)
 		{"loop", 0, nullptr, 'L'},	{"ip", 1, nullptr, 'I'},
 		{"peer-mac", 1, nullptr, 'M'},	{"dpdk-port", 1, nullptr, 'P'},
 		{"busy-poll", 0, nullptr, 'B'}, {"pcap", 1, nullptr, 'C'},
+		{"srq", 0, nullptr, 'S'},	{"num-qp", 1, nullptr, 'q'},
 		{"help", 0, nullptr, 'h'},	{}};
 	int c;
-	while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:h", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:q:h", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'p':
 			o.tcp_port = atoi(optarg);
@@ -533,6 +609,13 @@ int main(int argc, char **argv)
 		case 'B':
 			o.busy_poll = true;
 			break;
+		case 'S':
+			o.srq = true;
+			break;
+		case 'q':
+			o.num_qp = atoi(optarg);
+			o.num_qp_set = true;
+			break;
 		default:
 			usage(argv[0]);
 			return c == 'h' ? 0 : 1;
@@ -546,6 +629,29 @@ int main(int argc, char **argv)
 	}
 	if (o.size < 0)
 		o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
+	if (o.num_qp_set && !o.srq) {
+		fprintf(stderr, "-q: several QPs only with --srq (ibv_srq_pingpong)\n");
+		return 1;
+	}
+	if (o.srq) {
+		if (o.type != IBV_QPT_RC) {
+			fprintf(stderr, "--srq: RC only, as ibv_srq_pingpong\n");
+			return 1;
+		}
+		if (!o.num_qp_set)
+			o.num_qp = 16; // srq_pingpong.c's default
+		if (o.num_qp < 1 || o.num_qp >= kSrqMaxQp) {
+			fprintf(stderr, "-q: num_qp %d must be 1..%d\n", o.num_qp, kSrqMaxQp - 1);
+			return 1;
+		}
+		if (o.num_qp > o.rx_depth) {
+			fprintf(stderr,
+				"-r: rx_depth %d is too small for %d QPs -- must have at least one "
+				"receive per QP\n",
+				o.rx_depth, o.num_qp);
+			return 1;
+		}
+	}
 	srand48(getpid() * time(nullptr));
 	rte_mempool *mp = rte_pktmbuf_pool_create("pp_pool", 8191, 256, 0,
 						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
@@ -566,8 +672,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		End srv(o, false, 0, mp, {10, 0, 0, 1}), cli(o, true, 1, mp, {10, 0, 0, 2});
-		print_dest("local", cli.local());
-		print_dest("remote", srv.local());
+		for (const Dest &d : cli.local())
+			print_dest("local", d);
+		for (const Dest &d : srv.local())
+			print_dest("remote", d);
 		if (srv.connect(cli.local(), cli.ctx->mac()) ||
 		    cli.connect(srv.local(), srv.ctx->mac()))
 			return 1;
@@ -605,18 +713,20 @@ int main(int argc, char **argv)
 			o.ip_set ? o.ip
 				 : std::array<uint8_t, 4>{10, 0, 0, uint8_t(o.server ? 2 : 1)};
 		End e(o, o.server != nullptr, o.dpdk_port, mp, ip);
-		Dest peer;
-		print_dest("local", e.local());
-		auto connect = [&](const Dest &d) {
+		std::vector<Dest> peer;
+		for (const Dest &d : e.local())
+			print_dest("local", d);
+		auto connect = [&](const std::vector<Dest> &d) {
 			MacAddr mac = o.peer_mac;
 			if (!o.peer_mac_set &&
-			    gaudi::examples::wait_peer_mac(*e.ctx, d.gid, mac, kResolveMs) != 0)
+			    gaudi::examples::wait_peer_mac(*e.ctx, d[0].gid, mac, kResolveMs) != 0)
 				return 1;
 			return e.connect(d, mac);
 		};
 		if (!exchange(o, e.ctx.get(), e.local(), peer, connect))
 			return 1;
-		print_dest("remote", peer);
+		for (const Dest &d : peer)
+			print_dest("remote", d);
 		e.start();
 		uint64_t t0 = rte_get_timer_cycles();
 		unsigned idle = 0;

@@ -502,6 +502,72 @@ TEST_F(Conformance, AtomicReplayKeepsMaxDestRdAtomicResults)
 	EXPECT_EQ(ctx->counters().atomic_replays, 32u);
 }
 
+// CMP_AND_SWAP and FETCH_AND_ADD as ib_atomic_bw sends them (IBA 9.4.5, rxe_resp.c atomic_reply):
+// the swap happens only when the word equals Compare, the ATOMIC ACKNOWLEDGE carries the
+// original either way; a misaligned address is an Invalid Request, an MR without remote
+// atomic access a Remote Access Error, both NAKed at the request's PSN with the QP to Error.
+TEST_F(Conformance, AtomicsCompareSwapFetchAddAndTheirNaks)
+{
+	connect();
+	std::vector<uint8_t> mem(64, 0);
+	MemoryRegion *mm = reg(mem, kAllRemote);
+	uint64_t va = uintptr_t(mem.data()) + 8;
+	uint64_t init = 0x0102030405060708ull;
+	std::memcpy(mem.data() + 8, &init, 8);
+	auto atomic = [&](Opcode opc, uint32_t i, uint64_t addr, uint32_t rkey, uint64_t swap_add,
+			  uint64_t compare) {
+		Packet p = peer_packet(opc, psn_add(kPsnPeer, i), true);
+		p.atomic_eth = {addr, rkey, swap_add, compare};
+		send(p);
+		return collect(2, 1);
+	};
+	auto word = [&] {
+		uint64_t v;
+		std::memcpy(&v, mem.data() + 8, 8);
+		return v;
+	};
+	// Compare differs: no swap, the original comes back.
+	auto f = atomic(Opcode::RC_COMPARE_SWAP, 0, va, mm->rkey(), 0xAA, init + 1);
+	ASSERT_EQ(f.size(), 1u);
+	EXPECT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_ATOMIC_ACKNOWLEDGE));
+	EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, init);
+	EXPECT_EQ(f[0]->pkt.aeth.kind(), Aeth::Kind::ack);
+	EXPECT_EQ(word(), init);
+	// Compare matches: swapped.
+	f = atomic(Opcode::RC_COMPARE_SWAP, 1, va, mm->rkey(), 0xAA, init);
+	ASSERT_EQ(f.size(), 1u);
+	EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, init);
+	EXPECT_EQ(word(), 0xAAu);
+	// Fetch and add wraps modulo 2^64.
+	f = atomic(Opcode::RC_FETCH_ADD, 2, va, mm->rkey(), ~uint64_t(0), 0);
+	ASSERT_EQ(f.size(), 1u);
+	EXPECT_EQ(f[0]->pkt.bth.psn, psn_add(kPsnPeer, 2));
+	EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, 0xAAu);
+	EXPECT_EQ(word(), 0xA9u);
+	// Misaligned: Invalid Request, nothing written.
+	f = atomic(Opcode::RC_FETCH_ADD, 3, va + 4, mm->rkey(), 1, 0);
+	ASSERT_EQ(f.size(), 1u);
+	EXPECT_EQ(op(*f[0]), kAck);
+	EXPECT_EQ(f[0]->pkt.aeth.kind(), Aeth::Kind::nak);
+	EXPECT_EQ(f[0]->pkt.aeth.syndrome, 0x61);
+	EXPECT_EQ(f[0]->pkt.bth.psn, psn_add(kPsnPeer, 3));
+	EXPECT_EQ(word(), 0xA9u);
+	collect(0.01);
+	EXPECT_EQ(qp->state(), IBV_QPS_ERR);
+	// An MR without IBV_ACCESS_REMOTE_ATOMIC (what roce_perftest registered before issue 24).
+	qp.reset();
+	connect();
+	MemoryRegion *no_atomic =
+		reg(mem, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	uint64_t errors = ctx->counters().remote_access_errors;
+	f = atomic(Opcode::RC_FETCH_ADD, 0, va, no_atomic->rkey(), 1, 0);
+	ASSERT_EQ(f.size(), 1u);
+	EXPECT_EQ(f[0]->pkt.aeth.kind(), Aeth::Kind::nak);
+	EXPECT_EQ(f[0]->pkt.aeth.syndrome, 0x62); // Remote Access Error
+	EXPECT_EQ(ctx->counters().remote_access_errors, errors + 1);
+	EXPECT_EQ(word(), 0xA9u);
+}
+
 // The 8-byte result of an atomic lands across the local SGEs (4 + 4 bytes here).
 TEST_F(Conformance, AtomicResultScatteredAcrossSges)
 {

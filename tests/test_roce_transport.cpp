@@ -1160,4 +1160,196 @@ TEST_F(Transport, FaultInjectionIsReproducible)
 	EXPECT_NE(a.find("drop"), std::string::npos);
 }
 
+// ---------------------------------------------------------------------------------------
+// Shared receive queue (ibv_srq_pingpong's set-up: several RC QPs, one SRQ)
+// ---------------------------------------------------------------------------------------
+
+// Four RC QPs on B take their receives from one SRQ that starts with fewer WQEs than messages
+// in flight: multi-packet SENDs on all four interleave on the wire, under 2 % loss, and
+// every message lands whole, once, in the WQE its first packet took, completed on the right
+// QP in that QP's order; an empty SRQ gives RNR NAKs that end once WQEs are posted again.
+TEST_F(Transport, SrqSharedByRcQpsUnderLoss)
+{
+	constexpr int kQps = 4, kMsgs = 40;
+	constexpr uint32_t kLen = 9000, kSlots = 8; // 3 packets at MTU 4096
+	int err = 0;
+	auto srq = B->ctx->create_srq(*B->pd, 64, 1, &err);
+	ASSERT_NE(srq, nullptr) << err;
+	EXPECT_EQ(srq->max_wr(), 64u);
+	std::vector<std::unique_ptr<QueuePair>> qas, qbs;
+	ConnOpts o;
+	for (int i = 0; i < kQps; i++) {
+		qas.push_back(A->qp(IBV_QPT_RC));
+		QpInitAttr a;
+		a.qp_type = IBV_QPT_RC;
+		a.send_cq = B->scq.get();
+		a.recv_cq = B->rcq.get();
+		a.srq = srq.get();
+		a.cap.max_recv_wr = 0; // ignored with an SRQ
+		qbs.push_back(B->ctx->create_qp(*B->pd, a, &err));
+		ASSERT_NE(qbs.back(), nullptr) << err;
+	}
+	for (int i = 0; i < kQps; i++) {
+		uint32_t pa = 0x100 + 0x1000 * i, pb = 0x800 + 0x1000 * i;
+		ASSERT_EQ(bring_up(*qas[i], *B, qbs[i]->qp_num(), pb, pa, o), 0);
+		ASSERT_EQ(bring_up(*qbs[i], *A, qas[i]->qp_num(), pa, pb, o), 0);
+		FaultConfig f;
+		f.seed = 11 + i;
+		f.tx.drop = 0.02;
+		qas[i]->set_faults(f);
+	}
+	// Message (q, m) carries pattern(kLen, q * 1000 + m).
+	std::vector<std::vector<uint8_t>> src;
+	for (int q = 0; q < kQps; q++)
+		for (int m = 0; m < kMsgs; m++)
+			src.push_back(pattern(kLen, q * 1000 + m));
+	std::vector<Sge> sges;
+	for (auto &v : src)
+		sges.push_back({uintptr_t(v.data()), kLen, reg(*A, v, 0)->lkey()});
+	std::vector<uint8_t> rbuf(size_t(kSlots) * kLen);
+	MemoryRegion *mr = reg(*B, rbuf, kLW);
+	auto post_slot = [&](uint32_t slot) {
+		Sge r{uintptr_t(rbuf.data()) + size_t(slot) * kLen, kLen, mr->lkey()};
+		return srq->post_recv({slot, {&r, 1}});
+	};
+	for (uint32_t s = 0; s < kSlots; s++)
+		ASSERT_EQ(post_slot(s), 0);
+	EXPECT_EQ(srq->posted(), kSlots);
+	// Every QP posts all its messages at once: 160 messages for 8 WQEs.
+	for (int q = 0; q < kQps; q++)
+		for (int m = 0; m < kMsgs; m++) {
+			SendWr w;
+			w.wr_id = uint64_t(q * 1000 + m);
+			w.sg_list = {&sges[size_t(q * kMsgs + m)], 1};
+			w.opcode = IBV_WR_SEND;
+			w.send_flags = IBV_SEND_SIGNALED;
+			ASSERT_EQ(qas[size_t(q)]->post_send(w), 0);
+		}
+	std::vector<int> next(kQps, 0);
+	int got = 0, sent = 0;
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+	WorkCompletion wc[32];
+	while ((got < kQps * kMsgs || sent < kQps * kMsgs) &&
+	       std::chrono::steady_clock::now() < end) {
+		poll();
+		int n = B->rcq->poll_cq(wc);
+		for (int i = 0; i < n; i++) {
+			ASSERT_EQ(wc[i].status, IBV_WC_SUCCESS);
+			ASSERT_EQ(wc[i].byte_len, kLen);
+			int q = -1;
+			for (int k = 0; k < kQps; k++)
+				if (qbs[size_t(k)]->qp_num() == wc[i].qp_num)
+					q = k;
+			ASSERT_GE(q, 0) << "completion for QPN " << wc[i].qp_num;
+			uint32_t slot = uint32_t(wc[i].wr_id);
+			ASSERT_LT(slot, kSlots);
+			const auto &want = src[size_t(q * kMsgs + next[size_t(q)])];
+			ASSERT_EQ(memcmp(rbuf.data() + size_t(slot) * kLen, want.data(), kLen), 0)
+				<< "QP " << q << " message " << next[size_t(q)] << " slot " << slot;
+			next[size_t(q)]++;
+			got++;
+			ASSERT_EQ(post_slot(slot), 0);
+		}
+		n = A->scq->poll_cq(wc);
+		for (int i = 0; i < n; i++)
+			ASSERT_EQ(wc[i].status, IBV_WC_SUCCESS) << wc[i].wr_id;
+		sent += n;
+	}
+	EXPECT_EQ(got, kQps * kMsgs);
+	EXPECT_EQ(sent, kQps * kMsgs);
+	for (int q = 0; q < kQps; q++)
+		EXPECT_EQ(next[size_t(q)], kMsgs);
+	EXPECT_GT(B->ctx->counters().rnr_naks_sent, 0u); // the SRQ ran dry on the way
+	EXPECT_EQ(srq->posted(), kSlots);
+	qbs.clear();
+	qas.clear();
+}
+
+// ibv_create_srq / ibv_post_srq_recv / ibv_modify_srq(IBV_SRQ_LIMIT) semantics, and what an
+// SRQ's QP refuses; a UD QP takes its receives from an SRQ as well; a QP that fails flushes
+// only the WQE it took, the rest stays for the other QPs.
+TEST_F(Transport, SrqCallsLimitUdAndFlush)
+{
+	int err = 0;
+	EXPECT_EQ(B->ctx->create_srq(*B->pd, 0, 1, &err), nullptr);
+	EXPECT_EQ(err, -EINVAL);
+	EXPECT_EQ(B->ctx->create_srq(*B->pd, 16, kMaxSge + 1, &err), nullptr);
+	EXPECT_EQ(B->ctx->create_srq(*A->pd, 16, 1, &err), nullptr) << "another Context's PD";
+	auto srq = B->ctx->create_srq(*B->pd, 5, 2, &err);
+	ASSERT_NE(srq, nullptr);
+	EXPECT_EQ(srq->max_wr(), 8u); // a power of two
+	auto other_pd = B->ctx->alloc_pd();
+	QpInitAttr a;
+	a.qp_type = IBV_QPT_UD;
+	a.send_cq = B->scq.get();
+	a.recv_cq = B->rcq.get();
+	a.srq = srq.get();
+	EXPECT_EQ(B->ctx->create_qp(*other_pd, a, &err), nullptr);
+	EXPECT_EQ(err, -EINVAL) << "SRQ of another PD";
+
+	std::vector<uint8_t> rbuf(8 * 1100), ro(64);
+	MemoryRegion *mr = reg(*B, rbuf, kLW);
+	MemoryRegion *ro_mr = reg(*B, ro, 0); // no LOCAL_WRITE
+	Sge bad{uintptr_t(ro.data()), 64, ro_mr->lkey()};
+	EXPECT_EQ(srq->post_recv({99, {&bad, 1}}), -EINVAL);
+	Sge three[3] = {};
+	EXPECT_EQ(srq->post_recv({99, {three, 3}}), -EINVAL) << "max_sge 2";
+	for (uint32_t i = 0; i < 8; i++) {
+		Sge r{uintptr_t(rbuf.data()) + i * 1100, 1100, mr->lkey()};
+		ASSERT_EQ(srq->post_recv({i, {&r, 1}}), 0);
+	}
+	Sge r0{uintptr_t(rbuf.data()), 1100, mr->lkey()};
+	EXPECT_EQ(srq->post_recv({8, {&r0, 1}}), -ENOMEM);
+	EXPECT_EQ(srq->arm_limit(9), -EINVAL);
+	ASSERT_EQ(srq->arm_limit(6), 0);
+
+	// UD: A's QP sends to two UD QPs of B that share the SRQ.
+	qa = A->qp(IBV_QPT_UD);
+	std::unique_ptr<QueuePair> ub[2];
+	ConnOpts o;
+	ASSERT_EQ(bring_up(*qa, *B, 0, 0, 0x10, o, 0x1234), 0);
+	for (auto &q : ub) {
+		q = B->ctx->create_qp(*B->pd, a, &err);
+		ASSERT_NE(q, nullptr) << err;
+		ASSERT_EQ(bring_up(*q, *A, 0, 0, 0x20, o, 0x1234), 0);
+		EXPECT_EQ(q->post_recv({1, {&r0, 1}}), -EINVAL) << "an SRQ's QP has no own RQ";
+	}
+	auto ah = A->ctx->create_ah(*A->pd, B->av());
+	std::vector<uint8_t> src = pattern(1000, 5);
+	MemoryRegion *ms = reg(*A, src, 0);
+	Sge s{uintptr_t(src.data()), 1000, ms->lkey()};
+	for (int i = 0; i < 3; i++) {
+		SendWr w;
+		w.wr_id = uint64_t(i);
+		w.sg_list = {&s, 1};
+		w.opcode = IBV_WR_SEND;
+		w.send_flags = IBV_SEND_SIGNALED;
+		w.ud = {ah.get(), ub[i % 2]->qp_num(), 0x1234};
+		ASSERT_EQ(qa->post_send(w), 0);
+	}
+	auto rw = wait(*B->rcq, 3);
+	ASSERT_EQ(rw.size(), 3u);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(rw[i].status, IBV_WC_SUCCESS);
+		EXPECT_EQ(rw[i].wr_id, uint64_t(i)) << "the SRQ's WQEs in posting order";
+		EXPECT_EQ(rw[i].qp_num, ub[i % 2]->qp_num());
+		EXPECT_EQ(rw[i].byte_len, 1040u);
+		EXPECT_EQ(memcmp(rbuf.data() + i * 1100 + 40, src.data(), 1000), 0);
+	}
+	EXPECT_EQ(srq->posted(), 5u);
+	// 8 -> 7 -> 6 stayed at the limit; 5 < 6 fired it once and disarmed it.
+	EXPECT_EQ(srq->limit_events(), 1u);
+	EXPECT_EQ(srq->limit(), 0u);
+	// A UD QP in error flushes nothing of the SRQ (it held no WQE between messages).
+	QpAttr e;
+	e.qp_state = IBV_QPS_ERR;
+	ASSERT_EQ(ub[0]->modify(e, IBV_QP_STATE), 0);
+	WorkCompletion wc[4];
+	EXPECT_EQ(B->rcq->poll_cq(wc), 0);
+	EXPECT_EQ(srq->posted(), 5u);
+	for (auto &q : ub)
+		q.reset();
+	srq.reset();
+}
+
 } // namespace

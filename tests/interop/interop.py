@@ -33,17 +33,24 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
+# tests/lib: plugin_path() (a private copy of the PMD when the build sits below a world-writable
+# directory such as a clone in /tmp, where EAL refuses a -d plugin).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'lib'))
+from testpmd_session import plugin_path  # noqa: E402
+
 # Load order (interop-feasibility.md): without crc32_generic rxe fails to init its crc32.
 MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe',
            'e1000']
-TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
-         'ib_write_bw', 'ib_read_bw', 'ib_send_bw']
+TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
+         'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
+         'ib_send_lat']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
 
 GUEST_MAC = '52:54:00:77:00:02'
@@ -345,7 +352,7 @@ class Ours:
     """Our side: an example on a net_gaudi_emu port cabled (wire=udp) to the guest's eth0."""
 
     def __init__(self, exe, args, udp_local, udp_remote, pcap, log_path):
-        pmd = os.environ['GAUDI_PMD']
+        pmd = plugin_path(os.path.abspath(os.environ['GAUDI_PMD']))
         eal = ['--no-huge', '-m', '512', '--no-shconf', '--no-pci', '--iova-mode=va',
                '-l', '1', '--log-level=lib.eal:warning', '-d', pmd, '--vdev',
                f'net_gaudi_emu0,ports=1,wire=udp,udp_local=0:127.0.0.1:{udp_local},'
@@ -380,6 +387,23 @@ def tcp_listening(port):
         except OSError:
             pass
     return False
+
+
+def capture_tx_frames(pcap):
+    """Frames our port sent in a capture (--pcap, libpcap format): source MAC OUR_MAC."""
+    mac = bytes.fromhex(OUR_MAC.replace(':', ''))
+    data = Path(pcap).read_bytes()
+    if len(data) < 24 or data[:4] not in (b'\xd4\xc3\xb2\xa1', b'\xa1\xb2\xc3\xd4'):
+        return None
+    order = '<' if data[:4] == b'\xd4\xc3\xb2\xa1' else '>'
+    n, off = 0, 24
+    while off + 16 <= len(data):
+        caplen = struct.unpack_from(order + 'I', data, off + 8)[0]
+        frame = data[off + 16:off + 16 + caplen]
+        if frame[6:12] == mac:
+            n += 1
+        off += 16 + caplen
+    return n
 
 
 def bytes_reported(text):
@@ -471,6 +495,14 @@ class Runner:
         gst, guest_out = self.g.wait(job, 30 if rc != 'timeout' else 5)
         (self.out / (name + '.guest.log')).write_text(f'# {guest_cmd}\n{guest_out}')
         ok, detail = check(rc, our_out, gst, guest_out, expect_bytes)
+        # The capture holds each frame we sent once (a frame the PMD did not take at first was
+        # logged on every retry before, issue 24): as many as roce_perftest's transport counter.
+        m = re.search(r'^ transport: frames rx \d+ tx (\d+)', our_out, re.M)
+        if ok and m and pcap.exists():
+            in_capture = capture_tx_frames(pcap)
+            if in_capture != int(m.group(1)):
+                ok, detail = False, (f'capture holds {in_capture} frames sent, the transport '
+                                     f'counted {m.group(1)}')
         if ok and f'peer MAC {GUEST_MAC} (resolved' not in our_out:
             ok, detail = False, f'our side did not report resolving the guest to {GUEST_MAC}'
         detail += f' ({time.monotonic() - t0:.1f} s)'
@@ -514,6 +546,19 @@ def pingpong_runs(r: Runner, exe):
                    check_pingpong)
             r.pair(f'rc_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
                    args, False, expect, check_pingpong)
+    # SRQ: several RC QPs whose receives all come from one shared receive queue on each side
+    # (srq_pingpong.c: -n counts all QPs' messages together).
+    for qps, mtu, size in ((16, 1024, 4096), (4, 4096, 10001)):
+        iters = 200
+        args = ['--srq', '-q', str(qps), '-s', str(size), '-m', str(mtu), '-n', str(iters),
+                '-g', '1', '-c', f'--ip={HOST_IP}']
+        gcmd = f'ibv_srq_pingpong -d rxe0 -g 1 -q {qps} -s {size} -m {mtu} -n {iters} -c'
+        expect = size * iters * 2
+        r.pair(f'srq_pingpong-guest_server-q{qps}-mtu{mtu}-s{size}', gcmd, exe, args, True,
+               expect, check_pingpong)
+        r.pair(f'srq_pingpong-guest_client-q{qps}-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@',
+               exe, args, False, expect, check_pingpong)
+    iters = 20
     # RoCE v2 over IPv6: GID index 0, the link-local addresses from the MACs, on both sides.
     size, mtu = 4093, 1024
     args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '0', '-c',
@@ -617,7 +662,58 @@ def perftest_reports(text):
     return [(int(m.group(1)), int(m.group(2))) for m in REPORT_RE.finditer(text)]
 
 
-def check_perftest(client_is_guest, all_sizes):
+# REPORT_FMT_LAT: bytes, iterations, t_min, t_max, t_typical, t_avg, t_stdev, 99 %, 99.9 %.
+LAT_RE = re.compile(r'^\s+(\d+)\s+(\d+)' + r'\s+([\d.]+)' * 7 + r'\s*$', re.M)
+
+
+def check_perftest_lat(test, client_is_guest):
+    """ib_{write,send}_lat: both sides print their latencies; ib_read_lat: the client only."""
+    def check(rc, our_out, gst, guest_out, expect):
+        size, iters = expect
+        client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
+        bad = []
+        if rc != 0:
+            bad.append(f'ours exited {rc}')
+        if gst != 0:
+            bad.append(f'guest exited {gst}')
+        shown = {}
+        for side, text in (('client', client), ('server', server)):
+            lines = LAT_RE.findall(CLOCK_WARNING_RE.sub('', text))
+            got = [(int(m[0]), int(m[1])) for m in lines]
+            want = [] if test == 'read' and side == 'server' else [(size, iters)]
+            if got != want:
+                bad.append(f'{side} reported {got}, expected {want}')
+            if lines:
+                shown[side] = float(lines[0][4])  # t_typical
+        if bad:
+            return False, '; '.join(bad)
+        return True, (f'{iters} x {size} bytes; t_typical ' +
+                      ', '.join(f'{k} {v:.1f} us' for k, v in shown.items()))
+    return check
+
+
+def check_perftest_duration(client_is_guest):
+    """-D: the client reports what it did in the time; the server prints the same line."""
+    def check(rc, our_out, gst, guest_out, expect):
+        size, _ = expect
+        client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
+        c, s_ = perftest_reports(client), perftest_reports(server)
+        bad = []
+        if rc != 0:
+            bad.append(f'ours exited {rc}')
+        if gst != 0:
+            bad.append(f'guest exited {gst}')
+        if len(c) != 1 or c[0][0] != size or c[0][1] <= 0 or s_ != c:
+            bad.append(f'client reported {c}, server {s_}: expected one line, size {size}, '
+                       'the same iterations > 0')
+        if bad:
+            return False, '; '.join(bad)
+        return True, f'{c[0][1]} x {size} bytes in the duration, both sides agree'
+    return check
+
+
+def check_perftest(client_is_guest, all_sizes, our_check=None):
+    """our_check: a regex our side's output must hold (its own data check, e.g. atomics)."""
     def check(rc, our_out, gst, guest_out, expect):
         size, iters = expect
         client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
@@ -633,10 +729,14 @@ def check_perftest(client_is_guest, all_sizes):
         # write/read: the server prints the client's (last) report; send: its own.
         if s_ != want[-1:]:
             bad.append(f'server reported {s_}, expected {want[-1:]}')
+        m = re.search(our_check, our_out) if our_check else None
+        if our_check and not m:
+            bad.append(f'our side did not print {our_check!r}')
         if bad:
             return False, '; '.join(bad)
         total = sum(a * b for a, b in want)
-        return True, f'{len(want)} size(s), {total} bytes, both sides agree'
+        return True, (f'{len(want)} size(s), {total} bytes, both sides agree'
+                      + (f'; {m.group(0).strip()}' if m else ''))
     return check
 
 
@@ -655,6 +755,59 @@ def perftest_runs(r: Runner, exe):
             g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
             r.pair(name, g, exe, args, guest_server, (size, iters),
                    check_perftest(not guest_server, all_sizes), timeout=180 if all_sizes else 60)
+    # Atomics (ib_atomic_bw: 8-byte messages only). Our server checks the sum of its target
+    # words (each FETCH_AND_ADD added 1 once), our client the values it fetched (in order).
+    iters = 20
+    for atype, our_check in (('FETCH_AND_ADD', r'atomic check: (target words sum to '
+                              rf'{iters}, expected {iters}|{iters} fetch-and-adds fetched \d+ '
+                              r'\.\. \d+ in order)'),
+                             ('CMP_AND_SWAP', r'atomic check: (target words sum to 0, expected 0|'
+                              rf'{iters} compare-and-swaps fetched \d+ each)')):
+        args = ['--test=atomic', '-A', atype, '-n', str(iters), *common]
+        gcmd = f'ib_atomic_bw -d rxe0 -x 1 -F -A {atype} -n {iters}'
+        for guest_server in (True, False):
+            name = f'ib_atomic_bw-guest_{"server" if guest_server else "client"}-{atype}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            r.pair(name, g, exe, args, guest_server, (8, iters),
+                   check_perftest(not guest_server, False, our_check))
+    # Several QPs (-q 4: each QP moves -n messages, the reports count all), bidirectional (-b:
+    # both sides run, each prints the sum) and a duration instead of a count (-D).
+    for test, extra, iters, want_iters in (('write', '-q 4', 20, 80), ('read', '-q 4', 20, 80),
+                                           ('send', '-q 4', 20, 80), ('write', '-b', 20, 20),
+                                           ('read', '-b', 20, 20), ('write', '-D 2', 0, None)):
+        size = 65536
+        count = ['-n', str(iters)] if iters else []
+        args = [f'--test={test}', '-s', str(size), *extra.split(), *count, *common]
+        gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -s {size} {extra} {" ".join(count)}'.rstrip()
+        tag = extra.replace(' ', '').lstrip('-')
+        for guest_server in (True, False):
+            name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-{tag}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            check = (check_perftest(not guest_server, False) if want_iters else
+                     check_perftest_duration(not guest_server))
+            r.pair(name, g, exe, args, guest_server, (size, want_iters), check)
+    # Inline on our side (-I: our WRITEs and SENDs of 200 bytes carry the data in the WQE); the
+    # guest's perftest needs nothing for it.
+    for test in ('write', 'send'):
+        size, iters = 200, 20
+        args = [f'--test={test}', '-s', str(size), '-I', '256', '-n', str(iters), *common]
+        gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -s {size} -n {iters}'
+        for guest_server in (True, False):
+            name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-inline-s{size}'
+            g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            r.pair(name, g, exe, args, guest_server, (size, iters),
+                   check_perftest(not guest_server, False))
+    # Latency tests: one packet and several (path MTU 4096 by default, 9000 bytes = 3).
+    iters = 100
+    for test in ('write', 'read', 'send'):
+        for size in (2, 9000):
+            args = [f'--test={test}_lat', '-s', str(size), '-n', str(iters), *common]
+            gcmd = f'ib_{test}_lat -d rxe0 -x 1 -F -s {size} -n {iters}'
+            for guest_server in (True, False):
+                name = f'ib_{test}_lat-guest_{"server" if guest_server else "client"}-s{size}'
+                g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+                r.pair(name, g, exe, args, guest_server, (size, iters),
+                       check_perftest_lat(test, not guest_server))
 
 
 if __name__ == '__main__':

@@ -15,7 +15,8 @@ QueuePair::QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint
     : ctx_(c), pd_(pd), type_(a.qp_type), scq_(a.send_cq), rcq_(a.recv_cq), cap_(a.cap),
       sq_sig_all_(a.sq_sig_all), qpn_(qpn), hz_(c.hz_), rate_(std::make_unique<Rate>())
 {
-	uint32_t sqn = pow2_at_least(a.cap.max_send_wr), rqn = pow2_at_least(a.cap.max_recv_wr);
+	uint32_t sqn = pow2_at_least(a.cap.max_send_wr),
+		 rqn = a.srq ? 1 : pow2_at_least(a.cap.max_recv_wr);
 	cap_.max_send_wr = sqn;
 	cap_.max_recv_wr = rqn;
 	sq_.assign(sqn, SendWqe{});
@@ -25,12 +26,19 @@ QueuePair::QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint
 	rq_mask_ = rqn - 1;
 	resp_.assign(kRespQueueLen, RespItem{});
 	rd_res_.assign(kMaxRdAtomic, RdResource{});
+	if (a.srq != nullptr) {
+		srq_ = a.srq;
+		srq_->attached_++;
+		srq_wqe_ = std::make_unique<RecvWqe>();
+	}
 	tuning_.dcqcn = c.cfg_.dcqcn;
 	rate_->rc = rate_->rt = c.cfg_.dcqcn_params.line_rate_gbps * 1e9;
 }
 
 QueuePair::~QueuePair()
 {
+	if (srq_ != nullptr)
+		srq_->attached_--;
 	ctx_.unregister_qp(this);
 }
 
@@ -178,6 +186,11 @@ void QueuePair::flush()
 		RecvWqe &r = rq_[rq_tail_ & rq_mask_];
 		complete_recv(r, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, 0);
 		rq_tail_++;
+	}
+	// The SRQ's own WQEs stay there for its other QPs; only the one this QP took is flushed.
+	if (srq_held_) {
+		complete_recv(*srq_wqe_, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, 0);
+		srq_held_ = false;
 	}
 }
 

@@ -27,6 +27,25 @@ void QueuePair::complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, ui
 		ctx_.counters_.cq_overflows++;
 }
 
+QueuePair::RecvWqe *QueuePair::recv_wqe()
+{
+	if (srq_ == nullptr)
+		return rq_tail_ == rq_head_ ? nullptr : &rq_[rq_tail_ & rq_mask_];
+	// rxe get_srq_wqe(): copied out of the SRQ, kept by the QP until the message completes.
+	if (!srq_held_ && !srq_->take(*srq_wqe_))
+		return nullptr;
+	srq_held_ = true;
+	return srq_wqe_.get();
+}
+
+void QueuePair::recv_consumed()
+{
+	if (srq_ != nullptr)
+		srq_held_ = false;
+	else
+		rq_tail_++;
+}
+
 // Requester
 
 MemoryRegion *QueuePair::check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const
@@ -169,17 +188,17 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 	if (((first || middle) && n != mtu) || (last && (n == 0 || n > mtu)) || (only && n > mtu))
 		return false;
 	if (send) {
-		if ((first || only) && rq_tail_ == rq_head_) {
+		if ((first || only) && recv_wqe() == nullptr) {
 			nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
 			return false;
 		}
-		RecvWqe &r = rq_[rq_tail_ & rq_mask_];
+		RecvWqe &r = *recv_wqe();
 		if (first || only)
 			msg_off_ = 0;
 		if (!scatter(r.seg, r.nseg, msg_off_, payload)) {
 			// Local length error at the responder: IBA 9.7.5.2.3? -> Invalid Request NAK.
 			complete_recv(r, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, msg_off_ + n, 0, 0, 0, 0);
-			rq_tail_++;
+			recv_consumed();
 			in_msg_ = InMsg::none;
 			return false;
 		}
@@ -201,7 +220,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		}
 		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV, msg_off_, flags, pkt.imm, inv_rkey,
 			      0);
-		rq_tail_++;
+		recv_consumed();
 		in_msg_ = InMsg::none;
 		msn_ = psn_add(msn_, 1);
 		return true;
@@ -220,7 +239,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		}
 		if (uint64_t(msg_off_) + n > wr_len_ || ((last || only) && msg_off_ + n != wr_len_))
 			return false; // length disagrees with the RETH
-		if (imm && rq_tail_ == rq_head_) {
+		if (imm && recv_wqe() == nullptr) {
 			nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
 			return false;
 		}
@@ -231,10 +250,10 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		msg_off_ += n;
 		in_msg_ = (first || middle) ? InMsg::write : InMsg::none;
 		if (imm) {
-			RecvWqe &r = rq_[rq_tail_ & rq_mask_];
+			RecvWqe &r = *recv_wqe();
 			complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, wr_len_,
 				      IBV_WC_WITH_IMM, pkt.imm, 0, 0);
-			rq_tail_++;
+			recv_consumed();
 		}
 		if (last || only)
 			msn_ = psn_add(msn_, 1);
@@ -485,11 +504,12 @@ void QueuePair::rx_ud_request(const Packet &pkt)
 		ctx_.counters_.rx_malformed++;
 		return;
 	}
-	if (rq_tail_ == rq_head_) {
+	RecvWqe *rw = recv_wqe();
+	if (rw == nullptr) {
 		ctx_.counters_.rx_no_recv_wqe++;
 		return;
 	}
-	RecvWqe &r = rq_[rq_tail_ & rq_mask_];
+	RecvWqe &r = *rw;
 	// The first 40 bytes of a UD receive hold the GRH; for RoCE v2 over IPv4 the IPv4 header
 	// is in its last 20 bytes (rdma-core ibv_post_recv(3)).
 	std::array<uint8_t, kGrhLen> grh{};
@@ -524,7 +544,7 @@ void QueuePair::rx_ud_request(const Packet &pkt)
 		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV, n,
 			      IBV_WC_GRH | (imm ? IBV_WC_WITH_IMM : 0), pkt.imm, 0,
 			      pkt.deth.src_qp);
-	rq_tail_++;
+	recv_consumed();
 }
 
 unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)

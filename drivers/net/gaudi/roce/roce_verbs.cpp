@@ -132,7 +132,8 @@ std::unique_ptr<Context> Context::create(const ContextConfig &cfg, int *err)
 Context::~Context()
 {
 	if (live_objects_ != 0)
-		fprintf(stderr, "roce: Context destroyed with %u live objects (PD/CQ/QP/MR/AH)\n",
+		fprintf(stderr,
+			"roce: Context destroyed with %u live objects (PD/CQ/SRQ/QP/MR/AH)\n",
 			live_objects_);
 	for (uint32_t i = 0; i < tx_count_; i++)
 		rte_pktmbuf_free(tx_buf_[i]);
@@ -241,9 +242,10 @@ std::unique_ptr<QueuePair> Context::create_qp(ProtectionDomain &pd, const QpInit
 	};
 	if (&pd.ctx_ != this || a.send_cq == nullptr || a.recv_cq == nullptr ||
 	    (a.qp_type != IBV_QPT_RC && a.qp_type != IBV_QPT_UC && a.qp_type != IBV_QPT_UD) ||
-	    a.cap.max_send_wr == 0 || a.cap.max_recv_wr == 0 || a.cap.max_send_wr > 65536 ||
-	    a.cap.max_recv_wr > 65536 || a.cap.max_send_sge > kMaxSge ||
-	    a.cap.max_recv_sge > kMaxSge || a.cap.max_inline_data > 4096)
+	    a.cap.max_send_wr == 0 || (a.cap.max_recv_wr == 0 && a.srq == nullptr) ||
+	    a.cap.max_send_wr > 65536 || a.cap.max_recv_wr > 65536 ||
+	    a.cap.max_send_sge > kMaxSge || a.cap.max_recv_sge > kMaxSge ||
+	    a.cap.max_inline_data > 4096 || (a.srq != nullptr && &a.srq->pd_ != &pd))
 		return fail(-EINVAL);
 	for (uint32_t i = 0; i < qps_.size(); i++) {
 		if (qps_[i] == nullptr) {
@@ -256,6 +258,70 @@ std::unique_ptr<QueuePair> Context::create_qp(ProtectionDomain &pd, const QpInit
 		}
 	}
 	return fail(-ENOMEM);
+}
+
+std::unique_ptr<SharedReceiveQueue> Context::create_srq(ProtectionDomain &pd, uint32_t max_wr,
+							uint32_t max_sge, int *err)
+{
+	if (&pd.ctx_ != this || max_wr == 0 || max_wr > 65536 || max_sge == 0 ||
+	    max_sge > kMaxSge) {
+		if (err)
+			*err = -EINVAL;
+		return nullptr;
+	}
+	live_objects_++;
+	if (err)
+		*err = 0;
+	return std::unique_ptr<SharedReceiveQueue>(
+		new SharedReceiveQueue(pd, pow2_at_least(max_wr), max_sge));
+}
+
+SharedReceiveQueue::SharedReceiveQueue(ProtectionDomain &pd, uint32_t n, uint32_t max_sge)
+    : pd_(pd), ring_(n), mask_(n - 1), max_sge_(max_sge)
+{
+}
+
+SharedReceiveQueue::~SharedReceiveQueue()
+{
+	// ibv_destroy_srq fails with EBUSY while QPs use it; here that is a lifetime bug.
+	if (attached_ != 0)
+		fprintf(stderr, "roce: SRQ destroyed with %u QPs attached\n", attached_);
+	pd_.ctx_.live_objects_--;
+}
+
+int SharedReceiveQueue::post_recv(const RecvWr &wr)
+{
+	if (head_ - tail_ > mask_)
+		return -ENOMEM;
+	if (wr.sg_list.size() > max_sge_)
+		return -EINVAL;
+	QueuePair::RecvWqe &r = ring_[head_ & mask_];
+	r.wr_id = wr.wr_id;
+	if (!QueuePair::resolve_sges(pd_.ctx_, pd_, wr.sg_list, true, r.seg, r.nseg, r.len))
+		return -EINVAL;
+	head_++;
+	return 0;
+}
+
+int SharedReceiveQueue::arm_limit(uint32_t limit)
+{
+	if (limit > mask_ + 1)
+		return -EINVAL;
+	limit_ = limit;
+	return 0;
+}
+
+bool SharedReceiveQueue::take(QueuePair::RecvWqe &out)
+{
+	if (head_ == tail_)
+		return false;
+	out = ring_[tail_ & mask_];
+	tail_++;
+	if (limit_ != 0 && head_ - tail_ < limit_) {
+		limit_events_++;
+		limit_ = 0;
+	}
+	return true;
 }
 
 void Context::unregister_qp(QueuePair *qp)
@@ -275,14 +341,15 @@ void Context::unregister_qp(QueuePair *qp)
 	live_objects_--;
 }
 
-bool QueuePair::resolve(std::span<const Sge> sges, bool need_write, std::array<Seg, kMaxSge> &out,
-			uint32_t &n, uint32_t &total) const
+bool QueuePair::resolve_sges(const Context &c, const ProtectionDomain &pd,
+			     std::span<const Sge> sges, bool need_write,
+			     std::array<Seg, kMaxSge> &out, uint32_t &n, uint32_t &total)
 {
 	n = 0;
 	uint64_t t = 0;
 	for (const Sge &s : sges) {
-		MemoryRegion *mr = ctx_.lookup_mr(s.lkey);
-		if (mr == nullptr || !mr->valid_ || &mr->pd_ != &pd_ ||
+		MemoryRegion *mr = c.lookup_mr(s.lkey);
+		if (mr == nullptr || !mr->valid_ || &mr->pd_ != &pd ||
 		    !mr->contains(s.addr, s.length) ||
 		    (need_write && !(mr->access_ & IBV_ACCESS_LOCAL_WRITE)))
 			return false;
@@ -436,7 +503,7 @@ int QueuePair::post_send(const SendWr &wr)
 
 int QueuePair::post_recv(const RecvWr &wr)
 {
-	if (state_ == IBV_QPS_RESET)
+	if (state_ == IBV_QPS_RESET || srq_ != nullptr) // an SRQ's QP takes no receives of its own
 		return -EINVAL;
 	if (rq_head_ - rq_tail_ >= rq_.size())
 		return -ENOMEM;

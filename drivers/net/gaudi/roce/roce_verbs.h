@@ -9,6 +9,8 @@
 //   MemoryRegion      ibv_mr: registered user memory [addr, addr+length), lkey == rkey.
 //   AddressHandle     ibv_ah for UD sends (destination MAC + GID).
 //   CompletionQueue   ibv_cq of fixed depth; poll_cq() = ibv_poll_cq.
+//   SharedReceiveQueue ibv_srq: receive WQEs shared by the QPs created with it (post_recv =
+//                     ibv_post_srq_recv; a limit armed with arm_limit() = ibv_modify_srq).
 //   QueuePair         ibv_qp, types IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD; modify() =
 //                     ibv_modify_qp with ibv_qp_attr_mask bits; post_send / post_recv.
 //
@@ -64,6 +66,7 @@ class MemoryRegion;
 class CompletionQueue;
 class QueuePair;
 class AddressHandle;
+class SharedReceiveQueue;
 
 // ---------------------------------------------------------------------------------------
 // PSN arithmetic: 24-bit, modulo 2^24 (IBA 9.7.1). psn_diff(a, b) = a - b as a signed value
@@ -174,6 +177,9 @@ struct QpInitAttr {
 	ibv_qp_type qp_type = IBV_QPT_RC; // RC, UC or UD
 	CompletionQueue *send_cq = nullptr;
 	CompletionQueue *recv_cq = nullptr;
+	// ibv_qp_init_attr.srq: receives come from this SRQ (same PD, outlives the QP); the QP's
+	// own receive queue is unused (post_recv -EINVAL; cap.max_recv_wr ignored).
+	SharedReceiveQueue *srq = nullptr;
 	QpCap cap;
 	bool sq_sig_all = false;
 };
@@ -343,6 +349,10 @@ public:
 	std::unique_ptr<MemoryRegion> reg_mr(ProtectionDomain &pd, void *addr, size_t length,
 					     unsigned access, int *err = nullptr);
 	std::unique_ptr<AddressHandle> create_ah(ProtectionDomain &pd, const AddressVector &av);
+	// ibv_create_srq: max_wr receives (rounded up to a power of two, <= 65536) of up to
+	// max_sge SGEs (<= kMaxSge). nullptr + *err (-EINVAL) on bad arguments.
+	std::unique_ptr<SharedReceiveQueue> create_srq(ProtectionDomain &pd, uint32_t max_wr,
+						       uint32_t max_sge, int *err = nullptr);
 
 	// Progress engine: RX burst -> dispatch, ACK flush, timers, held packets, TX generation.
 	// Returns the number of packets received + sent (0 = idle).
@@ -374,6 +384,7 @@ private:
 	friend class QueuePair;
 	friend class MemoryRegion;
 	friend class ProtectionDomain;
+	friend class SharedReceiveQueue;
 	explicit Context(const ContextConfig &cfg);
 
 	struct Held; // roce_internal.h
@@ -434,6 +445,7 @@ private:
 	friend class Context;
 	friend class MemoryRegion;
 	friend class QueuePair;
+	friend class SharedReceiveQueue;
 	explicit ProtectionDomain(Context &c) : ctx_(c) {}
 	Context &ctx_;
 };
@@ -529,6 +541,7 @@ public:
 
 private:
 	friend class Context;
+	friend class SharedReceiveQueue;
 	QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint32_t qpn);
 
 	// Private types, defined in roce_internal.h.
@@ -544,7 +557,18 @@ private:
 	bool is_rc() const { return type_ == IBV_QPT_RC; }
 	uint32_t pmtu() const { return mtu_bytes(attr_.path_mtu); }
 	bool resolve(std::span<const Sge> sges, bool need_write, std::array<Seg, kMaxSge> &out,
-		     uint32_t &n, uint32_t &total) const;
+		     uint32_t &n, uint32_t &total) const
+	{
+		return resolve_sges(ctx_, pd_, sges, need_write, out, n, total);
+	}
+	// Local SGEs -> segments: lkeys of valid MRs of `pd`, inside them, LOCAL_WRITE if asked.
+	static bool resolve_sges(const Context &c, const ProtectionDomain &pd,
+				 std::span<const Sge> sges, bool need_write,
+				 std::array<Seg, kMaxSge> &out, uint32_t &n, uint32_t &total);
+	// The receive WQE the next message lands in (the QP's own or one taken from its SRQ and
+	// held until consumed); nullptr: none posted.
+	RecvWqe *recv_wqe();
+	void recv_consumed();
 	static void gather(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
 			   uint32_t n, uint8_t *dst);
 	static bool scatter(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
@@ -635,6 +659,9 @@ private:
 	// receive queue
 	std::vector<RecvWqe> rq_;
 	uint32_t rq_mask_ = 0, rq_head_ = 0, rq_tail_ = 0;
+	SharedReceiveQueue *srq_ = nullptr;
+	std::unique_ptr<RecvWqe> srq_wqe_; // taken from srq_ for the message in progress
+	bool srq_held_ = false;
 
 	// responder
 	uint32_t epsn_ = 0, msn_ = 0;
@@ -658,6 +685,41 @@ private:
 	FaultConfig faults_;
 	bool faults_on_ = false;
 	uint64_t rng_ = 1;
+};
+
+// ibv_srq (IBA 10.2.9, rxe_srq.c): one ring of receive WQEs; a QP attached to it takes the
+// oldest one when a message that consumes a receive arrives (RC/UC: its first packet). A SEND
+// that finds it empty gets an RNR NAK (RC) or is dropped (UC/UD), as with a QP's own queue.
+// Completions go to the taking QP's receive CQ with its qp_num.
+class SharedReceiveQueue {
+public:
+	~SharedReceiveQueue();
+	// ibv_post_srq_recv: 0, -EINVAL (too many SGEs, bad lkey/range/no LOCAL_WRITE), -ENOMEM
+	// (full).
+	int post_recv(const RecvWr &wr);
+	// ibv_modify_srq(IBV_SRQ_LIMIT): arms the limit; when a QP takes a WQE and fewer than
+	// `limit` remain, limit_events() counts one and the limit disarms
+	// (IBV_EVENT_SRQ_LIMIT_REACHED). 0 disarms; -EINVAL above max_wr.
+	int arm_limit(uint32_t limit);
+	uint32_t limit() const { return limit_; } // 0 once it fired (ibv_query_srq)
+	uint64_t limit_events() const { return limit_events_; }
+	uint32_t posted() const { return head_ - tail_; }
+	uint32_t max_wr() const { return mask_ + 1; }
+	uint32_t max_sge() const { return max_sge_; }
+	const ProtectionDomain &pd() const { return pd_; }
+
+private:
+	friend class Context;
+	friend class QueuePair;
+	SharedReceiveQueue(ProtectionDomain &pd, uint32_t n, uint32_t max_sge);
+	// The oldest WQE for a QP (false: empty); fires the armed limit.
+	bool take(QueuePair::RecvWqe &out);
+	ProtectionDomain &pd_;
+	std::vector<QueuePair::RecvWqe> ring_; // complete in roce_internal.h
+	uint32_t mask_ = 0, head_ = 0, tail_ = 0, max_sge_ = 0;
+	uint32_t limit_ = 0;
+	uint64_t limit_events_ = 0;
+	uint32_t attached_ = 0; // QPs using it (must be 0 at destruction)
 };
 
 } // namespace gaudi::roce
