@@ -31,21 +31,15 @@ namespace gtp {
 
 /* ---- wire ---------------------------------------------------------------------------- */
 
-/* Bytes a frame of len bytes without FCS takes on the wire: FCS, preamble, gap; a Gaudi port
- * pads what it sends to 187 bytes (hardware issue H6-3399, gaudi_rxtx.cpp tx_bounce), others
- * to the 64-byte minimum. */
-static double wire_bytes(double len, bool gaudi_pad)
-{
-	return std::max(len, gaudi_pad ? 187.0 : 60.0) + kWireOverhead;
-}
-
+/* A frame's bytes on the wire: wire_len (traffic.h) with the port's shortest frame, Port::min_frame
+ * (187 bytes on a Gaudi port, H6-3399; 60 elsewhere). */
 std::string rate_shortfall(double target_pps, double achieved_pps, double len, uint64_t speed_mbps,
-			   bool gaudi_pad, unsigned nb_cores, unsigned txq)
+			   uint32_t min_frame, unsigned nb_cores, unsigned txq)
 {
 	if (target_pps <= 0 || achieved_pps >= 0.99 * target_pps)
 		return "";
 	char b[200];
-	double line = speed_mbps ? double(speed_mbps) * 1e6 / (8 * wire_bytes(len, gaudi_pad)) : 0;
+	double line = speed_mbps ? double(speed_mbps) * 1e6 / (8 * wire_len(len, min_frame)) : 0;
 	if (line > 0 && achieved_pps >= 0.95 * line)
 		snprintf(b, sizeof(b),
 			 "the port is at its line rate (%.4g Mfps of %.0f-byte frames)", line / 1e6,
@@ -62,11 +56,8 @@ std::string rate_shortfall(double target_pps, double achieved_pps, double len, u
 std::string port_shortfall(const Run &r, const Port &p, double target_pps, double achieved_pps)
 {
 	const Config &c = r.cfg;
-	rte_eth_dev_info info{};
-	bool gaudi = rte_eth_dev_info_get(p.id, &info) == 0 && info.driver_name &&
-		     strncmp(info.driver_name, "net_gaudi", 9) == 0;
 	double len = c.mode == FwdMode::template_ ? r.tmpl.avg_len : double(c.pkt_len);
-	return rate_shortfall(target_pps, achieved_pps, len, p.speed_mbps, gaudi, c.nb_cores,
+	return rate_shortfall(target_pps, achieved_pps, len, p.speed_mbps, p.min_frame, c.nb_cores,
 			      c.txq);
 }
 
@@ -137,8 +128,8 @@ Results g_res;
 struct Bench {
 	Run &r;
 	std::vector<std::unique_ptr<Capture>> &captures;
-	bool emulated = true;  /* every port is net_gaudi_emu: the shortened wait */
-	bool gaudi_pad = true; /* some port is a Gaudi one: 187-byte minimum on the wire */
+	bool emulated = true;		   /* every port is net_gaudi_emu: the shortened wait */
+	uint32_t min_frame = kEthMinFrame; /* the ports' longest shortest frame (Port::min_frame) */
 	uint64_t speed_mbps = 0;
 	double spent = 0;
 	bool aborted = false;
@@ -146,7 +137,7 @@ struct Bench {
 	double line_fps(uint32_t size) const
 	{
 		return speed_mbps ? double(speed_mbps) * 1e6 /
-					    (8 * wire_bytes(size - RTE_ETHER_CRC_LEN, gaudi_pad))
+					    (8 * wire_len(size - RTE_ETHER_CRC_LEN, min_frame))
 				  : 0;
 	}
 
@@ -341,7 +332,7 @@ struct Bench {
 		if (t.gen_limited) {
 			std::string why = rate_shortfall(t.target_fps > 0 ? t.target_fps : line,
 							 t.offered_fps, r.cfg.pkt_len, speed_mbps,
-							 gaudi_pad, r.cfg.nb_cores, r.cfg.txq);
+							 min_frame, r.cfg.nb_cores, r.cfg.txq);
 			printf("; generator-limited (%s)",
 			       why.empty() ? "it did not finish on its schedule" : why.c_str());
 		}
@@ -587,13 +578,12 @@ double rfc2544_run(Run &r, std::vector<std::unique_ptr<Capture>> &captures, cons
 	Config &c = r.cfg;
 	Bench b{r, captures};
 	b.speed_mbps = UINT64_MAX;
-	b.gaudi_pad = false;
 	for (Port &p : r.ports) {
 		rte_eth_dev_info info;
 		rte_eth_dev_info_get(p.id, &info);
 		const char *drv = info.driver_name ? info.driver_name : "";
 		b.emulated = b.emulated && strcmp(drv, "net_gaudi_emu") == 0;
-		b.gaudi_pad = b.gaudi_pad || strncmp(drv, "net_gaudi", 9) == 0;
+		b.min_frame = std::max(b.min_frame, p.min_frame);
 		/* The link's speed when it reports one, else the port's highest capability. */
 		rte_eth_link link{};
 		uint64_t mbps = p.speed_mbps;
@@ -631,8 +621,9 @@ double rfc2544_run(Run &r, std::vector<std::unique_ptr<Capture>> &captures, cons
 		printf("; each port sends to its peer; line rate %s per port",
 		       b.speed_mbps ? (std::to_string(b.speed_mbps / 1000) + " Gbit/s").c_str()
 				    : "unknown");
-		printf("%s\n",
-		       b.gaudi_pad ? " (Gaudi: frames padded to 187 bytes on the wire)" : "");
+		printf("%s\n", b.min_frame > kEthMinFrame
+				       ? " (Gaudi: frames padded to 187 bytes on the wire)"
+				       : "");
 		fflush(stdout);
 	}
 	for (uint32_t size : c.rfc2544_sizes) {

@@ -57,9 +57,9 @@ void rfc2544_json(FILE *f);
  * line rate) or the port is at its line rate. len: frame length without
  * FCS; nb_cores/txq: what the run had. */
 std::string rate_shortfall(double target_pps, double achieved_pps, double len, uint64_t speed_mbps,
-			   bool gaudi_pad, unsigned nb_cores, unsigned txq);
+			   uint32_t min_frame, unsigned nb_cores, unsigned txq);
 
-/* rate_shortfall for port p of the run (its line rate, its driver's padding). */
+/* rate_shortfall for port p of the run (its line rate, its shortest frame on the wire). */
 struct Port;
 std::string port_shortfall(const Run &r, const Port &p, double target_pps, double achieved_pps);
 
