@@ -44,6 +44,8 @@ from pcapfile import read_frames
 from testpmd_session import (TESTPMD, TestPmd, TestPmdError, meminfo, parse_fwd_stats,
                              pmd_load_args, runtime_dir, sanitizer_env, wait_for)
 
+# DPDK's tools of the DPDK the build uses (meson: DPDK_BINDIR), else those in PATH.
+BINDIR = os.environ.get("DPDK_BINDIR", "")
 HUGE_PAGES = 256                 # 2 MB pages: 512 MB for testpmd, the model and the tools
 HP_SYSFS = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 VDEV = "net_gaudi_emu0"
@@ -54,6 +56,11 @@ TOOL_TIMEOUT = 60
 DUMPCAP_BYTES = COUNT * 300      # pcapng: written per burst; a 187-byte frame takes ~250
 PDUMP_BYTES = 1 << 16            # libpcap's dumper writes through stdio: a few buffers full
 CHECKED = 20000                  # frames checked one by one per file (the rest are counted)
+
+
+def tool(name):
+    path = os.path.join(BINDIR, name)
+    return path if BINDIR and os.path.exists(path) else name
 
 
 def log(msg):
@@ -184,7 +191,7 @@ class Tools:
         return r
 
     def dumpcap(self, iface, out, tp):
-        cmd = ["dpdk-dumpcap", "--file-prefix", self.prefix, "-i", iface, "-w", out]
+        cmd = [tool("dpdk-dumpcap"), "--file-prefix", self.prefix, "-i", iface, "-w", out]
         return self.capture(cmd, self.dumpcap_env, out, DUMPCAP_BYTES, tp)
 
     def capture(self, cmd, env, path, size, tp):
@@ -220,11 +227,11 @@ class Tools:
         return p.returncode, out
 
     def proc_info(self, *args):
-        return self.run(["dpdk-proc-info"] + self.load + self.eal + ["--"] + list(args),
+        return self.run([tool("dpdk-proc-info")] + self.load + self.eal + ["--"] + list(args),
                         self.sec_env)
 
     def pdump(self, spec, rx_path, tp):
-        cmd = ["dpdk-pdump"] + self.load + self.eal + ["--", "--pdump", spec]
+        cmd = [tool("dpdk-pdump")] + self.load + self.eal + ["--", "--pdump", spec]
         return self.capture(cmd, self.sec_env, rx_path, PDUMP_BYTES, tp)
 
 
@@ -433,9 +440,9 @@ def main():
     pmd = gaudi_pmd(required=True)
     if not pmd:
         return 1
-    for tool in ("dpdk-dumpcap", "dpdk-pdump", "dpdk-proc-info", shutil.which(TESTPMD) and TESTPMD):
-        if not tool or shutil.which(tool) is None:
-            print(f"SKIP: {tool or TESTPMD} not installed")
+    for name in ("dpdk-dumpcap", "dpdk-pdump", "dpdk-proc-info", shutil.which(TESTPMD) and TESTPMD):
+        if not name or shutil.which(tool(name)) is None:
+            print(f"SKIP: {name or TESTPMD} not installed")
             return SKIP
     if "libasan" in sanitizer_env(pmd).get("LD_PRELOAD", ""):
         # A DPDK secondary maps the primary's memory at the same addresses; under ASan its
