@@ -145,6 +145,26 @@ def mempool_preloads():
     return libs
 
 
+def linked_rte_libs(exe):
+    out = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
+    return {m.group(1): m.group(2) for m in re.finditer(r"(librte_\w+)\.so[.\d]*\s*=>\s*(\S+)", out)}
+
+
+def primary_loads():
+    """EAL -d options loading into the primary the DPDK libraries the tools link and testpmd
+    does not: a secondary cannot create the shared tail queues those register (seen with a
+    minimal DPDK 24.11 build, whose testpmd lacks librte_hash: proc-info aborts with 'Cannot
+    initialize tailq: RTE_HASH'). Debian's testpmd links them all: nothing to add there."""
+    have = linked_rte_libs(shutil.which(TESTPMD) or TESTPMD)
+    args = []
+    for t in ("dpdk-dumpcap", "dpdk-pdump", "dpdk-proc-info"):
+        for name, path in linked_rte_libs(shutil.which(tool(t)) or tool(t)).items():
+            if name not in have and path not in args:
+                args += ["-d", path]
+                have[name] = path
+    return args
+
+
 class Tools:
     def __init__(self, pmd, prefix, workdir):
         self.prefix = prefix
@@ -464,7 +484,7 @@ def main():
         # --iova-mode=va: the model's IOMMU maps DPDK memory by IOVA (VA here, as in every
         # other test).
         eal = ["-l", "0,1", "--iova-mode=va", "--file-prefix", prefix, "--no-pci",
-               "--log-level", "lib.eal:error"]
+               "--log-level", "lib.eal:error"] + primary_loads()
         tp = TestPmd([f"{VDEV},ports=2,wire=pair"], pmd_path=pmd, eal=eal,
                      app_args=["--total-num-mbufs=8192"])
         run(tp, tools, work)
