@@ -35,12 +35,24 @@ jobs=${DPDK_BUILD_JOBS:-2}
 # DPDK's build runs Python scripts that need pyelftools: Debian's python3, not a pyenv/venv one.
 PATH=/usr/bin:$PATH
 
+# Libraries beyond the mandatory ones (eal, ring, mempool, mbuf, net, ethdev, cmdline, ...):
+# what the project includes (bpf, pcapng), what dpdk-testpmd uses when present, and what the
+# multi-process tools of tests/capture_tools.py need (pdump; proc-info: security, eventdev and
+# theirs). Drivers: the buses our PMD registers on, the ring mempool, net_ring (tests),
+# net_null, and net_pcap (dpdk-pdump writes its captures through it).
+libs=bpf,pcapng,metrics,bitratestats,latencystats,gro,gso,pdump,security,cryptodev,eventdev
+libs=$libs,timer,dmadev,hash
+apps=test-pmd,dumpcap,pdump,proc-info
+drivers=bus/pci,bus/vdev,mempool/ring,net/ring,net/null,net/pcap
+# What the cache was built with: another list rebuilds it.
+config="libs=$libs drivers=$drivers apps=$apps"
+
 pcpath() {
     # lib/<multiarch> on Debian, lib64 elsewhere: wherever meson put libdpdk.pc.
     pc=$(find "$prefix" -name libdpdk.pc -path '*/pkgconfig/*' 2>/dev/null | head -n 1)
     [ -n "$pc" ] && dirname "$pc"
 }
-if [ -f "$dir/.built" ] && p=$(pcpath); then
+if [ -f "$dir/.built" ] && [ "$(cat "$dir/.config" 2>/dev/null)" = "$config" ] && p=$(pcpath); then
     log "cached: $prefix ($(cat "$dir/.built"))"
     echo "$p"
     exit 0
@@ -96,15 +108,6 @@ case $srcver in
 *) log "source is DPDK $srcver, not $version"; exit 1 ;;
 esac
 
-# Libraries beyond the mandatory ones (eal, ring, mempool, mbuf, net, ethdev, cmdline, ...):
-# what the project includes (bpf, pcapng), what dpdk-testpmd uses when present, and what the
-# multi-process tools of tests/capture_tools.py need (pdump; proc-info: security, eventdev and
-# theirs). Drivers: the buses our PMD registers on, the ring mempool, net_ring (tests),
-# net_null, and net_pcap (dpdk-pdump writes its captures through it).
-libs=bpf,pcapng,metrics,bitratestats,latencystats,gro,gso,pdump,security,cryptodev,eventdev
-libs=$libs,timer,dmadev,hash
-apps=test-pmd,dumpcap,pdump,proc-info
-drivers=bus/pci,bus/vdev,mempool/ring,net/ring,net/null,net/pcap
 opts="-Ddefault_library=shared -Denable_driver_sdk=true -Dplatform=generic
     -Dtests=false -Denable_docs=false -Dexamples=
     -Denable_apps=$apps -Denable_drivers=$drivers"
@@ -115,7 +118,7 @@ fi
 if grep -q "'enable_kmods'" "$src/meson_options.txt"; then
     opts="$opts -Denable_kmods=false"
 fi
-rm -rf "$dir/build" "$prefix"
+rm -rf "$dir/build" "$prefix" "$dir/.built"
 log "configuring DPDK $srcver ($origin) into $prefix"
 start=$(date +%s)
 # shellcheck disable=SC2086
@@ -127,6 +130,7 @@ nice -n 19 ninja -C "$dir/build" -j "$jobs" >"$dir/build.log" 2>&1 || {
 meson install -C "$dir/build" --quiet >"$dir/install.log" 2>&1 || {
     tail -n 30 "$dir/install.log" >&2; log "install failed: $dir/install.log"; exit 1; }
 secs=$(($(date +%s) - start))
+echo "$config" >"$dir/.config"
 echo "DPDK $srcver from $origin, built in ${secs} s" >"$dir/.built"
 log "DPDK $srcver built in ${secs} s"
 pcpath

@@ -446,6 +446,8 @@ def run(tp, tools, work):
               f"port {p} forward drops: {fwd[p]}")
     tp.cmd("port stop all", timeout=120)
     dump = tp.cmd("dump_mempool")
+    if "Command not found" in dump:  # testpmd 25.11 spells it "dump mempool"
+        dump = tp.cmd("dump mempool")
     m = re.search(r"mempool <mb_pool_0>@.*?\bsize=(\d+).*?total_cache_count=(\d+)"
                   r".*?common_pool_count=(\d+)", dump, re.S)
     check(m is not None, "dump_mempool: no mb_pool_0 counts")
