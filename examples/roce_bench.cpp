@@ -305,7 +305,7 @@ int bench_icrc(double secs)
 			uint32_t ours = 0;
 			compute_icrc({dg, n}, IpVersion::v4, kIpv4HdrMinLen, ours, scratch);
 			uint32_t zl = uint32_t(crc32(0, masked, uInt(in)));
-			uint32_t raw = rte_net_crc_calc(masked, uint32_t(in), RTE_NET_CRC32_ETH);
+			uint32_t raw = crc32_eth(masked, uint32_t(in));
 			const uint8_t *w = f.buf.data() + kEthHdrLen + n;
 			uint32_t wire = uint32_t(w[0]) | uint32_t(w[1]) << 8 |
 					uint32_t(w[2]) << 16 | uint32_t(w[3]) << 24;
@@ -330,11 +330,7 @@ int bench_icrc(double secs)
 				},
 				secs);
 			double r_raw = calls_per_sec(
-				[&] {
-					return rte_net_crc_calc(masked, uint32_t(in),
-								RTE_NET_CRC32_ETH);
-				},
-				secs);
+				[&] { return crc32_eth(masked, uint32_t(in)); }, secs);
 			double r_zraw = calls_per_sec(
 				[&] { return uint32_t(crc32(0, masked, uInt(in))); }, secs);
 			auto gbs = [&](double r) { return r * double(in) / 1e9; };

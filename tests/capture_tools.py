@@ -44,6 +44,8 @@ from pcapfile import read_frames
 from testpmd_session import (TESTPMD, TestPmd, TestPmdError, meminfo, parse_fwd_stats,
                              pmd_load_args, runtime_dir, sanitizer_env, wait_for)
 
+# DPDK's tools of the DPDK the build uses (meson: DPDK_BINDIR), else those in PATH.
+BINDIR = os.environ.get("DPDK_BINDIR", "")
 HUGE_PAGES = 256                 # 2 MB pages: 512 MB for testpmd, the model and the tools
 HP_SYSFS = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 VDEV = "net_gaudi_emu0"
@@ -54,6 +56,11 @@ TOOL_TIMEOUT = 60
 DUMPCAP_BYTES = COUNT * 300      # pcapng: written per burst; a 187-byte frame takes ~250
 PDUMP_BYTES = 1 << 16            # libpcap's dumper writes through stdio: a few buffers full
 CHECKED = 20000                  # frames checked one by one per file (the rest are counted)
+
+
+def tool(name):
+    path = os.path.join(BINDIR, name)
+    return path if BINDIR and os.path.exists(path) else name
 
 
 def log(msg):
@@ -138,6 +145,26 @@ def mempool_preloads():
     return libs
 
 
+def linked_rte_libs(exe):
+    out = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
+    return {m.group(1): m.group(2) for m in re.finditer(r"(librte_\w+)\.so[.\d]*\s*=>\s*(\S+)", out)}
+
+
+def primary_loads():
+    """EAL -d options loading into the primary the DPDK libraries the tools link and testpmd
+    does not: a secondary cannot create the shared tail queues those register (seen with a
+    minimal DPDK 24.11 build, whose testpmd lacks librte_hash: proc-info aborts with 'Cannot
+    initialize tailq: RTE_HASH'). Debian's testpmd links them all: nothing to add there."""
+    have = linked_rte_libs(shutil.which(TESTPMD) or TESTPMD)
+    args = []
+    for t in ("dpdk-dumpcap", "dpdk-pdump", "dpdk-proc-info"):
+        for name, path in linked_rte_libs(shutil.which(tool(t)) or tool(t)).items():
+            if name not in have and path not in args:
+                args += ["-d", path]
+                have[name] = path
+    return args
+
+
 class Tools:
     def __init__(self, pmd, prefix, workdir):
         self.prefix = prefix
@@ -184,7 +211,7 @@ class Tools:
         return r
 
     def dumpcap(self, iface, out, tp):
-        cmd = ["dpdk-dumpcap", "--file-prefix", self.prefix, "-i", iface, "-w", out]
+        cmd = [tool("dpdk-dumpcap"), "--file-prefix", self.prefix, "-i", iface, "-w", out]
         return self.capture(cmd, self.dumpcap_env, out, DUMPCAP_BYTES, tp)
 
     def capture(self, cmd, env, path, size, tp):
@@ -220,11 +247,11 @@ class Tools:
         return p.returncode, out
 
     def proc_info(self, *args):
-        return self.run(["dpdk-proc-info"] + self.load + self.eal + ["--"] + list(args),
+        return self.run([tool("dpdk-proc-info")] + self.load + self.eal + ["--"] + list(args),
                         self.sec_env)
 
     def pdump(self, spec, rx_path, tp):
-        cmd = ["dpdk-pdump"] + self.load + self.eal + ["--", "--pdump", spec]
+        cmd = [tool("dpdk-pdump")] + self.load + self.eal + ["--", "--pdump", spec]
         return self.capture(cmd, self.sec_env, rx_path, PDUMP_BYTES, tp)
 
 
@@ -419,6 +446,8 @@ def run(tp, tools, work):
               f"port {p} forward drops: {fwd[p]}")
     tp.cmd("port stop all", timeout=120)
     dump = tp.cmd("dump_mempool")
+    if "Command not found" in dump:  # testpmd 25.11 spells it "dump mempool"
+        dump = tp.cmd("dump mempool")
     m = re.search(r"mempool <mb_pool_0>@.*?\bsize=(\d+).*?total_cache_count=(\d+)"
                   r".*?common_pool_count=(\d+)", dump, re.S)
     check(m is not None, "dump_mempool: no mb_pool_0 counts")
@@ -433,9 +462,9 @@ def main():
     pmd = gaudi_pmd(required=True)
     if not pmd:
         return 1
-    for tool in ("dpdk-dumpcap", "dpdk-pdump", "dpdk-proc-info", shutil.which(TESTPMD) and TESTPMD):
-        if not tool or shutil.which(tool) is None:
-            print(f"SKIP: {tool or TESTPMD} not installed")
+    for name in ("dpdk-dumpcap", "dpdk-pdump", "dpdk-proc-info", shutil.which(TESTPMD) and TESTPMD):
+        if not name or shutil.which(tool(name)) is None:
+            print(f"SKIP: {name or TESTPMD} not installed")
             return SKIP
     if "libasan" in sanitizer_env(pmd).get("LD_PRELOAD", ""):
         # A DPDK secondary maps the primary's memory at the same addresses; under ASan its
@@ -457,7 +486,7 @@ def main():
         # --iova-mode=va: the model's IOMMU maps DPDK memory by IOVA (VA here, as in every
         # other test).
         eal = ["-l", "0,1", "--iova-mode=va", "--file-prefix", prefix, "--no-pci",
-               "--log-level", "lib.eal:error"]
+               "--log-level", "lib.eal:error"] + primary_loads()
         tp = TestPmd([f"{VDEV},ports=2,wire=pair"], pmd_path=pmd, eal=eal,
                      app_args=["--total-num-mbufs=8192"])
         run(tp, tools, work)

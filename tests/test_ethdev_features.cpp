@@ -117,7 +117,8 @@ std::map<std::string, uint64_t> xstats(uint16_t port)
 uint8_t link_of(uint16_t port)
 {
 	rte_eth_link l{};
-	rte_eth_link_get_nowait(port, &l);
+	if (rte_eth_link_get_nowait(port, &l) != 0)
+		return RTE_ETH_LINK_DOWN;
 	return l.link_status;
 }
 

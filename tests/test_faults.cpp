@@ -88,7 +88,8 @@ int event_cb(uint16_t port, rte_eth_event_type type, void *arg, void *)
 		ev->reset++;
 	} else if (type == RTE_ETH_EVENT_INTR_LSC) {
 		rte_eth_link l{};
-		rte_eth_link_get_nowait(port, &l);
+		if (rte_eth_link_get_nowait(port, &l) != 0)
+			l.link_status = RTE_ETH_LINK_DOWN;
 		(l.link_status ? ev->lsc_up : ev->lsc_down)++;
 	}
 	return 0;
@@ -234,7 +235,8 @@ rte_pmd_gaudi_recovery_stats rstats(uint16_t port)
 uint16_t link_status(uint16_t port)
 {
 	rte_eth_link l{};
-	rte_eth_link_get_nowait(port, &l);
+	if (rte_eth_link_get_nowait(port, &l) != 0)
+		return RTE_ETH_LINK_DOWN;
 	return l.link_status;
 }
 

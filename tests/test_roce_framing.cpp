@@ -235,7 +235,7 @@ TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
 TEST(RoceCrc, DpdkCrcIsZlibCrc32)
 {
 	const char s[] = "123456789";
-	EXPECT_EQ(rte_net_crc_calc(s, 9, RTE_NET_CRC32_ETH), 0xCBF43926u);
+	EXPECT_EQ(r::crc32_eth(s, 9), 0xCBF43926u);
 }
 
 TEST(RoceOpcodes, NamesAndLayout)

@@ -467,7 +467,7 @@ TEST_P(Wires, TapBothWays)
 	ASSERT_TRUE(tap_mac(ifname, kmac));
 	EXPECT_NE(memcmp(kmac, port_mac.addr_bytes, 6), 0) << "TAP and port share a MAC";
 	rte_eth_link link{};
-	rte_eth_link_get_nowait(nic.port(), &link);
+	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(), &link), 0);
 	EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
 
 	PacketPeer kernel(ifname);

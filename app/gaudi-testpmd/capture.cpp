@@ -106,6 +106,10 @@ std::unique_ptr<Capture> Capture::open(uint16_t port, const std::string &file, b
 		return nullptr;
 	}
 	c->fd_ = -1; /* owned by pcapng_ now (rte_pcapng_close closes it) */
+	if (gaudi_pcapng_add_port(c->pcapng_, port) < 0) {
+		err = file + ": interface block: " + strerror(errno);
+		return nullptr;
+	}
 	if (!start_pcapng_clock(mp)) {
 		err = "capture: no mbuf to start the pcapng clock";
 		return nullptr;
@@ -133,9 +137,9 @@ bool Capture::start_pcapng_clock(rte_mempool *mp)
 	}
 	/* The clock starts before the copy is attempted: its result does not matter. */
 	rte_spinlock_lock(&pcapng_clock_lock);
-	rte_mbuf *c = rte_pcapng_copy(0, 0, m, mp, RTE_ETHER_MIN_LEN,
-				      rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000,
-				      RTE_PCAPNG_DIRECTION_UNKNOWN);
+	rte_mbuf *c = gaudi_pcapng_copy(0, 0, m, mp, RTE_ETHER_MIN_LEN,
+					rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000,
+					RTE_PCAPNG_DIRECTION_UNKNOWN);
 	rte_spinlock_unlock(&pcapng_clock_lock);
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(c);
@@ -175,7 +179,7 @@ uint16_t Capture::copy(rte_mbuf **pkts, uint16_t n, uint16_t queue, rte_pcapng_d
 			filtered++;
 			continue;
 		}
-		rte_mbuf *c = rte_pcapng_copy(port_, queue, pkts[i], mp_, snaplen_, now, dir);
+		rte_mbuf *c = gaudi_pcapng_copy(port_, queue, pkts[i], mp_, snaplen_, now, dir);
 		if (!c) {
 			failed++;
 			continue;
@@ -234,7 +238,7 @@ void Capture::finish(uint64_t ifrecv, uint64_t ifdrop)
 {
 	drain();
 	rte_spinlock_lock(&pcapng_clock_lock); /* it stamps the block too */
-	rte_pcapng_write_stats(pcapng_, port_, "gaudi-testpmd", 0, 0, ifrecv, ifdrop);
+	gaudi_pcapng_write_stats(pcapng_, port_, "gaudi-testpmd", ifrecv, ifdrop);
 	rte_spinlock_unlock(&pcapng_clock_lock);
 	rte_pcapng_close(pcapng_);
 	pcapng_ = nullptr;

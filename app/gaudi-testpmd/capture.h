@@ -21,6 +21,8 @@
 #include <rte_pcapng.h>
 #include <rte_ring.h>
 
+#include "gaudi_compat.h"
+
 #include "roce_summary.h"
 
 namespace gtp {

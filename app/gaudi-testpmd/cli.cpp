@@ -33,6 +33,7 @@ struct Cli {
 	Run *r = nullptr;
 	std::vector<std::unique_ptr<Capture>> *captures = nullptr;
 	bool running = false;
+	bool quit = false;		 /* quit/exit, or the end of stdin */
 	uint64_t start = 0, run_tsc = 0; /* run_tsc: forwarding time of the stopped runs */
 	std::vector<rte_eth_stats> last_show;
 	std::vector<uint64_t> last_show_tsc;
@@ -211,8 +212,11 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 			rte_eth_dev_info info;
 			rte_eth_link link;
 			uint16_t mtu = 0;
-			rte_eth_dev_info_get(p.id, &info);
-			rte_eth_link_get_nowait(p.id, &link);
+			if (rte_eth_dev_info_get(p.id, &info) != 0 ||
+			    rte_eth_link_get_nowait(p.id, &link) != 0) {
+				printf("port %u: info: cannot read the device\n", p.id);
+				continue;
+			}
 			rte_eth_dev_get_mtu(p.id, &mtu);
 			printf("port %u: %s, driver %s, MAC " RTE_ETHER_ADDR_PRT_FMT ", %s\n"
 			       "  link %s %s %s-duplex, MTU %u, max frame %u bytes without FCS, "
@@ -376,6 +380,7 @@ void cli_exec(Cli &ui, const std::string &line)
 		cli_help();
 	} else if (is({"quit"}) || is({"exit"})) {
 		cmdline_quit(ui.cl);
+		ui.quit = true;
 	} else if (is({"start"}) && w.size() <= 2 && (w.size() == 1 || w[1] == "tx_first")) {
 		cli_start(ui, w.size() == 2);
 	} else if (is({"stop"}) && w.size() == 1) {
@@ -536,13 +541,16 @@ double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Samp
 		tio.c_lflag |= ISIG;
 		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
 	}
-	/* The main lcore also writes the captures: poll the prompt instead of blocking in it. */
+	/* The main lcore also writes the captures: poll the prompt instead of blocking in it,
+	 * feeding it what stdin has, a character at a time (cmdline_in; DPDK 23.11 removed
+	 * cmdline_poll). End of input or quit ends the session. */
 	for (;;) {
-		int st = RDLINE_RUNNING;
 		pollfd pfd{STDIN_FILENO, POLLIN, 0};
-		while (st == RDLINE_RUNNING && poll(&pfd, 1, 0) > 0)
-			st = cmdline_poll(ui.cl); /* one character each */
-		if (st != RDLINE_RUNNING || g_signal.load(std::memory_order_relaxed))
+		char ch;
+		while (!ui.quit && poll(&pfd, 1, 0) > 0)
+			if (read(STDIN_FILENO, &ch, 1) != 1 || cmdline_in(ui.cl, &ch, 1) < 0)
+				ui.quit = true;
+		if (ui.quit || g_signal.load(std::memory_order_relaxed))
 			break;
 		for (auto &cap : captures)
 			cap->drain();

@@ -130,9 +130,9 @@ bool icmp_echo(rte_mbuf *m, const rte_ether_addr &mac)
 	    sizeof(*eth) + tot > m->data_len || (ip->fragment_offset & rte_cpu_to_be_16(0x3fff)))
 		return false;
 	auto *icmp = reinterpret_cast<rte_icmp_hdr *>(reinterpret_cast<uint8_t *>(ip) + ihl);
-	if (icmp->icmp_type != RTE_IP_ICMP_ECHO_REQUEST || icmp->icmp_code != 0)
+	if (icmp->icmp_type != RTE_ICMP_TYPE_ECHO_REQUEST || icmp->icmp_code != 0)
 		return false;
-	icmp->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	icmp->icmp_type = RTE_ICMP_TYPE_ECHO_REPLY;
 	icmp->icmp_cksum = 0;
 	icmp->icmp_cksum = uint16_t(~rte_raw_cksum(icmp, tot - ihl));
 	uint32_t a = ip->src_addr; /* swapped: the header checksum does not change */

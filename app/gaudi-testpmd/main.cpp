@@ -157,8 +157,9 @@ static int main_impl(int argc, char **argv)
 			"Per-port counters of gaudi-testpmd. Parameter: port id");
 
 		for (Port &p : r.ports) {
-			rte_eth_link link;
-			rte_eth_link_get(p.id, &link);
+			rte_eth_link link{};
+			if (rte_eth_link_get(p.id, &link) != 0)
+				link = {}; /* printed as down */
 			printf("port %u: %s, MAC " RTE_ETHER_ADDR_PRT_FMT
 			       ", link %s %s, sends to port "
 			       "%u\n",

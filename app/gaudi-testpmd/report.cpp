@@ -91,10 +91,10 @@ int telemetry_stats(const char *, const char *params, rte_tel_data *d)
 		if (rte_eth_stats_get(p.id, &st) != 0)
 			continue;
 		std::string k = "port" + std::to_string(p.id) + "_";
-		rte_tel_data_add_dict_u64(d, (k + "rx_packets").c_str(), st.ipackets);
-		rte_tel_data_add_dict_u64(d, (k + "tx_packets").c_str(), st.opackets);
-		rte_tel_data_add_dict_u64(d, (k + "rx_missed").c_str(), st.imissed);
-		rte_tel_data_add_dict_u64(d, (k + "tx_dropped").c_str(), port_tx_dropped(*r, p.id));
+		gaudi_tel_dict_add_uint(d, (k + "rx_packets").c_str(), st.ipackets);
+		gaudi_tel_dict_add_uint(d, (k + "tx_packets").c_str(), st.opackets);
+		gaudi_tel_dict_add_uint(d, (k + "rx_missed").c_str(), st.imissed);
+		gaudi_tel_dict_add_uint(d, (k + "tx_dropped").c_str(), port_tx_dropped(*r, p.id));
 	}
 	return 0;
 }

@@ -532,7 +532,10 @@ bool setup_port(Run &r, Port &p)
 	const Config &c = r.cfg;
 	rte_eth_conf conf{};
 	rte_eth_dev_info info;
-	rte_eth_dev_info_get(p.id, &info);
+	if (int rc = rte_eth_dev_info_get(p.id, &info); rc != 0) {
+		fprintf(stderr, "%s: port %u: device info: %s\n", kProg, p.id, rte_strerror(-rc));
+		return false;
+	}
 	conf.lpbk_mode = p.lpbk;
 	if (c.rxq > 1) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;

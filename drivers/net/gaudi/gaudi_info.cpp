@@ -80,9 +80,13 @@ int gaudi_fw_version_get(rte_eth_dev *dev, char *fw, size_t len)
 	return need > len ? static_cast<int>(need) : 0;
 }
 
-const uint32_t *gaudi_ptypes_get(rte_eth_dev *dev)
+const uint32_t *gaudi_ptypes_get(rte_eth_dev *dev, size_t *no_of_elements)
 {
 	(void)dev;
+	size_t n = 0; /* the list without its RTE_PTYPE_UNKNOWN end mark */
+	while (gaudi_ptypes[n] != RTE_PTYPE_UNKNOWN)
+		n++;
+	*no_of_elements = n;
 	return gaudi_ptypes;
 }
 

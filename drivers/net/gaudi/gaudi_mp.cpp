@@ -55,11 +55,11 @@ eth_dev_ops make_secondary_ops()
 	o.dev_infos_get = gaudi_dev_infos_get;
 	o.dev_close = gaudi_dev_close;
 	o.link_update = gaudi_link_update;
-	o.stats_get = gaudi_stats_get;
+	o.stats_get = GAUDI_STATS_OP(gaudi_stats_get);
 	o.xstats_get = gaudi_xstats_get;
 	o.xstats_get_names = gaudi_xstats_get_names;
 	o.fw_version_get = gaudi_fw_version_get;
-	o.dev_supported_ptypes_get = gaudi_ptypes_get;
+	o.dev_supported_ptypes_get = GAUDI_PTYPES_OP(gaudi_ptypes_get);
 	o.rx_burst_mode_get = gaudi_burst_mode_get;
 	o.tx_burst_mode_get = gaudi_burst_mode_get;
 	o.rxq_info_get = gaudi_rxq_info_get;

@@ -139,13 +139,13 @@ const uint32_t gaudi_ptypes[] = {
 	RTE_PTYPE_L4_FRAG, RTE_PTYPE_UNKNOWN,
 };
 
-uint32_t gaudi_rx_queue_count(void *queue)
+gaudi_rx_queue_count_ret gaudi_rx_queue_count(void *queue)
 {
 	auto *rxq = static_cast<gaudi_rxq *>(queue);
 	if (!rxq->started)
 		return 0;
 	uint32_t used = load_acquire(rxq->cq_pi) - rxq->ci;
-	return std::min<uint32_t>(used, rxq->nb_desc);
+	return gaudi_rx_queue_count_ret(std::min<uint32_t>(used, rxq->nb_desc));
 }
 
 /* DONE: the CQE at ci + offset is valid (a frame waits there); AVAIL: the slot is the HW's;

@@ -9,6 +9,7 @@
 #include <rte_memzone.h>
 
 #include "gaudi_ethdev.h"
+#include "gaudi_compat.h" /* after ethdev_driver.h (gaudi_ethdev.h) */
 
 /* The fewest descriptors an RX queue lends its slots with (gaudi_rx_queue_setup): an
  * application's burst held plus about two bursts of slots freed but not yet given back, at
@@ -130,7 +131,7 @@ uint32_t gaudi_rx_ring_held(const gaudi_rx_ring *ring);
 /* Free every mbuf still owned by the TX ring (port stop). */
 void gaudi_tx_drain(gaudi_txq *txq);
 /* Fast-path status queries (rte_eth_rx_queue_count, rte_eth_rx/tx_descriptor_status). */
-uint32_t gaudi_rx_queue_count(void *rxq);
+gaudi_rx_queue_count_ret gaudi_rx_queue_count(void *rxq);
 int gaudi_rx_descriptor_status(void *rxq, uint16_t offset);
 int gaudi_tx_descriptor_status(void *txq, uint16_t offset);
 /* Packet types rx_burst sets in mbuf->packet_type (RTE_PTYPE_UNKNOWN-terminated). */

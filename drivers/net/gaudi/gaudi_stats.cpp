@@ -44,7 +44,7 @@ void gaudi_mac_stats_reset(gaudi_port *port)
 	rte_spinlock_unlock(&ad->ports_lock);
 }
 
-int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
+int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st, gaudi_queue_stats *qs)
 {
 	const Port &hw = gaudi_hw(dev); /* secondary-safe: queue counters are shared memory */
 	const gaudi_stats_base &base = gaudi_priv(dev)->stats_base;
@@ -52,16 +52,23 @@ int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st)
 	auto *txq = gaudi_txq0(dev);
 	/* Released queues' counts (base) and the live queue's: like the MAC counters, the port's
 	 * counters run from the last stats_reset, whatever queue set-ups came between. */
-	st->ipackets = st->q_ipackets[0] = base.ipackets + (rxq ? rxq->packets : 0);
-	st->ibytes = st->q_ibytes[0] = base.ibytes + (rxq ? rxq->bytes : 0);
-	st->ierrors = st->q_errors[0] = base.ierrors + (rxq ? rxq->errors : 0);
+	st->ipackets = base.ipackets + (rxq ? rxq->packets : 0);
+	st->ibytes = base.ibytes + (rxq ? rxq->bytes : 0);
+	st->ierrors = base.ierrors + (rxq ? rxq->errors : 0);
 	/* opackets: frames tx_burst handed to the NIC. Those the MAC then dropped (no carrier,
 	 * TX disabled: if_out_errors) are in oerrors too. Taking them out of opackets made it
 	 * fall back while frames were in flight (the MAC counts a drop after tx_burst counted
 	 * the frame, on another CPU with engine=thread), and consumers of the counters take a
 	 * decrease for a reset (found by review). */
-	st->opackets = st->q_opackets[0] = base.opackets + (txq ? txq->packets : 0);
-	st->obytes = st->q_obytes[0] = base.obytes + (txq ? txq->bytes : 0);
+	st->opackets = base.opackets + (txq ? txq->packets : 0);
+	st->obytes = base.obytes + (txq ? txq->bytes : 0);
+	if (qs) { /* one queue pair: its counters are the port's (taken before the MAC's below) */
+		qs->q_ipackets[0] = st->ipackets;
+		qs->q_ibytes[0] = st->ibytes;
+		qs->q_errors[0] = st->ierrors;
+		qs->q_opackets[0] = st->opackets;
+		qs->q_obytes[0] = st->obytes;
+	}
 	const gaudi_port *port = gaudi_priv(dev);
 	st->oerrors =
 		base.oerrors + (txq ? txq->errors : 0) + mac_tx(port, hw, TxStat::if_out_errors);

@@ -5,7 +5,9 @@
 
 #include <ethdev_driver.h>
 
-int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st);
+#include "gaudi_compat.h"
+
+int gaudi_stats_get(rte_eth_dev *dev, rte_eth_stats *st, gaudi_queue_stats *qs);
 int gaudi_stats_reset(rte_eth_dev *dev);
 struct gaudi_port;
 struct gaudi_rxq;

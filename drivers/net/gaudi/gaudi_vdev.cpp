@@ -26,6 +26,7 @@
 #include "emu/gaudi_emu_udp.h"
 #include "gaudi_backend.h"
 #include "gaudi_bringup.h"
+#include "gaudi_compat.h"
 #include "gaudi_devargs.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_fw_status.h"
@@ -891,11 +892,11 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 	if (rc != 0)
 		return rc;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "port_id", pid);
-	rte_tel_data_add_dict_u64(d, "profile", pr.on ? 1 : 0);
-	rte_tel_data_add_dict_u64(d, "tsc_cycles", pr.tsc_cycles);
-	rte_tel_data_add_dict_u64(d, "accesses", pr.accesses);
-	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
+	gaudi_tel_dict_add_uint(d, "port_id", pid);
+	gaudi_tel_dict_add_uint(d, "profile", pr.on ? 1 : 0);
+	gaudi_tel_dict_add_uint(d, "tsc_cycles", pr.tsc_cycles);
+	gaudi_tel_dict_add_uint(d, "accesses", pr.accesses);
+	gaudi_tel_dict_add_uint(d, "tsc_hz", rte_get_tsc_hz());
 	return 0;
 }
 
@@ -918,11 +919,11 @@ int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 	if (rc != 0)
 		return rc;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "port_id", pid);
-	rte_tel_data_add_dict_u64(d, "seq_check", on ? 1 : 0);
-	rte_tel_data_add_dict_u64(d, "missing", missing);
+	gaudi_tel_dict_add_uint(d, "port_id", pid);
+	gaudi_tel_dict_add_uint(d, "seq_check", on ? 1 : 0);
+	gaudi_tel_dict_add_uint(d, "missing", missing);
 	for (unsigned s = 0; s < emu::kSeqSteps; s++)
-		rte_tel_data_add_dict_u64(d, emu::seq_step_name(emu::SeqStep(s)), refused[s]);
+		gaudi_tel_dict_add_uint(d, emu::seq_step_name(emu::SeqStep(s)), refused[s]);
 	return 0;
 }
 } // namespace

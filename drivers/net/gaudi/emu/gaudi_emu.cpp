@@ -23,6 +23,8 @@
 #include <rte_log.h>
 #include <rte_pause.h>
 
+RTE_LOG_REGISTER(gaudi_emu_logtype, pmd.net.gaudi.emu, NOTICE);
+
 namespace gaudi::emu {
 
 using namespace detail;
@@ -255,7 +257,7 @@ Device::Impl::~Impl()
 	if (trace_ != nullptr) { /* [trace]: a lost trace says so */
 		bool bad = ferror(trace_) != 0;
 		if (fclose(trace_) != 0 || bad)
-			rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+			rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 				"gaudi_emu: devarg trace=%s: writing the trace failed: it is "
 				"incomplete\n",
 				cfg_.trace.c_str());
@@ -465,7 +467,7 @@ void Device::Impl::build_map()
 		if (published[w] && !(map_[w] & kKnown))
 			map_[w] |= kPublished;
 		else if (!published[w] && (map_[w] & kKnown) && model_only_++ < 8)
-			rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+			rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 				"gaudi_emu: the model knows NIC offset 0x%zx, which no published "
 				"header defines\n",
 				w * 4);
@@ -489,7 +491,7 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 	for (const hw::regmap::PublishedBlock &b : hw::regmap::kBlocks)
 		if (addr >= b.base && addr < b.end)
 			in = b.name;
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+	rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 		"gaudi_emu: %s at 0x%X (NIC offset 0x%x, macro %u, in %s; model: %s +0x%x, port "
 		"%u) value 0x%x [%llu so far]\n",
 		what, reg::kNic0CfgBase + off, off, off / kMacroStride, in,
@@ -817,7 +819,7 @@ void Device::flush()
 		SpinGuard g(impl_->trace_lock_);
 		if (fflush(impl_->trace_) != 0 && !impl_->trace_failed_) {
 			impl_->trace_failed_ = true;
-			rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+			rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 				"gaudi_emu: devarg trace=%s: writing the trace failed: %s\n",
 				impl_->cfg_.trace.c_str(), strerror(errno));
 		}

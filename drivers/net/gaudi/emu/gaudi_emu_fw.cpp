@@ -100,7 +100,7 @@ void Device::Impl::fw_wr(uint32_t off, uint32_t v)
 void Device::Impl::fw_violation(const char *what, uint32_t off, uint32_t val)
 {
 	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+	rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 		"gaudi_emu: firmware window: %s at configuration address 0x%x (%s) value 0x%x "
 		"[%llu so far]\n",
 		what, off + fw::kFwCfgBase, fw_reg_name(off), val, (unsigned long long)n);
@@ -165,7 +165,7 @@ void Device::Impl::fw_comms(uint32_t val)
 	};
 	auto refuse = [&](const char *why) {
 		f.comms_errors++;
-		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: firmware: COMMS %s\n", why);
+		rte_log(RTE_LOG_ERR, gaudi_emu_logtype, "gaudi_emu: firmware: COMMS %s\n", why);
 		status(fw::CommsSts::ACK);
 		f.pending = fw::comms_status(fw::CommsSts::ERR);
 	};
@@ -293,7 +293,7 @@ void Device::Impl::fw_sram_write(void *ctx, uint32_t off, uint32_t val)
 	uint64_t end = uint64_t(fw::kBootFitSramOffset) + ((uint64_t(f.img_size) + 3) & ~3ull);
 	if (!f.desc_ready || f.data_ready || off < fw::kBootFitSramOffset || off + 4ull > end ||
 	    (off & 3) != 0) {
-		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+		rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 			"gaudi_emu: firmware: SRAM write at offset 0x%x outside the image area "
 			"the COMMS descriptor gave\n",
 			off);
@@ -616,7 +616,7 @@ bool Device::Impl::fw_gate_check(uint32_t off, uint32_t val)
 	fw_.gate_refused.fetch_add(1, std::memory_order_relaxed);
 	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
 	RegAddr a = decode(off);
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD,
+	rte_log(RTE_LOG_ERR, gaudi_emu_logtype,
 		"gaudi_emu: fw_gate: NIC register write at NIC offset 0x%x (port %u) value 0x%x "
 		"before the firmware is up (boot FIT, FIT, CPU queue init) [%llu so far]\n",
 		off, a.port, val, (unsigned long long)n);
@@ -654,7 +654,7 @@ bool Device::Impl::fw_cleared(uint64_t lo, uint64_t hi) const
 uint32_t Device::Impl::fw_refuse_order(const char *why)
 {
 	fw_.order_refused.fetch_add(1, std::memory_order_relaxed);
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: firmware: %s: refused\n", why);
+	rte_log(RTE_LOG_ERR, gaudi_emu_logtype, "gaudi_emu: firmware: %s: refused\n", why);
 	return uint32_t(fw::CpucpRc::invalid);
 }
 
@@ -690,7 +690,7 @@ bool Device::Impl::fw_order_refuse(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: %s [%llu so far]\n", msg,
+	rte_log(RTE_LOG_ERR, gaudi_emu_logtype, "gaudi_emu: %s [%llu so far]\n", msg,
 		(unsigned long long)n);
 	if (cfg_.strict)
 		rte_panic("gaudi_emu: strict mode: a NIC set-up step before the firmware's: %s\n",

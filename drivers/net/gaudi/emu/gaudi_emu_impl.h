@@ -59,6 +59,7 @@
 #include "gaudi_emu.h"
 #include "gaudi_emu_delay.h"
 #include "gaudi_emu_iommu.h"
+#include "gaudi_emu_log.h"
 #include "gaudi_emu_netwire.h"
 #include "gaudi_emu_pcap.h"
 

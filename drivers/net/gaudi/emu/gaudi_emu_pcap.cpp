@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "gaudi_emu_pcap.h"
 #include "gaudi_emu_frame.h"
+#include "gaudi_emu_log.h"
 
 #include <cinttypes>
 #include <cstring>
@@ -48,7 +49,9 @@ std::unique_ptr<PcapSource> PcapSource::open(const std::string &path, std::strin
 	while ((rc = pcap_next_ex(h, &hdr, &data)) == 1)
 		n++;
 	if (rc == PCAP_ERROR) /* a damaged file: deliver what is readable, and say so once */
-		RTE_LOG(WARNING, PMD, "gaudi_emu: rx pcap %s: %s after %" PRIu64 " frames; only those are delivered\n",
+		rte_log(RTE_LOG_WARNING, gaudi_emu_logtype,
+			"gaudi_emu: rx pcap %s: %s after %" PRIu64
+			" frames; only those are delivered\n",
 			path.c_str(), pcap_geterr(h), n);
 	pcap_close(h);
 

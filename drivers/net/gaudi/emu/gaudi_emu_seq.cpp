@@ -190,7 +190,7 @@ void Device::Impl::seq_refuse(unsigned p, uint32_t missing, const char *path, ui
 		return; /* all logged since the port started: no write to a shared line */
 	uint32_t fresh = missing & ~pm.seq_logged.fetch_or(missing, std::memory_order_relaxed);
 	for (; fresh != 0; fresh &= fresh - 1)
-		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_PMD, "gaudi_emu: port %u: %s dropped: %s\n", p,
+		rte_log(RTE_LOG_ERR, gaudi_emu_logtype, "gaudi_emu: port %u: %s dropped: %s\n", p,
 			path, kSeqRows[std::countr_zero(fresh)].text);
 }
 

@@ -112,7 +112,7 @@ void Device::Impl::value_check(uint32_t off, uint32_t val)
 	int k = 0;
 	for (unsigned i = 0; i < r.n; i++)
 		k += snprintf(want + k, sizeof(want) - k, "%s0x%X", i ? " or " : "", r.allowed[i]);
-	rte_log(RTE_LOG_WARNING, RTE_LOGTYPE_PMD,
+	rte_log(RTE_LOG_WARNING, gaudi_emu_logtype,
 		"gaudi_emu: %s = 0x%X: a value the public driver never writes there (%s writes "
 		"%s); silicon may not pass traffic with it\n",
 		name, val, r.source, want);

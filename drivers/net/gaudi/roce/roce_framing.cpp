@@ -12,6 +12,8 @@ extern "C" {
 #include <rte_vect.h> // its generic/ declarations lack extern "C"
 }
 
+#include "../gaudi_compat.h"
+
 namespace gaudi::roce {
 
 namespace {
@@ -546,9 +548,14 @@ int icrc_set_alg(int alg)
 {
 	// Application-level only: rte_net_crc_set_alg() switches the CRC of every user in the
 	// process. Nothing in this library calls it.
-	rte_net_crc_set_alg(static_cast<rte_net_crc_alg>(alg));
+	gaudi_net_crc_set_alg(static_cast<rte_net_crc_alg>(alg));
 	g_crc_alg = alg;
 	return icrc_alg();
+}
+
+uint32_t crc32_eth(const void *data, uint32_t len)
+{
+	return gaudi_net_crc32_eth(data, len);
 }
 
 std::string_view crc_alg_name(int alg)
@@ -592,7 +599,7 @@ bool compute_icrc(std::span<const uint8_t> d, IpVersion v, size_t ip_hdr_len, ui
 	uint8_t *udp = ip + ip_hdr_len;
 	udp[6] = udp[7] = 0xFF;	    // UDP checksum
 	udp[kUdpHdrLen + 4] = 0xFF; // BTH byte 4: FECN, BECN, resv6
-	icrc = rte_net_crc_calc(s, static_cast<uint32_t>(n + 8), RTE_NET_CRC32_ETH);
+	icrc = gaudi_net_crc32_eth(s, static_cast<uint32_t>(n + 8));
 	return true;
 }
 

@@ -443,6 +443,9 @@ int icrc_alg();
 // rte_net_crc in the process (DPDK falls back AVX512 -> SSE4.2 -> scalar). Returns icrc_alg().
 // Benchmarks use it; the library never calls it.
 int icrc_set_alg(int alg);
+// CRC-32 (Ethernet, = zlib crc32) of data through rte_net_crc, whichever API the DPDK release
+// has (gaudi_compat.h): what compute_icrc uses on the masked input.
+uint32_t crc32_eth(const void *data, uint32_t len);
 // "AVX512/VPCLMULQDQ", "SSE4.2/PCLMULQDQ", "scalar", ...
 std::string_view crc_alg_name(int alg);
 

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Build the project against another DPDK release and run its suites (unit, contract, roce, app,
+# e2e) there: the DPDK comes from buildtools/build-dpdk.sh (built once, then cached).
+# Usage: buildtools/run-tests-dpdk.sh VERSION [--from TARBALL] [meson setup options...]
+#   build dir: $BUILD_DIR or build-VERSION
+# Exit status: 0 all passed, 1 a failure, 77 no source of that DPDK could be had (nothing ran).
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { echo "usage: $0 VERSION [--from TARBALL] [meson options...]" >&2; exit 2; }
+version=$1; shift
+from=
+if [ "${1:-}" = --from ]; then
+    [ $# -ge 2 ] || { echo "$0: --from needs a tarball" >&2; exit 2; }
+    from="--from $2"; shift 2
+fi
+b=${BUILD_DIR:-build-$version}
+start=$(date +%s)
+# shellcheck disable=SC2086
+if ! pc=$(./buildtools/build-dpdk.sh "$version" $from); then
+    echo "run-tests-dpdk: no DPDK $version to test against (see above); skipped" >&2
+    exit 77
+fi
+echo "run-tests-dpdk: DPDK $version ready in $(($(date +%s) - start)) s: PKG_CONFIG_PATH=$pc"
+export PKG_CONFIG_PATH="$pc"
+if [ -f "$b/build.ninja" ]; then
+    meson setup --reconfigure "$b" "$@" >/dev/null
+else
+    meson setup "$b" "$@"
+fi
+meson compile -C "$b"
+status=0
+meson test -C "$b" --print-errorlogs --suite unit --suite contract --suite roce --suite app \
+    --suite e2e || status=1
+echo "run-tests-dpdk: DPDK $version leg took $(($(date +%s) - start)) s"
+exit $status
