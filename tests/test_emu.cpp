@@ -1757,6 +1757,12 @@ std::vector<StepReg> step_regs(unsigned p)
 			{SeqStep::mac_fifo, reg::mac_128(p, l) + reg::MAC_128_TX_FIFO_SECTIONS, 4});
 		v.push_back(
 			{SeqStep::mac_fifo, reg::mac_128(p, l) + reg::MAC_128_RX_FIFO_SECTIONS, 4});
+		/* The lane's PCS at 100G: marker interval and the VL0 / VL1 markers
+		 * (gaudi2_cn_hw_mac_port_config_lane_speed; PCS_MODE stays 0). */
+		uint32_t pcs = reg::mac_pcs(p, l);
+		v.push_back({SeqStep::mac_speed, pcs + reg::MAC_PCS_VENDOR_VL_INTVL, 0x3FFF});
+		v.push_back({SeqStep::mac_speed, pcs + reg::pcs_vl(0, 0), 0x68C1});
+		v.push_back({SeqStep::mac_speed, pcs + reg::pcs_vl(1, 0), 0x719D});
 	}
 	return v;
 }
