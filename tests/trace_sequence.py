@@ -68,6 +68,9 @@ def instances(row):
         return [((p, lane), a + (2 * p + lane) * 0x1000) for p in PORTS for lane in (0, 1)]
     if scope == "serdes":  # the port's SerDes block: SERDES0 even port, SERDES1 (+0x4000) odd
         return [(("serdes", p), a + p * 0x4000) for p in PORTS]
+    if scope == "serdeslane":
+        return [(("serdes", p, lane), a + p * 0x4000 + lane * 0x800)
+                for p in PORTS for lane in (0, 1)]
     raise Fail(f"table line {row['line']}: unknown scope {scope}")
 
 
