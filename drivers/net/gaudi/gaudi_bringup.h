@@ -49,5 +49,5 @@ struct gaudi_bringup_port {
  * (they share them), and a speed=PORT:MBPS devarg must name an open port.
  * name names the device in memzones and logs. Returns 0, or a negative errno and a line
  * saying which step failed in *err. */
-int gaudi_bringup(gaudi::Backend &be, const char *name, const gaudi_devargs &drv, gaudi_fw_state *fw,
-		  std::vector<gaudi_bringup_port> *ports, std::string *err);
+int gaudi_bringup(gaudi::Backend &be, const char *name, const gaudi_devargs &drv,
+		  gaudi_fw_state *fw, std::vector<gaudi_bringup_port> *ports, std::string *err);

@@ -71,7 +71,7 @@ struct gaudi_devarg_key {
 	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir)               \
 	X(port_mask, "<hex>", true, gaudi_devarg_port_mask)          \
 	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms) \
-	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)  \
+	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)   \
 	X(rx_copy_max, "<bytes>", true, gaudi_devarg_rx_copy_max)    \
 	X(speed, "[<port>:]<25000|50000|100000>", false, gaudi_devarg_speed)
 

@@ -38,7 +38,8 @@ int gaudi_dev_configure(rte_eth_dev *dev)
 	/* The port runs the one speed devarg speed chose at probe (no auto-negotiation). */
 	const uint32_t capa = gaudi_speed_capa(gaudi_priv(dev)->hw.speed());
 	if (conf.link_speeds & ~(RTE_ETH_LINK_SPEED_FIXED | capa)) {
-		GAUDI_LOG(ERR, "port %u: link_speeds 0x%x: the port runs %u Mb/s only (devarg speed)",
+		GAUDI_LOG(ERR,
+			  "port %u: link_speeds 0x%x: the port runs %u Mb/s only (devarg speed)",
 			  dev->data->port_id, conf.link_speeds,
 			  speed_mbps(gaudi_priv(dev)->hw.speed()));
 		return -EINVAL;

@@ -72,7 +72,8 @@ struct gaudi_adapter {
 	/* devarg rx_copy_max (gaudi_devargs): by default every RX frame is copied. */
 	uint32_t rx_copy_max = gaudi_rx_copy_all;
 	/* devarg speed (gaudi_devargs): each NIC port's speed. */
-	std::array<gaudi::hw::Speed, gaudi::hw::kMaxPorts> speed = gaudi_devargs::all_default_speed();
+	std::array<gaudi::hw::Speed, gaudi::hw::kMaxPorts> speed =
+		gaudi_devargs::all_default_speed();
 	/* Periodic NIC_STATUS (gaudi_fw_status.cpp): devarg nic_status_ms, alarm armed, the
 	 * statuses sent. */
 	uint32_t nic_status_ms = 0;

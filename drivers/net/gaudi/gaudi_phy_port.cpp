@@ -78,8 +78,7 @@ int power_up(gaudi_port *port)
 	phy.port_start_stop(hw, true);
 	rte_spinlock_lock(&port->phy.lock);
 	port->phy.pcs_down = 0;
-	port->phy.deadline =
-		tsc_after_us(port->adapter->backend->phy_timings().tuning_timeout_us);
+	port->phy.deadline = tsc_after_us(port->adapter->backend->phy_timings().tuning_timeout_us);
 	port->phy.tuned = phy.tuned(hw, phy_rate(port->hw.speed()));
 	port->phy.powered = true;
 	rte_spinlock_unlock(&port->phy.lock);
@@ -233,7 +232,8 @@ bool gaudi_phy_link_ready(gaudi_port *port)
 	 * poll (two mailbox commands) by the others. */
 	rte_spinlock_lock(&port->phy.lock);
 	bool t = port->phy.tuned ||
-		 (port->phy.powered && port->adapter->phy->tuned(port->hw.id(), phy_rate(port->hw.speed())));
+		 (port->phy.powered &&
+		  port->adapter->phy->tuned(port->hw.id(), phy_rate(port->hw.speed())));
 	rte_spinlock_unlock(&port->phy.lock);
 	return t;
 }

@@ -56,12 +56,9 @@ constexpr Vl kVl50g[4] = {{0x7690, 0x47}, {0xC4F0, 0xE6}, {0x65C5, 0x9B}, {0x79A
 constexpr Vl kVl25g[4] = {{0x68C1, 0x21}, {0xC4F0, 0xE6}, {0x65C5, 0x9B}, {0x79A2, 0x3D}};
 static_assert((reg::MAC_PCS_VENDOR_VL0_0_M0.put(0xC1) | reg::MAC_PCS_VENDOR_VL0_0_M1.put(0x68)) ==
 	      kVl100g[0].m01);
-static_assert(kVl100g[0].m01 == vl0_m01(Speed::g100) &&
-	      kVl100g[1].m01 == vl1_m01(Speed::g100) &&
-	      kVl50g[0].m01 == vl0_m01(Speed::g50) &&
-	      kVl50g[1].m01 == vl1_m01(Speed::g50) &&
-	      kVl25g[0].m01 == vl0_m01(Speed::g25) &&
-	      kVl25g[1].m01 == vl1_m01(Speed::g25));
+static_assert(kVl100g[0].m01 == vl0_m01(Speed::g100) && kVl100g[1].m01 == vl1_m01(Speed::g100) &&
+	      kVl50g[0].m01 == vl0_m01(Speed::g50) && kVl50g[1].m01 == vl1_m01(Speed::g50) &&
+	      kVl25g[0].m01 == vl0_m01(Speed::g25) && kVl25g[1].m01 == vl1_m01(Speed::g25));
 } // namespace
 
 bool Port::mac_ch_reset(unsigned lane)

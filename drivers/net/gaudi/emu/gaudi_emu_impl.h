@@ -305,8 +305,8 @@ constexpr uint32_t seq_bit(SeqStep s)
 {
 	return 1u << unsigned(s);
 }
-inline constexpr uint32_t kSeqMac = seq_bit(SeqStep::mac_reset) | seq_bit(SeqStep::mac_fifo) |
-				    seq_bit(SeqStep::mac_speed);
+inline constexpr uint32_t kSeqMac =
+	seq_bit(SeqStep::mac_reset) | seq_bit(SeqStep::mac_fifo) | seq_bit(SeqStep::mac_speed);
 inline constexpr uint32_t kSeqRx = seq_bit(SeqStep::rxb_credits) |
 				   seq_bit(SeqStep::rxb_drop_threshold) |
 				   seq_bit(SeqStep::qpc_res_base) | seq_bit(SeqStep::cq_axuser) |

@@ -144,7 +144,8 @@ bool Device::Impl::pcs_speed(unsigned p, hw::Speed *out) const
 		for (unsigned l = 0; all && l < kLanesPerPort; l++) {
 			uint32_t pcs = reg::mac_pcs(p, l);
 			all = reg::MAC_PCS_VENDOR_VL_INTVL_MARKER_COUNTER.get(
-				      rd(pcs + reg::MAC_PCS_VENDOR_VL_INTVL)) == hw::marker_counter(s) &&
+				      rd(pcs + reg::MAC_PCS_VENDOR_VL_INTVL)) ==
+				      hw::marker_counter(s) &&
 			      rd(pcs + reg::MAC_PCS_VENDOR_PCS_MODE) == hw::pcs_mode(s) &&
 			      rd(pcs + reg::pcs_vl(0, 0)) == hw::vl0_m01(s) &&
 			      rd(pcs + reg::pcs_vl(1, 0)) == hw::vl1_m01(s);

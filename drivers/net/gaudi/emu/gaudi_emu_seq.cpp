@@ -110,8 +110,9 @@ void Device::Impl::seq_mark_map()
 			mark(reg::mac_128(s, l) + reg::MAC_128_TX_FIFO_SECTIONS);
 			mark(reg::mac_128(s, l) + reg::MAC_128_RX_FIFO_SECTIONS);
 			uint32_t pcs = reg::mac_pcs(s, l);
-			for (uint32_t r : {reg::MAC_PCS_VENDOR_VL_INTVL, reg::MAC_PCS_VENDOR_PCS_MODE,
-					   reg::pcs_vl(0, 0), reg::pcs_vl(1, 0)})
+			for (uint32_t r :
+			     {reg::MAC_PCS_VENDOR_VL_INTVL, reg::MAC_PCS_VENDOR_PCS_MODE,
+			      reg::pcs_vl(0, 0), reg::pcs_vl(1, 0)})
 				mark(pcs + r);
 		}
 	}
