@@ -1805,6 +1805,12 @@ std::vector<StepReg> step_regs(unsigned p)
 			{SeqStep::mac_fifo, reg::mac_128(p, l) + reg::MAC_128_TX_FIFO_SECTIONS, 4});
 		v.push_back(
 			{SeqStep::mac_fifo, reg::mac_128(p, l) + reg::MAC_128_RX_FIFO_SECTIONS, 4});
+		/* The lane's PCS at 100G: marker interval and the VL0 / VL1 markers
+		 * (gaudi2_cn_hw_mac_port_config_lane_speed; PCS_MODE stays 0). */
+		uint32_t pcs = reg::mac_pcs(p, l);
+		v.push_back({SeqStep::mac_speed, pcs + reg::MAC_PCS_VENDOR_VL_INTVL, 0x3FFF});
+		v.push_back({SeqStep::mac_speed, pcs + reg::pcs_vl(0, 0), 0x68C1});
+		v.push_back({SeqStep::mac_speed, pcs + reg::pcs_vl(1, 0), 0x719D});
 	}
 	return v;
 }
@@ -2038,6 +2044,48 @@ TEST_F(SeqCheck, CiAndEventWritesNeedTheirOverride)
 /* QP contexts written through the gateway land in device memory at REQ/RES_BASE_ADDRESS
  * (+ QPN x 128 / 32 bytes), and the model takes them from there: a table moved to memory
  * nobody wrote has no valid raw QP; moved back, the context is found as it was left. */
+/* The port's speed is one speed everywhere: the PCS lanes, the macro's MAC core and TXB
+ * (gaudi2_cn_config_hw_mac / _txb take the even port's speed for both). Port 0's lanes set up
+ * for 50G under a macro left at 100G pass nothing (mac_speed: MAC_SD_CFG not 50G's; txb_tdm:
+ * 0xBBEE is 100G's mask); the macro at 50G too, and the far end's lanes at 50G, traffic
+ * passes; the lanes of both ends at 25G under a 50G macro stop it again. */
+TEST_F(SeqCheck, MacroAndLanesAtOneSpeed)
+{
+	do_steps(*dev, 0);
+	do_steps(*dev, 1);
+	ASSERT_EQ(send_one(), 1u);
+	LogText log;
+	rig[0]->hw.set_speed(hw::Speed::g50);
+	ASSERT_TRUE(rig[0]->hw.mac_config(true));
+	rig[0]->hw.set_mac_enable(true);
+	EXPECT_EQ(dev->seq_missing(0),
+		  (1u << unsigned(SeqStep::mac_speed)) | (1u << unsigned(SeqStep::txb_tdm)));
+	EXPECT_EQ(send_one(), 0u);
+	EXPECT_EQ(dev->seq_refused(0, SeqStep::txb_tdm), 1u);
+	EXPECT_EQ(log.count("port 0: TX dropped: MAC not set up for one speed"), 1u) << log.text();
+	hw::macro::config(dev->bar(), 0, hw::Speed::g50);
+	EXPECT_EQ(dev->seq_missing(0), 0u);
+	/* The far end's lanes still at 100G: the PCS of the two ends never align. */
+	EXPECT_EQ(send_one(), 0u);
+	rig[1]->hw.set_speed(hw::Speed::g50);
+	ASSERT_TRUE(rig[1]->hw.mac_config(true));
+	rig[1]->hw.set_mac_enable(true);
+	EXPECT_EQ(dev->seq_missing(1), 0u);
+	EXPECT_EQ(send_one(), 1u);
+	/* 25G lanes under a 50G macro: MAC_SD_CFG and RS-FEC KP mode are 50G's. */
+	for (unsigned p = 0; p < 2; p++) {
+		rig[p]->hw.set_speed(hw::Speed::g25);
+		ASSERT_TRUE(rig[p]->hw.mac_config(true));
+		rig[p]->hw.set_mac_enable(true);
+		EXPECT_EQ(dev->seq_missing(p), 1u << unsigned(SeqStep::mac_speed));
+	}
+	EXPECT_EQ(send_one(), 0u);
+	hw::macro::config(dev->bar(), 0, hw::Speed::g25);
+	EXPECT_EQ(dev->seq_missing(0), 0u);
+	EXPECT_EQ(dev->seq_missing(1), 0u);
+	EXPECT_EQ(send_one(), 1u);
+}
+
 TEST_F(SeqCheck, QpContextsLiveInDeviceMemoryAtTheirBase)
 {
 	do_steps(*dev, 0);

@@ -677,7 +677,7 @@ TEST(Devargs, ErrorsNameTheDevarg)
 			    "fw_nic_info_rc, fw_cpucp_fail, fault, "
 			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
 			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
-			    "nic_status_ms, rx_copy_max)"},
+			    "nic_status_ms, rx_copy_max, speed)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
 		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
@@ -922,6 +922,103 @@ TEST(Devargs, PerPortDevargOfAClosedPortFailsProbe)
 	Nic ok(mask + "wire=loopback,fault=qp_err:2:100", 0);
 	EXPECT_EQ(ok.probe_rc(), 0);
 	EXPECT_EQ(rte_eth_dev_count_avail(), before + 2);
+}
+
+/* ---- Port speed (devarg speed) ---- */
+
+/* A pair at each published speed: the ports report it (link, speed_capa, FEC capability),
+ * take only it as a fixed link_speeds, and 1000 frames cross each way intact (the model passes
+ * them only when the PCS lanes, MAC core, TXB mask, RS-FEC and SerDes rate are that speed's). */
+class Speed : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(Speed, PairPassesTrafficAtTheSpeed)
+{
+	const uint32_t mbps = GetParam();
+	const uint32_t capa = mbps == 25000   ? RTE_ETH_LINK_SPEED_25G
+			      : mbps == 50000 ? RTE_ETH_LINK_SPEED_50G
+					      : RTE_ETH_LINK_SPEED_100G;
+	Nic nic("ports=2,wire=pair,engine=inline,speed=" + std::to_string(mbps), 2);
+	ASSERT_EQ(nic.probe_rc(), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		rte_eth_dev_info info;
+		ASSERT_EQ(rte_eth_dev_info_get(nic.port(i), &info), 0);
+		EXPECT_EQ(info.speed_capa, capa);
+		rte_eth_fec_capa fec[4];
+		ASSERT_EQ(rte_eth_fec_get_capability(nic.port(i), fec, 4), 1);
+		EXPECT_EQ(fec[0].speed, mbps);
+		/* A fixed speed other than the port's is refused, its own accepted. */
+		rte_eth_conf conf{};
+		conf.link_speeds = RTE_ETH_LINK_SPEED_FIXED |
+				   (capa == RTE_ETH_LINK_SPEED_100G ? RTE_ETH_LINK_SPEED_50G
+								    : RTE_ETH_LINK_SPEED_100G);
+		EXPECT_NE(rte_eth_dev_configure(nic.port(i), 1, 1, &conf), 0);
+		conf.link_speeds = RTE_ETH_LINK_SPEED_FIXED | capa;
+		EXPECT_EQ(rte_eth_dev_configure(nic.port(i), 1, 1, &conf), 0);
+		ASSERT_EQ(nic.setup(i, 512, 512), 0);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		rte_eth_link link;
+		ASSERT_EQ(rte_eth_link_get_nowait(nic.port(i), &link), 0);
+		EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
+		EXPECT_EQ(link.link_speed, mbps);
+	}
+	/* 1000 frames each way, in bursts the RX ring holds. */
+	constexpr unsigned kFrames = 1000, kBurstFrames = 100;
+	for (unsigned from = 0; from < 2; from++) {
+		for (uint32_t first = 0; first < kFrames; first += kBurstFrames) {
+			std::vector<rte_mbuf *> tx;
+			for (uint32_t n = first; n < first + kBurstFrames; n++)
+				tx.push_back(nic.frame(n, uint16_t(200 + n % 1200)));
+			ASSERT_EQ(nic.send_all(from, tx), kBurstFrames);
+			auto rx = nic.receive(from ^ 1, kBurstFrames);
+			ASSERT_EQ(rx.size(), kBurstFrames) << mbps << " Mb/s, port " << from;
+			for (uint32_t i = 0; i < kBurstFrames; i++)
+				EXPECT_EQ(bytes_of(rx[i]),
+					  Nic::wire(first + i, uint16_t(200 + (first + i) % 1200)));
+			free_all(rx);
+		}
+	}
+}
+
+INSTANTIATE_TEST_SUITE_P(Gaudi, Speed, ::testing::Values(25000u, 50000u, 100000u));
+
+/* A bad speed fails the probe with a line naming the devarg: a value that is no published
+ * speed, a port given twice, the two ports of a macro at different speeds (they share its MAC
+ * core and TXB), a port that is not opened. A speed per port of a macro, alike, is fine. */
+TEST(Devargs, BadSpeedFailsProbe)
+{
+	const std::string cases[][2] = {
+		{"ports=2,wire=pair,speed=40000",
+		 "devarg speed=40000: must be [PORT:]SPEED with SPEED 25000, 50000 or 100000 (Mb/s) "
+		 "and PORT 0..23"},
+		{"ports=2,wire=pair,speed=24:50000", "devarg speed=24:50000: must be [PORT:]SPEED"},
+		{"ports=2,wire=pair,speed=0:50G", "devarg speed=0:50G: must be [PORT:]SPEED"},
+		{"ports=2,wire=pair,speed=0:50000,speed=0:25000",
+		 "devarg speed=0:25000: port 0 given twice"},
+		{"ports=2,wire=pair,speed=1:50000",
+		 "devarg speed=1:50000: port 0 of the same macro runs 100000 (the two ports of a "
+		 "macro share its MAC core and TXB, so one speed)"},
+		{"ports=4,port_mask=0x1,wire=loopback,speed=2:25000",
+		 "devarg speed=2:25000: port 2 is not opened (port_mask)"},
+		{"ports=4,fw_port_mask=0x5,wire=loopback,speed=1:25000",
+		 "devarg speed=1:25000: port 1 is masked off by the firmware"},
+	};
+	uint16_t before = rte_eth_dev_count_avail();
+	for (const auto &c : cases) {
+		gaudi_test::LogCapture log;
+		Nic nic(c[0], 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL) << c[0];
+		EXPECT_NE(log.text().find(c[1]), std::string::npos)
+			<< c[0] << "\nlogged: " << log.text();
+		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c[0];
+	}
+	Nic ok("ports=4,wire=pair,speed=25000,speed=2:50000,speed=3:50000", 4);
+	ASSERT_EQ(ok.probe_rc(), 0);
+	rte_eth_dev_info info;
+	ASSERT_EQ(rte_eth_dev_info_get(ok.port(0), &info), 0);
+	EXPECT_EQ(info.speed_capa, RTE_ETH_LINK_SPEED_25G);
+	ASSERT_EQ(rte_eth_dev_info_get(ok.port(3), &info), 0);
+	EXPECT_EQ(info.speed_capa, RTE_ETH_LINK_SPEED_50G);
 }
 
 /* ---- Bring-up through the firmware (gaudi_bringup, the model's device CPU) ---- */

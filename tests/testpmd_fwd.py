@@ -134,10 +134,10 @@ def unprofiled(tp):
     check(p0 == {"port_id": 0, "profile": 0, "tsc_cycles": 0, "accesses": 0,
                  "tsc_hz": p0["tsc_hz"]}, f"counted without profile=1: {p0}")
     # /gaudi_emu/seq: the model checks the bring-up by default (seq_check=1), and the
-    # driver's leaves no step missing and nothing refused on any of the 13 steps.
+    # driver's leaves no step missing and nothing refused on any of the 14 steps.
     q = telemetry(tp.prefix, "/gaudi_emu/seq,1")
     check(q is not None and q.get("port_id") == 1 and q.get("seq_check") == 1
-          and q.get("missing") == 0 and len(q) == 3 + 13
+          and q.get("missing") == 0 and len(q) == 3 + 14 and "mac_speed" in q
           and all(v == 0 for k, v in q.items() if k not in ("port_id", "seq_check")),
           f"/gaudi_emu/seq,1: {q}")
     check(telemetry(tp.prefix, "/gaudi_emu/seq,9") is None, "/gaudi_emu/seq,9 answered")

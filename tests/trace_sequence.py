@@ -4,11 +4,13 @@
 
 Stock dpdk-testpmd runs net_gaudi_emu0,ports=2,wire=pair with trace=FILE (every register access
 of the driver, one line each: sequence number, R or W, configuration address, value, published
-name). It forwards at least 1000 frames each way (io, `start tx_first`), stops the ports and
-quits (device close). Then the trace is checked against tests/trace/gaudi2_raw_port_100g.tsv, the
-writes hbl_cn / hbl_en make to open, run and close a raw-Ethernet port at 100G, written from the
-public sources (see the table's header): every row must be in the trace for each port (or macro,
-or lane) with the public value, and rows of one group in the order of their rank.
+name), once per port speed (devarg speed: 100000, the default, then 50000 and 25000). It checks
+the ports' links report that speed (speed_capa: test_ethdev), forwards at least 1000 frames each way (io,
+`start tx_first`), stops the ports and quits (device close). Then the trace is checked against
+tests/trace/gaudi2_raw_port_<speed>.tsv, the writes hbl_cn / hbl_en make to open, run and close a
+raw-Ethernet port at that speed, written from the public sources (see the tables' headers): every
+row must be in the trace for each port (or macro, lane, SerDes) with the public value, and rows of
+one group in the order of their rank.
 
 Also checked: the model reports no value the public driver never writes to a register traffic
 depends on (gaudi_emu_values.cpp), and the trace's format (sequence numbers counting up from 1, R/W, upper-case hex
@@ -24,7 +26,10 @@ from e2e_common import Fail, check, finish, gaudi_pmd
 from testpmd_session import TestPmd, TestPmdError, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TABLE = os.path.join(HERE, "trace", "gaudi2_raw_port_100g.tsv")
+# (devarg speed, its table, what testpmd prints as the link speed)
+SPEEDS = ((100000, "gaudi2_raw_port_100g.tsv", "100 Gbps"),
+          (50000, "gaudi2_raw_port_50g.tsv", "50 Gbps"),
+          (25000, "gaudi2_raw_port_25g.tsv", "25 Gbps"))
 FRAMES = 1000
 PORTS = (0, 1)
 
@@ -36,9 +41,9 @@ RXE0 = 0x544A000
 LINE = re.compile(r"^(\d+) ([RW]) (0x[0-9A-F]+) (0x[0-9A-F]+) (\S+)$")
 
 
-def load_table():
+def load_table(name):
     rows = []
-    with open(TABLE) as f:
+    with open(os.path.join(HERE, "trace", name)) as f:
         for n, line in enumerate(f, 1):
             if line.startswith("#") or not line.strip():
                 continue
@@ -61,6 +66,11 @@ def instances(row):
         return [(p, a + p * 8) for p in PORTS]
     if scope == "lane":  # ordered per lane: hbl_cn configures one lane after the other
         return [((p, lane), a + (2 * p + lane) * 0x1000) for p in PORTS for lane in (0, 1)]
+    if scope == "serdes":  # the port's SerDes block: SERDES0 even port, SERDES1 (+0x4000) odd
+        return [(("serdes", p), a + p * 0x4000) for p in PORTS]
+    if scope == "serdeslane":
+        return [(("serdes", p, lane), a + p * 0x4000 + lane * 0x800)
+                for p in PORTS for lane in (0, 1)]
     raise Fail(f"table line {row['line']}: unknown scope {scope}")
 
 
@@ -125,10 +135,16 @@ def check_sequence(rows, writes):
     return checked, missing, order
 
 
-def run(pmd, trace):
+def run(pmd, trace, speed, shown):
     vdev = f"net_gaudi_emu0,ports=2,wire=pair,trace={trace}"
+    if speed != 100000:  # 100G is the default: its run has no speed devarg
+        vdev += f",speed={speed}"
     with TestPmd([vdev], pmd_path=pmd) as tp:
         tp.cmd("start tx_first")
+        for p in PORTS:
+            info = tp.cmd(f"show port info {p}")
+            check(f"Link speed: {shown}" in info,
+                  f"port {p} at speed={speed}: link speed not {shown}:\n{info}")
         st = wait_for(tp, lambda s: all(s[p]["RX-packets"] >= FRAMES for p in PORTS), 60)
         check(all(st[p]["RX-packets"] >= FRAMES for p in PORTS),
               f"fewer than {FRAMES} frames each way: {st}")
@@ -140,32 +156,47 @@ def run(pmd, trace):
         check(not bad, "values the public driver never writes:\n" + "\n".join(bad))
 
 
+def one_speed(pmd, speed, table, shown):
+    """The run and the check at one speed; True if green."""
+    rows = load_table(table)
+    with tempfile.TemporaryDirectory(prefix="gaudi-trace-") as d:
+        trace = os.path.join(d, "regs.trace")
+        try:
+            run(pmd, trace, speed, shown)
+            writes, names, n = read_trace(trace)
+            checked, missing, order = check_sequence(rows, writes)
+        except (Fail, TestPmdError) as e:
+            print(f"FAIL at {speed} Mb/s: {e}")
+            return False
+    print(f"{speed} Mb/s: trace: {n} accesses, {len(writes)} writes, {len(names)} registers")
+    print(f"{speed} Mb/s: public sequence ({table}): {len(rows)} table rows, "
+          f"{checked} writes looked for")
+    for m in missing:
+        print(f"{speed} Mb/s: missing: {m}")
+    for o in order:
+        print(f"{speed} Mb/s: out of order: {o}")
+    ok = not missing and not order
+    check_name = names.get(0x545413C)
+    if check_name != "NIC0_TXB_TDM_PORT_ARB_MASK":
+        print(f"0x545413C is named {check_name!r}, not NIC0_TXB_TDM_PORT_ARB_MASK")
+        ok = False
+    return ok
+
+
 def main():
     pmd = gaudi_pmd(required=True)
     if pmd is None:
         return 1
-    rows = load_table()
-    with tempfile.TemporaryDirectory(prefix="gaudi-trace-") as d:
-        trace = os.path.join(d, "regs.trace")
-        try:
-            run(pmd, trace)
-            writes, names, n = read_trace(trace)
-            checked, missing, order = check_sequence(rows, writes)
-        except (Fail, TestPmdError) as e:
-            print(f"FAIL: {e}")
-            return finish(0, 1)
-    print(f"trace: {n} accesses, {len(writes)} writes, {len(names)} registers")
-    print(f"public sequence: {len(rows)} table rows, {checked} writes looked for")
-    for m in missing:
-        print(f"missing: {m}")
-    for o in order:
-        print(f"out of order: {o}")
-    check_name = names.get(0x545413C)
-    ok = not missing and not order
-    if check_name != "NIC0_TXB_TDM_PORT_ARB_MASK":
-        print(f"0x545413C is named {check_name!r}, not NIC0_TXB_TDM_PORT_ARB_MASK")
-        ok = False
-    return finish(1 if ok else 0, 0 if ok else 1)
+    only = sys.argv[1:]  # e.g. 50000: that speed only
+    good = bad = 0
+    for speed, table, shown in SPEEDS:
+        if only and str(speed) not in only:
+            continue
+        if one_speed(pmd, speed, table, shown):
+            good += 1
+        else:
+            bad += 1
+    return finish(good, bad)
 
 
 if __name__ == "__main__":

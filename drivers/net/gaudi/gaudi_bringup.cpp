@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <span>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -95,12 +96,40 @@ int nic_mem_clear(fw::FwHost &h, std::string *err)
 	return 0;
 }
 
+/* The devarg speed against the ports opened: a speed=PORT:MBPS names an open port, and the
+ * open ports of one macro run one speed (they share its MAC core and TXB: hbl_cn's
+ * gaudi2_cn_hw_macro_config takes the even port's speed for both). */
+int speed_check(const gaudi_devargs &drv, uint64_t open, uint64_t link, std::string *err)
+{
+	for (unsigned p = 0; p < kMaxPorts; p++) {
+		std::string arg = "devarg speed=" + std::to_string(p) + ":" +
+				  std::to_string(speed_mbps(drv.speed[p]));
+		if ((drv.speed_named >> p) & 1 && !((open >> p) & 1)) {
+			*err = arg + ": port " + std::to_string(p) +
+			       (((link >> p) & 1) ? " is not opened (port_mask)"
+						  : " is masked off by the firmware");
+			return -EINVAL;
+		}
+		unsigned q = p ^ 1;
+		if (p % kPortsPerMacro != 0 && ((open >> p) & 1) && ((open >> q) & 1) &&
+		    drv.speed[p] != drv.speed[q]) {
+			*err = arg + ": port " + std::to_string(q) + " of the same macro runs " +
+			       std::to_string(speed_mbps(drv.speed[q])) +
+			       " (the two ports of a macro share its MAC core and TXB, so one "
+			       "speed)";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* hbl_cn core init, then port init, for the ports we drive [CNC gaudi2_cn_macros_hw_config ->
  * gaudi2_cn_hw_macro_config (MAC core, RXB, TXB, TMR); gaudi2_cn_hw_port_config ->
  * gaudi2_cn_config_port_hw_txs, its first step]: each macro's MAC core, RXB and TXB, its timer
  * free list by the firmware (NIC_INIT_TMR_MEM), then the TMR registers; then each port's
  * scheduler free list (NIC_INIT_TXS_MEM), then the TXS registers. */
-int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
+int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open,
+		   std::span<const hw::Speed, kMaxPorts> speed, std::string *err)
 {
 	char what[40];
 	for (unsigned m = 0; m < kMacros; m++) {
@@ -109,7 +138,9 @@ int nic_sched_init(fw::FwHost &h, hw::Bar &nic, uint64_t open, std::string *err)
 			continue;
 		/* gaudi2_cn_hw_macro_config: MAC core, RXB and TXB, then TMR (its free list by
 		 * the firmware, then its registers). */
-		macro::config(nic, even, kDefaultSpeed);
+		/* hbl_cn takes the even port's speed; both ports agree (speed_check). */
+		unsigned sp = (open >> even) & 1 ? even : even + 1;
+		macro::config(nic, even, speed[sp]);
 		uint64_t a = nicmem::tmr_addr(m);
 		fw::FwErr e = h.nic_init_hw_mem(
 			fw::CpucpOp::NIC_INIT_TMR_MEM, m, a + nicmem::kTmrFreeOff,
@@ -169,9 +200,10 @@ gaudi_fw_state::~gaudi_fw_state()
 		rte_memzone_free(mz);
 }
 
-int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_state *fw,
+int gaudi_bringup(Backend &be, const char *name, const gaudi_devargs &drv, gaudi_fw_state *fw,
 		  std::vector<gaudi_bringup_port> *ports, std::string *err)
 {
+	const uint32_t port_mask = drv.port_mask;
 	fw->host = std::make_unique<fw::FwHost>(be.fw_bar(), be.fw_sram_bar(), be.fw_timeouts());
 	fw::FwHost &h = *fw->host;
 
@@ -287,9 +319,11 @@ int gaudi_bringup(Backend &be, const char *name, uint32_t port_mask, gaudi_fw_st
 	}
 	/* 6. NIC memory: cleared, ECC interrupts unmasked; then the timer and scheduler free
 	 *    lists of the macros and ports we drive, each followed by its registers. */
-	rc = nic_mem_clear(h, err);
+	rc = speed_check(drv, open, link, err);
 	if (rc == 0)
-		rc = nic_sched_init(h, be.nic_bar(), open, err);
+		rc = nic_mem_clear(h, err);
+	if (rc == 0)
+		rc = nic_sched_init(h, be.nic_bar(), open, drv.speed, err);
 	if (rc != 0)
 		return rc;
 	GAUDI_LOG(INFO, "%s: firmware up (boot status %u), link_mask 0x%" PRIx64 ", %zu port(s)",

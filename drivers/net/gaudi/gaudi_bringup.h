@@ -17,6 +17,7 @@
 #include "base/gaudi_fw.h"
 #include "base/gaudi_hw_defs.h"
 #include "gaudi_backend.h"
+#include "gaudi_devargs.h"
 
 /* The firmware connection of an adapter (primary process only): the host side of the
  * protocol, the DMA memory of the CPU queue, and what NIC_INFO_GET reported. */
@@ -42,9 +43,11 @@ struct gaudi_bringup_port {
 };
 
 /* Brings the device's firmware up through the backend and returns, in NIC port order, the
- * ports to create: those the firmware enables (NIC_INFO_GET link_mask) and, if port_mask is
- * not 0, the user asked for (a requested port the firmware masks off fails the probe).
+ * ports to create: those the firmware enables (NIC_INFO_GET link_mask) and, if drv.port_mask
+ * is not 0, the user asked for (a requested port the firmware masks off fails the probe).
+ * Each macro's MAC core and TXB are set up for drv.speed of its open ports, which must agree
+ * (they share them), and a speed=PORT:MBPS devarg must name an open port.
  * name names the device in memzones and logs. Returns 0, or a negative errno and a line
  * saying which step failed in *err. */
-int gaudi_bringup(gaudi::Backend &be, const char *name, uint32_t port_mask, gaudi_fw_state *fw,
-		  std::vector<gaudi_bringup_port> *ports, std::string *err);
+int gaudi_bringup(gaudi::Backend &be, const char *name, const gaudi_devargs &drv,
+		  gaudi_fw_state *fw, std::vector<gaudi_bringup_port> *ports, std::string *err);

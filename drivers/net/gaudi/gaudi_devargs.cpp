@@ -128,6 +128,40 @@ int gaudi_devarg_rx_copy_max(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* speed=MBPS (every port) or speed=PORT:MBPS (one port; may be given once per port): the
+ * port's speed, 25000, 50000 or 100000 (the default), as hbl_cn's cn_port->speed. The two
+ * ports of a macro share its MAC core and TXB, so they run one speed (gaudi_bringup). */
+int gaudi_devarg_speed(const char *key, const char *value, void *opaque)
+{
+	using namespace gaudi::hw;
+	gaudi_devargs *drv = static_cast<gaudi_devargs_ctx *>(opaque)->drv;
+	const char *v = value != nullptr ? value : "";
+	const char *colon = strchr(v, ':');
+	unsigned port = 0, mbps = 0;
+	Speed s{};
+	bool one = colon != nullptr;
+	std::string num = one ? std::string(v, colon - v) : std::string();
+	if ((one && !gaudi_devarg_uint(num.c_str(), 0, kMaxPorts - 1, &port)) ||
+	    !gaudi_devarg_uint(one ? colon + 1 : v, 0, 1000000, &mbps) ||
+	    !speed_from_mbps(mbps, &s))
+		return gaudi_devarg_error(opaque, key, value,
+					  "must be [PORT:]SPEED with SPEED 25000, 50000 or 100000 "
+					  "(Mb/s) and PORT 0.." +
+						  std::to_string(kMaxPorts - 1));
+	if (!one) { /* every port a speed=PORT:MBPS does not name */
+		for (unsigned p = 0; p < kMaxPorts; p++)
+			if (!(drv->speed_named & (1u << p)))
+				drv->speed[p] = s;
+		return 0;
+	}
+	if (drv->speed_named & (1u << port))
+		return gaudi_devarg_error(opaque, key, value,
+					  "port " + std::to_string(port) + " given twice");
+	drv->speed_named |= 1u << port;
+	drv->speed[port] = s;
+	return 0;
+}
+
 bool gaudi_devargs_parse(const char *args, std::span<const gaudi_devarg_key> keys,
 			 gaudi_devargs_ctx *ctx, bool (*check)(gaudi_devargs_ctx *ctx))
 {

@@ -14,7 +14,10 @@
 #include <span>
 #include <string>
 
+#include <array>
+
 #include "base/gaudi_hw_defs.h"
+#include "base/gaudi_macro.h"
 
 /* rx_copy_max that copies every frame: the largest RX slot (NIC_RAW_ELEM_SIZE, 16 KB). */
 inline constexpr uint32_t gaudi_rx_copy_all = 1u << gaudi::hw::kRxSlotMaxLog2;
@@ -29,6 +32,17 @@ struct gaudi_devargs {
 	/* RX frames up to this many bytes are copied into the mbuf, longer ones handed out in
 	 * their slot (gaudi_rx_ring); the largest slot, the default, copies every frame. */
 	uint32_t rx_copy_max = gaudi_rx_copy_all;
+	/* Speed of each NIC port (devarg speed); speed_named: the ports a speed=PORT:MBPS
+	 * names (such a port must be opened, gaudi_bringup). */
+	std::array<gaudi::hw::Speed, gaudi::hw::kMaxPorts> speed = all_default_speed();
+	uint32_t speed_named = 0;
+
+	static constexpr std::array<gaudi::hw::Speed, gaudi::hw::kMaxPorts> all_default_speed()
+	{
+		std::array<gaudi::hw::Speed, gaudi::hw::kMaxPorts> a{};
+		a.fill(gaudi::hw::kDefaultSpeed);
+		return a;
+	}
 };
 
 /* What the handlers write: the driver settings, the backend's settings (net_gaudi_emu:
@@ -57,14 +71,16 @@ struct gaudi_devarg_key {
 	X(fw_dir, "<path>", true, gaudi_devarg_fw_dir)               \
 	X(port_mask, "<hex>", true, gaudi_devarg_port_mask)          \
 	X(tx_watchdog_ms, "<ms>", true, gaudi_devarg_tx_watchdog_ms) \
-	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)  \
-	X(rx_copy_max, "<bytes>", true, gaudi_devarg_rx_copy_max)
+	X(nic_status_ms, "<ms>", true, gaudi_devarg_nic_status_ms)   \
+	X(rx_copy_max, "<bytes>", true, gaudi_devarg_rx_copy_max)    \
+	X(speed, "[<port>:]<25000|50000|100000>", false, gaudi_devarg_speed)
 
 int gaudi_devarg_fw_dir(const char *key, const char *value, void *opaque);
 int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque);
 int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque);
 int gaudi_devarg_nic_status_ms(const char *key, const char *value, void *opaque);
 int gaudi_devarg_rx_copy_max(const char *key, const char *value, void *opaque);
+int gaudi_devarg_speed(const char *key, const char *value, void *opaque);
 
 /* Parse args (may be null or empty) with a driver's table, then run check (may be null) for
  * the rules across keys. False with ctx->err naming the devarg on: args kvargs cannot parse,

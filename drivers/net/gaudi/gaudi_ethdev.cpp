@@ -35,8 +35,13 @@ int gaudi_dev_configure(rte_eth_dev *dev)
 			  conf.rxmode.mq_mode);
 		return -ENOTSUP;
 	}
-	if (conf.link_speeds & ~(RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_100G)) {
-		GAUDI_LOG(ERR, "port %u: only 100G link speed", dev->data->port_id);
+	/* The port runs the one speed devarg speed chose at probe (no auto-negotiation). */
+	const uint32_t capa = gaudi_speed_capa(gaudi_priv(dev)->hw.speed());
+	if (conf.link_speeds & ~(RTE_ETH_LINK_SPEED_FIXED | capa)) {
+		GAUDI_LOG(ERR,
+			  "port %u: link_speeds 0x%x: the port runs %u Mb/s only (devarg speed)",
+			  dev->data->port_id, conf.link_speeds,
+			  speed_mbps(gaudi_priv(dev)->hw.speed()));
 		return -EINVAL;
 	}
 	/* lpbk_mode 1: MAC loopback at the PCS (CONTROL1.LOOPBACK) [gaudi2_cn.c]. */
@@ -392,6 +397,7 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 
 	port->adapter = ad;
 	port->hw = Port(&ad->backend->nic_bar(), hw_port);
+	port->hw.set_speed(ad->speed[hw_port]);
 	port->port_id = dev->data->port_id;
 	ad->eth_port[hw_port] = dev->data->port_id;
 	rte_spinlock_init(&port->eq_lock);

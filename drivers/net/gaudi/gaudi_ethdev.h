@@ -71,6 +71,9 @@ struct gaudi_adapter {
 	uint32_t tx_watchdog_ms = 1000; /* [faults] devarg tx_watchdog_ms (gaudi_devargs) */
 	/* devarg rx_copy_max (gaudi_devargs): by default every RX frame is copied. */
 	uint32_t rx_copy_max = gaudi_rx_copy_all;
+	/* devarg speed (gaudi_devargs): each NIC port's speed. */
+	std::array<gaudi::hw::Speed, gaudi::hw::kMaxPorts> speed =
+		gaudi_devargs::all_default_speed();
 	/* Periodic NIC_STATUS (gaudi_fw_status.cpp): devarg nic_status_ms, alarm armed, the
 	 * statuses sent. */
 	uint32_t nic_status_ms = 0;

@@ -11,6 +11,7 @@
 
 #include "base/gaudi_regs.h"
 #include "gaudi_ethdev.h"
+#include "gaudi_link.h"
 #include "gaudi_mac.h"
 #include "gaudi_rxtx.h"
 
@@ -50,7 +51,7 @@ int gaudi_dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
 		.burst_size = kBurst, .ring_size = kDefaultRxRing, .nb_queues = 1};
 	info->default_txportconf = {
 		.burst_size = kBurst, .ring_size = kDefaultTxRing, .nb_queues = 1};
-	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	info->speed_capa = gaudi_speed_capa(gaudi_hw(dev).speed()); /* devarg speed */
 	info->dev_capa = 0;
 	return 0;
 }

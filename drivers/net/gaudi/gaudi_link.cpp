@@ -41,7 +41,8 @@ rte_eth_link gaudi_link_get(gaudi_port *port)
 	link.link_status = port->started && port->hw.link_up() && gaudi_phy_link_ready(port)
 				   ? RTE_ETH_LINK_UP
 				   : RTE_ETH_LINK_DOWN;
-	link.link_speed = link.link_status ? RTE_ETH_SPEED_NUM_100G : RTE_ETH_SPEED_NUM_NONE;
+	/* RTE_ETH_SPEED_NUM_* are Mb/s, as speed_mbps. */
+	link.link_speed = link.link_status ? speed_mbps(port->hw.speed()) : RTE_ETH_SPEED_NUM_NONE;
 	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
 	link.link_autoneg = RTE_ETH_LINK_FIXED;
 	return link;
@@ -67,7 +68,7 @@ int gaudi_dev_set_link_down(rte_eth_dev *dev)
 	return 0;
 }
 
-/* ---- FEC: RS-FEC (clause 91) or none at 100G ---- */
+/* ---- FEC: RS-FEC (clause 91) or none, at the port's speed ---- */
 
 namespace {
 constexpr uint32_t kFecNone = RTE_ETH_FEC_MODE_CAPA_MASK(NOFEC);
@@ -77,10 +78,9 @@ constexpr uint32_t kFecAuto = RTE_ETH_FEC_MODE_CAPA_MASK(AUTO);
 
 int gaudi_fec_get_capability(rte_eth_dev *dev, rte_eth_fec_capa *capa, unsigned num)
 {
-	(void)dev;
 	if (capa == nullptr || num < 1)
 		return 1;
-	capa[0].speed = RTE_ETH_SPEED_NUM_100G;
+	capa[0].speed = speed_mbps(gaudi_hw(dev).speed());
 	capa[0].capa = kFecNone | kFecRs;
 	return 1;
 }

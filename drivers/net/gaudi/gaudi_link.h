@@ -7,6 +7,14 @@
 
 #include "gaudi_ethdev.h"
 
+/* rte_eth_dev_info speed_capa of a port running at s (devarg speed): that speed only. */
+constexpr uint32_t gaudi_speed_capa(gaudi::hw::Speed s)
+{
+	return s == gaudi::hw::Speed::g25   ? RTE_ETH_LINK_SPEED_25G
+	       : s == gaudi::hw::Speed::g50 ? RTE_ETH_LINK_SPEED_50G
+					    : RTE_ETH_LINK_SPEED_100G;
+}
+
 int gaudi_link_update(rte_eth_dev *dev, int wait);
 int gaudi_dev_set_link_up(rte_eth_dev *dev);
 int gaudi_dev_set_link_down(rte_eth_dev *dev);

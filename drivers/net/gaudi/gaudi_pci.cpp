@@ -187,6 +187,7 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	ad->nports = be->nports();
 	ad->tx_watchdog_ms = settings.tx_watchdog_ms; /* [faults] */
 	ad->rx_copy_max = settings.rx_copy_max;
+	ad->speed = settings.speed;
 	ad->open_ports = 1;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		/* EAL maps the BAR in secondaries too; the secondary ops only read it. Untested
@@ -201,7 +202,7 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	std::vector<gaudi_bringup_port> ports;
 	std::string err;
 	auto fw = std::make_unique<gaudi_fw_state>();
-	int rc = gaudi_bringup(*be, pci->device.name, settings.port_mask, fw.get(), &ports, &err);
+	int rc = gaudi_bringup(*be, pci->device.name, settings, fw.get(), &ports, &err);
 	std::unique_ptr<hw::Phy> phy; /* [phy] */
 	if (rc == 0)
 		rc = gaudi_phy_bringup(*be, *fw, ports, &phy, &err);

@@ -21,8 +21,12 @@ using namespace gaudi::hw;
 
 namespace {
 
-/* A 100G port: two lanes at NIC_DR_50, PAM4 [hbl_cn.c get_data_rate, SPEED_100000]. */
-constexpr PhyRate kRate = PhyRate::dr50;
+/* The lanes' data rate for the port's speed [hbl_cn_phy.c get_data_rate]: NIC_DR_50 (PAM4) at
+ * 100G and 50G, NIC_DR_25 (NRZ) at 25G. */
+constexpr PhyRate phy_rate(Speed s)
+{
+	return s == Speed::g25 ? PhyRate::dr25 : PhyRate::dr50;
+}
 
 int phy_errno(PhyErr e)
 {
@@ -65,7 +69,7 @@ int power_up(gaudi_port *port)
 	port->phy.powered = false;
 	port->phy.tuned = false;
 	rte_spinlock_unlock(&port->phy.lock);
-	PhyErr e = phy.power_up(hw, kRate);
+	PhyErr e = phy.power_up(hw, phy_rate(port->hw.speed()));
 	if (e != PhyErr::ok) {
 		GAUDI_LOG(ERR, "port %u: PHY power-up failed: %s", port->port_id,
 			  phy.error().c_str());
@@ -74,9 +78,8 @@ int power_up(gaudi_port *port)
 	phy.port_start_stop(hw, true);
 	rte_spinlock_lock(&port->phy.lock);
 	port->phy.pcs_down = 0;
-	port->phy.deadline =
-		tsc_after_us(port->adapter->backend->phy_timings().tuning_timeout_us);
-	port->phy.tuned = phy.tuned(hw, kRate);
+	port->phy.deadline = tsc_after_us(port->adapter->backend->phy_timings().tuning_timeout_us);
+	port->phy.tuned = phy.tuned(hw, phy_rate(port->hw.speed()));
 	port->phy.powered = true;
 	rte_spinlock_unlock(&port->phy.lock);
 	return 0;
@@ -99,7 +102,7 @@ void link_alarm(void *arg)
 	bool reconfigure = false;
 	rte_spinlock_lock(&port->phy.lock);
 	if (!port->phy.tuned) {
-		if (phy.tuned(port->hw.id(), kRate)) {
+		if (phy.tuned(port->hw.id(), phy_rate(port->hw.speed()))) {
 			port->phy.tuned = true;
 			next = t.steady_interval_us;
 		} else if (rte_get_timer_cycles() > port->phy.deadline) {
@@ -229,7 +232,8 @@ bool gaudi_phy_link_ready(gaudi_port *port)
 	 * poll (two mailbox commands) by the others. */
 	rte_spinlock_lock(&port->phy.lock);
 	bool t = port->phy.tuned ||
-		 (port->phy.powered && port->adapter->phy->tuned(port->hw.id(), kRate));
+		 (port->phy.powered &&
+		  port->adapter->phy->tuned(port->hw.id(), phy_rate(port->hw.speed())));
 	rte_spinlock_unlock(&port->phy.lock);
 	return t;
 }

@@ -806,7 +806,7 @@ int emu_probe(rte_vdev_device *vdev)
 	/* The same bring-up as on silicon: the model's device CPU answers. */
 	std::vector<gaudi_bringup_port> ports;
 	auto fw = std::make_unique<gaudi_fw_state>();
-	int rc = gaudi_bringup(*be, name, drv.port_mask, fw.get(), &ports, &err);
+	int rc = gaudi_bringup(*be, name, drv, fw.get(), &ports, &err);
 	if (rc == 0 &&
 	    !emu_port_devargs_check(ea, ports, fw->info.link_mask[0], drv.port_mask, &err))
 		rc = -EINVAL;
@@ -823,6 +823,7 @@ int emu_probe(rte_vdev_device *vdev)
 	snprintf(ad->name, sizeof(ad->name), "%s", name);
 	ad->tx_watchdog_ms = drv.tx_watchdog_ms; /* [faults] */
 	ad->rx_copy_max = drv.rx_copy_max;
+	ad->speed = drv.speed;
 	ad->nports = be->nports();
 	ad->backend = std::move(be);
 	ad->fw = std::move(fw);

@@ -10,11 +10,6 @@
 namespace gaudi::hw::macro {
 
 namespace {
-/* PRT0_MAC_CORE MAC_SD_CFG: signal-detect override bits all set, with SD_8X set at 50G
- * (0xF0FFF0) and clear at 25G (0xF0FF00; "sd_n2 = 0, sd_8x = 0") [gaudi2_cn_config_hw_mac].
- * 100G leaves the register at its reset value. */
-constexpr uint32_t kSdCfg25g = 0xF0FF00;
-constexpr uint32_t kSdCfg50g = 0xF0FFF0;
 /* MAC_FEC91_CFG: RS-FEC (clause 91) on all four lanes with KP mode (RS(544,514)) at 50G and
  * 100G (0xFF); at 25G KP_MODE 0, FEC91_EN and FEC91_1LANE on both pairs (0x60F). */
 constexpr uint32_t kFec91All = reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(0xF) |

@@ -21,6 +21,62 @@ namespace gaudi::hw {
 enum class Speed { g25, g50, g100 };
 inline constexpr Speed kDefaultSpeed = Speed::g100;
 
+/* The speed in Mb/s (hbl_cn's SPEED_*, ethtool's and rte_eth_link's unit). */
+constexpr uint32_t speed_mbps(Speed s)
+{
+	return s == Speed::g25 ? 25000 : s == Speed::g50 ? 50000 : 100000;
+}
+/* The Speed of mbps; false for any other value. */
+constexpr bool speed_from_mbps(uint32_t mbps, Speed *s)
+{
+	switch (mbps) {
+	case 25000:
+		*s = Speed::g25;
+		return true;
+	case 50000:
+		*s = Speed::g50;
+		return true;
+	case 100000:
+		*s = Speed::g100;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Per-speed values of the MAC core and PCS, shared by the driver (gaudi_macro.cpp,
+ * gaudi_port.cpp) and the model that checks them. */
+/* PRT0_MAC_CORE MAC_SD_CFG: signal-detect override bits all set, with SD_8X set at 50G
+ * (0xF0FFF0) and clear at 25G (0xF0FF00; "sd_n2 = 0, sd_8x = 0") [gaudi2_cn_config_hw_mac].
+ * 100G leaves the register at its reset value. */
+inline constexpr uint32_t kSdCfg25g = 0xF0FF00;
+inline constexpr uint32_t kSdCfg50g = 0xF0FFF0;
+/* VENDOR_VL_INTVL.MARKER_COUNTER: 16384 blocks between alignment markers at 100G, 20480 at
+ * 25G and 50G [gaudi2_cn_hw_mac_port_config_lane_speed]. */
+constexpr uint32_t marker_counter(Speed s)
+{
+	return s == Speed::g100 ? 0x3FFF : 0x4FFF;
+}
+/* VENDOR_PCS_MODE: clause-49 PCS with the 25G high-BER window at 25G, else 0. */
+constexpr uint32_t pcs_mode(Speed s)
+{
+	return s == Speed::g25 ? reg::MAC_PCS_VENDOR_PCS_MODE_ENA_CLAUSE49.mask() |
+					 reg::MAC_PCS_VENDOR_PCS_MODE_HI_BER25.mask()
+			       : 0;
+}
+static_assert(pcs_mode(Speed::g25) == 0x5 && pcs_mode(Speed::g50) == 0);
+/* Alignment marker M0 | M1 << 8 of PCS virtual lanes 0 and 1: they tell the three speeds
+ * apart (VL0 0x68C1 at 100G and 25G, 0x7690 at 50G; VL1 0x719D at 100G, 0xC4F0 at 25G and
+ * 50G) [gaudi2_cn_hw_mac_port_config_lane_speed]. */
+constexpr uint32_t vl0_m01(Speed s)
+{
+	return s == Speed::g50 ? 0x7690 : 0x68C1;
+}
+constexpr uint32_t vl1_m01(Speed s)
+{
+	return s == Speed::g100 ? 0x719D : 0xC4F0;
+}
+
 namespace macro {
 
 /* RXB thresholds in 128-byte buffers [gaudi2_cn.h RXB_*, gaudi2_cn_config_hw_rxb]: each port

@@ -39,19 +39,6 @@ static_assert(reg::MAC_128_TX_FIFO_SECTIONS_TX_SECTION_FULL.put(kFifoSections) =
  * (0x7FFF each) [gaudi2_cn_hw_mac_port_config]. */
 constexpr uint32_t kPauseQuantaAll = 0xFFFFFFFF;
 constexpr uint32_t kQuantaThreshAll = 0x7FFF7FFF;
-/* VENDOR_VL_INTVL.MARKER_COUNTER: 16384 blocks between alignment markers at 100G, 20480 at
- * 25G and 50G [gaudi2_cn_hw_mac_port_config_lane_speed]. */
-constexpr uint32_t marker_counter(Speed s)
-{
-	return s == Speed::g100 ? 0x3FFF : 0x4FFF;
-}
-/* VENDOR_PCS_MODE: clause-49 PCS with the 25G high-BER window at 25G, else 0. */
-constexpr uint32_t pcs_mode(Speed s)
-{
-	return s == Speed::g25 ? reg::MAC_PCS_VENDOR_PCS_MODE_ENA_CLAUSE49.mask() |
-					 reg::MAC_PCS_VENDOR_PCS_MODE_HI_BER25.mask()
-			       : 0;
-}
 /* Alignment markers (M0 | M1 << 8, M2) of the PCS virtual lanes
  * [gaudi2_cn_hw_mac_port_config_lane_speed]: the 20 of 100GBASE-R at 100G, four at 50G and
  * 25G (VL0 differs, VL1..3 alike). */
@@ -69,6 +56,9 @@ constexpr Vl kVl50g[4] = {{0x7690, 0x47}, {0xC4F0, 0xE6}, {0x65C5, 0x9B}, {0x79A
 constexpr Vl kVl25g[4] = {{0x68C1, 0x21}, {0xC4F0, 0xE6}, {0x65C5, 0x9B}, {0x79A2, 0x3D}};
 static_assert((reg::MAC_PCS_VENDOR_VL0_0_M0.put(0xC1) | reg::MAC_PCS_VENDOR_VL0_0_M1.put(0x68)) ==
 	      kVl100g[0].m01);
+static_assert(kVl100g[0].m01 == vl0_m01(Speed::g100) && kVl100g[1].m01 == vl1_m01(Speed::g100) &&
+	      kVl50g[0].m01 == vl0_m01(Speed::g50) && kVl50g[1].m01 == vl1_m01(Speed::g50) &&
+	      kVl25g[0].m01 == vl0_m01(Speed::g25) && kVl25g[1].m01 == vl1_m01(Speed::g25));
 } // namespace
 
 bool Port::mac_ch_reset(unsigned lane)

@@ -298,7 +298,9 @@ void Device::Impl::power_up(unsigned p)
 		wr(reg::mac_128(p, l) + reg::MAC_128_FRM_LENGTH, kMacMaxFrameLen);
 	}
 	uint32_t fec = reg::mac_core(p) + reg::MAC_CORE_MAC_FEC91_CFG;
-	wr(fec, rd(fec) | reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(reg::lane_bits(p)));
+	/* As gaudi2_cn_config_hw_mac leaves it at 100G: RS-FEC in KP mode (0xFF). */
+	wr(fec, rd(fec) | reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.put(reg::lane_bits(p)) |
+			reg::MAC_CORE_MAC_FEC91_CFG_FEC91_KP_MODE_IN.put(reg::lane_bits(p)));
 	/* The PI/CI mirrors of a CQ enabled at power-up. */
 	ports_[p].rx.pi = ports_[p].rx.ci_seen = 0;
 	ports_[p].rx.ci.store(0, std::memory_order_relaxed);

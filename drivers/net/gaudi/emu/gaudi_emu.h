@@ -199,6 +199,7 @@ enum class SeqStep {
 	txe_wqe_user,	    /* TXE WQE_USER_CFG MMU_BYPASS of WQ 0 */
 	mac_reset,	    /* MAC_PCS CONTROL1 FLD_RESET written on both lanes */
 	mac_fifo,	    /* MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS non-zero */
+	mac_speed,	    /* the PCS lanes, MAC core and RS-FEC set up for one speed */
 	count
 };
 inline constexpr unsigned kSeqSteps = unsigned(SeqStep::count);

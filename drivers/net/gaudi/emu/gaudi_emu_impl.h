@@ -53,6 +53,7 @@
 #include "../base/gaudi_mac_stats.h"
 #include "../base/gaudi_qpc.h"
 #include "../base/gaudi_regmap.h"
+#include "../base/gaudi_macro.h"
 #include "../base/gaudi_regs.h"
 #include "../base/gaudi_serdes.h"
 #include "../base/gaudi_sm.h"
@@ -305,7 +306,8 @@ constexpr uint32_t seq_bit(SeqStep s)
 {
 	return 1u << unsigned(s);
 }
-inline constexpr uint32_t kSeqMac = seq_bit(SeqStep::mac_reset) | seq_bit(SeqStep::mac_fifo);
+inline constexpr uint32_t kSeqMac =
+	seq_bit(SeqStep::mac_reset) | seq_bit(SeqStep::mac_fifo) | seq_bit(SeqStep::mac_speed);
 inline constexpr uint32_t kSeqRx = seq_bit(SeqStep::rxb_credits) |
 				   seq_bit(SeqStep::rxb_drop_threshold) |
 				   seq_bit(SeqStep::qpc_res_base) | seq_bit(SeqStep::cq_axuser) |
@@ -780,6 +782,10 @@ struct Device::Impl {
 	bool mac_enabled(unsigned p) const;
 	bool pcs_loopback(unsigned p) const;
 	bool rs_fec_on(unsigned p) const;
+	/* The speed p's PCS lanes were set up for (VL_INTVL, PCS_MODE, the VL0 / VL1 markers
+	 * as gaudi2_cn_hw_mac_port_config_lane_speed writes them, both lanes alike); false if
+	 * they match none of 25G, 50G and 100G. */
+	bool pcs_speed(unsigned p, hw::Speed *s) const;
 	void stats_reset(unsigned p);
 	bool cabled(unsigned p) const;
 	/* [faults] */

@@ -137,6 +137,27 @@ bool Device::Impl::rs_fec_on(unsigned p) const
 	return (rd(reg::mac_core(p) + reg::MAC_CORE_MAC_FEC91_CFG) & bits) == bits;
 }
 
+bool Device::Impl::pcs_speed(unsigned p, hw::Speed *out) const
+{
+	for (hw::Speed s : {hw::Speed::g100, hw::Speed::g50, hw::Speed::g25}) {
+		bool all = true;
+		for (unsigned l = 0; all && l < kLanesPerPort; l++) {
+			uint32_t pcs = reg::mac_pcs(p, l);
+			all = reg::MAC_PCS_VENDOR_VL_INTVL_MARKER_COUNTER.get(
+				      rd(pcs + reg::MAC_PCS_VENDOR_VL_INTVL)) ==
+				      hw::marker_counter(s) &&
+			      rd(pcs + reg::MAC_PCS_VENDOR_PCS_MODE) == hw::pcs_mode(s) &&
+			      rd(pcs + reg::pcs_vl(0, 0)) == hw::vl0_m01(s) &&
+			      rd(pcs + reg::pcs_vl(1, 0)) == hw::vl1_m01(s);
+		}
+		if (all) {
+			*out = s;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A change on one end of a pair cable can change the link of both ends. */
 void Device::Impl::update_link(unsigned p)
 {
@@ -162,7 +183,19 @@ void Device::Impl::update_link_one(unsigned p)
 		unsigned f = p ^ 1;
 		up = mac_enabled(f) && rs_fec_on(p) == rs_fec_on(f) && !pcs_loopback(f) &&
 		     (!cfg_.phy_link || phy_link_ok(f));
+		/* [model] Both ends' PCS at one speed (else no alignment lock), as on real
+		 * links; a PCS set up for no speed is the seq_check's (mac_speed). */
+		hw::Speed sp, sf;
+		if (up && pcs_speed(p, &sp) && pcs_speed(f, &sf) && sp != sf)
+			up = false;
 	}
+	/* [phy] The SerDes lanes run the data rate of the PCS's speed [hbl_cn_phy.c
+	 * get_data_rate]: PAM4 (NIC_DR_50) at 100G and 50G, NRZ (NIC_DR_25) at 25G; a PCS fed
+	 * at another rate never locks. */
+	hw::Speed ps;
+	if (up && !loop && cfg_.phy_link && pcs_speed(p, &ps))
+		for (unsigned l = 0; l < kLanesPerPort; l++)
+			up = up && serdes_[p].lane_pam4[l] == (ps != hw::Speed::g25);
 	if (up && forced_down(p)) /* [faults] link_flap */
 		up = false;
 	if (up == ports_[p].link)

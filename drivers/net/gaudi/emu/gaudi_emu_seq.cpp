@@ -61,6 +61,10 @@ constexpr SeqRow kSeqRows[] = {
 	{SeqStep::mac_fifo, "mac_fifo",
 	 "MAC_128 TX_FIFO_SECTIONS / RX_FIFO_SECTIONS are 0 "
 	 "(gaudi2_cn_hw_mac_port_config)"},
+	{SeqStep::mac_speed, "mac_speed",
+	 "MAC not set up for one speed: PCS VL_INTVL / PCS_MODE / alignment markers "
+	 "(gaudi2_cn_hw_mac_port_config_lane_speed) or MAC_SD_CFG / MAC_FEC91_CFG "
+	 "(gaudi2_cn_config_hw_mac) match no speed, or not the same one"},
 };
 static_assert(std::size(kSeqRows) == kSeqSteps);
 } // namespace
@@ -105,8 +109,15 @@ void Device::Impl::seq_mark_map()
 		for (unsigned l = 0; l < kLanesPerPort; l++) {
 			mark(reg::mac_128(s, l) + reg::MAC_128_TX_FIFO_SECTIONS);
 			mark(reg::mac_128(s, l) + reg::MAC_128_RX_FIFO_SECTIONS);
+			uint32_t pcs = reg::mac_pcs(s, l);
+			for (uint32_t r :
+			     {reg::MAC_PCS_VENDOR_VL_INTVL, reg::MAC_PCS_VENDOR_PCS_MODE,
+			      reg::pcs_vl(0, 0), reg::pcs_vl(1, 0)})
+				mark(pcs + r);
 		}
 	}
+	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_SD_CFG);
+	mark(reg::mac_core(0) + reg::MAC_CORE_MAC_FEC91_CFG);
 	mark(reg::rxb(0) + reg::RXB_CORE_MAX_STATIC_CREDITS_0);
 	mark(reg::rxb(0) + reg::RXB_CORE_DROP_THRESHOLD_0);
 	mark(reg::txb(0) + reg::TXB_TDM_PORT_ARB_MASK);
@@ -123,11 +134,33 @@ void Device::Impl::seq_update(unsigned p)
 	     SeqStep::rxb_credits);
 	need(f.get(rd(reg::rxb(p) + reg::RXB_CORE_DROP_THRESHOLD_0)) != 0,
 	     SeqStep::rxb_drop_threshold);
-	/* [model] The model's MAC runs at one speed class: either published mask gives the port
-	 * its slots; 0 (or any other value) none. */
+	/* The speed the PCS lanes were set up for; the TXB's TDM slots, the MAC core's
+	 * SerDes width and the RS-FEC mode must be that speed's [gaudi2_cn_config_hw_mac,
+	 * gaudi2_cn_config_hw_txb]. Without a PCS speed, either published mask gives the
+	 * port its slots (the missing speed set-up is mac_speed's). */
+	hw::Speed sp{};
+	const bool known = pcs_speed(p, &sp);
 	uint32_t tdm = rd(reg::txb(p) + reg::TXB_TDM_PORT_ARB_MASK);
-	need(tdm == reg::kTdmPortArbMask100G || tdm == reg::kTdmPortArbMask25G50G,
+	need(known ? tdm == hw::macro::tdm_port_arb_mask(sp)
+		   : tdm == reg::kTdmPortArbMask100G || tdm == reg::kTdmPortArbMask25G50G,
 	     SeqStep::txb_tdm);
+	bool speed_ok = known;
+	if (known) {
+		uint32_t sd = rd(reg::mac_core(p) + reg::MAC_CORE_MAC_SD_CFG);
+		/* 100G leaves MAC_SD_CFG at its reset value: neither 25G's nor 50G's. */
+		speed_ok = sp == hw::Speed::g25	  ? sd == hw::kSdCfg25g
+			   : sp == hw::Speed::g50 ? sd == hw::kSdCfg50g
+						  : sd != hw::kSdCfg25g && sd != hw::kSdCfg50g;
+		/* RS-FEC on the port's lanes: KP mode (RS(544,514)) at 50G and 100G, not at
+		 * 25G (0xFF vs 0x60F); FEC off (rte_eth_fec_set) is the link's business. */
+		uint32_t fec = rd(reg::mac_core(p) + reg::MAC_CORE_MAC_FEC91_CFG);
+		uint32_t lanes = reg::lane_bits(p);
+		if ((reg::MAC_CORE_MAC_FEC91_CFG_FEC91_ENA_IN.get(fec) & lanes) == lanes) {
+			uint32_t kp = reg::MAC_CORE_MAC_FEC91_CFG_FEC91_KP_MODE_IN.get(fec) & lanes;
+			speed_ok = speed_ok && kp == (sp == hw::Speed::g25 ? 0 : lanes);
+		}
+	}
+	need(speed_ok, SeqStep::mac_speed);
 	uint32_t t = reg::txs(p);
 	need((rd(t + reg::TXS_BASE_ADDRESS_63_32) | rd(t + reg::TXS_BASE_ADDRESS_31_7)) != 0 &&
 		     (rd(t + reg::TXS_BASE_ADDRESS_FREE_LIST_63_32) |
