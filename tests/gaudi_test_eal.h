@@ -27,6 +27,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gaudi_test_eal_env.h"
+
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -70,52 +72,20 @@ inline void check_no_stale_plugin()
 }
 #endif
 
-/* EAL for one test binary:
- *   <prog> --no-huge -m <mem_mb> --no-shconf --no-pci --iova-mode=va
- *          --log-level=lib.eal:error <log_levels...>
- * The stale plugin check runs first (when DPDK_PLUGIN_DIR is defined). Hooks: before_init()
- * (e.g. unshare before EAL starts threads), after_init() (e.g. dlsym, shared ports) and
- * before_cleanup(). Without EAL nothing can be tested: fail loudly, never skip. */
-class EalEnv : public ::testing::Environment {
+/* The EAL environment of a binary that links the PMD: EalEnvBase after the stale installed
+ * plugin check (when DPDK_PLUGIN_DIR is defined). */
+class EalEnv : public EalEnvBase {
 public:
-	EalEnv(const char *prog, const char *mem_mb, std::initializer_list<const char *> log_levels)
-		: argv_{prog, "--no-huge", "-m", mem_mb, "--no-shconf",
-			"--no-pci", "--iova-mode=va", "--log-level=lib.eal:error"}
-	{
-		argv_.insert(argv_.end(), log_levels.begin(), log_levels.end());
-	}
-	void SetUp() override
+	using EalEnvBase::EalEnvBase;
+
+protected:
+	void preflight() override
 	{
 #ifdef DPDK_PLUGIN_DIR
 		check_no_stale_plugin();
 #endif
-		before_init();
-		if (rte_eal_init(int(argv_.size()), const_cast<char **>(argv_.data())) < 0) {
-			fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
-			std::exit(1);
-		}
-		after_init();
 	}
-	void TearDown() override
-	{
-		before_cleanup();
-		rte_eal_cleanup();
-	}
-
-protected:
-	virtual void before_init() {}
-	virtual void after_init() {}
-	virtual void before_cleanup() {}
-
-private:
-	std::vector<const char *> argv_;
 };
-
-/* Registers env as the binary's only EAL environment (gtest owns it). */
-inline const ::testing::Environment *register_eal_env(EalEnv *env)
-{
-	return ::testing::AddGlobalTestEnvironment(env);
-}
 
 /* Instance numbers of the net_gaudi_emu vdevs a binary creates (vdev names must be unique). */
 inline int next_emu_instance()

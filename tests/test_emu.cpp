@@ -26,6 +26,7 @@
 #include "gaudi_nic_mem.h"
 #include "gaudi_port.h"
 #include "gaudi_regmap.h"
+#include "gaudi_test_eal_env.h"
 
 using namespace gaudi;
 using gaudi::emu::Config;
@@ -42,32 +43,9 @@ using hw::TxWqe;
 
 namespace {
 
-/* ---- EAL, once per process ---- */
-class EalEnv : public ::testing::Environment {
-public:
-	void SetUp() override
-	{
-		/* DPDK 22.11 rejects --in-memory with --no-huge (no-huge implies legacy memory);
-		 * --no-shconf gives the same "no files left behind". */
-		const char *args[] = {"test_emu",
-				      "--no-huge",
-				      "-m",
-				      "256",
-				      "--no-shconf",
-				      "--no-pci",
-				      "--iova-mode=va",
-				      "--no-telemetry",
-				      "--log-level=lib.eal:error"};
-		int n = sizeof(args) / sizeof(args[0]);
-		if (rte_eal_init(n, const_cast<char **>(args)) < 0) {
-			fprintf(stderr, "rte_eal_init failed\n");
-			std::exit(1); /* a skipped suite must not look like a pass */
-		}
-	}
-	void TearDown() override { rte_eal_cleanup(); }
-};
-[[maybe_unused]] ::testing::Environment *const g_eal =
-	::testing::AddGlobalTestEnvironment(new EalEnv);
+/* EAL once per process; the model needs no telemetry. */
+const auto *eal_env = gaudi_test::register_eal_env(
+	new gaudi_test::EalEnvBase("test_emu", "256", {"--no-telemetry"}));
 
 /* ---- Ring geometry used by the tests ---- */
 constexpr uint32_t kWqLog2 = 8;	   /* 256 WQEs */

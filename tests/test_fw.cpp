@@ -25,6 +25,7 @@
 #include "gaudi_port.h"
 #include "gaudi_regs.h"
 #include "gaudi_sm.h"
+#include "gaudi_test_eal_env.h"
 
 using namespace gaudi;
 using emu::Config;
@@ -35,29 +36,9 @@ using fw::FwErr;
 
 namespace {
 
-class EalEnv : public ::testing::Environment {
-public:
-	void SetUp() override
-	{
-		const char *args[] = {"test_fw",
-				      "--no-huge",
-				      "-m",
-				      "128",
-				      "--no-shconf",
-				      "--no-pci",
-				      "--iova-mode=va",
-				      "--no-telemetry",
-				      "--log-level=lib.eal:error"};
-		int n = sizeof(args) / sizeof(args[0]);
-		if (rte_eal_init(n, const_cast<char **>(args)) < 0) {
-			fprintf(stderr, "rte_eal_init failed\n");
-			std::exit(1); /* a skipped suite must not look like a pass */
-		}
-	}
-	void TearDown() override { rte_eal_cleanup(); }
-};
-[[maybe_unused]] ::testing::Environment *const g_eal =
-	::testing::AddGlobalTestEnvironment(new EalEnv);
+/* EAL once per process; the model needs no telemetry. */
+const auto *eal_env = gaudi_test::register_eal_env(
+	new gaudi_test::EalEnvBase("test_fw", "128", {"--no-telemetry"}));
 
 /* DMA memory for the CPU queues: an IOVA-contiguous memzone, freed with the test. */
 class Dma {
