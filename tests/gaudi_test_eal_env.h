@@ -25,9 +25,16 @@ namespace gaudi_test {
  * before_cleanup(). Without EAL nothing can be tested: fail loudly, never skip. */
 class EalEnvBase : public ::testing::Environment {
 public:
-	EalEnvBase(const char *prog, const char *mem_mb, std::initializer_list<const char *> log_levels)
-		: argv_{prog, "--no-huge", "-m", mem_mb, "--no-shconf",
-			"--no-pci", "--iova-mode=va", "--log-level=lib.eal:error"}
+	EalEnvBase(const char *prog, const char *mem_mb,
+		   std::initializer_list<const char *> log_levels)
+	    : argv_{prog,
+		    "--no-huge",
+		    "-m",
+		    mem_mb,
+		    "--no-shconf",
+		    "--no-pci",
+		    "--iova-mode=va",
+		    "--log-level=lib.eal:error"}
 	{
 		argv_.insert(argv_.end(), log_levels.begin(), log_levels.end());
 	}
