@@ -579,9 +579,10 @@ double rfc2544_run(Run &r, std::vector<std::unique_ptr<Capture>> &captures, cons
 	Bench b{r, captures};
 	b.speed_mbps = UINT64_MAX;
 	for (Port &p : r.ports) {
-		rte_eth_dev_info info;
-		rte_eth_dev_info_get(p.id, &info);
-		const char *drv = info.driver_name ? info.driver_name : "";
+		rte_eth_dev_info info{};
+		const char *drv = rte_eth_dev_info_get(p.id, &info) == 0 && info.driver_name
+					  ? info.driver_name
+					  : "";
 		b.emulated = b.emulated && strcmp(drv, "net_gaudi_emu") == 0;
 		b.min_frame = std::max(b.min_frame, p.min_frame);
 		/* The link's speed when it reports one, else the port's highest capability. */

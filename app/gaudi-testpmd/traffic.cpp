@@ -612,10 +612,13 @@ void FrameGen::init(const StreamSpec &s, const rte_ether_addr &src, const rte_et
 		ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
 		ip->proto = proto;
 		ip->hop_limits = 64;
-		put_be(ip->src_addr, s.src_ip.hi64, 8);
-		put_be(ip->src_addr + 8, s.src_ip.lo, 8);
-		put_be(ip->dst_addr, s.dst_ip.hi64, 8);
-		put_be(ip->dst_addr + 8, s.dst_ip.lo, 8);
+		/* uint8_t[16] before DPDK 24.11, struct rte_ipv6_addr after: the same 16 bytes. */
+		auto *src = reinterpret_cast<uint8_t *>(&ip->src_addr);
+		auto *dst = reinterpret_cast<uint8_t *>(&ip->dst_addr);
+		put_be(src, s.src_ip.hi64, 8);
+		put_be(src + 8, s.src_ip.lo, 8);
+		put_be(dst, s.dst_ip.hi64, 8);
+		put_be(dst + 8, s.dst_ip.lo, 8);
 		off += sizeof(*ip);
 	}
 	l4_off_ = off;
