@@ -136,9 +136,13 @@ def unprofiled(tp):
     # /gaudi_emu/seq: the model checks the bring-up by default (seq_check=1), and the
     # driver's leaves no step missing and nothing refused on any of the 14 steps.
     q = telemetry(tp.prefix, "/gaudi_emu/seq,1")
+    # With it the register-map counts: no access outside the published map, no value the
+    # public driver never writes, and some accesses to registers the model only stores.
     check(q is not None and q.get("port_id") == 1 and q.get("seq_check") == 1
-          and q.get("missing") == 0 and len(q) == 3 + 14 and "mac_speed" in q
-          and all(v == 0 for k, v in q.items() if k not in ("port_id", "seq_check")),
+          and q.get("missing") == 0 and len(q) == 3 + 14 + 3 and "mac_speed" in q
+          and q.get("unmodeled_accesses", 0) > 0
+          and all(v == 0 for k, v in q.items()
+                  if k not in ("port_id", "seq_check", "unmodeled_accesses")),
           f"/gaudi_emu/seq,1: {q}")
     check(telemetry(tp.prefix, "/gaudi_emu/seq,9") is None, "/gaudi_emu/seq,9 answered")
     return s

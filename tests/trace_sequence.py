@@ -146,14 +146,16 @@ def run(pmd, trace, speed, shown):
             check(f"Link speed: {shown}" in info,
                   f"port {p} at speed={speed}: link speed not {shown}:\n{info}")
         st = wait_for(tp, lambda s: all(s[p]["RX-packets"] >= FRAMES for p in PORTS), 60)
-        check(all(st[p]["RX-packets"] >= FRAMES for p in PORTS),
-              f"fewer than {FRAMES} frames each way: {st}")
+        # Said after the table check: a missing step is then named by its row.
+        traffic = (None if all(st[p]["RX-packets"] >= FRAMES for p in PORTS)
+                   else f"fewer than {FRAMES} frames each way: {st}")
         tp.cmd("stop")
         tp.cmd("port stop all")
         tp.quit()
         # The model reports a value the public driver never writes to a traffic register.
         bad = [ln for ln in tp.transcript.splitlines() if "the public driver never writes" in ln]
         check(not bad, "values the public driver never writes:\n" + "\n".join(bad))
+    return traffic
 
 
 def one_speed(pmd, speed, table, shown):
@@ -162,7 +164,7 @@ def one_speed(pmd, speed, table, shown):
     with tempfile.TemporaryDirectory(prefix="gaudi-trace-") as d:
         trace = os.path.join(d, "regs.trace")
         try:
-            run(pmd, trace, speed, shown)
+            traffic = run(pmd, trace, speed, shown)
             writes, names, n = read_trace(trace)
             checked, missing, order = check_sequence(rows, writes)
         except (Fail, TestPmdError) as e:
@@ -176,6 +178,9 @@ def one_speed(pmd, speed, table, shown):
     for o in order:
         print(f"{speed} Mb/s: out of order: {o}")
     ok = not missing and not order
+    if traffic:
+        print(f"FAIL at {speed} Mb/s: {traffic}")
+        ok = False
     check_name = names.get(0x545413C)
     if check_name != "NIC0_TXB_TDM_PORT_ARB_MASK":
         print(f"0x545413C is named {check_name!r}, not NIC0_TXB_TDM_PORT_ARB_MASK")

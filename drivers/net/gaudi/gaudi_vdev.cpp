@@ -902,8 +902,8 @@ int tel_profile(const char *cmd, const char *params, rte_tel_data *d)
 }
 
 /* [seq_check] telemetry /gaudi_emu/seq,<port id>: whether the model checks the bring-up
- * sequence, the steps the port misses now (bit per emu::SeqStep) and, per step, the frames or
- * writes refused for it. */
+ * sequence, the steps the port misses now (bit per emu::SeqStep), per step the frames or
+ * writes refused for it, and the device's register-map counts. */
 int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 {
 	(void)cmd;
@@ -911,8 +911,12 @@ int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 	bool on = false;
 	uint32_t missing = 0;
 	std::array<uint64_t, emu::kSeqSteps> refused{};
+	uint64_t violations = 0, unpublished = 0, unmodeled = 0;
 	int rc = tel_model(params, &pid, [&](const emu::Device &m, unsigned nic_port) {
 		on = m.seq_check();
+		violations = m.map_violations();
+		unpublished = m.unpublished_values();
+		unmodeled = m.unmodeled_accesses();
 		missing = m.seq_missing(nic_port);
 		for (unsigned s = 0; s < emu::kSeqSteps; s++)
 			refused[s] = m.seq_refused(nic_port, emu::SeqStep(s));
@@ -925,6 +929,12 @@ int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 	gaudi_tel_dict_add_uint(d, "missing", missing);
 	for (unsigned s = 0; s < emu::kSeqSteps; s++)
 		gaudi_tel_dict_add_uint(d, emu::seq_step_name(emu::SeqStep(s)), refused[s]);
+	/* The device's (all its ports'): accesses outside the published map (devarg strict),
+	 * values the public driver never writes to a traffic register (each logged once), and
+	 * accesses to published registers the model stores without modelling them. */
+	gaudi_tel_dict_add_uint(d, "map_violations", violations);
+	gaudi_tel_dict_add_uint(d, "unpublished_values", unpublished);
+	gaudi_tel_dict_add_uint(d, "unmodeled_accesses", unmodeled);
 	return 0;
 }
 } // namespace
@@ -932,6 +942,7 @@ int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 RTE_PMD_REGISTER_VDEV(net_gaudi_emu, gaudi_emu_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_gaudi_emu, GAUDI_EMU_DEVARGS(GAUDI_DEVARG_HELP));
 
+/* Help texts stay under RTE_TEL_MAX_STRING_LEN (128): a longer one fails registration. */
 RTE_INIT(gaudi_emu_telemetry)
 {
 	rte_telemetry_register_cmd("/gaudi_emu/profile", tel_profile,
@@ -939,6 +950,6 @@ RTE_INIT(gaudi_emu_telemetry)
 				   "(devarg profile=1). Parameters: int port_id");
 	rte_telemetry_register_cmd(
 		"/gaudi_emu/seq", tel_seq,
-		"Emulated NIC bring-up checks (devarg seq_check=1): steps missing, "
-		"refusals per step. Parameters: int port_id");
+		"Emulated NIC bring-up checks: steps missing, refusals per step, "
+		"register-map counts. Parameters: int port_id");
 }

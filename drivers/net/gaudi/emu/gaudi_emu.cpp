@@ -477,7 +477,7 @@ void Device::Impl::build_map()
 	value_rules_build();
 }
 
-void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
+void Device::Impl::violation(const char *what, bool write, uint32_t off, uint32_t val)
 {
 	uint64_t n = violations_.fetch_add(1, std::memory_order_relaxed) + 1;
 	/* Named by block: decode tells which copy; the offset is from the NIC region. */
@@ -498,8 +498,17 @@ void Device::Impl::violation(const char *what, uint32_t off, uint32_t val)
 		"%u) value 0x%x [%llu so far]\n",
 		what, reg::kNic0CfgBase + off, off, off / kMacroStride, in,
 		names[unsigned(a.block)], a.r, a.port, val, (unsigned long long)n);
-	if (cfg_.strict)
+	if (cfg_.strict) {
+		/* The trace is what a user reads after this stop: it ends with the access that
+		 * left the map (a read is traced after it returns, so it is written here). */
+		if (trace_ != nullptr) {
+			if (!write)
+				trace('R', off, val);
+			SpinGuard g(trace_lock_);
+			fflush(trace_);
+		}
 		rte_panic("gaudi_emu: strict mode: the driver left the published register map\n");
+	}
 }
 
 bool Device::Impl::check_access(uint32_t off, bool write, uint32_t val, uint32_t old)
@@ -512,11 +521,11 @@ bool Device::Impl::check_access(uint32_t off, bool write, uint32_t val, uint32_t
 	if (!(f & kKnown)) {
 		violation(write ? "write to an offset the published map does not define"
 				: "read of an offset the published map does not define",
-			  off, val);
+			  write, off, val);
 		return false;
 	}
 	if (write && (f & kReadOnly)) {
-		violation("write to a read-only register", off, val);
+		violation("write to a read-only register", true, off, val);
 		(void)old;
 		return false;
 	}

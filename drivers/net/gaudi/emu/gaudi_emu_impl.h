@@ -673,7 +673,7 @@ struct Device::Impl {
 	uint32_t on_read(uint32_t off);
 	void build_map();
 	bool check_access(uint32_t off, bool write, uint32_t val, uint32_t old);
-	void violation(const char *what, uint32_t off, uint32_t val);
+	void violation(const char *what, bool write, uint32_t off, uint32_t val);
 
 	/* ---- QPC (gaudi_emu_qpc.cpp) ---- */
 	void on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t old);
