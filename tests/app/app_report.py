@@ -41,8 +41,11 @@ def test_schema_fields():
     now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
     check(abs((now - start).total_seconds()) < 60, f"start time {rep['start_time']}, now {now}")
     v = rep["versions"]
-    check(v["app"] and v["gaudi_pmd"] and re.match(r"DPDK 22\.11", v["dpdk"]),
-          f"versions {v}")
+    # The DPDK the build found (meson's test setup says which); 22.11 is Debian 12's.
+    want = os.environ.get("DPDK_VERSION", "22.11")
+    want = ".".join(want.split(".")[:2])
+    check(v["app"] and v["gaudi_pmd"] and re.match(rf"DPDK {re.escape(want)}\b", v["dpdk"]),
+          f"versions {v} (DPDK {want} expected)")
     check(v["drivers"] and v["drivers"][0]["driver"] == "net_gaudi_emu" and
           v["drivers"][0]["fw_version"], f"drivers {v['drivers']}")
     for p in rep["ports"]:
