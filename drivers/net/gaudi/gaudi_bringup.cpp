@@ -17,6 +17,7 @@
 
 #include "base/gaudi_macro.h"
 #include "base/gaudi_nic_mem.h"
+#include "base/gaudi_port.h"
 #include "base/gaudi_sm.h"
 #include "gaudi_logs.h"
 
@@ -255,6 +256,10 @@ int gaudi_bringup(Backend &be, const char *name, const gaudi_devargs &drv, gaudi
 			      at(kCqOff, fw::kCqBytes));
 	if (e != fw::FwErr::ok)
 		return step_failed(h, e, err);
+
+	/* Quiescence: the NIC's interrupts and EQs are on at power-up; off before any port or
+	 *    macro is configured [gaudi2.c gaudi2_hw_init -> gaudi2_cn_quiescence]. */
+	hw::nic_quiescence(be.nic_bar(), be.nports());
 
 	/* 4. Late init: the device may reach host memory [gaudi2.c gaudi2_late_init]; then the
 	 *    NIC's data [hbl_cn NIC_INFO_GET]. */

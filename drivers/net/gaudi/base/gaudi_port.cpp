@@ -306,16 +306,31 @@ void Port::eq_irq_route()
 	bar_->wr32(q + reg::QPC_INTERRUPT_DATA_9, sm::kSobIncrementByOne);
 }
 
-void Port::quiesce()
+namespace {
+void disable_interrupts(Bar &bar, unsigned port)
 {
-	uint32_t q = reg::qpc(port_);
-	bar_->wr32(q + reg::QPC_EVENT_QUE_CFG, 0);
-	bar_->wr32(q + reg::QPC_INTERRUPT_EN, 0);
-	bar_->wr32(q + reg::QPC_INTERRUPT_MASK, 0xFFFFFFFF);
+	uint32_t q = reg::qpc(port);
+	bar.wr32(q + reg::QPC_EVENT_QUE_CFG, 0);
+	bar.wr32(q + reg::QPC_INTERRUPT_EN, 0);
+	bar.wr32(q + reg::QPC_INTERRUPT_MASK, 0xFFFFFFFF);
 	/* W/A H6-3339: mask the PHY link-up interrupt (a macro register, written for each port)
 	 * [habanalabs gaudi2_cn.c gaudi2_cn_disable_interrupts]. */
-	bar_->wr32(reg::phy(port_) + reg::PHY_PHY_LINK_STS_INTR,
-		   reg::PHY_PHY_LINK_STS_INTR_MASK.mask());
+	bar.wr32(reg::phy(port) + reg::PHY_PHY_LINK_STS_INTR,
+		 reg::PHY_PHY_LINK_STS_INTR_MASK.mask());
+}
+} // namespace
+
+void nic_quiescence(Bar &bar, unsigned nports)
+{
+	for (unsigned p = 0; p < nports; p++)
+		disable_interrupts(bar, p);
+	(void)bar.rd32(reg::qpc(0) + reg::QPC_EVENT_QUE_CFG);
+}
+
+void Port::quiesce()
+{
+	/* Again at open and reset: a port reset leaves its interrupts as power-up does. */
+	disable_interrupts(*bar_, port_);
 	bar_->wr32(reg::rxe(port_) + reg::RXE_CQ_CFG_0, 0);
 	mac_config(false);
 }

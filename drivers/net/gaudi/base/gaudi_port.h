@@ -238,4 +238,12 @@ private:
 	uint8_t mac_[6] = {};
 };
 
+/* Device-wide quiescence, once the firmware is up and before any port is configured: each of
+ * the device's nports ports gets EVENT_QUE_CFG 0, INTERRUPT_EN 0, INTERRUPT_MASK all ones and
+ * the PHY link-up interrupt masked (W/A H6-3339), then port 0's EVENT_QUE_CFG is read back
+ * to flush the writes [habanalabs gaudi2_cn.c gaudi2_cn_disable_interrupts, from
+ * gaudi2_hw_init's gaudi2_cn_quiescence: "enabled by default, need to disable them ASAP before
+ * ports init"]. */
+void nic_quiescence(Bar &bar, unsigned nports);
+
 } // namespace gaudi::hw
