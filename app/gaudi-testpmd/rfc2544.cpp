@@ -318,8 +318,11 @@ struct Bench {
 		printf("offered %.0f frames/s per port", t.offered_fps);
 		if (line > 0)
 			printf(" (%.3f%% of line)", t.offered_fps / line * 100);
-		printf(": sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64 " (%.4f%%)%s",
-		       t.offered, t.received, t.loss,
+		/* offered is per port; the counts are the sum over the ports. */
+		size_t np = r.ports.size();
+		printf(": %zu port%s together sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64
+		       " (%.4f%%)%s",
+		       np, np == 1 ? "" : "s", t.offered, t.received, t.loss,
 		       t.offered ? double(t.loss) * 100 / double(t.offered) : 0.0,
 		       t.pass ? ", pass" : ", FAIL");
 		if (t.rx_missed)
