@@ -54,6 +54,12 @@ def test_must_show():
         check(any(line.split()[:1] == [str(s)] for line in r.out.splitlines()),
               f"no table row for {s} B:\n{r.out}")
     check("stopped by rfc2544" in r.out, "the final report's stop reason")
+    # A trial line's offered rate is per port, its counts the two ports' sum: it says so, and
+    # its figures are the JSON trial's.
+    x = rows[0]["trials"][0]
+    want = f"2 ports together sent {x['offered']}, received {x['received']}, loss"
+    check(any(line.startswith("[rfc2544 throughput 64 B #1]") and want in line
+              for line in r.out.splitlines()), f"no trial line with '{want}':\n{r.out}")
     # The plot of the report (matplotlib): a PNG image.
     png = os.path.join(W, "tput.png")
     p = subprocess.run([sys.executable, os.environ["GAUDI_TESTPMD_PLOT"], js, "-o", png],
