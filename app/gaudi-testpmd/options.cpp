@@ -672,9 +672,8 @@ int parse_args(int argc, char **argv, Config &cfg)
 	if (cfg.txsize.kind != SizeSpec::Kind::fixed && cfg.mode != FwdMode::txonly &&
 	    cfg.mode != FwdMode::flowgen) {
 		fprintf(stderr,
-			"%s: --txpkts=%s: a mix of sizes is for txonly and flowgen (implied "
-			"without "
-			"--forward-mode), not %s\n",
+			"%s: --txpkts=%s: a mix of sizes is for txonly and flowgen "
+			"(implied without --forward-mode), not %s\n",
 			prog, cfg.txsize.str().c_str(), mode_name(cfg.mode));
 		return 1;
 	}
