@@ -320,9 +320,9 @@ struct Bench {
 			printf(" (%.3f%% of line)", t.offered_fps / line * 100);
 		/* offered is per port; the counts are the sum over the ports. */
 		size_t np = r.ports.size();
-		printf(": %zu port%s together sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64
-		       " (%.4f%%)%s",
-		       np, np == 1 ? "" : "s", t.offered, t.received, t.loss,
+		std::string who = np == 1 ? "1 port" : std::to_string(np) + " ports together";
+		printf(": %s sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64 " (%.4f%%)%s",
+		       who.c_str(), t.offered, t.received, t.loss,
 		       t.offered ? double(t.loss) * 100 / double(t.offered) : 0.0,
 		       t.pass ? ", pass" : ", FAIL");
 		if (t.rx_missed)
