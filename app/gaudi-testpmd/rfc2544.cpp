@@ -522,12 +522,17 @@ void print_tables()
 				printf("  %5u  (no throughput rate to measure at)\n", l.size);
 				continue;
 			}
-			printf("  %5u %14.0f %9.3f %9.3f %9.3f %9.3f %9.3f %10.3f%s\n", l.size,
+			/* The trial's flags, as the throughput table's: a tail measured while
+			 * the lcore was preempted or could not hold the rate is the tester's. */
+			printf("  %5u %14.0f %9.3f %9.3f %9.3f %9.3f %9.3f %10.3f%s%s\n", l.size,
 			       l.fps, double(l.lat.min()) / 1e3, l.lat.mean() / 1e3,
 			       double(l.lat.quantile(0.5)) / 1e3,
 			       double(l.lat.quantile(0.99)) / 1e3,
 			       double(l.lat.quantile(0.999)) / 1e3, double(l.lat.max()) / 1e3,
-			       l.loss ? "  (frames lost in this trial)" : "");
+			       l.loss ? "  (frames lost in this trial)" : "",
+			       l.disturbed     ? "  DISTURBED: the tester's lcore was preempted"
+			       : l.gen_limited ? "  generator-limited: the tester offered less"
+					       : "");
 		}
 	}
 	if (!g.loss.empty()) {

@@ -122,6 +122,15 @@ def test_search_finds_port_limit():
     (lat,) = rfc["latency"]
     check(lat["frames_per_s"] == fps and lat["count"] > 0 and lat["p50_ns"] > 0,
           f"latency at the throughput rate: {lat}")
+    # Its table row carries the trial's flag, as the JSON has it.
+    row = [ln for ln in r.out.split("latency at the throughput rate")[1].splitlines()
+           if ln.split()[:1] == ["64"]]
+    note = ("DISTURBED" if lat["disturbed"] else
+            "generator-limited" if lat["generator_limited"] else None)
+    check(len(row) == 1 and (note in row[0] if note else
+                             "DISTURBED" not in row[0] and "generator" not in row[0]),
+          f"latency row {row} for disturbed {lat['disturbed']}, generator-limited "
+          f"{lat['generator_limited']}")
 
 
 def test_loss_and_back_to_back():
