@@ -236,6 +236,11 @@ struct Sampler {
 
 uint64_t port_tx_dropped(const Run &r, uint16_t port);
 std::string json_str(const std::string &s);
+/* A frame rate for the live lines and the report, 14 characters: "    1.0000 Mpps" from 0.01
+ * Mpps up, "      10.0 pps" below (where Mpps would print 0.0000). */
+std::string pps_text(double pps);
+/* The same, short: "2.449 Mfps", "10 frames/s". */
+std::string fps_text(double pps);
 int telemetry_stats(const char *, const char *params, rte_tel_data *d);
 int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 	   const std::vector<Sample> &series, double elapsed, const char *stopped_by,

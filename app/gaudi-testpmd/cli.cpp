@@ -155,10 +155,11 @@ void cli_stop(Cli &ui)
 	for (size_t k = 0; k < r.ports.size(); k++) {
 		const rte_eth_stats &d = ph.ports[k];
 		printf("  port %u: rx %" PRIu64 " tx %" PRIu64
-		       " frames (%.4f / %.4f Mpps), rx errors %" PRIu64 ", rx missed %" PRIu64
+		       " frames (%s / %s), rx errors %" PRIu64 ", rx missed %" PRIu64
 		       ", tx errors %" PRIu64 "\n",
-		       r.ports[k].id, d.ipackets, d.opackets, double(d.ipackets) / dt / 1e6,
-		       double(d.opackets) / dt / 1e6, d.ierrors, d.imissed, d.oerrors);
+		       r.ports[k].id, d.ipackets, d.opackets,
+		       fps_text(double(d.ipackets) / dt).c_str(),
+		       fps_text(double(d.opackets) / dt).c_str(), d.ierrors, d.imissed, d.oerrors);
 	}
 }
 
@@ -183,12 +184,11 @@ void cli_show(Cli &ui, const std::string &what, const std::vector<size_t> &ks)
 			       p.id, st.ipackets, st.imissed, st.ibytes, st.ierrors, st.rx_nombuf,
 			       st.opackets, st.oerrors, st.obytes, port_tx_dropped(r, p.id));
 			if (dt > 0)
-				printf("        since the last show (%.2f s): rx %.4f Mpps %.3f "
-				       "Gbit/s, tx %.4f "
-				       "Mpps %.3f Gbit/s\n",
-				       dt, double(st.ipackets - l.ipackets) / dt / 1e6,
+				printf("        since the last show (%.2f s): rx %s %.3f Gbit/s, "
+				       "tx %s %.3f Gbit/s\n",
+				       dt, fps_text(double(st.ipackets - l.ipackets) / dt).c_str(),
 				       double(st.ibytes - l.ibytes) * 8 / dt / 1e9,
-				       double(st.opackets - l.opackets) / dt / 1e6,
+				       fps_text(double(st.opackets - l.opackets) / dt).c_str(),
 				       double(st.obytes - l.obytes) * 8 / dt / 1e9);
 			ui.last_show[k] = st;
 			ui.last_show_tsc[k] = now;

@@ -65,15 +65,15 @@ void flows_print(const Run &r, double elapsed)
 		const TxFlow &f = *fr.f;
 		printf("stream %u (%s)\n", f.id, f.desc.c_str());
 		/* Not the per-port lines' "rx N frames M bytes" shape: parsers of those. */
-		printf("  sent %" PRIu64 " frames (%" PRIu64 " bytes, %.4f Mpps", fr.tx,
-		       fr.tx_bytes, double(fr.tx) / e / 1e6);
+		printf("  sent %" PRIu64 " frames (%" PRIu64 " bytes, %s", fr.tx, fr.tx_bytes,
+		       fps_text(double(fr.tx) / e).c_str());
 		if (f.paced)
-			printf(", target %.4f", f.target_pps / 1e6);
+			printf(", target %s", fps_text(f.target_pps).c_str());
 		printf("), %" PRIu64 " stamped; received %" PRIu64 " stamped (%" PRIu64
-		       " bytes, %.4f Mpps): lost %" PRIu64 ", reordered %" PRIu64
-		       ", duplicates %" PRIu64 "\n",
-		       fr.tx_stamped, fr.rx, fr.rx_bytes, double(fr.rx) / e / 1e6, fr.lost(),
-		       fr.reordered, fr.duplicates);
+		       " bytes, %s): lost %" PRIu64 ", reordered %" PRIu64 ", duplicates %" PRIu64
+		       "\n",
+		       fr.tx_stamped, fr.rx, fr.rx_bytes, fps_text(double(fr.rx) / e).c_str(),
+		       fr.lost(), fr.reordered, fr.duplicates);
 		if (fr.lat.count())
 			printf("  latency p50 %.3f us, p99 %.3f us, p99.9 %.3f us, max %.3f us; "
 			       "jitter %.3f us (RFC 3550), mean |D| %.3f us\n",
@@ -129,9 +129,9 @@ void FlowLive::line(const Run &r, double t, double dt)
 			if (s->port == f->rx_port && s->rx_idx[f->id] >= 0)
 				nrx += s->flow_rx[size_t(s->rx_idx[f->id])].rx.load(
 					std::memory_order_relaxed);
-		printf("[%7.1fs] stream %u (port %u->%u)  tx %9.4f Mpps  rx %9.4f Mpps\n", t, f->id,
-		       f->port, f->rx_port, double(ntx - tx[f->id]) / dt / 1e6,
-		       double(nrx - rx[f->id]) / dt / 1e6);
+		printf("[%7.1fs] stream %u (port %u->%u)  tx %s  rx %s\n", t, f->id, f->port,
+		       f->rx_port, pps_text(double(ntx - tx[f->id]) / dt).c_str(),
+		       pps_text(double(nrx - rx[f->id]) / dt).c_str());
 		tx[f->id] = ntx;
 		rx[f->id] = nrx;
 	}

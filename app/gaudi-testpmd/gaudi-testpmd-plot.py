@@ -107,7 +107,9 @@ def frames(rep):
         return f"{size}-byte frames" if size.isdigit() else f"frame sizes {size}"
     if sizes:
         return "frame sizes per stream"
-    return f"{rep.get('txpkts', '?')}-byte frames"
+    txpkts = rep.get("txpkts", "?")
+    # A number for one length, the sizes as --txpkts takes them for a mix ("imix").
+    return f"{txpkts}-byte frames" if isinstance(txpkts, int) else f"frame sizes {txpkts}"
 
 
 def plot_streams(ax, streams):

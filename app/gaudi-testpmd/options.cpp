@@ -51,7 +51,7 @@ void usage(const char *prog)
 	printf("Usage: %s [EAL options --] [options]\n"
 	       "Traffic generator, forwarder, benchmark and capture tool on any DPDK port.\n"
 	       "Without -a/--vdev in the EAL options, two emulated Gaudi2 ports are used\n"
-	       "(--vdev net_gaudi_emu0,ports=2,wire=pair, the build's PMD loaded with -d).\n"
+	       "(--vdev net_gaudi_emu0,ports=2,wire=pair; the Gaudi PMD is linked in, no -d).\n"
 	       "\n"
 	       "Forwarding:\n"
 	       "  --forward-mode=MODE   "
@@ -71,7 +71,8 @@ void usage(const char *prog)
 	       "                        LEN, imix (simple IMIX, 7:4:1 in a fixed order: 60/590/\n"
 	       "                        1514 bytes, 64/594/1518 with FCS), LEN:WEIGHT,... (e.g.\n"
 	       "                        64:7,594:4,1518:1), LO-HI (each in turn), random:LO-HI;\n"
-	       "                        anything but LEN implies --forward-mode=txonly\n"
+	       "                        anything but LEN implies --forward-mode=txonly and\n"
+	       "                        is refused with other modes than txonly/flowgen\n"
 	       "  --stream=PORT:KEY=VAL,...\n"
 	       "                        a traffic stream on PORT (repeatable; implies txonly);\n"
 	       "                        keys: vlan=ID qinq=OUTER.INNER l3=ipv4|ipv6|none\n"
@@ -90,8 +91,11 @@ void usage(const char *prog)
 	       "                        (1); as captured (x1) unless --replay-speed or --rate\n"
 	       "  --rate=PPS|P%%         per-port target rate, frames per second or %% of the\n"
 	       "                        line rate on the wire (FCS, preamble, IFG; Gaudi ports\n"
-	       "                        pad frames to 187 bytes) (line rate)\n"
+	       "                        pad frames to 187 bytes) (unpaced: as fast as the\n"
+	       "                        lcore and the port go)\n"
 	       "  --rate-gbps=X         per-port target rate, Gbit/s of frame bytes (no FCS)\n"
+	       "                        (--rate/--rate-gbps imply txonly without --forward-mode\n"
+	       "                        or --template)\n"
 	       "  --no-latency          do not stamp generated frames (no latency, loss, reorder)\n"
 	       "RoCE v2 (roce mode: requester on the first port, responder on its peer):\n"
 	       "  --roce-op=OP          ud-send|rc-send|rc-write|rc-read (rc-write)\n"
@@ -523,12 +527,22 @@ int parse_args(int argc, char **argv, Config &cfg)
 				if (c2.port == u)
 					return bad("that port is captured already");
 			CaptureSpec cs{uint16_t(u), colon + 1};
-			/* A last ":rx", ":tx" or ":both" is the direction, not part of the name. */
+			/* A last ":rx", ":tx" or ":both" is the direction, not part of the name;
+			 * a last ":word" that is none of them (no '.' or '/', as a file name would
+			 * have) is a direction mistyped, not a file "x:word". */
 			size_t last = cs.file.rfind(':');
-			if (last != std::string::npos && last > 0 &&
-			    parse_capture_dir(cs.file.substr(last + 1), cs.dir)) {
-				cs.file.resize(last);
-				cs.dir_given = true;
+			if (last != std::string::npos && last > 0) {
+				std::string tail = cs.file.substr(last + 1);
+				if (parse_capture_dir(tail, cs.dir)) {
+					cs.file.resize(last);
+					cs.dir_given = true;
+				} else if (tail.find_first_of("./") == std::string::npos) {
+					std::string e = "'" + tail +
+							"' is not a direction (rx, tx or both); a "
+							"file name with ':' needs one after it "
+							"(PORT:FILE:DIR)";
+					return bad(e.c_str());
+				}
 			}
 			cfg.captures.push_back(cs);
 			break;
@@ -648,6 +662,21 @@ int parse_args(int argc, char **argv, Config &cfg)
 	 * --txpkts applies to txonly only; a plain LEN keeps its io default for --tx-first). */
 	if (!cfg.mode_given && (!cfg.streams.empty() || cfg.txsize.kind != SizeSpec::Kind::fixed))
 		cfg.mode = FwdMode::txonly;
+	/* So does a rate (it paces generators only), unless a template makes the mode template
+	 * or --tx-first asks for a forwarding mode (then the error below says why); --rfc2544
+	 * refuses --rate itself. */
+	bool rate_given = cfg.rate_pps > 0 || cfg.rate_gbps > 0 || cfg.rate_pct > 0;
+	if (!cfg.mode_given && rate_given && cfg.template_file.empty() && !cfg.rfc2544 &&
+	    !cfg.tx_first)
+		cfg.mode = FwdMode::txonly;
+	if (cfg.txsize.kind != SizeSpec::Kind::fixed && cfg.mode != FwdMode::txonly &&
+	    cfg.mode != FwdMode::flowgen) {
+		fprintf(stderr,
+			"%s: --txpkts=%s: a mix of sizes is for txonly and flowgen "
+			"(implied without --forward-mode), not %s\n",
+			prog, cfg.txsize.str().c_str(), mode_name(cfg.mode));
+		return 1;
+	}
 	if (!cfg.streams.empty() && cfg.mode != FwdMode::txonly) {
 		fprintf(stderr,
 			"%s: --stream is for --forward-mode=txonly (implied without "
@@ -665,6 +694,7 @@ int parse_args(int argc, char **argv, Config &cfg)
 		/* What a stream leaves out, the other options give. */
 		if (!sp.size_given)
 			sp.size = cfg.txsize;
+		sp.size.fit_headers(sp.hdr_len());
 		if (!sp.src_ip.given && sp.l3 == L3::ipv4)
 			sp.src_ip.lo = sp.src_ip.hi = cfg.ip_src;
 		if (!sp.dst_ip.given && sp.l3 == L3::ipv4)

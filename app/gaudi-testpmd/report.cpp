@@ -50,6 +50,26 @@ const Sample &Sampler::take(const Run &r, double t, double dt)
 	return series.back();
 }
 
+std::string pps_text(double pps)
+{
+	char b[32];
+	if (pps >= 1e4)
+		snprintf(b, sizeof(b), "%9.4f Mpps", pps / 1e6);
+	else
+		snprintf(b, sizeof(b), "%10.1f pps", pps);
+	return b;
+}
+
+std::string fps_text(double pps)
+{
+	char b[32];
+	if (pps >= 1e4)
+		snprintf(b, sizeof(b), "%.4g Mfps", pps / 1e6);
+	else
+		snprintf(b, sizeof(b), "%.4g frames/s", pps);
+	return b;
+}
+
 std::string json_str(const std::string &s)
 {
 	std::string o = "\"";
@@ -137,10 +157,10 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		const Port &p = *pr.p;
 		const rte_eth_stats &st = p.final;
 		printf("port %u (%s)\n", p.id, p.name.c_str());
-		printf("  rx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
-		       st.ipackets, st.ibytes, pr.rx_mpps, pr.rx_gbps);
-		printf("  tx %12" PRIu64 " frames %15" PRIu64 " bytes  %9.4f Mpps %8.3f Gbit/s\n",
-		       st.opackets, st.obytes, pr.tx_mpps, pr.tx_gbps);
+		printf("  rx %12" PRIu64 " frames %15" PRIu64 " bytes  %s %8.3f Gbit/s\n",
+		       st.ipackets, st.ibytes, pps_text(pr.rx_mpps * 1e6).c_str(), pr.rx_gbps);
+		printf("  tx %12" PRIu64 " frames %15" PRIu64 " bytes  %s %8.3f Gbit/s\n",
+		       st.opackets, st.obytes, pps_text(pr.tx_mpps * 1e6).c_str(), pr.tx_gbps);
 		printf("  rx errors %" PRIu64 ", rx missed %" PRIu64 ", rx nombuf %" PRIu64
 		       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n",
 		       st.ierrors, st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
@@ -219,13 +239,18 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		} else {
 			fprintf(f, "{\n");
 			meta_json(f, r);
+			/* One length: a number, as before; a mix: the sizes as --txpkts takes
+			 * them ("imix", "64:7,594:4,1518:1", "64-1518", "random:64-1518"). */
+			std::string txpkts = c.txsize.kind == SizeSpec::Kind::fixed
+						     ? std::to_string(c.pkt_len)
+						     : json_str(c.txsize.str());
 			fprintf(f,
 				" \"forward_mode\": \"%s\",\n"
-				" \"burst\": %u,\n \"txpkts\": %u,\n \"nb_cores\": %u,\n"
+				" \"burst\": %u,\n \"txpkts\": %s,\n \"nb_cores\": %u,\n"
 				" \"duration_s\": %.6f,\n \"stopped_by\": \"%s\",\n"
 				" \"target_pps\": %.3f,\n \"mbufs_in_use\": %u,\n \"ports\": [",
-				modes.c_str(), c.burst, c.pkt_len, c.nb_cores, elapsed, stopped_by,
-				pps, in_use);
+				modes.c_str(), c.burst, txpkts.c_str(), c.nb_cores, elapsed,
+				stopped_by, pps, in_use);
 			for (size_t k = 0; k < res.size(); k++) {
 				const PortResult &pr = res[k];
 				const rte_eth_stats &st = pr.p->final;

@@ -318,8 +318,11 @@ struct Bench {
 		printf("offered %.0f frames/s per port", t.offered_fps);
 		if (line > 0)
 			printf(" (%.3f%% of line)", t.offered_fps / line * 100);
-		printf(": sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64 " (%.4f%%)%s",
-		       t.offered, t.received, t.loss,
+		/* offered is per port; the counts are the sum over the ports. */
+		size_t np = r.ports.size();
+		std::string who = np == 1 ? "1 port" : std::to_string(np) + " ports together";
+		printf(": %s sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64 " (%.4f%%)%s",
+		       who.c_str(), t.offered, t.received, t.loss,
 		       t.offered ? double(t.loss) * 100 / double(t.offered) : 0.0,
 		       t.pass ? ", pass" : ", FAIL");
 		if (t.rx_missed)
@@ -519,12 +522,17 @@ void print_tables()
 				printf("  %5u  (no throughput rate to measure at)\n", l.size);
 				continue;
 			}
-			printf("  %5u %14.0f %9.3f %9.3f %9.3f %9.3f %9.3f %10.3f%s\n", l.size,
+			/* The trial's flags, as the throughput table's: a tail measured while
+			 * the lcore was preempted or could not hold the rate is the tester's. */
+			printf("  %5u %14.0f %9.3f %9.3f %9.3f %9.3f %9.3f %10.3f%s%s\n", l.size,
 			       l.fps, double(l.lat.min()) / 1e3, l.lat.mean() / 1e3,
 			       double(l.lat.quantile(0.5)) / 1e3,
 			       double(l.lat.quantile(0.99)) / 1e3,
 			       double(l.lat.quantile(0.999)) / 1e3, double(l.lat.max()) / 1e3,
-			       l.loss ? "  (frames lost in this trial)" : "");
+			       l.loss ? "  (frames lost in this trial)" : "",
+			       l.disturbed     ? "  DISTURBED: the tester's lcore was preempted"
+			       : l.gen_limited ? "  generator-limited: the tester offered less"
+					       : "");
 		}
 	}
 	if (!g.loss.empty()) {

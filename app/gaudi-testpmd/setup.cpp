@@ -300,23 +300,39 @@ static bool check_streams(const Run &r)
 	}
 	if (!is_generator(c.mode))
 		return true;
+	/* The option that set the rate, for the error: the lower of --rate and --rate-gbps
+	 * wins (target_pps). */
+	char opt[64];
+	if (c.rate_pct > 0)
+		snprintf(opt, sizeof(opt), "--rate=%g%%", c.rate_pct);
+	else if (c.rate_gbps > 0 && (c.rate_pps <= 0 || target_pps(r) < c.rate_pps))
+		snprintf(opt, sizeof(opt), "--rate-gbps=%g", c.rate_gbps);
+	else
+		snprintf(opt, sizeof(opt), "--rate=%.0f", c.rate_pps);
 	for (const Port &p : r.ports) {
 		double line = double(p.speed_mbps) * 1e6, bps = 0;
 		bool pct = c.rate_pct > 0;
+		std::string who = opt;
 		if (c.mode == FwdMode::template_) {
 			bps = target_pps(r) * wire_len(r.tmpl.avg_len, p.min_frame) * 8;
 		} else if (c.streams.empty()) {
 			bps = target_pps(r) * 8 *
 			      c.txsize.mean([&p](uint32_t l) { return wire_len(l, p.min_frame); });
 		} else {
+			who.clear();
 			for (const StreamSpec &sp : c.streams) {
-				if (sp.port != p.id)
+				if (sp.port != p.id || sp.rate.unit == RateSpec::Unit::none)
 					continue;
 				pct = pct || sp.rate.unit == RateSpec::Unit::percent;
 				bps += rate_pps(sp.rate, sp.size, line, p.min_frame) * 8 *
 				       sp.size.mean([&p](uint32_t l) {
 					       return wire_len(l, p.min_frame);
 				       });
+				/* A stream without rate= has --rate's. */
+				who += (who.empty() ? "" : " + ") +
+				       (sp.text.find("rate=") != std::string::npos
+						? "--stream=" + sp.text
+						: std::string(opt) + " of --stream=" + sp.text);
 			}
 		}
 		if (pct && !p.speed_mbps) {
@@ -328,10 +344,11 @@ static bool check_streams(const Run &r)
 		}
 		if (p.speed_mbps && bps > line * (1 + 1e-9)) {
 			fprintf(stderr,
-				"%s: the target rate (%.3f Gbit/s on the wire, with FCS, preamble, "
-				"inter-frame gap and frames padded to %u bytes) is above port %u's "
-				"line rate of %.0f Gbit/s\n",
-				kProg, bps / 1e9, p.min_frame, p.id, double(p.speed_mbps) / 1e3);
+				"%s: %s: %.3f Gbit/s on the wire (with FCS, preamble, inter-frame "
+				"gap and frames padded to %u bytes) is above port %u's line rate "
+				"of %.0f Gbit/s\n",
+				kProg, who.c_str(), bps / 1e9, p.min_frame, p.id,
+				double(p.speed_mbps) / 1e3);
 			return false;
 		}
 	}

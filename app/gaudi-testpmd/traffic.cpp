@@ -217,13 +217,24 @@ std::string SizeSpec::str() const
 	case Kind::list:
 		break;
 	}
-	if (imix)
-		return "imix";
 	std::string o;
+	if (imix && !raised)
+		return "imix";
 	for (auto &e : list)
 		o += (o.empty() ? "" : ",") + std::to_string(e.len) + ":" +
 		     std::to_string(e.weight);
-	return o;
+	return imix ? "imix (" + o + ")" : o;
+}
+
+void SizeSpec::fit_headers(uint32_t hdr_len)
+{
+	if (!imix)
+		return;
+	for (auto &e : list)
+		if (e.len < hdr_len) {
+			e.len = hdr_len;
+			raised = true;
+		}
 }
 
 bool parse_size(const std::string &s, SizeSpec &out, std::string &err)
@@ -320,7 +331,9 @@ std::string RateSpec::str() const
 	char b[64];
 	switch (unit) {
 	case Unit::none:
-		return "line rate";
+		/* No pacing: as fast as the lcore and the port go, which may be short of the
+		 * line rate. */
+		return "unpaced";
 	case Unit::pps:
 		snprintf(b, sizeof(b), "%.0f pps", value);
 		break;
@@ -452,6 +465,9 @@ bool parse_stream(const std::string &arg, StreamSpec &out, std::string &err)
 		if (k == "vlan") {
 			if (!to_u64(v, 0, 4095, u))
 				return bad("not a VLAN id (0..4095)");
+			if (sp.nvlan == 2)
+				return bad("vlan= and qinq= in one stream: qinq=OUTER.INNER "
+					   "gives both tags");
 			sp.nvlan = 1;
 			sp.vlan[0] = uint16_t(u);
 		} else if (k == "qinq") {
@@ -460,6 +476,9 @@ bool parse_stream(const std::string &arg, StreamSpec &out, std::string &err)
 			if (dot == std::string::npos || !to_u64(v.substr(0, dot), 0, 4095, o) ||
 			    !to_u64(v.substr(dot + 1), 0, 4095, i))
 				return bad("expected OUTER.INNER VLAN ids (0..4095 each)");
+			if (sp.nvlan == 1)
+				return bad("vlan= and qinq= in one stream: qinq=OUTER.INNER "
+					   "gives both tags");
 			sp.nvlan = 2;
 			sp.vlan[0] = uint16_t(o);
 			sp.vlan[1] = uint16_t(i);
@@ -486,6 +505,15 @@ bool parse_stream(const std::string &arg, StreamSpec &out, std::string &err)
 		} else if (k == "ethertype") {
 			if (!to_u64(v, 0x600, 0xffff, u))
 				return bad("not an EtherType (0x0600..0xffff)");
+			/* The receiver reads these as headers (find_stamp) and would not find
+			 * the stamp of a frame that does not have them. */
+			if (u == RTE_ETHER_TYPE_IPV4 || u == RTE_ETHER_TYPE_IPV6)
+				return bad(std::string("is ") +
+					   (u == RTE_ETHER_TYPE_IPV4 ? "IPv4: use l3=ipv4"
+								     : "IPv6: use l3=ipv6") +
+					   " (ethertype= is for frames without IP)");
+			if (u == RTE_ETHER_TYPE_VLAN || u == RTE_ETHER_TYPE_QINQ)
+				return bad("is a VLAN tag: use vlan= or qinq=");
 			sp.ethertype = uint16_t(u);
 			et_given = true;
 		} else if (k == "src_mac") {

@@ -54,6 +54,7 @@ struct SizeSpec {
 	uint32_t lo = 64, hi = 64; /* fixed: lo; range, random: lo..hi */
 	std::vector<Entry> list;   /* list: lengths and weights */
 	bool imix = false;	   /* list: given as "imix" */
+	bool raised = false;	   /* imix: its shortest length raised to fit a stream's headers */
 
 	uint32_t min() const;
 	uint32_t max() const;
@@ -81,6 +82,11 @@ struct SizeSpec {
 		return mean([](uint32_t l) { return double(l); });
 	}
 	std::string str() const; /* as the option takes it */
+	/* imix for a stream whose headers are longer than 60 bytes (VLAN + IPv6 + TCP: 78):
+	 * those frames are sent at the headers' length, as TRex pads a profile's packet only up
+	 * to the size asked and pktgen raises an IPv6 frame to its minimum. Other sizes are the
+	 * user's own and are refused when too short. */
+	void fit_headers(uint32_t hdr_len);
 };
 
 /* "64", "imix", "64:7,594:4,1518:1" (length:weight), "64-1518" (each length in turn),

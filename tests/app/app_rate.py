@@ -6,6 +6,7 @@ is at most a quarter of what this build sends unpaced on this machine, measured 
 --packets with a rate sends exactly that many.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -37,6 +38,21 @@ def test_low_rate_is_paced_per_frame():
         for p in r.report["ports"]:
             check(low <= p["tx_packets"] <= high, f"port {p['port']} --rate={rate} "
                   f"--duration=3 sent {p['tx_packets']} frames, not {3 * rate}")
+
+
+def test_low_rate_in_pps():
+    """--rate=10 without --forward-mode: txonly (a rate paces generators only), and the live
+    lines and the report show the rate in pps (Mpps printed 0.0000)."""
+    r = run_ok(["--rate=10", "--duration=3", "--no-screen"],
+               json_path=os.path.join(W, "rate10.json"))
+    check(r.report["forward_mode"] == "txonly", f"mode {r.report['forward_mode']}")
+    live = [ln for ln in r.out.splitlines() if re.match(r"\[ *[\d.]+s\] port \d", ln)]
+    check(len(live) >= 6 and all(re.search(r"  rx +[\d.]+ pps .*  tx +[\d.]+ pps ", ln)
+                                 for ln in live), f"live lines not in pps: {live}")
+    check("Mpps" not in r.out and "0.0000" not in r.out, f"Mpps at 10 frames/s:\n{r.out}")
+    for p in r.report["ports"]:
+        check(re.search(rf"\n  tx +{p['tx_packets']} frames +\d+ bytes +[\d.]+ pps ", r.out),
+              f"report line of port {p['port']} not in pps:\n{r.out}")
 
 
 def test_rate_pps():
@@ -82,4 +98,5 @@ def test_rate_with_packets():
 
 
 if __name__ == "__main__":
-    sys.exit(main("app_rate", [test_low_rate_is_paced_per_frame, test_rate_pps, test_rate_gbps, test_rate_with_packets]))
+    sys.exit(main("app_rate", [test_low_rate_is_paced_per_frame, test_low_rate_in_pps,
+                               test_rate_pps, test_rate_gbps, test_rate_with_packets]))

@@ -54,6 +54,12 @@ def test_must_show():
         check(any(line.split()[:1] == [str(s)] for line in r.out.splitlines()),
               f"no table row for {s} B:\n{r.out}")
     check("stopped by rfc2544" in r.out, "the final report's stop reason")
+    # A trial line's offered rate is per port, its counts the two ports' sum: it says so, and
+    # its figures are the JSON trial's.
+    x = rows[0]["trials"][0]
+    want = f"2 ports together sent {x['offered']}, received {x['received']}, loss"
+    check(any(line.startswith("[rfc2544 throughput 64 B #1]") and want in line
+              for line in r.out.splitlines()), f"no trial line with '{want}':\n{r.out}")
     # The plot of the report (matplotlib): a PNG image.
     png = os.path.join(W, "tput.png")
     p = subprocess.run([sys.executable, os.environ["GAUDI_TESTPMD_PLOT"], js, "-o", png],
@@ -116,6 +122,15 @@ def test_search_finds_port_limit():
     (lat,) = rfc["latency"]
     check(lat["frames_per_s"] == fps and lat["count"] > 0 and lat["p50_ns"] > 0,
           f"latency at the throughput rate: {lat}")
+    # Its table row carries the trial's flag, as the JSON has it.
+    row = [ln for ln in r.out.split("latency at the throughput rate")[1].splitlines()
+           if ln.split()[:1] == ["64"]]
+    note = ("DISTURBED" if lat["disturbed"] else
+            "generator-limited" if lat["generator_limited"] else None)
+    check(len(row) == 1 and (note in row[0] if note else
+                             "DISTURBED" not in row[0] and "generator" not in row[0]),
+          f"latency row {row} for disturbed {lat['disturbed']}, generator-limited "
+          f"{lat['generator_limited']}")
 
 
 def test_loss_and_back_to_back():

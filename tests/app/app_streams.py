@@ -47,6 +47,8 @@ def test_imix():
                json_path=os.path.join(W, "r.json"))
     check_report_matches(r)
     check(r.report["forward_mode"] == "txonly", f"mode {r.report['forward_mode']}, not txonly")
+    # The sizes as --txpkts took them, not the largest (1514 before issue 22's trial).
+    check(r.report["txpkts"] == "imix", f"JSON txpkts {r.report['txpkts']!r}, not 'imix'")
     check("frame sizes imix" in r.out, "the start line does not say imix")
     lens = [int(f[0]) for f in tshark_fields(cap, ["frame.len"])]
     check(len(lens) == 1200, f"{len(lens)} frames captured, not 1200")
@@ -73,6 +75,31 @@ def test_imix():
               f"port {s['port']} counters {port['tx_packets']}/{port['tx_bytes']}, stream "
               f"{n}/{want}")
         check(s["latency_ns"]["count"] == n, "latency not measured on every frame")
+
+
+def test_imix_fits_the_headers():
+    """The README's stream: imix with VLAN + IPv6 + TCP headers (78 bytes) sends its 60-byte
+    frames at the headers' length, 78:7, 590:4, 1514:1 in every cycle of 12 (as TRex pads a
+    profile's packet only up to the size asked); only frames with room for the stamp after the
+    headers (94 bytes) are stamped, and none of those is lost. An unpaced stream says so."""
+    cap = os.path.join(W, "imix-v6.pcapng")
+    r = run_ok(["--stream=0:vlan=100,l3=ipv6,l4=tcp,size=imix", "--packets=1200",
+                "--stats-period=0", "--portlist=0,1", f"--capture=0:{cap}:tx"],
+               json_path=os.path.join(W, "imix-v6.json"))
+    s = stream(r.report, 0)
+    check(s["size"] == "imix (78:7,590:4,1514:1)", f"size {s['size']!r}")
+    check(s["rate"] == "unpaced" and s["target_pps"] == 0, f"rate {s['rate']!r}")
+    check("size imix (78:7,590:4,1514:1), unpaced" in r.out, "the report's stream line")
+    lens = [int(f[0]) for f in tshark_fields(cap, ["frame.len"])]
+    check(lens == smooth_wrr([(78, 7), (590, 4), (1514, 1)], 1200),
+          f"frame lengths {sorted(set(lens))} not in the schedule's order")
+    check(s["tx_packets"] == 1200 and s["tx_stamped"] == 500 and s["rx_packets"] == 500 and
+          s["lost"] == 0, f"stream 0: {s}")
+    check(s["tx_bytes"] == 100 * (7 * 78 + 4 * 590 + 1514), f"tx_bytes {s['tx_bytes']}")
+    # A size the user gave stays refused when it is too short.
+    r = run(["--stream=0:vlan=100,l3=ipv6,l4=tcp,size=60:7,590:4"])
+    check(r.rc == 1 and "60-byte frames are shorter than the stream's headers (78 bytes)"
+          in r.err, f"explicit list: {r.rc} {r.err}")
 
 
 def test_two_rates_one_port():
@@ -165,6 +192,12 @@ def test_rate_percent_counts_the_gaudi_minimum():
     r = run(["--stream=0:rate=60%", "--stream=0:rate=50%"])
     check(r.rc == 1 and "above port 0's line rate" in r.err and len(r.err.splitlines()) == 1,
           f"110% of the line: status {r.rc}, {r.err}")
+    # The error names the options whose rates add up, --rate's for a stream without one.
+    check(r.err.startswith("gaudi-testpmd: --stream=0:rate=60% + --stream=0:rate=50%: "),
+          f"the error does not name the streams: {r.err}")
+    r = run(["--stream=0:vlan=1", "--stream=0:rate=99%", "--rate=50%"])
+    check(r.rc == 1 and "--rate=50% of --stream=0:vlan=1 + --stream=0:rate=99%: " in r.err,
+          f"--rate for a stream: {r.err}")
 
 
 def test_bad_streams():
@@ -172,7 +205,14 @@ def test_bad_streams():
     for args, what in ((["--stream=5:vlan=1"], "port 5 is not in use"),
                        (["--stream=0:l3=ipv6,l4=tcp,size=64"], "shorter than the stream's headers"),
                        (["--stream=0:vlan=1,rate=2x"], "--stream=0:vlan=1,rate=2x: rate="),
-                       (["--stream=0:", "--forward-mode=io"], "--stream is for")):
+                       (["--stream=0:", "--forward-mode=io"], "--stream is for"),
+                       # Dropped the vlan tag silently before (issue 22).
+                       (["--stream=0:vlan=10,qinq=1.2"],
+                        "--stream=0:vlan=10,qinq=1.2: qinq=1.2: vlan= and qinq= in one stream"),
+                       # The receiver took the stamp for an IP header: 100 % "loss".
+                       (["--stream=0:ethertype=0x0800"], "ethertype=0x0800: is IPv4: use l3=ipv4"),
+                       (["--stream=0:ethertype=0x86dd"], "is IPv6: use l3=ipv6"),
+                       (["--stream=0:ethertype=0x88a8"], "is a VLAN tag: use vlan= or qinq=")):
         js = os.path.join(W, "bad.json")
         r = run(args, json_path=js)
         check(r.rc == 1, f"{args}: status {r.rc}")
@@ -181,7 +221,8 @@ def test_bad_streams():
 
 
 if __name__ == "__main__":
-    raise SystemExit(main("app_streams", [test_imix, test_two_rates_one_port,
+    raise SystemExit(main("app_streams", [test_imix, test_imix_fits_the_headers,
+                                          test_two_rates_one_port,
                                           test_headers_on_the_wire,
                                           test_rate_percent_counts_the_gaudi_minimum,
                                           test_bad_streams]))

@@ -65,6 +65,33 @@ TEST(SizeSchedule, ImixIsExactlySevenFourOneInEveryCycleOfTwelve)
 	EXPECT_EQ(z.str(), "imix");
 }
 
+TEST(SizeSchedule, ImixFitsHeadersLongerThanItsSmallestFrame)
+{
+	/* VLAN + IPv6 + TCP: 78 bytes of headers; imix's 60 becomes 78, order and weights kept. */
+	SizeSpec z = size("imix");
+	z.fit_headers(78);
+	EXPECT_EQ(z.min(), 78u);
+	EXPECT_EQ(z.str(), "imix (78:7,590:4,1514:1)");
+	std::vector<uint32_t> a = lengths(z, 24), b = lengths(size("imix"), 24);
+	for (size_t i = 0; i < a.size(); i++)
+		EXPECT_EQ(a[i], b[i] == 60 ? 78u : b[i]) << i;
+	/* Headers that fit (IPv4/UDP, 42 bytes): unchanged. */
+	SizeSpec y = size("imix");
+	y.fit_headers(42);
+	EXPECT_EQ(y.str(), "imix");
+	EXPECT_EQ(y.min(), 60u);
+	/* A list of one's own is not imix: left as given (the caller refuses it). */
+	SizeSpec x = size("60:7,590:4");
+	x.fit_headers(78);
+	EXPECT_EQ(x.min(), 60u);
+	EXPECT_EQ(x.str(), "60:7,590:4");
+	/* Through the options: a stream's imix fits its headers. */
+	StreamSpec sp;
+	std::string err;
+	ASSERT_TRUE(parse_stream("0:vlan=1,l3=ipv6,l4=tcp,size=imix", sp, err)) << err;
+	EXPECT_EQ(sp.hdr_len(), 78u);
+}
+
 TEST(SizeSchedule, CustomListHoldsItsWeightsPerCycle)
 {
 	SizeSpec z = size("64:3,128:1,1500:2");
@@ -199,6 +226,9 @@ TEST(Rate, PercentCountsTheWireAndTheGaudiMinimum)
 		    10e9 / (8 * mean), 1e-6);
 	EXPECT_NEAR(rate_pps({RateSpec::Unit::gbps, 1}, size("imix"), 0, kGaudiMinFrame),
 		    1e9 / (8 * size("imix").mean_len()), 1e-6);
+	/* No rate: as fast as it goes, which the report must not call the line rate. */
+	EXPECT_EQ(RateSpec{}.str(), "unpaced");
+	EXPECT_EQ(rate_pps(RateSpec{}, z, 100e9, kGaudiMinFrame), 0);
 }
 
 TEST(Stream, ParsedWithEveryKey)
@@ -403,9 +433,16 @@ TEST(Options, TxpktsImixImpliesTxonlyAndPlainLengthKeepsIo)
 	Config e;
 	ASSERT_EQ(parse({"--forward-mode=flowgen", "--txpkts=64-1518"}, e, err), 0) << err;
 	EXPECT_EQ(e.mode, FwdMode::flowgen);
+	/* A rate implies txonly too (it paces generators only); with io given it is refused. */
 	Config f;
-	ASSERT_EQ(parse({"--rate=25%"}, f, err), 1);
+	ASSERT_EQ(parse({"--rate=25%"}, f, err), 0) << err;
+	EXPECT_EQ(f.mode, FwdMode::txonly);
+	Config f2;
+	ASSERT_EQ(parse({"--forward-mode=io", "--rate=25%"}, f2, err), 1);
 	EXPECT_NE(err.find("--rate"), std::string::npos) << err;
+	Config f3;
+	ASSERT_EQ(parse({"--template=x.pcap", "--rate=1000"}, f3, err), 0) << err;
+	EXPECT_EQ(f3.mode, FwdMode::template_);
 	Config g;
 	ASSERT_EQ(parse({"--forward-mode=txonly", "--rate=25%"}, g, err), 0) << err;
 	EXPECT_EQ(g.rate_pct, 25);
@@ -437,7 +474,15 @@ TEST(Options, BadStreamOrSizeGetsOneLineNamingTheOption)
 		{{"--stream=0:vlan=9999"}, "--stream=0:vlan=9999: vlan="},
 		{{"--stream=0:size=imix,rate=2x"}, "--stream="},
 		{{"--stream=0:l3=ipv4", "--forward-mode=io"}, "--stream is for"},
-		{{"--txpkts=imix", "--forward-mode=io", "--stream=0:"}, "--stream is for"},
+		{{"--txpkts=imix", "--forward-mode=io", "--stream=0:"}, "--txpkts=imix: a mix"},
+		{{"--txpkts=imix", "--forward-mode=io"}, "--txpkts=imix: a mix of sizes is for"},
+		{{"--stream=0:vlan=1,qinq=2.3"}, "qinq=2.3: vlan= and qinq= in one stream"},
+		{{"--stream=0:qinq=2.3,vlan=1"}, "vlan=1: vlan= and qinq= in one stream"},
+		{{"--stream=0:ethertype=0x800"}, "ethertype=0x800: is IPv4"},
+		{{"--stream=0:ethertype=0x86DD"}, "is IPv6"},
+		{{"--stream=0:ethertype=0x8100"}, "is a VLAN tag"},
+		{{"--capture=0:x:sideways"},
+		 "--capture=0:x:sideways: 'sideways' is not a direction"},
 		{{"--txpkts=30:1,64:1"}, "--txpkts="},
 		{{"--txpkts=random:64"}, "--txpkts="},
 		{{"--txpkts=64,64"}, "multi-segment"},
