@@ -106,9 +106,11 @@ int speed_check(const gaudi_devargs &drv, uint64_t open, uint64_t link, std::str
 		std::string arg = "devarg speed=" + std::to_string(p) + ":" +
 				  std::to_string(speed_mbps(drv.speed[p]));
 		if ((drv.speed_named >> p) & 1 && !((open >> p) & 1)) {
+			char lm[48];
+			snprintf(lm, sizeof(lm), " (NIC_INFO_GET link_mask 0x%" PRIx64 ")", link);
 			*err = arg + ": port " + std::to_string(p) +
 			       (((link >> p) & 1) ? " is not opened (port_mask)"
-						  : " is masked off by the firmware");
+						  : std::string(" is masked off by the firmware") + lm);
 			return -EINVAL;
 		}
 		unsigned q = p ^ 1;
