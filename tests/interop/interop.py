@@ -53,6 +53,7 @@ TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices'
          'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
          'ib_send_lat', 'rping']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
+DLOPENED = ['/lib/x86_64-linux-gnu/libgcc_s.so.1']  # see build_initramfs
 
 GUEST_MAC = '52:54:00:77:00:02'
 GUEST_IP = '192.168.77.2'
@@ -159,7 +160,7 @@ def build_initramfs(cache: Path, mods: Path):
         if not found:
             raise GuestError(f'kernel module {m} not in {mods}')
         ko[m] = found[0]
-    key = '\n'.join([str(mods), busybox, *tools, *providers, INIT,
+    key = '\n'.join([str(mods), busybox, *tools, *providers, *DLOPENED, INIT,
                      *(str(os.stat(p).st_mtime_ns) for p in tools + providers)])
     img = cache / 'initramfs.cpio.gz'
     stamp = cache / 'initramfs.key'
@@ -179,6 +180,9 @@ def build_initramfs(cache: Path, mods: Path):
     libs = set()
     for t in tools + providers:
         libs.update(ldd_deps(t))
+    # glibc dlopen()s libgcc_s for pthread_exit/pthread_cancel (rping's threads end so); ldd
+    # does not list it, and without it rping aborts at exit.
+    libs.update(p for p in DLOPENED if os.path.exists(p))
     for p in tools:
         dst = root / p.lstrip('/')
         dst.parent.mkdir(parents=True, exist_ok=True)

@@ -280,21 +280,24 @@ int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 	int rc = qp_to_init(qp, p.responder_resources > 0);
 	if (rc)
 		return rc;
-	// cm.c cm_init_qp_rtr_attr / cm_init_qp_rts_attr, passive side: the REQ's QPN, PSN,
-	// path MTU, ACK timeout, retry and RNR retry counts.
+	// cm.c cm_init_qp_rtr_attr / cm_init_qp_rts_attr, passive side: the REQ's QPN, path MTU,
+	// ACK timeout, retry and RNR retry counts. A message's Starting PSN is the PSN its sender
+	// will receive at (Linux: cm_req_handler takes the REQ's as the passive sq_psn, and
+	// rdma_init_qp_attr sets rq_psn to the id's own seq_num, the one its REQ/REP carried):
+	// we receive at ours (in the REP) and send at the REQ's.
 	QpAttr a;
 	a.qp_state = IBV_QPS_RTR;
 	a.ah_attr = id.av_;
 	a.path_mtu = mtu_code(r.path_packet_payload_mtu);
 	a.dest_qp_num = r.local_qpn;
-	a.rq_psn = r.starting_psn;
+	a.rq_psn = id.local_psn_;
 	a.max_dest_rd_atomic = p.responder_resources;
 	rc = qp.modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 				  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 	if (rc)
 		return rc;
 	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = id.local_psn_;
+	a.sq_psn = r.starting_psn;
 	a.timeout = r.primary.local_ack_timeout;
 	a.retry_cnt = r.retry_count;
 	a.rnr_retry = r.rnr_retry_count;
@@ -574,22 +577,23 @@ void ConnectionManager::rx_rep(const mad::MadHeader &, std::span<const uint8_t> 
 	id->remote_ca_guid_ = rep.local_ca_guid;
 	id->remote_qpn_ = rep.local_qpn;
 	id->deadline_ = 0;
-	// cm.c active side: RTR with the REP's QPN and PSN, RTS with our PSN; the peer's
-	// responder resources bound our initiator depth; the REP's RNR retry count is ours.
+	// cm.c active side: RTR with the REP's QPN, receiving at our PSN (the REQ's), RTS sending
+	// at the REP's PSN (see accept()); the peer's responder resources bound our initiator
+	// depth; the REP's RNR retry count is ours.
 	QueuePair &qp = *id->qp_;
 	QpAttr a;
 	a.qp_state = IBV_QPS_RTR;
 	a.ah_attr = id->av_;
 	a.path_mtu = mtu_code(id->req_.path_packet_payload_mtu);
 	a.dest_qp_num = rep.local_qpn;
-	a.rq_psn = rep.starting_psn;
+	a.rq_psn = id->local_psn_;
 	a.max_dest_rd_atomic = id->param_.responder_resources;
 	int rc = qp.modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 				      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
 				      IBV_QP_MIN_RNR_TIMER);
 	if (rc == 0) {
 		a.qp_state = IBV_QPS_RTS;
-		a.sq_psn = id->local_psn_;
+		a.sq_psn = rep.starting_psn;
 		a.timeout = cfg_.local_ack_timeout;
 		a.retry_cnt = id->param_.retry_count;
 		a.rnr_retry = rep.rnr_retry_count;

@@ -16,10 +16,12 @@
 //
 // Connection setup (IBA 12.9.5, Figure 156) and what drives the QP:
 //   active side   connect(): QP -> INIT, ARP/ND for the peer, REQ ........ REQ_SENT
-//                 REP: QP -> RTR (REP's QPN, starting PSN) -> RTS, RTU, ESTABLISHED event
+//                 REP: QP -> RTR (REP's QPN) -> RTS, RTU, ESTABLISHED event
 //   passive side  REQ: CONNECT_REQUEST event with the peer's private data ..... REQ_RCVD
-//                 accept(): QP -> INIT -> RTR (REQ's QPN, PSN, path MTU) -> RTS, REP  REP_SENT
+//                 accept(): QP -> INIT -> RTR (REQ's QPN, path MTU) -> RTS, REP ..  REP_SENT
 //                 RTU: ESTABLISHED event
+//   PSNs          as Linux's ib_cm/rdma_cm: the Starting PSN a REQ or REP carries is the one its
+//                 sender receives at; each side sends at the peer's.
 //   teardown      disconnect(): QP -> ERR, DREQ ..... DREQ_SENT; DREP: DISCONNECTED, TIMEWAIT
 //                 DREQ received: QP -> ERR, DREP, DISCONNECTED event ........ TIMEWAIT
 //   REQ, REP and DREQ are resent every 4.096 us * 2^cm_response_timeout until answered, at most
