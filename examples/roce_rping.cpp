@@ -10,7 +10,9 @@
 // client: the server's), -p port (7174), -S ping data size (64, at least 26 and below 65536),
 // -C count (client: pings; 0 = forever), -v print the ping data, -V validate it (client).
 // Extensions: --ip=a.b.c.d our IPv4 address as a client (default 10.0.0.2), --dpdk-port=N,
-// --pcap=FILE (every frame the port sends or receives), --loop.
+// --pcap=FILE (every frame the port sends or receives), --loop, --msg: speak librdmacm's
+// rdma_server / rdma_client instead (port 7471 by default; the client SENDs 16 bytes, the server
+// answers with 16, then both disconnect).
 //
 // The exchange per ping (rping.c, rdma-core v44), each message a 16-byte SEND of
 // struct rping_rdma_info {__be64 buf; __be32 rkey; __be32 size;}:
@@ -61,6 +63,8 @@ struct Opts {
 	int size = 64;
 	int count = 0;
 	bool verbose = false, validate = false, debug = false;
+	bool msg = false; // --msg: rdma_server / rdma_client's exchange instead of rping's
+	bool port_set = false;
 	const char *pcap = nullptr;
 	uint16_t dpdk_port = 0;
 };
@@ -249,7 +253,9 @@ private:
 		}
 		case CmEventType::established:
 			st_ = St::connected;
-			if (!server_)
+			if (!server_ && o_.msg)
+				send_msg();
+			else if (!server_)
 				next_ping();
 			break;
 		case CmEventType::disconnected:
@@ -265,6 +271,15 @@ private:
 		case CmEventType::timewait_exit:
 			break;
 		}
+	}
+
+	// rdma_server / rdma_client: one 16-byte SEND each way (client first), then both disconnect.
+	void send_msg()
+	{
+		snprintf(reinterpret_cast<char *>(send_buf_.data()), kInfoLen, "%s",
+			 server_ ? "roce_rping srv" : "roce_rping cli");
+		if (int rc = post_send_info())
+			fail("post send error", rc);
 	}
 
 	void next_ping()
@@ -303,6 +318,13 @@ private:
 		}
 		switch (wc.opcode) {
 		case IBV_WC_SEND:
+			// The server's answer is acknowledged: the exchange is over (rdma_server then
+			// disconnects; the QP goes to ERR only now, so nothing unsent is flushed).
+			if (o_.msg && server_) {
+				pings_ = 1;
+				if (int rc = cm_->disconnect(*id_))
+					fail("rdma_disconnect", rc);
+			}
 			break;
 		case IBV_WC_RDMA_READ:
 			if (o_.verbose)
@@ -327,7 +349,14 @@ private:
 				fail("post recv error", rc);
 				return;
 			}
-			server_ ? server_recv() : client_recv();
+			if (o_.msg && server_)
+				send_msg();
+			else if (o_.msg) {
+				pings_ = 1;
+				if (int rc = cm_->disconnect(*id_))
+					fail("rdma_disconnect", rc);
+			} else
+				server_ ? server_recv() : client_recv();
 			break;
 		default:
 			fail("unknown completion", wc.opcode);
@@ -410,7 +439,9 @@ void usage(const char *argv0)
 	       "Options: -s server, -c client, -a address (server: ours; client: the server's),\n"
 	       "  -p port (7174), -S size (64, %d..%d), -C count (0 = forever), -v print data,\n"
 	       "  -V validate data, -d debug, --ip=a.b.c.d (client's own address, 10.0.0.2),\n"
-	       "  --dpdk-port=N, --pcap=FILE, --loop (server on port 0, client on port 1)\n",
+	       "  --dpdk-port=N, --pcap=FILE, --loop (server on port 0, client on port 1),\n"
+	       "  --msg (rdma_server / rdma_client's exchange: one 16-byte SEND each way, port "
+	       "7471)\n",
 	       argv0, argv0, argv0, kMinSize, kMaxSize);
 }
 
@@ -451,9 +482,13 @@ int main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	Opts o;
-	static const option longopts[] = {{"ip", 1, nullptr, 'I'},   {"dpdk-port", 1, nullptr, 'P'},
-					  {"pcap", 1, nullptr, 'W'}, {"loop", 0, nullptr, 'L'},
-					  {"help", 0, nullptr, 'h'}, {}};
+	static const option longopts[] = {{"ip", 1, nullptr, 'I'},
+					  {"dpdk-port", 1, nullptr, 'P'},
+					  {"pcap", 1, nullptr, 'W'},
+					  {"loop", 0, nullptr, 'L'},
+					  {"msg", 0, nullptr, 'M'},
+					  {"help", 0, nullptr, 'h'},
+					  {}};
 	int c;
 	while ((c = getopt_long(argc, argv, "a:p:C:S:scvVdh", longopts, nullptr)) != -1) {
 		switch (c) {
@@ -472,6 +507,10 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			o.port = uint16_t(atoi(optarg));
+			o.port_set = true;
+			break;
+		case 'M':
+			o.msg = true;
 			break;
 		case 'C':
 			o.count = atoi(optarg);
@@ -524,6 +563,11 @@ int main(int argc, char **argv)
 	if (o.server == 0 && !o.addr_set) {
 		fprintf(stderr, "-c: the server's address (-a) is needed\n");
 		return 1;
+	}
+	if (o.msg) {
+		o.count = 1;
+		if (!o.port_set)
+			o.port = 7471; // rdma_server / rdma_client's default
 	}
 	if (o.loop && o.count == 0)
 		o.count = 10;

@@ -51,7 +51,7 @@ MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'configfs', 'ib_cm', 'iw_cm'
            'rdma_ucm', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe', 'e1000']
 TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
          'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
-         'ib_send_lat', 'rping']
+         'ib_send_lat', 'rping', 'rdma_server', 'rdma_client']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
 DLOPENED = ['/lib/x86_64-linux-gnu/libgcc_s.so.1']  # see build_initramfs
 
@@ -599,6 +599,26 @@ def rping_runs(r: Runner, exe):
         cm_pair(r, f'rping-guest_client-S{size}',
                 f'rping -c -a {HOST_IP} -S {size} -C {count} -V -v', exe, ours_srv, False,
                 count, check_rping(False))
+    # librdmacm's rdma_server / rdma_client (rdma_create_ep, inline SENDs, port 7471).
+    cm_pair(r, 'rdma_server-guest_server', f'rdma_server -s {GUEST_IP}', exe,
+            ['--msg', '-c', '-a', GUEST_IP, f'--ip={HOST_IP}'], True, 1, check_rdma_msg)
+    cm_pair(r, 'rdma_client-guest_client', f'rdma_client -s {HOST_IP}', exe,
+            ['--msg', '-s', '-a', HOST_IP], False, 1, check_rdma_msg)
+
+
+def check_rdma_msg(rc, our_out, gst, guest_out, expect):
+    """rdma_server / rdma_client: each prints 'end 0' when its SEND completed and the peer's
+    message arrived; ours prints '1 pings' for the same."""
+    bad = []
+    if rc != 0:
+        bad.append(f'ours exited {rc}')
+    if gst != 0 or not re.search(r'^rdma_(server|client): end 0$', guest_out, re.M):
+        bad.append(f'guest exited {gst}: {guest_out.strip().splitlines()[-1:]}')
+    if not re.search(r'^rping (client|server): 1 pings', our_out, re.M):
+        bad.append('ours did not complete the exchange')
+    if bad:
+        return False, '; '.join(bad)
+    return True, 'one 16-byte SEND each way, both disconnected'
 
 
 def check_pingpong(rc, our_out, gst, guest_out, expect):
