@@ -12,7 +12,9 @@
 // Extensions: --ip=a.b.c.d our IPv4 address as a client (default 10.0.0.2), --dpdk-port=N,
 // --pcap=FILE (every frame the port sends or receives), --loop, --msg: speak librdmacm's
 // rdma_server / rdma_client instead (port 7471 by default; the client SENDs 16 bytes, the server
-// answers with 16, then both disconnect).
+// answers with 16, then both disconnect); --ud: udaddy's (port space UDP: SIDR_REQ/SIDR_REP
+// give the client the server's QPN and Q_Key; the client sends -C UD SEND_WITH_IMMs of -S
+// bytes, default 10 x 100, with its QPN as immediate; the server answers with as many).
 //
 // The exchange per ping (rping.c, rdma-core v44), each message a 16-byte SEND of
 // struct rping_rdma_info {__be64 buf; __be32 rkey; __be32 size;}:
@@ -51,6 +53,7 @@ namespace {
 constexpr int kMinSize = 26; // rping's RPING_MIN_BUFSIZE
 constexpr int kMaxSize = 64 * 1024 - 1;
 constexpr uint32_t kInfoLen = 16; // struct rping_rdma_info
+constexpr uint32_t kGrhLen = 40;  // UD receives: the GRH area before the data
 constexpr unsigned kIdleSpins = 256;
 
 struct Opts {
@@ -64,6 +67,7 @@ struct Opts {
 	int count = 0;
 	bool verbose = false, validate = false, debug = false;
 	bool msg = false; // --msg: rdma_server / rdma_client's exchange instead of rping's
+	bool ud = false;  // --ud: udaddy's (SIDR, UD SEND_WITH_IMM each way)
 	bool port_set = false;
 	const char *pcap = nullptr;
 	uint16_t dpdk_port = 0;
@@ -118,19 +122,25 @@ public:
 		recv_mr_ = ctx_->reg_mr(*pd_, recv_buf_.data(), kInfoLen, IBV_ACCESS_LOCAL_WRITE);
 		send_mr_ = ctx_->reg_mr(*pd_, send_buf_.data(), kInfoLen, 0);
 		rdma_mr_ = ctx_->reg_mr(*pd_, rdma_buf_.data(), rdma_buf_.size(), kRemote);
+		if (o.ud) { // udaddy: one buffer, received into after a 40-byte GRH area
+			ud_buf_.assign(size_t(o.size) + kGrhLen, 0);
+			ud_mr_ = ctx_->reg_mr(*pd_, ud_buf_.data(), ud_buf_.size(),
+					      IBV_ACCESS_LOCAL_WRITE);
+		}
 		if (!server_) {
 			start_buf_.assign(size_t(o.size), 0);
 			start_mr_ =
 				ctx_->reg_mr(*pd_, start_buf_.data(), start_buf_.size(), kRemote);
 		}
 		QpInitAttr a;
-		a.qp_type = IBV_QPT_RC;
+		a.qp_type = o.ud ? IBV_QPT_UD : IBV_QPT_RC;
 		a.send_cq = a.recv_cq = cq_.get();
-		a.cap.max_send_wr = 16; // RPING_SQ_DEPTH
-		a.cap.max_recv_wr = 2;
+		a.cap.max_send_wr = o.ud ? uint32_t(o.count) : 16; // RPING_SQ_DEPTH
+		a.cap.max_recv_wr = o.ud ? uint32_t(o.count) : 2;
 		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
 		qp_ = ctx_->create_qp(*pd_, a, &err);
-		if (!qp_ || !recv_mr_ || !send_mr_ || !rdma_mr_ || (!server_ && !start_mr_)) {
+		if (!qp_ || !recv_mr_ || !send_mr_ || !rdma_mr_ || (!server_ && !start_mr_) ||
+		    (o.ud && !ud_mr_)) {
 			fprintf(stderr, "Couldn't create the QP or register the buffers (%d)\n",
 				err);
 			exit(1);
@@ -141,6 +151,7 @@ public:
 		if (id_)
 			cm_->destroy_id(id_);
 		qp_.reset();
+		ah_.reset();
 	}
 	Context &ctx() { return *ctx_; }
 
@@ -149,15 +160,24 @@ public:
 	{
 		int rc;
 		if (server_) {
-			rc = cm_->listen(o_.port, &listen_);
+			rc = cm_->listen(o_.port, &listen_, o_.ud);
 			if (rc) {
 				fprintf(stderr, "rdma_listen: %s\n", strerror(-rc));
 				return false;
 			}
 			char ip[46];
 			ctx_->gid().to_string(ip);
-			printf("rping server: listening on %s port %u\n", ip, o_.port);
+			printf("%s server: listening on %s port %u\n", o_.ud ? "udaddy" : "rping",
+			       ip, o_.port);
 			return true;
+		}
+		if (o_.ud) { // udaddy: receives posted before the SIDR_REQ
+			rc = cm_->connect_ud(dst, o_.port, *qp_, &id_);
+			for (int i = 0; rc == 0 && i < o_.count; i++)
+				rc = post_ud_recv();
+			if (rc)
+				fprintf(stderr, "rdma_connect: %s\n", strerror(-rc));
+			return rc == 0;
 		}
 		ConnParam p; // rping_init_conn_param
 		p.responder_resources = 1;
@@ -238,6 +258,14 @@ private:
 				break;
 			}
 			id_ = ev.id;
+			if (o_.ud) {
+				int rc = cm_->accept(*id_, *qp_, {});
+				for (int i = 0; rc == 0 && i < o_.count; i++)
+					rc = post_ud_recv();
+				if (rc)
+					fail("rdma_accept", rc);
+				break;
+			}
 			ConnParam
 				p; // rdma_accept(id, NULL): librdmacm answers with the REQ's values
 			p.responder_resources = ev.initiator_depth;
@@ -253,7 +281,12 @@ private:
 		}
 		case CmEventType::established:
 			st_ = St::connected;
-			if (!server_ && o_.msg)
+			if (o_.ud) { // SIDR_REP: the server's QPN and Q_Key; send the messages
+				remote_qpn_ = ev.qp_num;
+				remote_qkey_ = ev.qkey;
+				ah_ = ctx_->create_ah(*pd_, id_->av());
+				ud_sends(false);
+			} else if (!server_ && o_.msg)
 				send_msg();
 			else if (!server_)
 				next_ping();
@@ -308,8 +341,65 @@ private:
 			fail("post send error", rc);
 	}
 
+	int post_ud_recv()
+	{
+		Sge s{uint64_t(ud_buf_.data()), uint32_t(ud_buf_.size()), ud_mr_->lkey()};
+		return qp_->post_recv({1, {&s, 1}});
+	}
+	// udaddy's post_sends: -C SEND_WITH_IMMs of -S bytes, immediate = our QPN (the server
+	// answers to it); the client's unsignaled, the server's signaled.
+	void ud_sends(bool signaled)
+	{
+		if (!ah_) {
+			fail("address handle", 0);
+			return;
+		}
+		Sge s{uint64_t(ud_buf_.data()), uint32_t(o_.size), ud_mr_->lkey()};
+		SendWr w;
+		w.opcode = IBV_WR_SEND_WITH_IMM;
+		w.sg_list = {&s, 1};
+		w.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+		w.imm_data = qp_->qp_num();
+		w.ud.ah = ah_.get();
+		w.ud.remote_qpn = remote_qpn_;
+		w.ud.remote_qkey = remote_qkey_;
+		for (int i = 0; i < o_.count; i++)
+			if (int rc = qp_->post_send(w)) {
+				fail("failed to post sends", rc);
+				return;
+			}
+	}
+	void on_ud_completion(const WorkCompletion &wc)
+	{
+		if (wc.opcode == IBV_WC_SEND) { // the server's replies
+			if (++pings_ == o_.count)
+				done_ = true;
+			return;
+		}
+		if (wc.opcode != IBV_WC_RECV || wc.byte_len != uint32_t(o_.size) + kGrhLen) {
+			fail("unexpected UD completion, length", int(wc.byte_len));
+			return;
+		}
+		received_++;
+		if (!server_) {
+			pings_ = received_;
+			done_ = received_ == o_.count;
+		} else if (received_ == o_.count) {
+			// create_reply_ah: the client's address from the SIDR_REQ, its QPN from the
+			// immediate data; the Q_Key is ours (librdmacm's for UDP on both sides).
+			remote_qpn_ = wc.imm_data;
+			remote_qkey_ = kRdmaUdpQkey;
+			ah_ = ctx_->create_ah(*pd_, id_->av());
+			ud_sends(true);
+		}
+	}
+
 	void on_completion(const WorkCompletion &wc)
 	{
+		if (o_.ud && wc.status == IBV_WC_SUCCESS) {
+			on_ud_completion(wc);
+			return;
+		}
 		if (wc.status != IBV_WC_SUCCESS) {
 			if (wc.status == IBV_WC_WR_FLUSH_ERR)
 				return;
@@ -420,6 +510,11 @@ private:
 	std::vector<uint8_t> recv_buf_, send_buf_, rdma_buf_, start_buf_;
 	std::unique_ptr<MemoryRegion> recv_mr_, send_mr_, rdma_mr_, start_mr_;
 	std::unique_ptr<QueuePair> qp_;
+	std::vector<uint8_t> ud_buf_;
+	std::unique_ptr<MemoryRegion> ud_mr_;
+	std::unique_ptr<AddressHandle> ah_;
+	uint32_t remote_qpn_ = 0, remote_qkey_ = 0;
+	int received_ = 0;
 	CmId *listen_ = nullptr, *id_ = nullptr;
 	St st_ = St::idle;
 	uint64_t remote_addr_ = 0;
@@ -441,7 +536,7 @@ void usage(const char *argv0)
 	       "  -V validate data, -d debug, --ip=a.b.c.d (client's own address, 10.0.0.2),\n"
 	       "  --dpdk-port=N, --pcap=FILE, --loop (server on port 0, client on port 1),\n"
 	       "  --msg (rdma_server / rdma_client's exchange: one 16-byte SEND each way, port "
-	       "7471)\n",
+	       "7471),\n  --ud (udaddy's: SIDR, -C UD messages of -S bytes (10 x 100) each way)\n",
 	       argv0, argv0, argv0, kMinSize, kMaxSize);
 }
 
@@ -482,14 +577,12 @@ int main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	Opts o;
-	static const option longopts[] = {{"ip", 1, nullptr, 'I'},
-					  {"dpdk-port", 1, nullptr, 'P'},
-					  {"pcap", 1, nullptr, 'W'},
-					  {"loop", 0, nullptr, 'L'},
-					  {"msg", 0, nullptr, 'M'},
-					  {"help", 0, nullptr, 'h'},
-					  {}};
+	static const option longopts[] = {{"ip", 1, nullptr, 'I'},   {"dpdk-port", 1, nullptr, 'P'},
+					  {"pcap", 1, nullptr, 'W'}, {"loop", 0, nullptr, 'L'},
+					  {"msg", 0, nullptr, 'M'},  {"ud", 0, nullptr, 'U'},
+					  {"help", 0, nullptr, 'h'}, {}};
 	int c;
+	bool size_set = false;
 	while ((c = getopt_long(argc, argv, "a:p:C:S:scvVdh", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'a':
@@ -512,6 +605,9 @@ int main(int argc, char **argv)
 		case 'M':
 			o.msg = true;
 			break;
+		case 'U':
+			o.ud = true;
+			break;
 		case 'C':
 			o.count = atoi(optarg);
 			if (o.count < 0) {
@@ -521,6 +617,7 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			o.size = atoi(optarg);
+			size_set = true;
 			if (o.size < kMinSize || o.size > kMaxSize) {
 				fprintf(stderr, "Invalid size %d (valid range is %d to %d)\n",
 					o.size, kMinSize, kMaxSize);
@@ -569,6 +666,12 @@ int main(int argc, char **argv)
 		if (!o.port_set)
 			o.port = 7471; // rdma_server / rdma_client's default
 	}
+	if (o.ud) { // udaddy's defaults: 10 messages of 100 bytes
+		if (o.count == 0)
+			o.count = 10;
+		if (!size_set)
+			o.size = 100;
+	}
 	if (o.loop && o.count == 0)
 		o.count = 10;
 	rte_mempool *mp = rte_pktmbuf_pool_create("rping_pool", 4095, 256, 0,
@@ -594,8 +697,9 @@ int main(int argc, char **argv)
 				cli.step();
 			}
 			rc = srv.failed() || cli.failed();
-			printf("rping: %d pings of %d bytes, server answered %d%s\n", cli.pings(),
-			       o.size, srv.pings(), rc ? " (failed)" : "");
+			printf("%s: %d pings of %d bytes, server answered %d%s\n",
+			       o.ud ? "udaddy" : "rping", cli.pings(), o.size, srv.pings(),
+			       rc ? " (failed)" : "");
 			if (srv.pings() != cli.pings() || cli.pings() != o.count)
 				rc = 1;
 		}
@@ -614,8 +718,9 @@ int main(int argc, char **argv)
 			if (!e.start(Gid::from_ipv4(o.addr)))
 				return 1;
 			rc = run(e);
-			printf("rping %s: %d pings of %d bytes%s\n", server ? "server" : "client",
-			       e.pings(), o.size, rc ? " (failed)" : "");
+			printf("%s %s: %d pings of %d bytes%s\n", o.ud ? "udaddy" : "rping",
+			       server ? "server" : "client", e.pings(), o.size,
+			       rc ? " (failed)" : "");
 			if (!server && o.count && e.pings() != o.count)
 				rc = 1;
 		}

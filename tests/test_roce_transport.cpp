@@ -1587,4 +1587,67 @@ TEST_F(Cm, LostRtuIsRecoveredByRepRetransmission)
 			  cmb->stats().rx_duplicates);
 }
 
+TEST_F(Cm, SidrResolvesUdQpnAndQkey)
+{
+	CmId *listener = nullptr;
+	ASSERT_EQ(cma->listen(7174, &listener, true), 0);
+	CmId *rc_listener = nullptr;
+	EXPECT_EQ(cma->listen(7174, &rc_listener), 0); // TCP and UDP port spaces apart
+	qa = A->qp(IBV_QPT_UD);
+	qb = B->qp(IBV_QPT_UD);
+	CmId *cid = nullptr;
+	ASSERT_EQ(cmb->connect_ud(A->ctx->gid(), 7174, *qb, &cid), 0);
+	EXPECT_EQ(qb->state(), IBV_QPS_RTS);
+	EXPECT_EQ(qb->attr().qkey, kRdmaUdpQkey);
+	CmEvent ev;
+	ASSERT_TRUE(event(*cma, ev));
+	ASSERT_EQ(ev.type, CmEventType::connect_request) << cm_event_name(ev.type);
+	EXPECT_EQ(ev.listen_id, listener);
+	EXPECT_TRUE(ev.id->ud());
+	EXPECT_EQ(ev.id->state(), CmState::sidr_req_rcvd);
+	EXPECT_EQ(ev.id->remote_gid(), B->ctx->gid());
+	CmId *sid = ev.id;
+	auto rcq = B->qp(IBV_QPT_RC);
+	EXPECT_EQ(cma->accept(*sid, *rcq, {}), -EINVAL); // a SIDR id takes a UD QP
+	ASSERT_EQ(cma->accept(*sid, *qa, {}), 0);
+	EXPECT_EQ(qa->state(), IBV_QPS_RTS);
+	ASSERT_TRUE(event(*cmb, ev));
+	ASSERT_EQ(ev.type, CmEventType::established) << cm_event_name(ev.type);
+	EXPECT_EQ(ev.qp_num, qa->qp_num());
+	EXPECT_EQ(ev.qkey, kRdmaUdpQkey);
+	EXPECT_EQ(cmb->stats().tx_by_attr[uint16_t(mad::CmAttr::sidr_req)], 1u);
+	EXPECT_EQ(cma->stats().tx_by_attr[uint16_t(mad::CmAttr::sidr_rep)], 1u);
+
+	// A UD SEND with what SIDR gave reaches the server's QP.
+	std::vector<uint8_t> rbuf(40 + 100), sbuf = pattern(100, 9);
+	MemoryRegion *mr = reg(*A, rbuf, IBV_ACCESS_LOCAL_WRITE), *ms = reg(*B, sbuf, 0);
+	Sge rs{uint64_t(rbuf.data()), uint32_t(rbuf.size()), mr->lkey()};
+	ASSERT_EQ(qa->post_recv({1, {&rs, 1}}), 0);
+	auto ah = B->ctx->create_ah(*B->pd, cid->av());
+	Sge ss{uint64_t(sbuf.data()), 100, ms->lkey()};
+	SendWr w;
+	w.sg_list = {&ss, 1};
+	w.send_flags = IBV_SEND_SIGNALED;
+	w.ud.ah = ah.get();
+	w.ud.remote_qpn = ev.qp_num;
+	w.ud.remote_qkey = ev.qkey;
+	ASSERT_EQ(qb->post_send(w), 0);
+	auto wc = wait(*A->rcq, 1);
+	ASSERT_EQ(wc.size(), 1u);
+	EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS);
+	EXPECT_EQ(wc[0].src_qp, qb->qp_num());
+	EXPECT_TRUE(std::equal(sbuf.begin(), sbuf.end(), rbuf.begin() + 40));
+
+	// No UDP listener on the port: SIDR_REP status 1 (service ID not supported).
+	auto q2 = B->qp(IBV_QPT_UD);
+	CmId *c2 = nullptr;
+	ASSERT_EQ(cmb->connect_ud(A->ctx->gid(), 9999, *q2, &c2), 0);
+	ASSERT_TRUE(event(*cmb, ev));
+	EXPECT_EQ(ev.type, CmEventType::rejected) << cm_event_name(ev.type);
+	EXPECT_EQ(ev.status, 1);
+	cmb->destroy_id(c2);
+	cmb->destroy_id(cid);
+	cma->destroy_id(sid);
+}
+
 } // namespace

@@ -51,7 +51,8 @@ MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'configfs', 'ib_cm', 'iw_cm'
            'rdma_ucm', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe', 'e1000']
 TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
          'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
-         'ib_send_lat', 'rping', 'rdma_server', 'rdma_client']
+         'ib_send_lat', 'rping', 'rdma_server', 'rdma_client',
+         'udaddy']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
 DLOPENED = ['/lib/x86_64-linux-gnu/libgcc_s.so.1']  # see build_initramfs
 
@@ -604,6 +605,11 @@ def rping_runs(r: Runner, exe):
             ['--msg', '-c', '-a', GUEST_IP, f'--ip={HOST_IP}'], True, 1, check_rdma_msg)
     cm_pair(r, 'rdma_client-guest_client', f'rdma_client -s {HOST_IP}', exe,
             ['--msg', '-s', '-a', HOST_IP], False, 1, check_rdma_msg)
+    # udaddy: UD over the RDMA CM (port space UDP, SIDR_REQ / SIDR_REP), 10 x 100 bytes.
+    cm_pair(r, 'udaddy-guest_server', 'udaddy', exe,
+            ['--ud', '-c', '-a', GUEST_IP, f'--ip={HOST_IP}'], True, 10, check_udaddy)
+    cm_pair(r, 'udaddy-guest_client', f'udaddy -s {HOST_IP}', exe,
+            ['--ud', '-s', '-a', HOST_IP], False, 10, check_udaddy)
 
 
 def check_rdma_msg(rc, our_out, gst, guest_out, expect):
@@ -619,6 +625,23 @@ def check_rdma_msg(rc, our_out, gst, guest_out, expect):
     if bad:
         return False, '; '.join(bad)
     return True, 'one 16-byte SEND each way, both disconnected'
+
+
+def check_udaddy(rc, our_out, gst, guest_out, count):
+    """udaddy: SIDR gives the client the server's QPN and Q_Key, the client sends `count` UD
+    messages, the server answers with as many; udaddy ends with 'return status 0', ours with
+    'udaddy client|server: N pings'."""
+    bad = []
+    if rc != 0:
+        bad.append(f'ours exited {rc}')
+    if gst != 0 or 'return status 0' not in guest_out:
+        bad.append(f'guest exited {gst}: {guest_out.strip().splitlines()[-2:]}')
+    m = re.search(r'^udaddy (?:client|server): (\d+) pings', our_out, re.M)
+    if not m or int(m.group(1)) != count:
+        bad.append(f'ours: {m.group(0) if m else "no summary"}, expected {count} messages')
+    if bad:
+        return False, '; '.join(bad)
+    return True, f'SIDR resolved the QPN, {count} UD messages each way'
 
 
 def check_pingpong(rc, our_out, gst, guest_out, expect):

@@ -41,9 +41,10 @@ ibv_mtu mtu_code(uint8_t v)
 
 std::string_view cm_state_name(CmState s)
 {
-	static constexpr std::array<std::string_view, 10> kNames = {
-		"IDLE",	    "ADDR_QUERY",  "LISTEN",	"REQ_SENT", "REQ_RCVD",
-		"REP_SENT", "ESTABLISHED", "DREQ_SENT", "TIMEWAIT", "REJECTED"};
+	static constexpr std::array<std::string_view, 12> kNames = {
+		"IDLE",	    "ADDR_QUERY", "LISTEN",	   "REQ_SENT",
+		"REQ_RCVD", "REP_SENT",	  "ESTABLISHED",   "DREQ_SENT",
+		"TIMEWAIT", "REJECTED",	  "SIDR_REQ_SENT", "SIDR_REQ_RCVD"};
 	size_t i = size_t(s);
 	return i < kNames.size() ? kNames[i] : "?";
 }
@@ -179,13 +180,14 @@ int ConnectionManager::qp_to_init(QueuePair &qp, bool rd)
 // ---------------------------------------------------------------------------------------
 // Application calls
 // ---------------------------------------------------------------------------------------
-int ConnectionManager::listen(uint16_t port, CmId **out)
+int ConnectionManager::listen(uint16_t port, CmId **out, bool ud)
 {
 	for (auto &p : ids_)
-		if (p->listener_ && p->local_port_ == port)
+		if (p->listener_ && p->local_port_ == port && p->ud_ == ud)
 			return -EADDRINUSE;
 	auto id = std::make_unique<CmId>();
 	id->listener_ = true;
+	id->ud_ = ud;
 	id->state_ = CmState::listen;
 	id->local_port_ = port;
 	*out = id.get();
@@ -222,6 +224,95 @@ int ConnectionManager::connect(const Gid &dst, uint16_t port, QueuePair &qp, con
 	ids_.push_back(std::move(id));
 	progress(); // sends the REQ at once when the MAC is known
 	return 0;
+}
+
+int ConnectionManager::ud_to_rts(QueuePair &qp)
+{
+	// cma.c cma_ib_init_qp_attr for UD: INIT with the port space's Q_Key, then RTR and RTS
+	// (rdma_create_qp does this for a UD id).
+	QpAttr a;
+	int rc = 0;
+	if (qp.state() == IBV_QPS_RESET) {
+		a.qp_state = IBV_QPS_INIT;
+		a.pkey_index = 0;
+		a.qkey = kRdmaUdpQkey;
+		rc = qp.modify(a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_QKEY);
+	}
+	if (rc == 0 && qp.state() == IBV_QPS_INIT) {
+		a.qp_state = IBV_QPS_RTR;
+		rc = qp.modify(a, IBV_QP_STATE);
+	}
+	if (rc == 0 && qp.state() == IBV_QPS_RTR) {
+		a.qp_state = IBV_QPS_RTS;
+		a.sq_psn = uint32_t(rng_()) & kPsnMask;
+		rc = qp.modify(a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	}
+	return rc;
+}
+
+int ConnectionManager::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, CmId **out)
+{
+	if (qp.type() != IBV_QPT_UD || dst.is_ipv4() != ctx_.gid().is_ipv4())
+		return -EINVAL;
+	if (int rc = ud_to_rts(qp))
+		return rc;
+	auto id = std::make_unique<CmId>();
+	id->ud_ = true;
+	id->state_ = CmState::addr_query;
+	id->local_port_ = next_port_++;
+	if (next_port_ < 32768)
+		next_port_ = 32768;
+	id->remote_port_ = port;
+	id->local_comm_id_ = next_comm_id_++; // the SIDR RequestID
+	id->av_.gid = dst;
+	id->av_.hop_limit = 64;
+	id->qp_ = &qp;
+	id->started_ = rte_get_timer_cycles();
+	*out = id.get();
+	ids_.push_back(std::move(id));
+	progress();
+	return 0;
+}
+
+void ConnectionManager::send_sidr_req(CmId &id)
+{
+	mad::CmSidrReq r;
+	r.request_id = id.local_comm_id_;
+	r.partition_key = 0xFFFF;
+	r.service_id = mad::service_id(mad::PortSpace::udp, id.remote_port_);
+	mad::CmaHdr ch;
+	ch.ip_version = ctx_.gid().is_ipv4() ? 4 : 6;
+	ch.src_port = id.local_port_;
+	if (ch.ip_version == 4) {
+		std::copy_n(ctx_.gid().raw.begin() + 12, 4, ch.src_addr.begin() + 12);
+		std::copy_n(id.av_.gid.raw.begin() + 12, 4, ch.dst_addr.begin() + 12);
+	} else {
+		ch.src_addr = ctx_.gid().raw;
+		ch.dst_addr = id.av_.gid.raw;
+	}
+	mad::encode_cma_hdr(ch, r.private_data);
+	mad::MadHeader h;
+	id.tid_ = next_tid();
+	h.transaction_id = id.tid_;
+	mad::encode(h, r, id.last_);
+	id.state_ = CmState::sidr_req_sent;
+	send(id, true);
+}
+
+void ConnectionManager::send_sidr_rep(const AddressVector &av, uint64_t tid, uint32_t request_id,
+				      uint64_t sid, uint8_t status, uint32_t qpn)
+{
+	mad::MadHeader h;
+	h.transaction_id = tid;
+	mad::CmSidrRep r;
+	r.request_id = request_id;
+	r.status = status;
+	r.qpn = qpn;
+	r.service_id = sid;
+	r.q_key = status == 0 ? kRdmaUdpQkey : 0;
+	mad::Mad m;
+	mad::encode(h, r, m);
+	send_to(av, m);
 }
 
 void ConnectionManager::send_req(CmId &id)
@@ -272,6 +363,17 @@ void ConnectionManager::send_req(CmId &id)
 
 int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 {
+	if (id.state_ == CmState::sidr_req_rcvd) {
+		if (qp.type() != IBV_QPT_UD)
+			return -EINVAL;
+		if (int rc = ud_to_rts(qp))
+			return rc;
+		id.qp_ = &qp;
+		send_sidr_rep(id.av_, id.tid_, id.remote_comm_id_,
+			      mad::service_id(mad::PortSpace::udp, id.local_port_), 0, qp.qp_num());
+		id.state_ = CmState::established; // SIDR has no RTU (IBA 12.11)
+		return 0;
+	}
 	if (id.state_ != CmState::req_rcvd || qp.type() != IBV_QPT_RC ||
 	    p.private_data.size() > 196 ||
 	    (qp.state() != IBV_QPS_RESET && qp.state() != IBV_QPS_INIT))
@@ -330,6 +432,13 @@ int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 
 int ConnectionManager::reject(CmId &id, std::span<const uint8_t> pd)
 {
+	if (id.state_ == CmState::sidr_req_rcvd) {
+		send_sidr_rep(id.av_, id.tid_, id.remote_comm_id_,
+			      mad::service_id(mad::PortSpace::udp, id.local_port_),
+			      2 /* rejected */, 0);
+		id.state_ = CmState::rejected;
+		return 0;
+	}
 	if (id.state_ != CmState::req_rcvd)
 		return -EINVAL;
 	send_rej(id.av_, id.tid_, id.local_comm_id_, id.remote_comm_id_, mad::MsgKind::req,
@@ -365,9 +474,10 @@ void ConnectionManager::destroy_id(CmId *id)
 {
 	if (id == nullptr)
 		return;
-	if (id->state_ == CmState::req_rcvd)
+	if (id->state_ == CmState::req_rcvd || id->state_ == CmState::sidr_req_rcvd)
 		reject(*id);
-	else if (id->state_ == CmState::established || id->state_ == CmState::rep_sent)
+	else if ((id->state_ == CmState::established && !id->ud_) ||
+		 id->state_ == CmState::rep_sent)
 		disconnect(*id); // one DREQ; the peer's DREQ retries get a DREP (stale id)
 	else if (id->state_ == CmState::req_sent)
 		send_rej(id->av_, id->tid_, id->local_comm_id_, 0, mad::MsgKind::req,
@@ -396,7 +506,10 @@ void ConnectionManager::progress()
 			int rc = ctx_.resolve(id.av_.gid, mac);
 			if (rc == 0) {
 				id.av_.mac = mac;
-				send_req(id);
+				if (id.ud_)
+					send_sidr_req(id);
+				else
+					send_req(id);
 			} else if (rc != -EAGAIN ||
 				   now - id.started_ >=
 					   uint64_t(cfg_.resolve_timeout_ms) * hz_ / 1000) {
@@ -425,7 +538,10 @@ void ConnectionManager::progress()
 		// Out of retries (IBA 12.9.5.x: a REJ with reason Timeout for REQ/REP).
 		stats_.timeouts++;
 		id.retransmit_ = false;
-		if (id.state_ == CmState::req_sent || id.state_ == CmState::rep_sent) {
+		if (id.state_ == CmState::sidr_req_sent) {
+			id.state_ = CmState::rejected;
+			push(CmEventType::unreachable, &id, -ETIMEDOUT);
+		} else if (id.state_ == CmState::req_sent || id.state_ == CmState::rep_sent) {
 			send_rej(id.av_, id.tid_, id.local_comm_id_, id.remote_comm_id_,
 				 id.state_ == CmState::req_sent ? mad::MsgKind::req
 								: mad::MsgKind::rep,
@@ -481,9 +597,15 @@ void ConnectionManager::rx(const Packet &pkt)
 	case mad::CmAttr::drep:
 		rx_drep(m);
 		break;
+	case mad::CmAttr::sidr_req:
+		rx_sidr_req(pkt, h, m);
+		break;
+	case mad::CmAttr::sidr_rep:
+		rx_sidr_rep(m);
+		break;
 	default:
 		stats_.rx_bad++;
-		break; // SIDR, LAP, APR, ClassPortInfo: not supported
+		break; // LAP, APR, ClassPortInfo: not supported
 	}
 }
 
@@ -742,6 +864,94 @@ void ConnectionManager::rx_drep(std::span<const uint8_t> m)
 		return;
 	enter_timewait(*id);
 	push(CmEventType::disconnected, id);
+}
+
+// SIDR (IBA 12.11): a UD peer asks for the QPN and Q_Key behind a service ID; no connection
+// state beyond the answer.
+void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
+				    std::span<const uint8_t> m)
+{
+	mad::CmSidrReq r;
+	mad::decode(m, r);
+	AddressVector av;
+	av.mac = pkt.eth.src;
+	av.gid = pkt.ip_version == IpVersion::v4 ? Gid::from_ipv4(pkt.ip4.src)
+						 : Gid::from_ipv6(pkt.ip6.src);
+	av.hop_limit = 64;
+	for (auto &p : ids_) { // a duplicate: the SIDR_REP again once accepted
+		if (!p->listener_ && p->ud_ && p->remote_comm_id_ == r.request_id &&
+		    p->av_.gid == av.gid) {
+			stats_.rx_duplicates++;
+			if (p->state_ == CmState::established && p->qp_)
+				send_sidr_rep(p->av_, h.transaction_id, r.request_id, r.service_id,
+					      0, p->qp_->qp_num());
+			return;
+		}
+	}
+	mad::PortSpace ps;
+	uint16_t port = 0;
+	CmId *listener = nullptr;
+	if (mad::parse_service_id(r.service_id, ps, port) && ps == mad::PortSpace::udp)
+		for (auto &p : ids_)
+			if (p->listener_ && p->ud_ && p->local_port_ == port)
+				listener = p.get();
+	mad::CmaHdr ch;
+	if (listener == nullptr ||
+	    !mad::decode_cma_hdr({r.private_data.data(), r.private_data.size()}, ch)) {
+		// SIDR_REP status 1: service ID not supported (Table 120).
+		send_sidr_rep(av, h.transaction_id, r.request_id, r.service_id, 1, 0);
+		return;
+	}
+	auto id = std::make_unique<CmId>();
+	id->ud_ = true;
+	id->state_ = CmState::sidr_req_rcvd;
+	id->local_port_ = port;
+	id->remote_port_ = ch.src_port;
+	id->local_comm_id_ = next_comm_id_++;
+	id->remote_comm_id_ = r.request_id;
+	id->tid_ = h.transaction_id;
+	id->av_ = av;
+	CmEvent ev;
+	ev.type = CmEventType::connect_request;
+	ev.id = id.get();
+	ev.listen_id = listener;
+	ev.private_data_len = uint8_t(r.private_data.size() - mad::kCmaHdrSize);
+	std::copy(r.private_data.begin() + mad::kCmaHdrSize, r.private_data.end(),
+		  ev.private_data.begin());
+	ids_.push_back(std::move(id));
+	events_.push_back(ev);
+}
+
+void ConnectionManager::rx_sidr_rep(std::span<const uint8_t> m)
+{
+	mad::CmSidrRep r;
+	mad::decode(m, r);
+	CmId *id = nullptr;
+	for (auto &p : ids_)
+		if (p->ud_ && p->state_ == CmState::sidr_req_sent &&
+		    p->local_comm_id_ == r.request_id)
+			id = p.get();
+	if (id == nullptr) {
+		stats_.rx_unmatched++;
+		return;
+	}
+	id->deadline_ = 0;
+	id->retransmit_ = false;
+	if (r.status != 0) {
+		id->state_ = CmState::rejected;
+		push(CmEventType::rejected, id, r.status);
+		return;
+	}
+	id->state_ = CmState::established;
+	id->remote_qpn_ = r.qpn;
+	CmEvent ev;
+	ev.type = CmEventType::established;
+	ev.id = id;
+	ev.qp_num = r.qpn;
+	ev.qkey = r.q_key;
+	ev.private_data_len = uint8_t(r.private_data.size());
+	std::copy(r.private_data.begin(), r.private_data.end(), ev.private_data.begin());
+	events_.push_back(ev);
 }
 
 } // namespace gaudi::roce

@@ -28,8 +28,11 @@
 //   max_cm_retries times (then UNREACHABLE, and a REJ with reason Timeout); duplicates of REQ
 //   and REP are answered again with the REP and RTU.
 //
-// Not supported (yet): SIDR (UD service resolution), LAP/APR (alternate paths), MRA sending
-// (an MRA received does extend the peer's time), RC only (no UC/XRC), port space TCP only.
+// UD (port space UDP, udaddy): SIDR_REQ / SIDR_REP resolve the QPN and Q_Key behind a port
+// (IBA 12.11); connect_ud() and accept() on a UD id bring the UD QP to RTS with kRdmaUdpQkey.
+//
+// Not supported (yet): LAP/APR (alternate paths), MRA sending (an MRA received does extend the
+// peer's time), UC/XRC, port space IB/IPoIB.
 #pragma once
 
 #include <array>
@@ -58,7 +61,9 @@ enum class CmState : uint8_t {
 	established,
 	dreq_sent,
 	timewait,
-	rejected, // a REJ went or came, or the peer never answered: the id is dead
+	rejected,      // a REJ went or came, or the peer never answered: the id is dead
+	sidr_req_sent, // UD: SIDR_REQ sent, waiting for the SIDR_REP
+	sidr_req_rcvd, // UD: CONNECT_REQUEST delivered, waiting for accept()/reject()
 };
 std::string_view cm_state_name(CmState s);
 
@@ -96,7 +101,14 @@ struct CmEvent {
 	// connect_request / established: the peer's REQ or REP values.
 	uint8_t responder_resources = 0;
 	uint8_t initiator_depth = 0;
+	// UD (SIDR) established: the peer's QPN and Q_Key (rdma_ud_param); the address is the
+	// id's av().
+	uint32_t qp_num = 0;
+	uint32_t qkey = 0;
 };
+
+// The Q_Key librdmacm gives UD QPs of port space UDP (RDMA_UDP_QKEY).
+inline constexpr uint32_t kRdmaUdpQkey = 0x01234567;
 
 struct CmConfig {
 	// 4.096 us * 2^x: our answer time told to the peer, and our retransmission period.
@@ -127,6 +139,8 @@ public:
 	uint16_t local_port() const { return local_port_; }
 	uint16_t remote_port() const { return remote_port_; }
 	const Gid &remote_gid() const { return av_.gid; }
+	const AddressVector &av() const { return av_; } // the peer (UD: for its AddressHandle)
+	bool ud() const { return ud_; }
 	uint32_t remote_qpn() const { return remote_qpn_; }
 	uint32_t local_comm_id() const { return local_comm_id_; }
 	uint32_t remote_comm_id() const { return remote_comm_id_; }
@@ -136,6 +150,7 @@ private:
 	friend class ConnectionManager;
 	CmState state_ = CmState::idle;
 	bool listener_ = false;
+	bool ud_ = false; // port space UDP: SIDR instead of REQ/REP
 	uint16_t local_port_ = 0, remote_port_ = 0;
 	uint32_t local_comm_id_ = 0, remote_comm_id_ = 0;
 	uint64_t remote_ca_guid_ = 0;
@@ -162,8 +177,13 @@ public:
 	ConnectionManager(const ConnectionManager &) = delete;
 	ConnectionManager &operator=(const ConnectionManager &) = delete;
 
-	// rdma_bind_addr + rdma_listen on `port` (port space TCP). -EADDRINUSE when taken.
-	int listen(uint16_t port, CmId **out);
+	// rdma_bind_addr + rdma_listen on `port`, port space TCP (RC, REQ/REP) or, with ud, UDP
+	// (SIDR). -EADDRINUSE when taken.
+	int listen(uint16_t port, CmId **out, bool ud = false);
+	// The UD form of connect() (port space UDP): the QP (UD) is brought to RTS with
+	// kRdmaUdpQkey, a SIDR_REQ asks `dst` for the QPN behind `port`; ESTABLISHED carries the
+	// peer's QPN and Q_Key, REJECTED the SIDR_REP's status.
+	int connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, CmId **out);
 	// rdma_resolve_addr + rdma_resolve_route + rdma_connect: RC QP `qp` (RESET or INIT; this
 	// CM moves it through RTR to RTS) to `dst` port `port`. -EINVAL (QP not RC, private data
 	// > 56 B, GID family not the Context's).
@@ -196,6 +216,12 @@ private:
 	void rx_mra(std::span<const uint8_t> m);
 	void rx_dreq(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m);
 	void rx_drep(std::span<const uint8_t> m);
+	void rx_sidr_req(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m);
+	void rx_sidr_rep(std::span<const uint8_t> m);
+	void send_sidr_req(CmId &id);
+	void send_sidr_rep(const AddressVector &av, uint64_t tid, uint32_t request_id, uint64_t sid,
+			   uint8_t status, uint32_t qpn);
+	int ud_to_rts(QueuePair &qp);
 	CmId *find_local(uint32_t local_comm_id);
 	void send(CmId &id, bool retransmit);
 	void send_to(const AddressVector &av, const mad::Mad &mad);
