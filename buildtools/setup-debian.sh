@@ -1,7 +1,7 @@
 #!/bin/sh
 # One-time set-up of a Debian 12 machine: build and test dependencies, a deb-src
 # entry (for the DPDK driver-SDK headers). Tests that need hugepages reserve them themselves.
-# qemu-system-x86 .. perftest: the interop test's guest (tests/interop), which also downloads
+# qemu-system-x86 .. rdmacm-utils: the interop test's guest (tests/interop), which also downloads
 # Debian's kernel package into its cache when it runs.
 set -eu
 SUDO=
@@ -18,4 +18,4 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recomme
     build-essential g++ pkg-config meson ninja-build dpkg-dev python3-pyelftools \
     libdpdk-dev dpdk dpdk-dev libpcap-dev libgtest-dev zlib1g-dev \
     python3 python3-scapy python3-matplotlib tshark libclang-rt-14-dev clang libibverbs-dev iproute2 \
-    qemu-system-x86 busybox-static cpio rdma-core ibverbs-providers ibverbs-utils perftest >/dev/null
+    qemu-system-x86 busybox-static cpio rdma-core ibverbs-providers ibverbs-utils perftest rdmacm-utils >/dev/null

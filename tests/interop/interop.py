@@ -9,7 +9,7 @@ side as server and as client; it passes when both sides exit 0 and report the sa
 (the one the parameters imply). On failure our side's capture (--pcap) is kept next to the
 log and decoded with examples/roce_decode.
 
-Environment: GAUDI_PMD, ROCE_PINGPONG, ROCE_PERFTEST, ROCE_DECODE (set by meson);
+Environment: GAUDI_PMD, ROCE_PINGPONG, ROCE_PERFTEST, ROCE_RPING, ROCE_DECODE (set by meson);
 INTEROP_CACHE (guest cache; default INTEROP_DEFAULT_CACHE, under the build dir);
 INTEROP_OUT (logs and captures); INTEROP_ONLY (regex on run names); INTEROP_KEEP_PCAP=1 keeps
 the captures of passed runs too.
@@ -46,12 +46,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'lib'))
 from testpmd_session import plugin_path  # noqa: E402
 
 # Load order (interop-feasibility.md): without crc32_generic rxe fails to init its crc32.
-MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe',
-           'e1000']
+# configfs .. rdma_ucm: the RDMA CM that librdmacm's tools (rping, ...) use.
+MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'configfs', 'ib_cm', 'iw_cm', 'rdma_cm',
+           'rdma_ucm', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe', 'e1000']
 TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
          'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
-         'ib_send_lat']
+         'ib_send_lat', 'rping', 'rdma_server', 'rdma_client',
+         'udaddy']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
+DLOPENED = ['/lib/x86_64-linux-gnu/libgcc_s.so.1']  # see build_initramfs
 
 GUEST_MAC = '52:54:00:77:00:02'
 GUEST_IP = '192.168.77.2'
@@ -158,7 +161,7 @@ def build_initramfs(cache: Path, mods: Path):
         if not found:
             raise GuestError(f'kernel module {m} not in {mods}')
         ko[m] = found[0]
-    key = '\n'.join([str(mods), busybox, *tools, *providers, INIT,
+    key = '\n'.join([str(mods), busybox, *tools, *providers, *DLOPENED, INIT,
                      *(str(os.stat(p).st_mtime_ns) for p in tools + providers)])
     img = cache / 'initramfs.cpio.gz'
     stamp = cache / 'initramfs.key'
@@ -178,6 +181,9 @@ def build_initramfs(cache: Path, mods: Path):
     libs = set()
     for t in tools + providers:
         libs.update(ldd_deps(t))
+    # glibc dlopen()s libgcc_s for pthread_exit/pthread_cancel (rping's threads end so); ldd
+    # does not list it, and without it rping aborts at exit.
+    libs.update(p for p in DLOPENED if os.path.exists(p))
     for p in tools:
         dst = root / p.lstrip('/')
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -517,6 +523,127 @@ class Runner:
         return ok, detail, pcap
 
 
+def cm_pair(r, name, guest_cmd, our_exe, our_args, guest_is_server, expect, check, timeout=60):
+    """A run of two RDMA CM tools: no TCP side channel, the client connects over RoCE (its REQ
+    to the server's QP1). The server starts first; the client once the server listens (the guest's
+    rping: a listening cm_id in `rdma res show cm_id`; ours: its 'listening' line)."""
+    if not r.only.search(name):
+        return
+    r.g.wait_active()
+    pcap = r.out / (name + '.pcap')
+    log = r.out / (name + '.ours.log')
+    t0 = time.monotonic()
+    if guest_is_server:
+        job = r.g.start(guest_cmd)
+        for _ in range(100):
+            st, o = r.g.sh('rdma res show cm_id | grep -q LISTEN')
+            if st == 0:
+                break
+            time.sleep(0.2)
+        ours = Ours(our_exe, our_args, r.udp_ours, r.udp_guest, pcap, log)
+    else:
+        ours = Ours(our_exe, our_args, r.udp_ours, r.udp_guest, pcap, log)
+        for _ in range(200):
+            if 'listening' in Path(log).read_text() or ours.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        job = r.g.start(guest_cmd)
+    rc, our_out = ours.wait(timeout)
+    gst, guest_out = r.g.wait(job, 30 if rc != 'timeout' else 5)
+    (r.out / (name + '.guest.log')).write_text(f'# {guest_cmd}\n{guest_out}')
+    ok, detail = check(rc, our_out, gst, guest_out, expect)
+    detail += f' ({time.monotonic() - t0:.1f} s)'
+    if not ok:
+        _, hw = r.g.sh('cd /sys/class/infiniband/rxe0/ports/1/hw_counters &&'
+                       ' grep -v "^0$" * | tr "\\n" " "; echo; dmesg | tail -5')
+        detail += '\n    rxe: ' + '\n    rxe: '.join(hw.strip().splitlines())
+        detail += '\n    ours: ' + '\n    ours: '.join(our_out.strip().splitlines()[-8:])
+        detail += '\n    guest: ' + '\n    guest: '.join(guest_out.strip().splitlines()[-8:])
+    r.record(name, ok, detail, pcap)
+
+
+def check_rping(guest_is_server):
+    """Both exit 0; the client saw all pings come back intact (-V), the server served them:
+    rping -v prints one 'ping data:' line per ping on the client, 'server ping data:' on the
+    server; ours prints 'rping client|server: N pings'."""
+    def check(rc, our_out, gst, guest_out, count):
+        bad = []
+        if rc != 0:
+            bad.append(f'ours exited {rc}')
+        if gst != 0:
+            bad.append(f'guest exited {gst}')
+        if 'data mismatch' in our_out + guest_out:
+            bad.append('data mismatch')
+        guest_lines = len(re.findall(r'^server ping data: rdma-ping-\d+: ' if guest_is_server
+                                     else r'^ping data: rdma-ping-\d+: ', guest_out, re.M))
+        m = re.search(r'^rping (?:client|server): (\d+) pings', our_out, re.M)
+        ours_n = int(m.group(1)) if m else None
+        if guest_lines != count or ours_n != count:
+            bad.append(f'pings: guest printed {guest_lines}, ours {ours_n}, expected {count}')
+        if bad:
+            return False, '; '.join(bad)
+        return True, f'{count} pings, data validated by the client'
+    return check
+
+
+def rping_runs(r: Runner, exe):
+    """librdmacm's rping against ours (examples/roce_rping): RDMA CM connection set-up (REQ,
+    REP, RTU), the SEND / RDMA READ / RDMA WRITE ping loop, DREQ/DREP teardown."""
+    count, size = 10, 64
+    for size in (64, 5000):
+        ours_srv = ['-s', '-a', HOST_IP, '-S', str(size), '-v']
+        ours_cli = ['-c', '-a', GUEST_IP, f'--ip={HOST_IP}', '-S', str(size), '-C', str(count),
+                    '-V', '-v']
+        cm_pair(r, f'rping-guest_server-S{size}',
+                f'rping -s -a {GUEST_IP} -S {size} -v', exe, ours_cli, True, count,
+                check_rping(True))
+        cm_pair(r, f'rping-guest_client-S{size}',
+                f'rping -c -a {HOST_IP} -S {size} -C {count} -V -v', exe, ours_srv, False,
+                count, check_rping(False))
+    # librdmacm's rdma_server / rdma_client (rdma_create_ep, inline SENDs, port 7471).
+    cm_pair(r, 'rdma_server-guest_server', f'rdma_server -s {GUEST_IP}', exe,
+            ['--msg', '-c', '-a', GUEST_IP, f'--ip={HOST_IP}'], True, 1, check_rdma_msg)
+    cm_pair(r, 'rdma_client-guest_client', f'rdma_client -s {HOST_IP}', exe,
+            ['--msg', '-s', '-a', HOST_IP], False, 1, check_rdma_msg)
+    # udaddy: UD over the RDMA CM (port space UDP, SIDR_REQ / SIDR_REP), 10 x 100 bytes.
+    cm_pair(r, 'udaddy-guest_server', 'udaddy', exe,
+            ['--ud', '-c', '-a', GUEST_IP, f'--ip={HOST_IP}'], True, 10, check_udaddy)
+    cm_pair(r, 'udaddy-guest_client', f'udaddy -s {HOST_IP}', exe,
+            ['--ud', '-s', '-a', HOST_IP], False, 10, check_udaddy)
+
+
+def check_rdma_msg(rc, our_out, gst, guest_out, expect):
+    """rdma_server / rdma_client: each prints 'end 0' when its SEND completed and the peer's
+    message arrived; ours prints '1 pings' for the same."""
+    bad = []
+    if rc != 0:
+        bad.append(f'ours exited {rc}')
+    if gst != 0 or not re.search(r'^rdma_(server|client): end 0$', guest_out, re.M):
+        bad.append(f'guest exited {gst}: {guest_out.strip().splitlines()[-1:]}')
+    if not re.search(r'^rping (client|server): 1 pings', our_out, re.M):
+        bad.append('ours did not complete the exchange')
+    if bad:
+        return False, '; '.join(bad)
+    return True, 'one 16-byte SEND each way, both disconnected'
+
+
+def check_udaddy(rc, our_out, gst, guest_out, count):
+    """udaddy: SIDR gives the client the server's QPN and Q_Key, the client sends `count` UD
+    messages, the server answers with as many; udaddy ends with 'return status 0', ours with
+    'udaddy client|server: N pings'."""
+    bad = []
+    if rc != 0:
+        bad.append(f'ours exited {rc}')
+    if gst != 0 or 'return status 0' not in guest_out:
+        bad.append(f'guest exited {gst}: {guest_out.strip().splitlines()[-2:]}')
+    m = re.search(r'^udaddy (?:client|server): (\d+) pings', our_out, re.M)
+    if not m or int(m.group(1)) != count:
+        bad.append(f'ours: {m.group(0) if m else "no summary"}, expected {count} messages')
+    if bad:
+        return False, '; '.join(bad)
+    return True, f'SIDR resolved the QPN, {count} UD messages each way'
+
+
 def check_pingpong(rc, our_out, gst, guest_out, expect):
     ours_b, guest_b = bytes_reported(our_out), bytes_reported(guest_out)
     bad = []
@@ -633,6 +760,8 @@ def main():
         pingpong_runs(r, os.environ['ROCE_PINGPONG'])
         if os.environ.get('ROCE_PERFTEST'):
             perftest_runs(r, os.environ['ROCE_PERFTEST'])
+        if os.environ.get('ROCE_RPING'):
+            rping_runs(r, os.environ['ROCE_RPING'])
         if any('ipv6' not in n for n, _, _ in r.results):  # an IPv4 run took place
             neighbour_check(r)
     finally:

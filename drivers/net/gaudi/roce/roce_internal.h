@@ -27,6 +27,8 @@
 namespace gaudi::roce {
 
 constexpr uint32_t kQpnBase = 0x000100;
+constexpr uint32_t kGsiQpn = 1;		  // QP1 (IBA 13.5.1)
+constexpr uint32_t kGsiQkey = 0x80010000; // IBA 13.5.1.1
 constexpr uint32_t kTxBufLen = 256;
 constexpr uint32_t kHeldLen = 1024;
 constexpr uint32_t kRespQueueLen = 256;

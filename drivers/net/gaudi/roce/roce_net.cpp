@@ -89,6 +89,43 @@ bool Context::send_raw(std::span<const uint8_t> frame)
 	return true;
 }
 
+int Context::send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<const uint8_t> mad)
+{
+	Packet p = make_packet(Opcode::UD_SEND_ONLY);
+	p.eth.dst = av.mac;
+	p.eth.src = mac_;
+	uint32_t fl =
+		av.flow_label ? (av.flow_label & 0xFFFFF) : calc_flow_label(kGsiQpn, dest_qpn);
+	uint8_t hop = av.hop_limit > 1 ? av.hop_limit : cfg_.hop_limit;
+	if (v4_) {
+		p.ip_version = IpVersion::v4;
+		p.ip4.tos = av.traffic_class & 0xFC;
+		p.ip4.ttl = hop;
+		p.ip4.id = ip_id_++;
+		p.ip4.src = gid_.ipv4();
+		p.ip4.dst = av.gid.ipv4();
+	} else {
+		p.ip_version = IpVersion::v6;
+		p.ip6.traffic_class = av.traffic_class & 0xFC;
+		p.ip6.flow_label = fl;
+		p.ip6.hop_limit = hop;
+		p.ip6.src = gid_.raw;
+		p.ip6.dst = av.gid.raw;
+	}
+	p.udp.src_port = flow_label_to_udp_sport(fl);
+	p.bth.pkey = 0xFFFF; // the default partition, as rxe's GSI sends
+	p.bth.dest_qp = dest_qpn;
+	p.bth.psn = gsi_psn_++ & kPsnMask;
+	p.deth.qkey = kGsiQkey;
+	p.deth.src_qp = kGsiQpn;
+	p.payload = mad;
+	if (!emit(nullptr, p))
+		return -ENOBUFS;
+	tx_flush(); // a MAD goes out now, not at the next poll(): the CM is called between polls
+	counters_.tx_gsi++;
+	return 0;
+}
+
 int Context::resolve(const Gid &peer, MacAddr &mac)
 {
 	if (neigh_ == nullptr)
@@ -154,6 +191,21 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 		    (v4_ ? pkt.ip4.dst == gid_.ipv4() : pkt.ip6.dst == gid_.raw);
 	if (!mine) {
 		counters_.rx_not_for_us++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (pkt.bth.dest_qp == kGsiQpn) {
+		// QP1: MADs for the CM. Anything but a UD SEND with the GSI Q_Key is dropped here
+		// (IBA 13.5.1: QP1 is a UD QP; GMPs carry the well-known GSI Q_Key).
+		if (gsi_fn_ && pkt.bth.opcode == u8(Opcode::UD_SEND_ONLY) &&
+		    pkt.deth.qkey == kGsiQkey) {
+			log(false, pkt, kGsiQpn, len, "");
+			counters_.rx_gsi++;
+			gsi_fn_(pkt);
+		} else {
+			log(false, pkt, 0, len, "gsi-drop");
+			counters_.rx_gsi_dropped++;
+		}
 		rte_pktmbuf_free(m);
 		return;
 	}

@@ -328,7 +328,13 @@ struct Counters {
 	uint64_t cnps_sent = 0, cnps_rcvd = 0;
 	uint64_t remote_access_errors = 0; // requests refused by rkey/bounds/access checks
 	uint64_t cq_overflows = 0;
+	uint64_t rx_gsi = 0;	     // MADs handed to the GSI handler (QP1, roce_cm.h)
+	uint64_t rx_gsi_dropped = 0; // QP1 packets not UD SEND_ONLY / wrong Q_Key / no handler
+	uint64_t tx_gsi = 0;	     // MADs sent from QP1
 };
+
+// A UD SEND_ONLY received on QP1 (the GSI): the parsed packet, valid during the call only.
+using GsiRecvFn = std::function<void(const Packet &pkt)>;
 
 class Context {
 public:
@@ -380,6 +386,13 @@ public:
 	void set_packet_log(FILE *f) { log_file_ = f; }
 	void set_packet_log(PacketLogFn fn) { log_fn_ = std::move(fn); }
 
+	// QP1, the General Services Interface (IBA 13.5.1, Annex A17): the CM (roce_cm.h) takes
+	// the MADs received on it; {} = none (QP1 packets are then counted and dropped).
+	void set_gsi_handler(GsiRecvFn fn) { gsi_fn_ = std::move(fn); }
+	// Sends `mad` (256 bytes) as a UD SEND_ONLY from QP1 to `dest_qpn` (1 for the peer's GSI)
+	// with the GSI Q_Key and P_Key 0xFFFF. 0, or -ENOBUFS (no mbuf / TX room).
+	int send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<const uint8_t> mad);
+
 private:
 	friend class QueuePair;
 	friend class MemoryRegion;
@@ -419,6 +432,8 @@ private:
 	ParseStats parse_stats_;
 	FILE *log_file_ = nullptr;
 	PacketLogFn log_fn_;
+	GsiRecvFn gsi_fn_;
+	uint32_t gsi_psn_ = 0;
 	std::vector<QueuePair *> qps_;	  // slot -> QP (QPN = kQpnBase + slot)
 	std::vector<MemoryRegion *> mrs_; // key index -> MR
 	std::vector<uint8_t> mr_gen_;
