@@ -43,12 +43,17 @@ def capture_times(path):
 
 
 def check_gaps(path, n, gap, what):
-    """The captured frames' gaps follow the source's: as many, the sum within 20 %."""
+    """The captured frames' gaps follow the source's: as many; the median gap within 20 % of
+    the source's, and the whole run not shorter than 80 % of it (a replay may be late where
+    the machine took its core away, which the median rides over, but never early)."""
     t = capture_times(path)
     check(len(t) == n, f"{what}: {len(t)} frames captured, {n} sent")
-    gaps = [b - a for a, b in zip(t, t[1:])]
+    gaps = sorted(b - a for a, b in zip(t, t[1:]))
     want = gap * (n - 1)
-    check(abs(sum(gaps) - want) <= 0.2 * want,
+    median = gaps[len(gaps) // 2]
+    check(abs(median - gap) <= 0.2 * gap,
+          f"{what}: the median gap is {median:.4f} s, the capture's {gap:.4f} s")
+    check(sum(gaps) >= 0.8 * want,
           f"{what}: the gaps sum to {sum(gaps):.4f} s, the capture's to {want:.4f} s")
     check(min(gaps) >= 0, f"{what}: a frame arrived before its predecessor")
 
