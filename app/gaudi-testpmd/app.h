@@ -104,6 +104,10 @@ struct alignas(RTE_CACHE_LINE_SIZE) Stream {
 	std::atomic<uint64_t> sent{0};	     /* accepted by rte_eth_tx_burst */
 	std::atomic<uint64_t> tx_dropped{0}; /* forwarding modes: not accepted, freed */
 	std::atomic<uint64_t> sent_stamped{0};
+	/* A generator's TSC of its first and last accepted burst: the report judges a paced
+	 * rate over the sending time (n frames at R span (n - 1) / R), not over a run that
+	 * waits for the last frames to arrive, or whose end may or may not fall on a frame. */
+	std::atomic<uint64_t> first_tx_tsc{0}, last_tx_tsc{0};
 	std::atomic<uint64_t> rx{0};
 	Histogram lat;
 	SeqTracker seqs;

@@ -159,6 +159,12 @@ void run_generator(Stream &s, const Run &r)
 		s.pending_off += k;
 		s.npending -= k;
 		bump(s.sent, k);
+		if (k) {
+			uint64_t t = rte_rdtsc();
+			if (s.first_tx_tsc.load(std::memory_order_relaxed) == 0)
+				s.first_tx_tsc.store(t, std::memory_order_relaxed);
+			s.last_tx_tsc.store(t, std::memory_order_relaxed);
+		}
 	}
 }
 
@@ -247,6 +253,8 @@ uint64_t launch(Run &r, bool first)
 	for (auto &s : r.streams) {
 		s->done.store(false, std::memory_order_relaxed);
 		s->sent.store(0, std::memory_order_relaxed);
+		s->first_tx_tsc.store(0, std::memory_order_relaxed);
+		s->last_tx_tsc.store(0, std::memory_order_relaxed);
 	}
 	if (first)
 		tx_first(r);

@@ -50,6 +50,16 @@ const Sample &Sampler::take(const Run &r, double t, double dt)
 	return series.back();
 }
 
+namespace {
+/* A paced rate in frames/s: whole frames from 100 up, two decimals below (1.33, not 1). */
+std::string rate_text(double fps)
+{
+	char b[40];
+	snprintf(b, sizeof(b), fps >= 100 ? "%.0f frames/s" : "%.2f frames/s", fps);
+	return b;
+}
+} // namespace
+
 std::string pps_text(double pps)
 {
 	char b[32];
@@ -165,11 +175,22 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 		       ", tx errors %" PRIu64 ", tx dropped %" PRIu64 "\n",
 		       st.ierrors, st.imissed, st.rx_nombuf, st.oerrors, pr.tx_dropped);
 		if (pps > 0) {
-			std::string why = port_shortfall(r, p, pps, pr.tx_mpps * 1e6);
-			printf("  rate: target %.0f frames/s, achieved %.0f frames/s "
-			       "(%.2f%%)%s%s\n",
-			       pps, pr.tx_mpps * 1e6, pr.tx_mpps * 1e6 / pps * 100,
-			       why.empty() ? "" : ": ", why.c_str());
+			double achieved = pr.tx_mpps * 1e6;
+			/* Frames over the time from the first burst to the last (Stream::
+			 * first_tx_tsc). */
+			uint64_t first = UINT64_MAX, last = 0, n = 0;
+			for (auto &s : r.streams)
+				if (s->port == p.id && s->last_tx_tsc.load()) {
+					first = std::min(first, s->first_tx_tsc.load());
+					last = std::max(last, s->last_tx_tsc.load());
+					n += s->sent.load();
+				}
+			if (n > 1 && last > first)
+				achieved = double(n - 1) / (double(last - first) / double(r.hz));
+			std::string why = port_shortfall(r, p, pps, achieved);
+			printf("  rate: target %s, achieved %s (%.2f%%)%s%s\n",
+			       rate_text(pps).c_str(), rate_text(achieved).c_str(),
+			       achieved / pps * 100, why.empty() ? "" : ": ", why.c_str());
 		}
 		if (pr.measured) {
 			uint64_t lost = pr.peer_sent_stamped > pr.seqs.received()

@@ -324,7 +324,9 @@ struct Bench {
 		printf(": %s sent %" PRIu64 ", received %" PRIu64 ", loss %" PRIu64 " (%.4f%%)%s",
 		       who.c_str(), t.offered, t.received, t.loss,
 		       t.offered ? double(t.loss) * 100 / double(t.offered) : 0.0,
-		       t.pass ? ", pass" : ", FAIL");
+		       t.aborted ? ", aborted (signal): not judged"
+		       : t.pass	 ? ", pass"
+				 : ", FAIL");
 		if (t.rx_missed)
 			printf(", rx missed %" PRIu64, t.rx_missed);
 		if (disturbed(t))
@@ -664,6 +666,10 @@ double rfc2544_run(Run &r, std::vector<std::unique_ptr<Capture>> &captures, cons
 	c.pkt_len = *std::max_element(c.rfc2544_sizes.begin(), c.rfc2544_sizes.end()) -
 		    RTE_ETHER_CRC_LEN;
 	stopped_by = b.aborted ? "signal" : "rfc2544";
+	if (b.aborted)
+		printf("RFC 2544 interrupted (signal): the tables hold the sizes finished before "
+		       "it%s\n",
+		       g.tput.empty() && g.b2b.empty() ? " (none)" : "");
 	print_tables();
 	return b.spent;
 }

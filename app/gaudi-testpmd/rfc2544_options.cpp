@@ -68,7 +68,9 @@ bool rfc2544_parse_sizes(const char *arg, std::vector<uint32_t> &sizes, std::str
 		unsigned long v =
 			t.empty() || !isdigit(uint8_t(t[0])) ? 0 : strtoul(t.c_str(), &end, 10);
 		if (t.empty() || errno || !end || *end || v < 64 || v > 9018) {
-			err = "'" + t + "' is not a frame size (64..9018 bytes with FCS)";
+			err = "'" + t +
+			      "' is not a frame size (64..9018 bytes with FCS, up to the "
+			      "ports' largest frame)";
 			return false;
 		}
 		if (std::find(sizes.begin(), sizes.end(), uint32_t(v)) != sizes.end()) {

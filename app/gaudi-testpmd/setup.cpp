@@ -449,10 +449,14 @@ bool validate(Run &r)
 		uint32_t port_max = port_frame_max(info);
 		r.port_max_frame = std::min(r.port_max_frame, port_max);
 		if (max_frame > port_max) {
+			/* Named by the option the length came from. */
+			const char *from = c.rfc2544			  ? "--rfc2544-sizes"
+					   : c.mode == FwdMode::template_ ? "--template"
+									  : "--txpkts / --stream";
 			fprintf(stderr,
-				"%s: port %u (%s): %u-byte frames exceed its largest frame of %u "
-				"bytes (without FCS)\n",
-				kProg, p.id, p.name.c_str(), max_frame, port_max);
+				"%s: %s: port %u (%s): %u-byte frames exceed its largest frame of "
+				"%u bytes (without FCS)\n",
+				kProg, from, p.id, p.name.c_str(), max_frame, port_max);
 			return false;
 		}
 		p.speed_mbps = 0;

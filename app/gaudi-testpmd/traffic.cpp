@@ -292,8 +292,9 @@ bool parse_size(const std::string &s, SizeSpec &out, std::string &err)
 		return false;
 	}
 	if (!parse_len(body, z.lo)) {
-		err = "not a frame length (14..65535), imix, LEN:WEIGHT,..., LO-HI or "
-		      "random:LO-HI";
+		err = "not a frame length (42 bytes or more, without FCS, up to the port's "
+		      "largest), "
+		      "imix, LEN:WEIGHT,..., LO-HI or random:LO-HI";
 		return false;
 	}
 	z.hi = z.lo;

@@ -20,7 +20,7 @@ def within(achieved, target, what, out=None):
     a machine too busy for the target passes if the report said why on its rate line, as the
     app promises ("target ..., achieved ... (NN%): <reason>"); sending too much never does."""
     if out is not None and achieved < 0.95 * target:
-        said = re.search(r"rate: target \d+ frames/s, achieved \d+ frames/s \([\d.]+%\): \S", out)
+        said = re.search(r"rate: target [\d.]+ frames/s, achieved [\d.]+ frames/s \([\d.]+%\): \S", out)
         if said:
             print(f"note: {what}: {achieved:.0f} of {target:.0f} frames/s, said: "
                   f"{said.group(0)}")
