@@ -169,7 +169,8 @@ struct gaudi_port {
 	uint16_t port_id;
 	gaudi_port_mem mem;
 
-	/* Event queue consumer (datapath and control path share it under eq_lock). */
+	/* Event queue consumer (datapath and control path share it under eq_lock, which nests
+	 * inside the TX queue's lock, gaudi_txq::lock, when a consumer holds both). */
 	rte_spinlock_t eq_lock;
 	uint32_t eq_ci;
 	/* The QPC's EVENT_QUE registers hold this port's queue (set by gaudi_port_eq_start,
@@ -217,7 +218,7 @@ struct gaudi_port {
 	uint8_t lsc_reported;  /* link status last reported through the LSC callback */
 	bool rearm_pending;    /* an alarm will re-arm the EQ interrupt */
 
-	gaudi_recovery rec; /* [faults] gaudi_recovery.h, under eq_lock */
+	gaudi_recovery rec; /* [faults] gaudi_recovery.h: under eq_lock; db_rering under the TX queue's lock too */
 	gaudi_phy_port phy; /* [phy] the link-state machine (gaudi_phy_port.h) */
 };
 

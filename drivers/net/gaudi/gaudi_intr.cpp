@@ -94,7 +94,7 @@ void lsc_check_sibling(rte_eth_dev *dev)
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */
 bool drain_if_stopped(gaudi_port *port)
 {
-	/* A started port is the common case, and tx_burst holds eq_lock for its whole burst:
+	/* A started port is the common case, and its consumers (tx_burst first) hold eq_lock:
 	 * answer it without the lock, so that this thread does not spin beside the datapath on
 	 * every EQ interrupt (14 % of an inline 64-byte run's samples did). Deciding on a value
 	 * about to change is no worse than deciding under the lock just before it changes. */
@@ -121,10 +121,17 @@ void rearm_alarm(void *arg)
 	port->hw.intr_clear(reg::INTR_EQ);
 	/* Nor did an event: an odd port's queue may hold its sibling's link events, which an
 	 * idle datapath would leave there (their counters, gaudi_rec_link_event). */
-	if ((port->hw.id() & 1) && rte_spinlock_trylock(&port->eq_lock)) {
-		if (port->started)
-			gaudi_port_events_locked(port, gaudi_txq0(dev));
-		rte_spinlock_unlock(&port->eq_lock);
+	if (port->hw.id() & 1) {
+		gaudi_txq *txq = gaudi_txq0(dev);
+		if (txq == nullptr || rte_spinlock_trylock(&txq->lock)) {
+			if (rte_spinlock_trylock(&port->eq_lock)) {
+				if (port->started)
+					gaudi_port_events_locked(port, txq);
+				rte_spinlock_unlock(&port->eq_lock);
+			}
+			if (txq != nullptr)
+				rte_spinlock_unlock(&txq->lock);
+		}
 	}
 	lsc_check(dev); /* a change while the cause was pending raised no new interrupt */
 	lsc_check_sibling(dev);

@@ -3,7 +3,7 @@
  * flaps, a stuck TX engine). See doc/guides/nics/gaudi.rst, "Fault injection and recovery".
  * This file: accounting, link events, reset requests (state: struct gaudi_recovery in
  * gaudi_adapter.h). The TX queue's part (re-ring, QP restart): gaudi_tx.h gaudi_tx_recover;
- * the watchdog: gaudi_watchdog.h. Locking: under gaudi_port::eq_lock (gaudi_watchdog.h).
+ * the watchdog: gaudi_watchdog.h. Locking: gaudi_watchdog.h.
  */
 #pragma once
 

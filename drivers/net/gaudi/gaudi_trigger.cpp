@@ -121,12 +121,12 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	if (!port->hw.db_fifo_reset(port->mem.db_ci))
 		GAUDI_LOG(WARNING, "port %u: doorbell FIFO reset: CI did not reach 63 (reads %u)",
 			  dev->data->port_id, *port->mem.db_ci);
-	rte_spinlock_lock(&port->eq_lock);
+	gaudi_tx_lock_all(port, txq);
 	gaudi_port_events_locked(port, txq);
 	port->hw.eq_disable();
 	port->eq_live = false;
 	port->started = false;
-	rte_spinlock_unlock(&port->eq_lock);
+	gaudi_tx_unlock_all(port, txq);
 	gaudi_link_eq_update(port->adapter, port->hw.id());
 	if (txq != nullptr)
 		gaudi_tx_drain(txq);

@@ -115,14 +115,14 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	auto *txq = static_cast<gaudi_txq *>(queue);
-	gaudi_port *port = txq->port;
 	if (unlikely(!txq->started))
 		return 0;
-	/* [faults] The burst runs under eq_lock: the TX watchdog (gaudi_watchdog.cpp) may then
-	 * consume the EQ and recover this queue while the application does not transmit. */
-	rte_spinlock_lock(&port->eq_lock);
+	/* [faults] The burst runs under the queue's own lock, no lock of the port: the TX
+	 * watchdog (gaudi_watchdog.cpp) takes it too, to recover this queue while the
+	 * application does not transmit; it is not shared with any other queue. */
+	rte_spinlock_lock(&txq->lock);
 	uint16_t n = tx_burst_locked(txq, pkts, nb_pkts);
-	rte_spinlock_unlock(&port->eq_lock);
+	rte_spinlock_unlock(&txq->lock);
 	return n;
 }
 
@@ -180,7 +180,13 @@ __rte_noinline TxBuf tx_bounce(gaudi_txq *txq, rte_mbuf *m, uint32_t slot, uint3
 uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	gaudi_port *port = txq->port;
-	gaudi_port_events_locked(port, txq);
+	/* The port's events: the EQ is never waited for. Every other consumer that runs while
+	 * the port is started takes this queue's lock first (gaudi_port_events_locked), so the
+	 * EQ is busy only while the port is stopped or being handed over. */
+	if (likely(rte_spinlock_trylock(&port->eq_lock))) {
+		gaudi_port_events_locked(port, txq);
+		rte_spinlock_unlock(&port->eq_lock);
+	}
 	/* [faults] A lost doorbell or a QP error left work: done even for an empty burst. */
 	if (unlikely(port->rec.db_rering || port->qp_err_pending))
 		gaudi_tx_recover(txq);
@@ -438,8 +444,26 @@ void gaudi_port_events_locked(gaudi_port *port, gaudi_txq *txq)
 
 void gaudi_port_events(gaudi_port *port, gaudi_txq *txq)
 {
-	if (!rte_spinlock_trylock(&port->eq_lock))
+	if (txq != nullptr && !rte_spinlock_trylock(&txq->lock))
 		return;
-	gaudi_port_events_locked(port, txq);
+	if (rte_spinlock_trylock(&port->eq_lock)) {
+		gaudi_port_events_locked(port, txq);
+		rte_spinlock_unlock(&port->eq_lock);
+	}
+	if (txq != nullptr)
+		rte_spinlock_unlock(&txq->lock);
+}
+
+void gaudi_tx_lock_all(gaudi_port *port, gaudi_txq *txq)
+{
+	if (txq != nullptr)
+		rte_spinlock_lock(&txq->lock);
+	rte_spinlock_lock(&port->eq_lock);
+}
+
+void gaudi_tx_unlock_all(gaudi_port *port, gaudi_txq *txq)
+{
 	rte_spinlock_unlock(&port->eq_lock);
+	if (txq != nullptr)
+		rte_spinlock_unlock(&txq->lock);
 }

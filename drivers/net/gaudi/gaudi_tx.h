@@ -45,6 +45,10 @@ struct gaudi_txq {
 	/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE (port or queue): the application promises one
 	 * mempool, direct mbufs, refcnt 1, so freeing is putting them back in bulk. */
 	bool fast_free;
+	/* The queue's ring (pi, ci, sw_ring, bounce slots) and what acts on it: tx_burst, the
+	 * completions, the queue's recovery, drain. One per queue, as hbl_en takes its netdev TX
+	 * queue's lock to reclaim (gaudi2_en_tx_done); the port's eq_lock nests inside it. */
+	rte_spinlock_t lock;
 };
 
 uint16_t gaudi_tx_burst(void *txq, rte_mbuf **pkts, uint16_t nb_pkts);
@@ -61,10 +65,15 @@ void gaudi_tx_drain(gaudi_txq *txq);
 /* rte_eth_tx_descriptor_status. */
 int gaudi_tx_descriptor_status(void *txq, uint16_t offset);
 /* Work a fault left for the TX queue: re-ring a lost doorbell, restart the QP after a QP
- * error. Under eq_lock (tx_burst, watchdog). Cheap test first. */
+ * error. Under txq->lock (tx_burst, watchdog). Cheap test first. */
 void gaudi_tx_recover(gaudi_txq *txq);
 /* Drain the port's event queue and act on what it held: the TX completions go to txq (none
- * when null), the rest to gaudi_recovery. Under eq_lock. */
+ * when null), the rest to gaudi_recovery. Under eq_lock, and txq->lock when txq is given.
+ * While the port is started every consumer gives its TX queue: completions are never lost. */
 void gaudi_port_events_locked(gaudi_port *port, gaudi_txq *txq);
-/* The same, returning at once if another thread holds eq_lock (it is draining the queue). */
+/* The same, taking the locks (txq->lock first); returns at once if another thread holds one
+ * (the datapath, or another consumer, is at it). */
 void gaudi_port_events(gaudi_port *port, gaudi_txq *txq);
+/* Both locks, blocking, in their order (the queue's, then the EQ's; txq may be null). */
+void gaudi_tx_lock_all(gaudi_port *port, gaudi_txq *txq);
+void gaudi_tx_unlock_all(gaudi_port *port, gaudi_txq *txq);

@@ -112,6 +112,7 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	}
 	txq->mask = nb_desc - 1;
 	txq->port = gaudi_priv(dev);
+	rte_spinlock_init(&txq->lock);
 	txq->queue_id = qid;
 	txq->max_frame = gaudi_max_frame(dev->data->mtu);
 	txq->deferred = conf->tx_deferred_start != 0;
@@ -163,16 +164,16 @@ void gaudi_txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
 	}
 	gaudi_port_events(port, txq);
 	port->hw.tx_disable();
-	/* WQEs never completed: their mbufs go back to the pool. Under eq_lock: with the port
-	 * still started, an interrupt, the EQ re-arm alarm or the TX watchdog may be completing
-	 * WQEs of this queue (gaudi_tx_complete) at the same time. */
-	rte_spinlock_lock(&port->eq_lock);
+	/* WQEs never completed: their mbufs go back to the pool. Under the queue's lock and
+	 * eq_lock: with the port still started, an interrupt, the EQ re-arm alarm or the TX
+	 * watchdog may be completing WQEs of this queue (gaudi_tx_complete) at the same time. */
+	gaudi_tx_lock_all(port, txq);
 	/* The stopped QP's events, taken now whoever held the lock above: a DB_FIFO_OVERRUN
 	 * consumed after the next start's alignment would take db_pushed below 0, and the FIFO
 	 * would then read full for good. */
 	gaudi_port_events_locked(port, txq);
 	gaudi_tx_drain(txq);
-	rte_spinlock_unlock(&port->eq_lock);
+	gaudi_tx_unlock_all(port, txq);
 	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
 }
 

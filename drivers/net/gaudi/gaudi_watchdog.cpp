@@ -55,8 +55,12 @@ void wd_tick(void *arg)
 	if (!r.wd_active)
 		return;
 	gaudi_txq *txq = txq_of(dev);
-	if (txq != nullptr && txq->started && rte_spinlock_trylock(&port->eq_lock)) {
-		/* tx_burst is not running (it holds eq_lock). */
+	if (txq != nullptr && txq->started && rte_spinlock_trylock(&txq->lock)) {
+		/* tx_burst is not running (it holds the queue's lock). */
+		if (!rte_spinlock_trylock(&port->eq_lock)) { /* the port stops or changes hands */
+			rte_spinlock_unlock(&txq->lock);
+			goto rearm;
+		}
 		uint32_t hw_pi = __atomic_load_n(port->mem.eq_pi, __ATOMIC_ACQUIRE);
 		/* The datapath consumed nothing for a whole period but recovery work waits (its
 		 * application may not call tx_burst again until the frames it holds go out). */
@@ -90,7 +94,9 @@ void wd_tick(void *arg)
 		r.wd_txq_ci = txq->ci;
 		r.wd_db_ci = db_ci;
 		rte_spinlock_unlock(&port->eq_lock);
+		rte_spinlock_unlock(&txq->lock);
 	}
+rearm:
 	gaudi_rec_fw_events(port->adapter);
 	if (rte_eal_alarm_set(kWdPeriodMs * 1000, wd_tick, dev) != 0)
 		r.wd_active = false;

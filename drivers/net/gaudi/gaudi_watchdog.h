@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Gaudi2 PMD: the TX watchdog (gaudi_watchdog.cpp).
  *
- * Locking: everything that touches the TX queue runs under gaudi_port::eq_lock, which
- * tx_burst holds for the whole burst; the watchdog takes it too (trylock: it skips a tick the
- * datapath is running), so it can finish a recovery the datapath would otherwise only do on
- * its next burst.
+ * Locking: everything that touches the TX queue runs under the queue's lock (gaudi_txq::lock),
+ * which tx_burst holds for the whole burst; the watchdog takes it too, then the port's eq_lock
+ * (trylocks: it skips a tick the datapath is running), so it can finish a recovery the datapath
+ * would otherwise only do on its next burst.
  */
 #pragma once
 
