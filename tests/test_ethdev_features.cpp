@@ -1294,7 +1294,7 @@ unsigned slot_zones(uint16_t port)
 	return ctx.n;
 }
 
-/* The fewest RX descriptors that lend slots (kRxAttachMinDesc, gaudi_rxtx.h): smaller rings
+/* The fewest RX descriptors that lend slots (kRxAttachMinDesc, gaudi_rx.h): smaller rings
  * copy every frame. */
 constexpr uint32_t kAttachRing = 128;
 

@@ -5,7 +5,7 @@
  * so they cannot disagree. Keys are parsed with rte_kvargs_process, one key at a time, in table
  * order; rules that involve several keys live in one check function per driver.
  *
- * net_gaudi_emu's table (model keys, gaudi_vdev.cpp) and net_gaudi's (gaudi_pci.cpp) both end
+ * net_gaudi_emu's table (model keys, gaudi_vdev_args.h) and net_gaudi's (gaudi_pci.cpp) both end
  * with GAUDI_DRIVER_DEVARGS, the driver's own settings (struct gaudi_devargs).
  */
 #pragma once

@@ -7,9 +7,7 @@
 #include <cstring>
 
 #include "gaudi_logs.h"
-#include "gaudi_queue.h"
-#include "gaudi_recovery.h"
-#include "gaudi_rxtx.h"
+#include "gaudi_mem.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
@@ -52,15 +50,7 @@ void gaudi_port_eq_start(gaudi_port *port)
 	port->hw.eq_init({mz->iova, kEqLog2, mz->iova + eq_len});
 	port->eq_live = true;
 }
-void gaudi_eq_poll(gaudi_port *port, gaudi_txq *txq)
-{
-	if (!rte_spinlock_trylock(&port->eq_lock))
-		return;
-	gaudi_eq_poll_locked(port, txq);
-	rte_spinlock_unlock(&port->eq_lock);
-}
-
-void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
+void gaudi_eq_poll_locked(gaudi_port *port, gaudi_eq_found *found)
 {
 	/* The valid bit of the next EQE tells whether there is one, as gaudi2_cn_eq.c's consumer
 	 * reads it: not the PI shadow first, a second line the device writes (each read of one
@@ -75,30 +65,32 @@ void gaudi_eq_poll_locked(gaudi_port *port, gaudi_txq *txq)
 		if (!(d0 & EQE_VALID))
 			break;
 		switch (EqeType(d0 & EQE_TYPE_MASK)) {
-		case EqeType::raw_tx_comp:
-			if (txq != nullptr) /* d2: the ring index of the solicited WQE */
-				gaudi_tx_complete(txq, gaudi_txq_unring(txq, e->d2));
+		case EqeType::raw_tx_comp: /* d2: the ring index of the solicited WQE */
+			found->tx_comp = e->d2;
+			found->has_tx_comp = true;
 			break;
 		case EqeType::link_status: /* counted on the port(s) whose link it changed */
-			gaudi_rec_link_event(port, e->d2); /* [faults] */
+			if (found->n_link == gaudi_eq_found::kLinkMax) {
+				found->more = true; /* left valid for the next pass */
+				port->eq_ci = ci;
+				return;
+			}
+			found->link[found->n_link++] = e->d2;
 			break;
 		case EqeType::qp_err:
-			port->ev_qp_err++;
-			port->last_qp_syndrome = e->d2;
-			port->qp_err_pending = true;
+			found->qp_errs++;
+			found->qp_syndrome = e->d2;
 			break;
 		case EqeType::db_fifo_overrun:
-			port->ev_db_overrun++;
-			gaudi_rec_db_overrun(port); /* [faults] ring again */
+			found->db_overruns++;
 			break;
 		case EqeType::comp_err:
-			port->ev_cq_overrun++;
-			gaudi_rec_cq_overrun(port); /* [faults] log, rate-limited */
+			found->cq_overruns++;
 			break;
 		default:
 			break;
 		}
-		e->d0 = 0; /* software clears the valid bit [gaudi2_cn_eq.c] */
+		e->d0 = 0;		     /* software clears the valid bit [gaudi2_cn_eq.c] */
 		ci = (ci + 1) & EQ_IDX_MASK; /* the EQ indexes are 24 bits */
 		/* The CI register is written every quarter ring, as the Linux driver does. */
 		if ((ci & (quarter - 1)) == 0)

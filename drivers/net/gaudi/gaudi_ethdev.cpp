@@ -9,23 +9,23 @@
 #include <ethdev_driver.h>
 #include <rte_malloc.h>
 
-#include "gaudi_eq.h"
 #include "gaudi_ethdev.h"
+#include "gaudi_eq.h"
 #include "gaudi_fw_status.h"
 #include "gaudi_info.h"
 #include "gaudi_intr.h"
 #include "gaudi_link.h"
 #include "gaudi_logs.h"
 #include "gaudi_mac.h"
-#include "gaudi_queue.h"
-#include "gaudi_rxtx.h"
+#include "gaudi_recovery.h"
+#include "gaudi_rxq.h"
+#include "gaudi_trigger.h"
+#include "gaudi_txq.h"
 #include "gaudi_stats.h"
 #include "base/gaudi_nic_mem.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
-
-RTE_LOG_REGISTER_DEFAULT(gaudi_logtype, NOTICE);
 
 int gaudi_dev_configure(rte_eth_dev *dev)
 {
@@ -51,121 +51,6 @@ int gaudi_dev_configure(rte_eth_dev *dev)
 		return -EINVAL;
 	}
 	return gaudi_intr_configure(dev);
-}
-
-int gaudi_dev_start(rte_eth_dev *dev)
-{
-	gaudi_port *port = gaudi_priv(dev);
-	auto *rxq = gaudi_rxq0(dev);
-	auto *txq = gaudi_txq0(dev);
-	if (rxq == nullptr || txq == nullptr) {
-		GAUDI_LOG(ERR, "port %u: start needs rx and tx queue 0 set up", dev->data->port_id);
-		return -EINVAL;
-	}
-	uint32_t max_frame = gaudi_max_frame(dev->data->mtu);
-	if (rxq->max_frame != max_frame) { /* MTU changed since setup */
-		int rc = gaudi_rxq_alloc_ring(dev, rxq);
-		if (rc != 0)
-			return rc;
-	}
-	if (txq->bounce_stride < max_frame) { /* MTU raised since setup */
-		int rc = gaudi_txq_alloc_bounce(dev, txq);
-		if (rc != 0)
-			return rc;
-	}
-	txq->max_frame = max_frame;
-	uint32_t room = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
-	if (!rxq->scatter && max_frame > room) {
-		GAUDI_LOG(ERR, "port %u: MTU %u needs %u-byte mbufs or scattered rx (room %u)",
-			  dev->data->port_id, dev->data->mtu, max_frame, room);
-		return -EINVAL;
-	}
-
-	if (port->hw.id() & 1) /* the adapter may consume our EQ for the even sibling */
-		gaudi_link_eq_release(port->adapter, port->hw.id());
-	rte_spinlock_lock(&port->eq_lock);
-	gaudi_port_eq_start(port);
-	rte_spinlock_unlock(&port->eq_lock);
-	/* gaudi2_cn.c hw_port_config: TXS is programmed at bring-up (gaudi_bringup), the QPC
-	 * block here; TXE and RXE go with their queue (a queue may start deferred or again on
-	 * its own), RXE's first as the raw QPs go: responder, then requester [gaudi2_en.c
-	 * config_qp]. */
-	unsigned hw_port = port->hw.id();
-	port->hw.qpc_config({nicmem::req_qpc_addr(hw_port), nicmem::res_qpc_addr(hw_port),
-			     gaudi_db_ci_iova(port)});
-	/* Then the MAC filter and the MAC lanes, and PCS loopback, before the raw QPs are made
-	 * valid, as hbl_cn's port open: gaudi2_cn_hw_port_config (config_hw_mac_filter,
-	 * hw_mac_port_config), gaudi2_cn_hw_mac_loopback_cfg (the channel reset clears
-	 * loopback), then gaudi2_en_port_open. */
-	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
-	gaudi_mac_filters_restore(dev);
-	if (!port->hw.mac_config(true))
-		GAUDI_LOG(ERR, "port %u: a MAC channel stayed in reset (PCS CONTROL1.FLD_RESET)",
-			  dev->data->port_id);
-	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
-
-	rxq->started = txq->started = false;
-	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	int rc = 0;
-	if (!rxq->deferred)
-		rc = gaudi_rxq_hw_start(dev, rxq);
-	if (rc == 0 && !txq->deferred)
-		rc = gaudi_txq_hw_start(dev, txq);
-	if (rc != 0) {
-		GAUDI_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
-		gaudi_link_eq_update(port->adapter, port->hw.id());
-		return rc;
-	}
-	port->hw.cq_arm_timer_off(); /* gaudi2_en_port_open: configure_cq after config_qp */
-	gaudi_intr_start(dev);
-	rte_spinlock_lock(&port->eq_lock);
-	port->started = true;
-	rte_spinlock_unlock(&port->eq_lock);
-	gaudi_link_eq_update(port->adapter, port->hw.id()); /* before the link comes up */
-	gaudi_rec_start(dev);				    /* [faults] TX watchdog */
-	/* [phy] Power-up and TX driver on; the link-state machine reports the link once the
-	 * F/W tuned the lanes. A failed power-up leaves the port started with its link down. */
-	gaudi_phy_start(dev);
-	gaudi_link_update(dev, 0);
-	return 0;
-}
-
-int gaudi_dev_stop(rte_eth_dev *dev)
-{
-	gaudi_port *port = gaudi_priv(dev);
-	if (!port->started)
-		return 0;
-	gaudi_rec_stop(dev); /* [faults] */
-	gaudi_phy_stop(dev); /* [phy] TX driver off */
-	port->hw.mac_config(false);
-	gaudi_intr_stop(dev);
-	/* gaudi2_en_port_close's order: CQ arm timer off, requester QPC invalid, responder QPC
-	 * invalid, then the doorbell FIFO reset (__db_fifo_reset: wrapped to 63, CI address
-	 * cleared; qpc_config sets it again at the next start). */
-	port->hw.cq_arm_timer_off();
-	auto *txq = gaudi_txq0(dev);
-	if (txq != nullptr && txq->started)
-		gaudi_txq_hw_stop(dev, txq);
-	if (auto *rxq = gaudi_rxq0(dev))
-		gaudi_rxq_hw_stop(dev, rxq);
-	if (!port->hw.db_fifo_reset(port->mem.db_ci))
-		GAUDI_LOG(WARNING, "port %u: doorbell FIFO reset: CI did not reach 63 (reads %u)",
-			  dev->data->port_id, *port->mem.db_ci);
-	rte_spinlock_lock(&port->eq_lock);
-	gaudi_eq_poll_locked(port, txq);
-	port->hw.eq_disable();
-	port->eq_live = false;
-	port->started = false;
-	rte_spinlock_unlock(&port->eq_lock);
-	gaudi_link_eq_update(port->adapter, port->hw.id());
-	if (txq != nullptr)
-		gaudi_tx_drain(txq);
-	port->adapter->backend->flush();
-	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	gaudi_link_update(dev, 0);
-	return 0;
 }
 
 rte_spinlock_t gaudi_adapter_lock = RTE_SPINLOCK_INITIALIZER;

@@ -10,7 +10,7 @@
 #include <rte_eal.h>
 
 #include "gaudi_bringup.h"
-#include "gaudi_ethdev.h"
+#include "gaudi_adapter.h"
 #include "gaudi_logs.h"
 #include "rte_pmd_gaudi.h"
 

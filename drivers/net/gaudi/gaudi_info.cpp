@@ -10,10 +10,11 @@
 #include <string_view>
 
 #include "base/gaudi_regs.h"
-#include "gaudi_ethdev.h"
+#include "gaudi_adapter.h"
 #include "gaudi_link.h"
 #include "gaudi_mac.h"
-#include "gaudi_rxtx.h"
+#include "gaudi_rx.h"
+#include "gaudi_tx.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;

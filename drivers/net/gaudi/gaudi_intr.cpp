@@ -17,10 +17,12 @@
 
 #include "base/gaudi_regs.h"
 #include "gaudi_eq.h"
-#include "gaudi_ethdev.h"
+#include "gaudi_adapter.h"
 #include "gaudi_link.h"
 #include "gaudi_logs.h"
-#include "gaudi_rxtx.h"
+#include "gaudi_recovery.h"
+#include "gaudi_rx.h"
+#include "gaudi_tx.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
@@ -92,7 +94,7 @@ void lsc_check_sibling(rte_eth_dev *dev)
 /* The event queue's consumer while the port is stopped (the TX datapath owns it otherwise). */
 bool drain_if_stopped(gaudi_port *port)
 {
-	/* A started port is the common case, and tx_burst holds eq_lock for its whole burst:
+	/* A started port is the common case, and its consumers (tx_burst first) hold eq_lock:
 	 * answer it without the lock, so that this thread does not spin beside the datapath on
 	 * every EQ interrupt (14 % of an inline 64-byte run's samples did). Deciding on a value
 	 * about to change is no worse than deciding under the lock just before it changes. */
@@ -104,7 +106,7 @@ bool drain_if_stopped(gaudi_port *port)
 	 * on an odd port, programmed by the adapter with its own CI: a write of ours would
 	 * make the model, and the chip, see that queue full. */
 	if (stopped && port->eq_live) {
-		gaudi_eq_poll_locked(port, nullptr);
+		gaudi_port_events_locked(port, nullptr);
 		port->hw.eq_write_ci(port->eq_ci); /* exact CI before the interrupt is re-armed */
 	}
 	rte_spinlock_unlock(&port->eq_lock);
@@ -119,10 +121,17 @@ void rearm_alarm(void *arg)
 	port->hw.intr_clear(reg::INTR_EQ);
 	/* Nor did an event: an odd port's queue may hold its sibling's link events, which an
 	 * idle datapath would leave there (their counters, gaudi_rec_link_event). */
-	if ((port->hw.id() & 1) && rte_spinlock_trylock(&port->eq_lock)) {
-		if (port->started)
-			gaudi_eq_poll_locked(port, gaudi_txq0(dev));
-		rte_spinlock_unlock(&port->eq_lock);
+	if (port->hw.id() & 1) {
+		gaudi_txq *txq = gaudi_txq0(dev);
+		if (txq == nullptr || rte_spinlock_trylock(&txq->lock)) {
+			if (rte_spinlock_trylock(&port->eq_lock)) {
+				if (port->started)
+					gaudi_port_events_locked(port, txq);
+				rte_spinlock_unlock(&port->eq_lock);
+			}
+			if (txq != nullptr)
+				rte_spinlock_unlock(&txq->lock);
+		}
 	}
 	lsc_check(dev); /* a change while the cause was pending raised no new interrupt */
 	lsc_check_sibling(dev);
@@ -147,7 +156,7 @@ void intr_handler(void *arg)
 	 * sibling's link events, which must not wait for traffic: consume what is there (the EQ
 	 * lock serialises with tx_burst; a busy lock means the datapath is at it). */
 	if (port->hw.id() & 1)
-		gaudi_eq_poll(port, gaudi_txq0(dev));
+		gaudi_port_events(port, gaudi_txq0(dev));
 	lsc_check(dev);
 	lsc_check_sibling(dev);
 	if (!port->rearm_pending) {

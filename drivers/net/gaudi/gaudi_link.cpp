@@ -8,6 +8,7 @@
 #include "gaudi_eq.h"
 #include "gaudi_logs.h"
 #include "gaudi_phy_port.h"
+#include "gaudi_tx.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
@@ -24,7 +25,7 @@ int gaudi_link_update(rte_eth_dev *dev, int wait)
 	 * started check is made under the EQ lock, which dev_start takes to set it. */
 	rte_spinlock_lock(&port->eq_lock);
 	if (!port->started && port->eq_live) /* not when the adapter holds our queue */
-		gaudi_eq_poll_locked(port, nullptr);
+		gaudi_port_events_locked(port, nullptr);
 	rte_spinlock_unlock(&port->eq_lock);
 	gaudi_eq_report_events(port);
 	rte_eth_link link = gaudi_link_get(port);

@@ -5,7 +5,7 @@
 
 #include <ethdev_driver.h>
 
-#include "gaudi_ethdev.h"
+#include "gaudi_adapter.h"
 
 /* rte_eth_dev_info speed_capa of a port running at s (devarg speed): that speed only. */
 constexpr uint32_t gaudi_speed_capa(gaudi::hw::Speed s)

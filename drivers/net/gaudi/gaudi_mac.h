@@ -5,7 +5,7 @@
 
 #include <ethdev_driver.h>
 
-#include "gaudi_ethdev.h"
+#include "gaudi_adapter.h"
 
 /* Station address (RXB TS_RAW0) + unicast addresses the driver filters in software. */
 inline constexpr unsigned kGaudiMaxMacAddrs = 1 + 15;

@@ -8,12 +8,15 @@
 #include <new>
 #include <type_traits>
 
+#include "gaudi_ethdev.h"
 #include "gaudi_info.h"
 #include "gaudi_intr.h"
 #include "gaudi_link.h"
 #include "gaudi_logs.h"
 #include "gaudi_mac.h"
-#include "gaudi_queue.h"
+#include "gaudi_rxq.h"
+#include "gaudi_trigger.h"
+#include "gaudi_txq.h"
 #include "gaudi_stats.h"
 
 using namespace gaudi;

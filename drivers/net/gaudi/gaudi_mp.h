@@ -5,7 +5,7 @@
 
 #include <ethdev_driver.h>
 
-#include "gaudi_ethdev.h"
+#include "gaudi_adapter.h"
 
 /* Secondary probe: attach to the ports the primary created ("<nic>_p<N>"). */
 int gaudi_attach_ports(rte_device *device, gaudi_adapter *ad);

@@ -12,8 +12,7 @@
 #include <rte_eal.h>
 
 #include "base/gaudi_fw_if.h"
-#include "gaudi_ethdev.h"
-#include "gaudi_intr.h"
+#include "gaudi_adapter.h"
 #include "gaudi_logs.h"
 
 using namespace gaudi;
@@ -89,7 +88,7 @@ int power_up(gaudi_port *port)
  * reconfigure past the tuning limit; once tuned, watch the PCS link every second and
  * reconfigure after pcs_down_limit samples without it (check_pcs_link's link-down rule).
  * Runs on the interrupt thread, which owns the LSC report: a change of the tuned state since
- * the last tick is reported (gaudi_intr_lsc_check reports only a change of the link). */
+ * the last tick is reported (the report, gaudi_phy_port::report, is of a change of the link only). */
 void link_alarm(void *arg)
 {
 	auto *dev = static_cast<rte_eth_dev *>(arg);
@@ -128,7 +127,8 @@ void link_alarm(void *arg)
 	}
 	if (port->phy.tuned != port->phy.reported) {
 		port->phy.reported = port->phy.tuned;
-		gaudi_intr_lsc_check(dev);
+		if (port->phy.report != nullptr)
+			port->phy.report(dev);
 	}
 	schedule(dev, next);
 }

@@ -23,18 +23,6 @@
 struct rte_eth_dev;
 struct gaudi_port;
 
-/* A port's link-state machine (in gaudi_port, primary only). */
-struct gaudi_phy_port {
-	rte_spinlock_t lock; /* tuning polls and the state below (alarm, link_get, stop) */
-	bool powered;	     /* powered up and TX on: dev_start .. dev_stop */
-	bool tuned;	     /* the F/W reported both lanes tuned since the last power-up */
-	bool mac_loopback;   /* started in MAC loopback (lpbk_mode 1): no PHY involved */
-	bool reported;	     /* the tuned state the alarm last reported (interrupt thread) */
-	uint64_t deadline;   /* TSC: tuning limit, then reconfigure */
-	unsigned pcs_down;   /* steady state: consecutive samples without PCS link */
-	uint64_t reconfigs;  /* power-ups after a tuning timeout or a lost link */
-};
-
 /* Probe: load and check the PHY firmware, set the board's lane map and polarity, reset the
  * macros and remap the lanes of the ports to create. 0 and *phy, or a negative errno and a
  * line naming the file or step in *err. */

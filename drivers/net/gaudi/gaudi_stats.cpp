@@ -7,8 +7,9 @@
 #include <iterator>
 
 #include "base/gaudi_mac_stats.h"
-#include "gaudi_ethdev.h"
-#include "gaudi_rxtx.h"
+#include "gaudi_adapter.h"
+#include "gaudi_rx.h"
+#include "gaudi_tx.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;

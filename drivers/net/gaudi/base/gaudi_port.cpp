@@ -711,7 +711,7 @@ void Port::eq_init(const EqCfg &cfg)
 	bar_->wr32(a + reg::QPC_AXUSER_EV_QUE_LBW_INTR_HB_RD_OVRD_LO, reg::kAxuserOvrdMmuBp);
 	/* gaudi2_cn_eq_interrupts_enable_conditionally, polling: every QPC source masked but
 	 * 10, the EQ error, whose wire goes to the device CPU (it reports a NIC SW error event,
-	 * gaudi_recovery.cpp). The EQ interrupt's MSI (source 9) is intr_enable's, where the
+	 * gaudi_recovery.cpp gaudi_rec_fw_events). The EQ interrupt's MSI (source 9) is intr_enable's, where the
 	 * PMD takes it: then the MSI-mode values, 0x1FF / 0x180000. */
 	bar_->wr32(q + reg::QPC_INTERRUPT_MASK, kIntrMaskButEqErr);
 	bar_->wr32(q + reg::QPC_INTERRUPT_EN, reg::intr_wire_en(reg::INTR_EQ_ERR));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Gaudi2 PMD datapath. No allocation or syscall per packet; one doorbell per TX burst and one
- * CI write per RX burst.
+ * Gaudi2 PMD RX datapath: rx_burst on the raw QP's RX slot ring and CQ, with the slot ring's
+ * references (attached mbufs). No allocation or syscall per packet; one CI write per burst.
  */
-#include "gaudi_rxtx.h"
+#include "gaudi_rx.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,12 +11,11 @@
 #include <netinet/in.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_malloc.h>
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
-#include "gaudi_eq.h"
 #include "gaudi_logs.h"
-#include "gaudi_recovery.h"
 
 using namespace gaudi::hw;
 
@@ -62,16 +61,24 @@ bool rx_scatter(gaudi_rxq *rxq, rte_mbuf *head, const uint8_t *src, uint32_t len
 inline uint32_t l4_ptype(uint8_t proto)
 {
 	switch (proto) {
-	case IPPROTO_TCP: return RTE_PTYPE_L4_TCP;
-	case IPPROTO_UDP: return RTE_PTYPE_L4_UDP;
-	case IPPROTO_SCTP: return RTE_PTYPE_L4_SCTP;
+	case IPPROTO_TCP:
+		return RTE_PTYPE_L4_TCP;
+	case IPPROTO_UDP:
+		return RTE_PTYPE_L4_UDP;
+	case IPPROTO_SCTP:
+		return RTE_PTYPE_L4_SCTP;
 	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6: return RTE_PTYPE_L4_ICMP;
-	default: return 0;
+	case IPPROTO_ICMPV6:
+		return RTE_PTYPE_L4_ICMP;
+	default:
+		return 0;
 	}
 }
 
-inline uint16_t be16(const uint8_t *p) { return uint16_t(p[0] << 8 | p[1]); }
+inline uint16_t be16(const uint8_t *p)
+{
+	return uint16_t(p[0] << 8 | p[1]);
+}
 
 inline uint32_t parse_ptype(const uint8_t *p, uint32_t len)
 {
@@ -132,11 +139,11 @@ inline uint32_t parse_ptype(const uint8_t *p, uint32_t len)
 } // namespace
 
 const uint32_t gaudi_ptypes[] = {
-	RTE_PTYPE_L2_ETHER, RTE_PTYPE_L2_ETHER_VLAN, RTE_PTYPE_L2_ETHER_QINQ,
-	RTE_PTYPE_L2_ETHER_ARP, RTE_PTYPE_L2_ETHER_LLDP,
-	RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV4_EXT, RTE_PTYPE_L3_IPV6, RTE_PTYPE_L3_IPV6_EXT,
-	RTE_PTYPE_L4_TCP, RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_SCTP, RTE_PTYPE_L4_ICMP,
-	RTE_PTYPE_L4_FRAG, RTE_PTYPE_UNKNOWN,
+	RTE_PTYPE_L2_ETHER,	RTE_PTYPE_L2_ETHER_VLAN, RTE_PTYPE_L2_ETHER_QINQ,
+	RTE_PTYPE_L2_ETHER_ARP, RTE_PTYPE_L2_ETHER_LLDP, RTE_PTYPE_L3_IPV4,
+	RTE_PTYPE_L3_IPV4_EXT,	RTE_PTYPE_L3_IPV6,	 RTE_PTYPE_L3_IPV6_EXT,
+	RTE_PTYPE_L4_TCP,	RTE_PTYPE_L4_UDP,	 RTE_PTYPE_L4_SCTP,
+	RTE_PTYPE_L4_ICMP,	RTE_PTYPE_L4_FRAG,	 RTE_PTYPE_UNKNOWN,
 };
 
 gaudi_rx_queue_count_ret gaudi_rx_queue_count(void *queue)
@@ -162,20 +169,6 @@ int gaudi_rx_descriptor_status(void *queue, uint16_t offset)
 	if (__atomic_load_n(&cqe->d0, __ATOMIC_ACQUIRE) & CQE_VALID)
 		return RTE_ETH_RX_DESC_DONE;
 	return RTE_ETH_RX_DESC_AVAIL;
-}
-
-/* Offset counts from the next slot tx_burst fills: FULL while the WQE that last used the slot
- * has not completed, DONE when the slot is free. Completions are reaped from the EQ first. */
-int gaudi_tx_descriptor_status(void *queue, uint16_t offset)
-{
-	auto *txq = static_cast<gaudi_txq *>(queue);
-	if (unlikely(offset >= txq->nb_desc))
-		return -EINVAL;
-	if (!txq->started)
-		return RTE_ETH_TX_DESC_UNAVAIL;
-	gaudi_eq_poll(txq->port, txq);
-	uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
-	return offset < txq->nb_desc - used ? RTE_ETH_TX_DESC_DONE : RTE_ETH_TX_DESC_FULL;
 }
 
 namespace {
@@ -237,6 +230,19 @@ void gaudi_rx_release(gaudi_rxq *rxq)
 {
 	if (rxq->hw_ci != rxq->ci)
 		rx_release_run(rxq);
+}
+
+void gaudi_rx_ring_put(gaudi_rx_ring *ring)
+{
+	if (ring == nullptr || __atomic_sub_fetch(&ring->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	rte_memzone_free(ring->mz);
+	rte_free(ring);
+}
+
+uint32_t gaudi_rx_ring_held(const gaudi_rx_ring *ring)
+{
+	return ring == nullptr ? 0 : __atomic_load_n(&ring->refs, __ATOMIC_ACQUIRE) - 1;
 }
 
 /* The mbuf fields rx_burst writes as whole words, at DPDK's offsets: a layout change breaks the
@@ -425,7 +431,8 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 				m->vlan_tci_outer = 0;
 				if (likely(len - 1 < fast_max)) {
 					if (kPtype)
-						m->packet_type = parse_ptype(frame, len) & ptype_mask;
+						m->packet_type =
+							parse_ptype(frame, len) & ptype_mask;
 					bytes += len;
 					*out++ = m;
 					/* The data address from the mbuf's own (data_off_abs), not
@@ -446,7 +453,8 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 							   len_max, sw_filter))
 						continue;
 					if (kPtype)
-						m->packet_type = parse_ptype(frame, len) & ptype_mask;
+						m->packet_type =
+							parse_ptype(frame, len) & ptype_mask;
 					bytes += len;
 					*out++ = m;
 				}
@@ -482,239 +490,3 @@ uint16_t gaudi_rx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
 	rxq->bytes += bytes;
 	return nb_rx;
 }
-
-namespace {
-/* Free n mbufs that the queue is done with; nulls (bounced frames' slots) are skipped. With
- * fast free (gaudi_txq::fast_free) they go back to their pool in bulk, without
- * rte_pktmbuf_prefree_seg's per-mbuf checks, each run of non-null entries straight from the
- * ring; clean (no null in ms) spares the walk. */
-void tx_free_mbufs(rte_mbuf **ms, uint32_t n, bool fast, bool clean)
-{
-	if (!fast) {
-		rte_pktmbuf_free_bulk(ms, n); /* skips nulls */
-		return;
-	}
-	if (clean) {
-		rte_mempool_put_bulk(ms[0]->pool, reinterpret_cast<void **>(ms), n);
-		return;
-	}
-	uint32_t i = 0;
-	while (i < n) {
-		while (i < n && ms[i] == nullptr)
-			i++;
-		uint32_t run = i;
-		while (i < n && ms[i] != nullptr)
-			i++;
-		if (i != run)
-			rte_mempool_put_bulk(ms[run]->pool, reinterpret_cast<void **>(&ms[run]),
-					     i - run);
-	}
-}
-} // namespace
-
-void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
-{
-	uint32_t n = (last + 1 - txq->ci) & WQ_IDX_MASK;
-	const uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
-	if (unlikely(n == 0 || n > txq->nb_desc || n > used))
-		return; /* stale or bogus index: nothing of ours */
-	uint32_t start = txq->ci & txq->mask;
-	uint32_t first = std::min(n, txq->nb_desc - start);
-	rte_mbuf **ring = txq->sw_ring;
-	const bool fast = txq->fast_free;
-	/* sw_ring entries are null for bounced frames, all of them before bounce_end: none in
-	 * the run when bounce_end is ci, or behind it (outside [ci, pi]). */
-	const uint32_t ahead = (txq->bounce_end - txq->ci) & WQ_IDX_MASK;
-	const bool clean = ahead == 0 || ahead > used;
-	/* The entries stay as they are: every post writes its slot's (the mbuf, or null when
-	 * bounced), and only [ci, pi) is ever read (gaudi_tx_drain). */
-	tx_free_mbufs(&ring[start], first, fast, clean);
-	if (n > first)
-		tx_free_mbufs(&ring[0], n - first, fast, clean);
-	txq->ci = (txq->ci + n) & WQ_IDX_MASK;
-	/* Every bounced WQE up to the new ci is done: bounce_end follows ci and never ages
-	 * (22-bit indexes wrap). */
-	if (clean || ahead <= n)
-		txq->bounce_end = txq->ci;
-}
-
-void gaudi_tx_drain(gaudi_txq *txq)
-{
-	/* The WQEs posted and not completed, [ci, pi): the other entries are stale (completion
-	 * leaves them). */
-	for (uint32_t i = txq->ci; i != txq->pi; i = (i + 1) & WQ_IDX_MASK) {
-		rte_mbuf *&e = txq->sw_ring[i & txq->mask];
-		rte_pktmbuf_free(e);
-		e = nullptr;
-	}
-	txq->pi = txq->ci = txq->bounce_end = 0;
-}
-
-namespace {
-uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts);
-}
-
-uint16_t gaudi_tx_burst(void *queue, rte_mbuf **pkts, uint16_t nb_pkts)
-{
-	auto *txq = static_cast<gaudi_txq *>(queue);
-	gaudi_port *port = txq->port;
-	if (unlikely(!txq->started))
-		return 0;
-	/* [faults] The burst runs under eq_lock: the TX watchdog (gaudi_recovery.cpp) may then
-	 * consume the EQ and recover this queue while the application does not transmit. */
-	rte_spinlock_lock(&port->eq_lock);
-	uint16_t n = tx_burst_locked(txq, pkts, nb_pkts);
-	rte_spinlock_unlock(&port->eq_lock);
-	return n;
-}
-
-namespace {
-/* Bounced frames' mbufs, freed in bulk once the burst is posted. */
-struct TxCopied {
-	static constexpr uint32_t kMax = 64;
-	rte_mbuf *m[kMax];
-	uint32_t n = 0;
-};
-
-__rte_noinline void tx_drop(gaudi_txq *txq, rte_mbuf *m)
-{
-	txq->errors++;
-	rte_pktmbuf_free(m);
-}
-
-/* Linear copy, zero-padded to NIC_SKB_PAD_SIZE: the WQE takes one buffer and TXE rejects raw
- * frames shorter than 187 bytes (H6-3399 work-around, gaudi2_cn.c set_txe_checkers / hbl_en).
- * Returns the WQE's buffer: the bounce slot's IOVA and the padded size (in registers). */
-struct TxBuf {
-	uint64_t addr;
-	uint32_t size;
-};
-__rte_noinline TxBuf tx_bounce(gaudi_txq *txq, rte_mbuf *m, uint32_t slot, uint32_t len,
-			       TxCopied *copied)
-{
-	uint32_t size = len;
-	uint8_t *dst = txq->bounce + static_cast<size_t>(slot) * txq->bounce_stride;
-	const void *p = rte_pktmbuf_read(m, 0, len, dst);
-	if (p != dst)
-		rte_memcpy(dst, p, len);
-	uint8_t &dirty = txq->bounce_dirty[slot];
-	if (len < kTxPadSize) {
-		if (dirty > len)
-			memset(dst + len, 0, dirty - len);
-		size = kTxPadSize;
-	}
-	dirty = static_cast<uint8_t>(std::min(len, kTxPadSize));
-	txq->sw_ring[slot] = nullptr;
-	/* The WQE's free-running index is the one of its slot in [pi, pi + nb_desc). */
-	txq->bounce_end = (txq->pi + ((slot - txq->pi) & txq->mask) + 1) & WQ_IDX_MASK;
-	if (unlikely(m->nb_segs != 1)) { /* a chain: segment by segment */
-		rte_pktmbuf_free(m);
-	} else {
-		if (unlikely(copied->n == TxCopied::kMax)) {
-			tx_free_mbufs(copied->m, copied->n, txq->fast_free, false);
-			copied->n = 0;
-		}
-		copied->m[copied->n++] = m;
-	}
-	return {txq->bounce_iova[slot], size};
-}
-
-uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
-{
-	gaudi_port *port = txq->port;
-	gaudi_eq_poll_locked(port, txq);
-	/* [faults] A lost doorbell or a QP error left work: done even for an empty burst. */
-	if (unlikely(port->rec.db_rering || port->qp_err_pending))
-		gaudi_rec_tx_slow(txq);
-
-	/* A ring-index doorbell cannot tell a full ring from an empty one: one slot stays free. */
-	uint32_t used = (txq->pi - txq->ci) & WQ_IDX_MASK;
-	uint16_t n = static_cast<uint16_t>(std::min<uint32_t>(txq->nb_desc - 1 - used, nb_pkts));
-	if (unlikely(n == 0))
-		return 0;
-	/* One doorbell per burst; if the FIFO is full the burst waits (FIFO overrun would
-	 * drop the doorbell in HW) [gaudi2_en.c: the queue stops while the FIFO is full]. */
-	if (unlikely(gaudi_db_full(port))) {
-		txq->db_busy++;
-		return 0;
-	}
-
-	/* The queue's fields in locals: the WQE and sw_ring stores could alias them, and the
-	 * compiler would reload each one per frame. The loop keeps to zero-copy frames; the
-	 * rest (tx_bounce, tx_drop) are calls, so the loop's values stay in registers. */
-	TxWqe *const wq = txq->wq;
-	rte_mbuf **const sw_ring = txq->sw_ring;
-	const uint32_t mask = txq->mask;
-	const uint32_t max_frame = txq->max_frame;
-	const uint32_t slot0 = txq->pi & mask; /* mask + 1 divides the 22-bit index space */
-	uint32_t slot = slot0;
-	uint64_t bytes = 0;
-	TxCopied copied;
-	rte_mbuf **p = pkts, **const end = pkts + n;
-	while (p != end) {
-		/* The slots from slot to the ring's end, as many as frames are left at most: no
-		 * wrap inside, so the WQE and sw_ring pointers just advance. */
-		rte_mbuf **const span_end = p + std::min<size_t>(end - p, mask + 1 - slot);
-		TxWqe *wqe = &wq[slot];
-		rte_mbuf **sw = &sw_ring[slot];
-		for (; p != span_end; p++) {
-			rte_mbuf *m = *p;
-			const uint32_t len = m->pkt_len;
-			if (unlikely(len - 1 >= max_frame)) { /* 0 or above max_frame */
-				tx_drop(txq, m);
-				continue;
-			}
-			uint64_t addr;
-			uint32_t size = len;
-			if (likely(m->nb_segs == 1 && len >= kTxPadSize)) {
-				addr = rte_mbuf_data_iova(m);
-				*sw = m;
-			} else {
-				TxBuf b = tx_bounce(txq, m, slot, len, &copied);
-				addr = b.addr;
-				size = b.size;
-			}
-			/* ctrl and size in one 8-byte store, remote_addr, tag and completion (all
-			 * 0) in one 16-byte store: the same words, fewer stores. */
-			static_assert(offsetof(TxWqe, size) == offsetof(TxWqe, ctrl) + 4 &&
-				      offsetof(TxWqe, ctrl) == 0);
-			static_assert(offsetof(TxWqe, tag) == offsetof(TxWqe, remote_addr) + 8 &&
-				      offsetof(TxWqe, completion) == offsetof(TxWqe, tag) + 4 &&
-				      sizeof(TxWqe) == offsetof(TxWqe, remote_addr) + 16);
-			/* index = slot & 0xFF */
-			const uint64_t ctrl_size = static_cast<uint64_t>(size) << 32 |
-						   wqe_ctrl(WqeOpcode::linear, slot, false);
-			std::memcpy(&wqe->ctrl, &ctrl_size, sizeof(ctrl_size));
-			wqe->local_addr = addr;
-#ifdef RTE_ARCH_X86
-			_mm_storeu_si128(reinterpret_cast<__m128i *>(&wqe->remote_addr),
-					 _mm_setzero_si128());
-#else
-			wqe->remote_addr = 0;
-			wqe->tag = 0;
-			wqe->completion = 0;
-#endif
-			bytes += len;
-			wqe++;
-			sw++;
-			slot++;
-		}
-		slot &= mask;
-	}
-	/* At most nb_desc - 1 posted: the slot distance is the count. */
-	const uint32_t posted = (slot - slot0) & mask;
-	const uint32_t pi = (txq->pi + posted) & WQ_IDX_MASK;
-	if (likely(posted > 0)) {
-		/* Solicit a RAW_TX_COMP event for the burst's last WQE only. */
-		txq->wq[(pi - 1) & txq->mask].ctrl |= WQE_SE;
-		txq->pi = pi;
-		port->db_pushed++;
-		port->hw.ring_doorbell(pi & txq->mask); /* Bar::wr32 orders the WQE stores first */
-		txq->packets += posted;
-		txq->bytes += bytes;
-	}
-	if (copied.n != 0)
-		tx_free_mbufs(copied.m, copied.n, txq->fast_free, false);
-	return n;
-}
-} // namespace

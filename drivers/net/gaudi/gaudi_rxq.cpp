@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Gaudi2 PMD: RX and TX queue control. See gaudi_queue.h.
+ * Gaudi2 PMD: RX queue control (setup, release, start, stop, info) and the RX slot ring's
+ * memory. See gaudi_rxq.h; the datapath on the queue is gaudi_rx.cpp.
  */
-#include "gaudi_queue.h"
+#include "gaudi_rxq.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,29 +11,17 @@
 #include <cstdio>
 #include <cstring>
 
-#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "gaudi_devargs.h"
-#include "gaudi_eq.h"
 #include "gaudi_logs.h"
-#include "gaudi_rxtx.h"
+#include "gaudi_mem.h"
 #include "gaudi_stats.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;
 
 namespace {
-
-bool is_pow2(uint32_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
-
-uint32_t log2u(uint32_t v)
-{
-	return std::bit_width(v) - 1;
-}
 
 /* Slot size for a max frame: power of two, at least 1 KB, at most 16 KB [gaudi2_en.c NIC_RAW_ELEM_SIZE]. */
 uint32_t slot_log2_for(uint32_t max_frame)
@@ -41,31 +30,7 @@ uint32_t slot_log2_for(uint32_t max_frame)
 	return std::clamp<uint32_t>(l, kRxSlotMinLog2, kRxSlotMaxLog2);
 }
 
-bool ring_size_ok(uint16_t nb, uint32_t lo, uint32_t hi)
-{
-	return is_pow2(nb) && nb >= lo && nb <= hi;
-}
-
 } // namespace
-
-const rte_memzone *gaudi_dma_zone(const rte_eth_dev *dev, const char *what, uint16_t q, size_t len,
-				  int socket, unsigned flags, size_t align)
-{
-	char name[RTE_MEMZONE_NAMESIZE];
-	snprintf(name, sizeof(name), "gaudi_%u_%s%u", dev->data->port_id, what, q);
-	const rte_memzone *mz = rte_memzone_lookup(name);
-	if (mz != nullptr)
-		rte_memzone_free(mz);
-	mz = rte_memzone_reserve_aligned(name, len, socket, flags, align);
-	if (mz != nullptr)
-		memset(mz->addr, 0, len);
-	return mz;
-}
-
-size_t gaudi_ring_align(size_t len)
-{
-	return std::clamp<size_t>(std::bit_ceil(len), kRingAlign, RTE_PGSIZE_2M);
-}
 
 namespace {
 
@@ -82,17 +47,16 @@ void rx_slot_free(void *addr, void *opaque)
 /* A slot ring of nb slots of 1 << slot_log2 bytes, its held flags and shared infos. Its
  * memzone has a name of its own (a generation number): gaudi_dma_zone() frees an old zone of
  * the same name, which must never be one that attached mbufs still point into. */
-gaudi_rx_ring *rx_ring_create(const rte_eth_dev *dev, uint16_t qid, uint32_t nb,
-			      uint32_t slot_log2, int socket)
+gaudi_rx_ring *rx_ring_create(const rte_eth_dev *dev, uint16_t qid, uint32_t nb, uint32_t slot_log2,
+			      int socket)
 {
 	static std::atomic<uint32_t> generation;
 	size_t slots_len = static_cast<size_t>(nb) << slot_log2;
 	char what[16];
-	snprintf(what, sizeof(what), "rxs%u_",
-		 generation.fetch_add(1, std::memory_order_relaxed));
-	const rte_memzone *mz = gaudi_dma_zone(dev, what, qid, slots_len, socket,
-					       RTE_MEMZONE_IOVA_CONTIG,
-					       gaudi_ring_align(slots_len));
+	snprintf(what, sizeof(what), "rxs%u_", generation.fetch_add(1, std::memory_order_relaxed));
+	const rte_memzone *mz =
+		gaudi_dma_zone(dev, what, qid, slots_len, socket, RTE_MEMZONE_IOVA_CONTIG,
+			       gaudi_ring_align(slots_len));
 	size_t len = sizeof(gaudi_rx_ring) + (sizeof(rte_mbuf_ext_shared_info) + 1) * nb;
 	auto *ring = static_cast<gaudi_rx_ring *>(
 		rte_zmalloc_socket("gaudi_rx_ring", len, RTE_CACHE_LINE_SIZE, socket));
@@ -117,19 +81,6 @@ gaudi_rx_ring *rx_ring_create(const rte_eth_dev *dev, uint16_t qid, uint32_t nb,
 
 } // namespace
 
-void gaudi_rx_ring_put(gaudi_rx_ring *ring)
-{
-	if (ring == nullptr || __atomic_sub_fetch(&ring->refs, 1, __ATOMIC_ACQ_REL) != 0)
-		return;
-	rte_memzone_free(ring->mz);
-	rte_free(ring);
-}
-
-uint32_t gaudi_rx_ring_held(const gaudi_rx_ring *ring)
-{
-	return ring == nullptr ? 0 : __atomic_load_n(&ring->refs, __ATOMIC_ACQUIRE) - 1;
-}
-
 void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
 {
 	if (dev->data->rx_queues == nullptr || qid >= dev->data->nb_rx_queues)
@@ -143,23 +94,6 @@ void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
 	rte_memzone_free(rxq->cq_mz);
 	rte_free(rxq);
 	dev->data->rx_queues[qid] = nullptr;
-}
-
-void gaudi_txq_release(rte_eth_dev *dev, uint16_t qid)
-{
-	if (dev->data->tx_queues == nullptr || qid >= dev->data->nb_tx_queues)
-		return;
-	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
-	if (txq == nullptr)
-		return;
-	gaudi_tx_drain(txq);
-	gaudi_stats_base_add_txq(gaudi_priv(dev), txq);
-	rte_memzone_free(txq->mz);
-	rte_memzone_free(txq->bounce_mz);
-	rte_free(txq->bounce_iova);
-	rte_free(txq->sw_ring);
-	rte_free(txq);
-	dev->data->tx_queues[qid] = nullptr;
 }
 
 /* (Re)build RX ring memory for the port's current MTU. The old slot ring is let go: attached
@@ -211,8 +145,8 @@ uint64_t rxq_mbuf_init(uint16_t port_id)
 	mb.port = port_id;
 	rte_mbuf_refcnt_set(&mb, 1);
 	uint64_t v;
-	static_assert(offsetof(rte_mbuf, port) + sizeof(mb.port) -
-			      offsetof(rte_mbuf, rearm_data) == sizeof(v));
+	static_assert(offsetof(rte_mbuf, port) + sizeof(mb.port) - offsetof(rte_mbuf, rearm_data) ==
+		      sizeof(v));
 	std::memcpy(&v, &mb.rearm_data, sizeof(v));
 	return v;
 }
@@ -222,7 +156,7 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 			 const rte_eth_rxconf *conf, rte_mempool *mp)
 {
 	(void)socket;
-	if (!ring_size_ok(nb_desc, kRxRingMin, kRxRingMax)) {
+	if (!gaudi_ring_size_ok(nb_desc, kRxRingMin, kRxRingMax)) {
 		GAUDI_LOG(ERR, "port %u: rx ring size %u: must be a power of two in %u..%u",
 			  dev->data->port_id, nb_desc, kRxRingMin, kRxRingMax);
 		return -EINVAL;
@@ -287,96 +221,6 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	return 0;
 }
 
-/* Bounce slots for frames the WQE cannot point at (multi-segment, or short and needing
- * padding), one per WQ slot, sized for the port's current MTU. A slot is a power of two
- * aligned to its size, so it never crosses a page and needs no IOVA-contiguous zone: each
- * slot's IOVA is looked up once here. */
-int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
-{
-	uint32_t stride = std::bit_ceil(std::max<uint32_t>(gaudi_max_frame(dev->data->mtu), 64));
-	size_t len = static_cast<size_t>(stride) * txq->nb_desc;
-	const rte_memzone *mz =
-		gaudi_dma_zone(dev, "txb", txq->queue_id, len, dev->device->numa_node, 0, stride);
-	/* One block: each slot's IOVA, then each slot's dirty length (gaudi_txq). */
-	auto *iova = static_cast<uint64_t *>(
-		rte_zmalloc_socket("gaudi_txb_iova", (sizeof(uint64_t) + 1) * txq->nb_desc,
-				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
-	if (mz == nullptr || iova == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
-			  dev->data->port_id, len);
-		rte_memzone_free(mz);
-		rte_free(iova);
-		txq->bounce_mz = nullptr; /* gaudi_dma_zone() freed the old one by name */
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < txq->nb_desc; i++)
-		iova[i] = rte_mem_virt2iova(static_cast<uint8_t *>(mz->addr) + size_t(i) * stride);
-	rte_free(txq->bounce_iova);
-	txq->bounce_mz = mz;
-	txq->bounce = static_cast<uint8_t *>(mz->addr);
-	txq->bounce_iova = iova;
-	txq->bounce_dirty = reinterpret_cast<uint8_t *>(iova + txq->nb_desc);
-	memset(txq->bounce_dirty, kTxPadSize, txq->nb_desc); /* contents unknown: all dirty */
-	txq->bounce_stride = stride;
-	return 0;
-}
-
-int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
-			 const rte_eth_txconf *conf)
-{
-	(void)socket;
-	if (!ring_size_ok(nb_desc, kTxRingMin, kTxRingMax)) {
-		GAUDI_LOG(ERR, "port %u: tx ring size %u: must be a power of two in %u..%u",
-			  dev->data->port_id, nb_desc, kTxRingMin, kTxRingMax);
-		return -EINVAL;
-	}
-	gaudi_txq_release(dev, qid);
-	auto *txq = static_cast<gaudi_txq *>(rte_zmalloc_socket(
-		"gaudi_txq", sizeof(gaudi_txq), RTE_CACHE_LINE_SIZE, dev->device->numa_node));
-	if (txq == nullptr)
-		return -ENOMEM;
-	txq->sw_ring = static_cast<rte_mbuf **>(
-		rte_zmalloc_socket("gaudi_txq_sw", sizeof(rte_mbuf *) * nb_desc,
-				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
-	size_t wq_len = sizeof(TxWqe) * nb_desc;
-	const rte_memzone *mz =
-		txq->sw_ring == nullptr
-			? nullptr
-			: gaudi_dma_zone(dev, "txq", qid, wq_len, dev->device->numa_node,
-					 RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(wq_len));
-	if (mz == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
-		rte_free(txq->sw_ring);
-		rte_free(txq);
-		return -ENOMEM;
-	}
-	txq->mz = mz;
-	txq->wq = static_cast<TxWqe *>(mz->addr);
-	txq->nb_desc = nb_desc;
-	int rc = gaudi_txq_alloc_bounce(dev, txq);
-	if (rc != 0) {
-		rte_memzone_free(mz);
-		rte_free(txq->sw_ring);
-		rte_free(txq);
-		return rc;
-	}
-	txq->mask = nb_desc - 1;
-	txq->port = gaudi_priv(dev);
-	txq->queue_id = qid;
-	txq->max_frame = gaudi_max_frame(dev->data->mtu);
-	txq->deferred = conf->tx_deferred_start != 0;
-	/* Fast free puts mbufs back in their pool without detaching them: an mbuf attached to an
-	 * RX slot (rx_copy_max) would go back still pointing at the slot, which would never be
-	 * released. The adapter's RX attaches: its TX frees each mbuf (mlx5 turns fast free off
-	 * with its multi-packet RQ too, mlx5_txq.c). */
-	bool attaching = txq->port->adapter->rx_copy_max < gaudi_rx_copy_all;
-	txq->fast_free = ((conf->offloads | dev->data->dev_conf.txmode.offloads) &
-			  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0 &&
-			 !attaching;
-	dev->data->tx_queues[qid] = txq;
-	return 0;
-}
-
 /* (Re)start the raw RX path of queue 0: empty CQ, responder QPC valid. The HW starts again
  * from slot 0 with every slot its own: if attached mbufs still hold slots of the ring, the
  * queue starts on a new ring and the old one goes when they are freed. */
@@ -395,7 +239,7 @@ int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 	*rxq->cq_pi = 0;
 	rxq->ci = rxq->hw_ci = rxq->pi_seen = 0;
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
-	RxRingCfg rcfg{rxq->ring->iova, rxq->slot_log2, log2u(rxq->nb_desc), rxq->cq_mz->iova,
+	RxRingCfg rcfg{rxq->ring->iova, rxq->slot_log2, gaudi_log2u(rxq->nb_desc), rxq->cq_mz->iova,
 		       rxq->cq_mz->iova + cq_len};
 	if (!port->hw.rx_init(rcfg))
 		return -EIO;
@@ -409,54 +253,6 @@ void gaudi_rxq_hw_stop(rte_eth_dev *dev, gaudi_rxq *rxq)
 	rxq->started = false;
 	gaudi_priv(dev)->hw.rx_disable();
 	dev->data->rx_queue_state[rxq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
-}
-
-/* (Re)start the raw TX QP: WQ from index 0, requester QPC valid. */
-int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
-{
-	gaudi_port *port = gaudi_priv(dev);
-	TxRingCfg tcfg{txq->mz->iova, log2u(txq->nb_desc), gaudi_db_ci_iova(port), dev->data->mtu};
-	txq->pi = txq->ci = txq->bounce_end = 0;
-	if (!port->hw.tx_init(tcfg))
-		return -EIO;
-	/* Software cannot reset the doorbell FIFO's CI: push dummies until it wraps to 63, as
-	 * gaudi2_cn.c db_fifo_reset does, then count doorbells from there. */
-	if (!port->hw.db_fifo_align(port->mem.db_ci)) {
-		GAUDI_LOG(ERR, "port %u: doorbell FIFO CI did not reach 63 (reads %u)",
-			  dev->data->port_id, *port->mem.db_ci);
-		return -EIO;
-	}
-	port->db_pushed = 0;
-	port->db_ci_seen = *port->mem.db_ci;
-	txq->started = true;
-	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;
-	return 0;
-}
-
-/* Stop the raw TX QP: let the device finish what it was given (bounded wait), reap the
- * completions, invalidate the QPC, return every mbuf still on the ring. */
-void gaudi_txq_hw_stop(rte_eth_dev *dev, gaudi_txq *txq)
-{
-	gaudi_port *port = gaudi_priv(dev);
-	txq->started = false;
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 10; /* 100 ms */
-	while (gaudi_db_outstanding(port) != 0 && rte_get_timer_cycles() < end) {
-		port->hw.bar()->service();
-		rte_pause();
-	}
-	gaudi_eq_poll(port, txq);
-	port->hw.tx_disable();
-	/* WQEs never completed: their mbufs go back to the pool. Under eq_lock: with the port
-	 * still started, an interrupt, the EQ re-arm alarm or the TX watchdog may be completing
-	 * WQEs of this queue (gaudi_tx_complete) at the same time. */
-	rte_spinlock_lock(&port->eq_lock);
-	/* The stopped QP's events, taken now whoever held the lock above: a DB_FIFO_OVERRUN
-	 * consumed after the next start's alignment would take db_pushed below 0, and the FIFO
-	 * would then read full for good. */
-	gaudi_eq_poll_locked(port, txq);
-	gaudi_tx_drain(txq);
-	rte_spinlock_unlock(&port->eq_lock);
-	dev->data->tx_queue_state[txq->queue_id] = RTE_ETH_QUEUE_STATE_STOPPED;
 }
 
 int gaudi_rx_queue_start(rte_eth_dev *dev, uint16_t qid)
@@ -478,23 +274,6 @@ int gaudi_rx_queue_stop(rte_eth_dev *dev, uint16_t qid)
 	return 0;
 }
 
-int gaudi_tx_queue_start(rte_eth_dev *dev, uint16_t qid)
-{
-	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
-	if (txq == nullptr)
-		return -EINVAL;
-	return gaudi_txq_hw_start(dev, txq);
-}
-
-int gaudi_tx_queue_stop(rte_eth_dev *dev, uint16_t qid)
-{
-	auto *txq = static_cast<gaudi_txq *>(dev->data->tx_queues[qid]);
-	if (txq == nullptr)
-		return -EINVAL;
-	gaudi_txq_hw_stop(dev, txq);
-	return 0;
-}
-
 void gaudi_rxq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_rxq_info *qinfo)
 {
 	auto *rxq = static_cast<const gaudi_rxq *>(dev->data->rx_queues[qid]);
@@ -505,13 +284,4 @@ void gaudi_rxq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_rxq_info *qinfo)
 	qinfo->conf.rx_deferred_start = rxq->deferred;
 	qinfo->conf.offloads = rxq->scatter ? RTE_ETH_RX_OFFLOAD_SCATTER : 0;
 	qinfo->queue_state = dev->data->rx_queue_state[qid];
-}
-
-void gaudi_txq_info_get(rte_eth_dev *dev, uint16_t qid, rte_eth_txq_info *qinfo)
-{
-	auto *txq = static_cast<const gaudi_txq *>(dev->data->tx_queues[qid]);
-	qinfo->nb_desc = txq->nb_desc;
-	qinfo->conf.tx_deferred_start = txq->deferred;
-	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads;
-	qinfo->queue_state = dev->data->tx_queue_state[qid];
 }
