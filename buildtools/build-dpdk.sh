@@ -4,6 +4,8 @@
 # and print the PKG_CONFIG_PATH that selects it:
 #   export PKG_CONFIG_PATH=$(buildtools/build-dpdk.sh 24.11) && meson setup build-24.11
 # Usage: build-dpdk.sh VERSION [--from TARBALL]
+# Exit status: 0 built or cached, 77 no source of that version could be had (Debian has none or
+# its download failed: give --from), 2 bad usage, 1 any other failure (wrong source, build).
 #   VERSION   upstream version, e.g. 24.11 (newest 24.11.x Debian carries) or 24.11.8
 #   TARBALL   a DPDK source tarball (fast.dpdk.org's dpdk-24.11.tar.xz, a git archive, ...)
 #             used instead of Debian's source package
@@ -54,6 +56,7 @@ pcpath() {
 }
 if [ -f "$dir/.built" ] && [ "$(cat "$dir/.config" 2>/dev/null)" = "$config" ] && p=$(pcpath); then
     log "cached: $prefix ($(cat "$dir/.built"))"
+    [ -z "$tarball" ] || log "--from $tarball not used: the cache is kept (remove $dir to rebuild)"
     echo "$p"
     exit 0
 fi
@@ -77,9 +80,10 @@ else
         -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache -o APT::Sandbox::User=root"
     mkdir -p "$apt/cache/archives/partial"
     # shellcheck disable=SC2086
+    nosrc="give a source tarball with --from TARBALL (https://fast.dpdk.org/rel/dpdk-$version.tar.xz)"
     if [ -z "$(find "$apt/lists" -name '*Sources*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
         log "apt-get update (private state in $apt)"
-        apt-get $aptopts -qq update >&2
+        apt-get $aptopts -qq update >&2 || { log "apt-get update failed; $nosrc"; exit 77; }
     fi
     # The newest Debian version whose upstream part is VERSION or VERSION.x.
     # shellcheck disable=SC2086
@@ -89,12 +93,13 @@ else
             case $up in "$version"|"$version".*) echo "$v" ;; esac
         done | sort -V | tail -n 1)
     if [ -z "$debver" ]; then
-        log "Debian has no source package of DPDK $version (versions: $(apt-cache $aptopts showsrc dpdk 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')); give one with --from TARBALL"
-        exit 1
+        log "Debian has no source package of DPDK $version (versions: $(apt-cache $aptopts showsrc dpdk 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')); $nosrc"
+        exit 77
     fi
     log "fetching Debian source package dpdk=$debver"
     # shellcheck disable=SC2086
-    (cd "$dir" && apt-get $aptopts -qq source --download-only --only-source "dpdk=$debver" >&2)
+    (cd "$dir" && apt-get $aptopts -qq source --download-only --only-source "dpdk=$debver" >&2) ||
+        { log "downloading Debian's dpdk=$debver failed; $nosrc"; exit 77; }
     up=${debver#*:}; up=${up%%-*}
     orig=$(ls "$dir"/dpdk_"$up".orig.tar.* | head -n 1)
     # The upstream tarball as released; Debian's packaging patches are not applied.
