@@ -15,12 +15,16 @@ from app_common import check, check_report_matches, main, run_ok, workdir
 W = workdir()
 
 
+# The report's rate line with a reason: "rate: target T frames/s, achieved A frames/s (P%): why"
+SAID_SHORT = re.compile(r"rate: target [\d.]+ frames/s, achieved [\d.]+ frames/s \([\d.]+%\): \S.*")
+
+
 def within(achieved, target, what, out=None):
     """achieved within 5 % of target. With out (the run's stdout), a port that fell short on
     a machine too busy for the target passes if the report said why on its rate line, as the
     app promises ("target ..., achieved ... (NN%): <reason>"); sending too much never does."""
     if out is not None and achieved < 0.95 * target:
-        said = re.search(r"rate: target [\d.]+ frames/s, achieved [\d.]+ frames/s \([\d.]+%\): \S", out)
+        said = SAID_SHORT.search(out)
         if said:
             print(f"note: {what}: {achieved:.0f} of {target:.0f} frames/s, said: "
                   f"{said.group(0)}")
@@ -45,8 +49,13 @@ def test_low_rate_is_paced_per_frame():
                     "--stats-period=0"], json_path=os.path.join(W, f"rate{rate}.json"))
         check_report_matches(r)
         for p in r.report["ports"]:
-            check(low <= p["tx_packets"] <= high, f"port {p['port']} --rate={rate} "
-                  f"--duration=3 sent {p['tx_packets']} frames, not {3 * rate}")
+            what = f"port {p['port']} --rate={rate} --duration=3 sent {p['tx_packets']} frames"
+            # Too many is a pacing bug; too few only where the machine took the core away
+            # and the report said so (see within()).
+            if p["tx_packets"] < low and SAID_SHORT.search(r.out):
+                print(f"note: {what}, said: {SAID_SHORT.search(r.out).group(0)}")
+                continue
+            check(low <= p["tx_packets"] <= high, f"{what}, not {3 * rate}")
 
 
 def test_low_rate_in_pps():
