@@ -118,20 +118,30 @@ void flows_json(const Run &r, FILE *f, double elapsed)
 	fprintf(f, "%s],\n", first ? "" : "\n ");
 }
 
-void FlowLive::line(const Run &r, double t, double dt)
+void FlowLive::line(const Run &r, double t, double dt, bool table)
 {
 	dt = dt > 0 ? dt : 1e-9;
 	tx.resize(r.flows.size(), 0);
 	rx.resize(r.flows.size(), 0);
+	if (table)
+		printf("\n%-7s %-7s %14s %14s  %s\n", "stream", "ports", "tx pps", "rx pps",
+		       "what");
 	for (const auto &f : r.flows) {
 		uint64_t ntx = f->tx_packets.load(std::memory_order_relaxed), nrx = 0;
 		for (const auto &s : r.streams)
 			if (s->port == f->rx_port && s->rx_idx[f->id] >= 0)
 				nrx += s->flow_rx[size_t(s->rx_idx[f->id])].rx.load(
 					std::memory_order_relaxed);
-		printf("[%7.1fs] stream %u (port %u->%u)  tx %s  rx %s\n", t, f->id, f->port,
-		       f->rx_port, pps_text(double(ntx - tx[f->id]) / dt).c_str(),
-		       pps_text(double(nrx - rx[f->id]) / dt).c_str());
+		const double txr = double(ntx - tx[f->id]) / dt, rxr = double(nrx - rx[f->id]) / dt;
+		if (table) {
+			char ports[16];
+			snprintf(ports, sizeof(ports), "%u->%u", f->port, f->rx_port);
+			printf("%-7u %-7s %14.0f %14.0f  %s\n", f->id, ports, txr, rxr,
+			       f->desc.c_str());
+		} else {
+			printf("[%7.1fs] stream %u (port %u->%u)  tx %s  rx %s\n", t, f->id,
+			       f->port, f->rx_port, pps_text(txr).c_str(), pps_text(rxr).c_str());
+		}
 		tx[f->id] = ntx;
 		rx[f->id] = nrx;
 	}

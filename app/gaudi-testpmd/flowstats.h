@@ -95,10 +95,11 @@ std::vector<FlowResult> flow_results(const Run &r);
 void flows_print(const Run &r, double elapsed);
 void flows_json(const Run &r, FILE *f, double elapsed);
 
-/* The live lines, one per stream, when the run has streams of its own (--stream). */
+/* The live lines, one per stream, when the run has streams of its own (--stream); on the
+ * refreshing screen (table) as rows under the ports' table. */
 struct FlowLive {
 	std::vector<uint64_t> tx, rx;
-	void line(const Run &r, double t, double dt);
+	void line(const Run &r, double t, double dt, bool table = false);
 };
 
 /* "port 0 -> 1: ipv4/udp vlan 100, imix, 10000 pps" */

@@ -254,10 +254,14 @@ static int main_impl(int argc, char **argv)
 							     double(now - last_t) / double(r.hz));
 					if (!c.quiet)
 						live_show(r, sampler, smp, screen, false);
-					/* One line per stream when they are the user's. */
-					if (!c.quiet && !c.streams.empty() && !screen)
+					/* One line (a row on the screen) per stream when they
+					 * are the user's. */
+					if (!c.quiet && !c.streams.empty()) {
 						flow_live.line(r, smp.t,
-							       double(now - last_t) / double(r.hz));
+							       double(now - last_t) / double(r.hz),
+							       screen);
+						fflush(stdout);
+					}
 					last_t = now;
 					next_period += period;
 					if (next_period < now)
