@@ -150,6 +150,12 @@ def test_plain_lines_in_a_pipe():
     # --screen forces the table in a pipe.
     r = run_ok(args + ["--screen"])
     check("\x1b[2J" in r.out, "--screen in a pipe")
+    # With --stream, a row per stream under the ports' table (tx and rx pps, what it is).
+    r = run_ok(["--stream=0:rate=2000", "--stream=0:l3=ipv6,size=128,rate=3000",
+                "--duration=1", "--stats-period=0.25", "--screen"])
+    rows = re.findall(r"\n(\d) +0->1 +(\d+) +(\d+)  port 0 -> 1: (ipv\d)", r.out)
+    check({(s, ip) for s, _, _, ip in rows} == {("0", "ipv4"), ("1", "ipv6")}
+          and any(int(tx) > 0 for _, tx, _, _ in rows), f"stream rows on the screen: {rows}")
 
 
 if __name__ == "__main__":
