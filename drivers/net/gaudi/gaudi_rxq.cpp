@@ -226,6 +226,12 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
  * queue starts on a new ring and the old one goes when they are freed. */
 int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 {
+	int rc = gaudi_rxq_hw_config(dev, rxq);
+	return rc != 0 ? rc : gaudi_rxq_hw_activate(dev, rxq);
+}
+
+int gaudi_rxq_hw_config(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
 	gaudi_port *port = gaudi_priv(dev);
 	uint32_t held = gaudi_rx_ring_held(rxq->ring);
 	if (rxq->ring == nullptr || held != 0) { /* (none: an earlier rebuild failed) */
@@ -241,7 +247,13 @@ int gaudi_rxq_hw_start(rte_eth_dev *dev, gaudi_rxq *rxq)
 	size_t cq_len = sizeof(Cqe) * rxq->nb_desc;
 	RxRingCfg rcfg{rxq->ring->iova, rxq->slot_log2, gaudi_log2u(rxq->nb_desc), rxq->cq_mz->iova,
 		       rxq->cq_mz->iova + cq_len};
-	if (!port->hw.rx_init(rcfg))
+	port->hw.rx_config(rcfg);
+	return 0;
+}
+
+int gaudi_rxq_hw_activate(rte_eth_dev *dev, gaudi_rxq *rxq)
+{
+	if (!gaudi_priv(dev)->hw.rx_qp_start())
 		return -EIO;
 	rxq->started = true;
 	dev->data->rx_queue_state[rxq->queue_id] = RTE_ETH_QUEUE_STATE_STARTED;

@@ -55,12 +55,23 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	gaudi_port_eq_start(port);
 	rte_spinlock_unlock(&port->eq_lock);
 	/* gaudi2_cn.c hw_port_config: TXS is programmed at bring-up (gaudi_bringup), the QPC
-	 * block here; TXE and RXE go with their queue (a queue may start deferred or again on
-	 * its own), RXE's first as the raw QPs go: responder, then requester [gaudi2_en.c
-	 * config_qp]. */
+	 * block here, then the TXE and RXE blocks with the queues' rings (a queue started
+	 * deferred gets them at its own start, after the MAC). */
 	unsigned hw_port = port->hw.id();
 	port->hw.qpc_config({nicmem::req_qpc_addr(hw_port), nicmem::res_qpc_addr(hw_port),
 			     gaudi_db_ci_iova(port)});
+	rxq->started = txq->started = false;
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	int rc = 0;
+	if (!txq->deferred)
+		gaudi_txq_hw_config(dev, txq);
+	if (!rxq->deferred)
+		rc = gaudi_rxq_hw_config(dev, rxq);
+	if (rc != 0) {
+		gaudi_link_eq_update(port->adapter, port->hw.id());
+		return rc;
+	}
 	/* Then the MAC filter and the MAC lanes, and PCS loopback, before the raw QPs are made
 	 * valid, as hbl_cn's port open: gaudi2_cn_hw_port_config (config_hw_mac_filter,
 	 * hw_mac_port_config), gaudi2_cn_hw_mac_loopback_cfg (the channel reset clears
@@ -72,14 +83,11 @@ int gaudi_dev_start(rte_eth_dev *dev)
 			  dev->data->port_id);
 	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 
-	rxq->started = txq->started = false;
-	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	int rc = 0;
+	/* The raw QP contexts, responder then requester [gaudi2_en.c config_qp]. */
 	if (!rxq->deferred)
-		rc = gaudi_rxq_hw_start(dev, rxq);
+		rc = gaudi_rxq_hw_activate(dev, rxq);
 	if (rc == 0 && !txq->deferred)
-		rc = gaudi_txq_hw_start(dev, txq);
+		rc = gaudi_txq_hw_activate(dev, txq);
 	if (rc != 0) {
 		GAUDI_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
 		gaudi_link_eq_update(port->adapter, port->hw.id());

@@ -131,11 +131,28 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 /* (Re)start the raw TX QP: WQ from index 0, requester QPC valid. */
 int gaudi_txq_hw_start(rte_eth_dev *dev, gaudi_txq *txq)
 {
-	gaudi_port *port = gaudi_priv(dev);
-	TxRingCfg tcfg{txq->mz->iova, gaudi_log2u(txq->nb_desc), gaudi_db_ci_iova(port),
-		       dev->data->mtu};
+	gaudi_txq_hw_config(dev, txq);
+	return gaudi_txq_hw_activate(dev, txq);
+}
+
+namespace {
+TxRingCfg txq_ring_cfg(rte_eth_dev *dev, const gaudi_txq *txq)
+{
+	return {txq->mz->iova, gaudi_log2u(txq->nb_desc), gaudi_db_ci_iova(gaudi_priv(dev)),
+		dev->data->mtu};
+}
+} // namespace
+
+void gaudi_txq_hw_config(rte_eth_dev *dev, gaudi_txq *txq)
+{
 	txq->pi = txq->ci = txq->bounce_end = 0;
-	if (!port->hw.tx_init(tcfg))
+	gaudi_priv(dev)->hw.tx_config(txq_ring_cfg(dev, txq));
+}
+
+int gaudi_txq_hw_activate(rte_eth_dev *dev, gaudi_txq *txq)
+{
+	gaudi_port *port = gaudi_priv(dev);
+	if (!port->hw.tx_qp_start(txq_ring_cfg(dev, txq)))
 		return -EIO;
 	/* Software cannot reset the doorbell FIFO's CI: push dummies until it wraps to 63, as
 	 * gaudi2_cn.c db_fifo_reset does, then count doorbells from there. */

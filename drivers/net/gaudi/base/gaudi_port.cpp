@@ -486,6 +486,12 @@ void Port::rmw(uint32_t off, reg::Field f, uint32_t v)
 
 bool Port::tx_init(const TxRingCfg &cfg)
 {
+	tx_config(cfg);
+	return tx_qp_start(cfg);
+}
+
+void Port::tx_config(const TxRingCfg &cfg)
+{
 	uint32_t t = reg::txe(port_), d = reg::qpc_dbfifosecur(port_);
 	/* TXE in gaudi2_cn.c config_port_hw_txe's order; PORTn_MAC_CFG, which it writes between
 	 * PRIO_TO_DSCP and WQE_USER_CFG, is set_mac_addr's. */
@@ -512,7 +518,10 @@ bool Port::tx_init(const TxRingCfg &cfg)
 	bar_->wr64_split(d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_63_32,
 			 d + reg::QPC_DBFIFOSECUR_CI_UPD_ADDR_DBFIFO_CI_UPD_ADDR_31_7,
 			 cfg.db_ci_iova);
+}
 
+bool Port::tx_qp_start(const TxRingCfg &cfg)
+{
 	/* Requester QPC of the raw QP, whole image, as gaudi2_en.c req_qpc_init. */
 	qpc::ReqImage req;
 	req.set(qpc::REQ_TS, qpc::TS_RAW);
@@ -617,6 +626,12 @@ bool Port::tx_disable()
 
 bool Port::rx_init(const RxRingCfg &cfg)
 {
+	rx_config(cfg);
+	return rx_qp_start();
+}
+
+void Port::rx_config(const RxRingCfg &cfg)
+{
 	uint32_t r = reg::rxe(port_);
 	uint32_t lo = static_cast<uint32_t>(cfg.slots_iova);
 	uint32_t hi = static_cast<uint32_t>(cfg.slots_iova >> 32);
@@ -659,7 +674,10 @@ bool Port::rx_init(const RxRingCfg &cfg)
 		bar_->wr32(r + reg::rxe_cq(reg::RXE_CQ_CFG_0, cq), 0);
 	bar_->wr32(r + reg::RXE_ARUSER_MMU_BP, reg::RXE_ARUSER_MMU_BP_VAL.put(1));
 	bar_->wr32(r + reg::RXE_DBG_SPMU_SELECT, reg::RXE_DBG_SPMU_SELECT_VAL.put(1)); /* group 1 */
+}
 
+bool Port::rx_qp_start()
+{
 	/* Responder QPC of the raw QP, whole image, as gaudi2_en.c res_qpc_init. */
 	qpc::ResImage res;
 	res.set(qpc::RES_TS, qpc::TS_RAW);

@@ -161,6 +161,10 @@ public:
 	 * set_mac_addr's), the doorbell FIFO CI address again (a TX queue restarted after
 	 * db_fifo_reset needs it), then the raw requester QPC (gaudi2_en.c req_qpc_init). */
 	bool tx_init(const TxRingCfg &cfg);
+	/* tx_init in two halves: the TXE block (config_port_hw_txe, part of hbl_cn's port
+	 * config, before the MAC) and the requester context (hbl_en's port open, after it). */
+	void tx_config(const TxRingCfg &cfg);
+	bool tx_qp_start(const TxRingCfg &cfg);
 	bool tx_disable();
 	/* Push one 8-byte doorbell: FIRST32 = new WQ producer index as a ring index, SECOND32 =
 	 * QPN [gaudi2_en.c ring_tx_doorbell]. */
@@ -188,6 +192,10 @@ public:
 	 * the AXI user of each of the kRxeCqs CQs, CQ 0 enabled, CQs 1.. off, ARUSER MMU bypass,
 	 * SPMU group), then the raw responder QPC (gaudi2_en.c res_qpc_init). */
 	bool rx_init(const RxRingCfg &cfg);
+	/* rx_init in two halves: the RXE block with the raw ring and CQ (config_port_hw_rxe,
+	 * before the MAC) and the responder context (hbl_en's port open, after it). */
+	void rx_config(const RxRingCfg &cfg);
+	bool rx_qp_start();
 	/* gaudi2_cn.c configure_cq with no RX coalescing (hbl_en's default rx_coalesce_usecs 0):
 	 * the raw CQ's arm timer off (CQ_ARM_TIMEOUT_EN bit 0), read back. */
 	void cq_arm_timer_off();
