@@ -271,23 +271,28 @@ int ConnectionManager::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, 
 	return 0;
 }
 
-void ConnectionManager::send_sidr_req(CmId &id)
+mad::CmaHdr ConnectionManager::cma_hdr(const CmId &id) const
 {
-	mad::CmSidrReq r;
-	r.request_id = id.local_comm_id_;
-	r.partition_key = 0xFFFF;
-	r.service_id = mad::service_id(mad::PortSpace::udp, id.remote_port_);
 	mad::CmaHdr ch;
 	ch.ip_version = ctx_.gid().is_ipv4() ? 4 : 6;
 	ch.src_port = id.local_port_;
-	if (ch.ip_version == 4) {
+	if (ch.ip_version == 4) { // IPv4 in the last 4 bytes, as librdmacm's cma_hdr
 		std::copy_n(ctx_.gid().raw.begin() + 12, 4, ch.src_addr.begin() + 12);
 		std::copy_n(id.av_.gid.raw.begin() + 12, 4, ch.dst_addr.begin() + 12);
 	} else {
 		ch.src_addr = ctx_.gid().raw;
 		ch.dst_addr = id.av_.gid.raw;
 	}
-	mad::encode_cma_hdr(ch, r.private_data);
+	return ch;
+}
+
+void ConnectionManager::send_sidr_req(CmId &id)
+{
+	mad::CmSidrReq r;
+	r.request_id = id.local_comm_id_;
+	r.partition_key = 0xFFFF;
+	r.service_id = mad::service_id(mad::PortSpace::udp, id.remote_port_);
+	mad::encode_cma_hdr(cma_hdr(id), r.private_data);
 	mad::MadHeader h;
 	id.tid_ = next_tid();
 	h.transaction_id = id.tid_;
@@ -337,17 +342,7 @@ void ConnectionManager::send_req(CmId &id)
 	r.primary.packet_rate = cfg_.packet_rate;
 	r.primary.hop_limit = 64;
 	r.primary.local_ack_timeout = cfg_.local_ack_timeout;
-	mad::CmaHdr ch;
-	ch.ip_version = ctx_.gid().is_ipv4() ? 4 : 6;
-	ch.src_port = id.local_port_;
-	if (ch.ip_version == 4) {
-		std::copy_n(ctx_.gid().raw.begin() + 12, 4, ch.src_addr.begin() + 12);
-		std::copy_n(id.av_.gid.raw.begin() + 12, 4, ch.dst_addr.begin() + 12);
-	} else {
-		ch.src_addr = ctx_.gid().raw;
-		ch.dst_addr = id.av_.gid.raw;
-	}
-	mad::encode_cma_hdr(ch, r.private_data);
+	mad::encode_cma_hdr(cma_hdr(id), r.private_data);
 	std::copy(id.param_.private_data.begin(), id.param_.private_data.end(),
 		  r.private_data.begin() + mad::kCmaHdrSize);
 	mad::MadHeader h;

@@ -236,6 +236,8 @@ private:
 	int qp_to_init(QueuePair &qp, bool rd);
 	uint64_t response_ns() const;
 	uint64_t next_tid();
+	// The IP CM header of id's REQ / SIDR_REQ: our address and port, the peer's address.
+	mad::CmaHdr cma_hdr(const CmId &id) const;
 
 	Context &ctx_;
 	CmConfig cfg_;
