@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Contract tests of the Gaudi PMD through the public rte_eth API on net_gaudi_emu.
  */
+#include <array>
+#include <span>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,8 +32,8 @@ namespace {
 constexpr uint16_t kMinRing = 64;
 constexpr uint16_t kMaxRing = 4096;
 
-const auto *eal_env = gaudi_test::register_eal_env(new gaudi_test::EalEnv(
-	"test_ethdev", "1536", {"--log-level=pmd.net.gaudi:error"}));
+const auto *eal_env = gaudi_test::register_eal_env(
+	new gaudi_test::EalEnv("test_ethdev", "1536", {"--log-level=pmd.net.gaudi:error"}));
 
 using gaudi_test::bytes_of;
 using gaudi_test::free_all;
@@ -41,7 +43,7 @@ class Nic : public gaudi_test::EmuVdev {
 public:
 	Nic(const std::string &args, unsigned nports, unsigned mbufs = 16383,
 	    uint16_t data_room = RTE_MBUF_DEFAULT_BUF_SIZE)
-		: EmuVdev(gaudi_test::next_emu_instance(), args, nports, mbufs, data_room)
+	    : EmuVdev(gaudi_test::next_emu_instance(), args, nports, mbufs, data_room)
 	{
 	}
 
@@ -103,7 +105,10 @@ public:
 	}
 	/* What a frame of pattern(seq, len) looks like on the wire: the PMD pads frames shorter
 	 * than NIC_SKB_PAD_SIZE (187) with zeros, as TXE requires (H6-3399). */
-	static std::vector<uint8_t> wire(uint32_t seq, uint16_t len) { return padded(pattern(seq, len)); }
+	static std::vector<uint8_t> wire(uint32_t seq, uint16_t len)
+	{
+		return padded(pattern(seq, len));
+	}
 	static std::vector<uint8_t> padded(std::vector<uint8_t> b)
 	{
 		b.resize(std::max<size_t>(b.size(), gaudi::hw::kTxPadSize), 0);
@@ -284,7 +289,8 @@ TEST_P(Engine, StatsMatchFrames)
 	Nic nic(args(), 2);
 	ASSERT_EQ(nic.probe_rc(), 0);
 	ASSERT_EQ(nic.setup(0, 256, 256, 3000, RTE_ETH_RX_OFFLOAD_SCATTER,
-			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS), 0);
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS),
+		  0);
 	ASSERT_EQ(nic.setup(1, 256, 256), 0);
 	/* 1000 frames in rounds that fit the 256-entry RX ring, then one oversize frame. */
 	size_t received = 0;
@@ -380,7 +386,8 @@ TEST_P(Engine, ScatteredRx)
 	Nic nic(args(), 2);
 	ASSERT_EQ(nic.probe_rc(), 0);
 	ASSERT_EQ(nic.setup(0, 256, 256, 8166, RTE_ETH_RX_OFFLOAD_SCATTER,
-			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS), 0);
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS),
+		  0);
 	ASSERT_EQ(nic.setup(1, 256, 256, 8166, RTE_ETH_RX_OFFLOAD_SCATTER), 0);
 	std::vector<rte_mbuf *> tx{nic.frame(9, 8000, 5), nic.frame(10, 8188, 5)};
 	ASSERT_EQ(nic.send_all(0, tx), 2u);
@@ -652,11 +659,11 @@ TEST(Limits, PromiscuousOffFiltersOtherUnicast)
 TEST(Devargs, BadValuesFailProbe)
 {
 	uint16_t before = rte_eth_dev_count_avail();
-	for (const char *bad : {"bogus=1", "ports=0", "ports=25", "ports=two", "wire=fiber",
-				"engine=fast", "strict=2", "strict=1,strict=0",
-				"wire=pcap,rx_pcap=0:/nonexistent/file.pcap",
-				"wire=pcap,ports=2,tx_pcap=2:/var/tmp/x.pcap",
-				"wire=pcap,rx_pcap=/no/port", "wire=pair,tx_pcap=0:/var/tmp/x.pcap"}) {
+	for (const char *bad :
+	     {"bogus=1", "ports=0", "ports=25", "ports=two", "wire=fiber", "engine=fast",
+	      "strict=2", "strict=1,strict=0", "wire=pcap,rx_pcap=0:/nonexistent/file.pcap",
+	      "wire=pcap,ports=2,tx_pcap=2:/var/tmp/x.pcap", "wire=pcap,rx_pcap=/no/port",
+	      "wire=pair,tx_pcap=0:/var/tmp/x.pcap"}) {
 		Nic nic(bad, 0);
 		EXPECT_NE(nic.probe_rc(), 0) << bad;
 		EXPECT_EQ(rte_eth_dev_count_avail(), before) << bad;
@@ -670,14 +677,15 @@ TEST(Devargs, BadValuesFailProbe)
 TEST(Devargs, ErrorsNameTheDevarg)
 {
 	const char *bad[][2] = {
-		{"bogus=1", "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
-			    "tap_name, udp_local, udp_remote, strict, profile, trace, seq_check, "
-			    "wire_delay_us, rx_rate_limit, fw_port_mask, fw_mac, fw_fault, "
-			    "fw_boot_err0, "
-			    "fw_nic_info_rc, fw_cpucp_fail, fault, "
-			    "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
-			    "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
-			    "nic_status_ms, rx_copy_max, speed)"},
+		{"bogus=1",
+		 "unknown devarg 'bogus' (valid: ports, wire, rx_pcap, tx_pcap, engine, "
+		 "tap_name, udp_local, udp_remote, strict, profile, trace, seq_check, "
+		 "wire_delay_us, rx_rate_limit, fw_port_mask, fw_mac, fw_fault, "
+		 "fw_boot_err0, "
+		 "fw_nic_info_rc, fw_cpucp_fail, fault, "
+		 "fault_seed, fault_rate, fault_kinds, phy_board, phy_pol_tx, phy_pol_rx, "
+		 "phy_fw_crc, phy_fault, fw_dir, port_mask, tx_watchdog_ms, "
+		 "nic_status_ms, rx_copy_max, speed)"},
 		{"fw_port_mask=0", "devarg fw_port_mask=0: must be a non-zero hex mask of ports "
 				   "0..23 (e.g. 0x5)"},
 		{"fw_mac=01:00:5e:00:00:01", "devarg fw_mac=01:00:5e:00:00:01: must be a non-zero "
@@ -700,25 +708,31 @@ TEST(Devargs, ErrorsNameTheDevarg)
 		{"strict=1,strict=0", "devarg strict given more than once"},
 		{"profile=yes", "devarg profile=yes: must be 0 or 1"},
 		{"seq_check=2", "devarg seq_check=2: must be 0 or 1"},
-		{"trace=/nonexistent/dir/t.txt", "devarg trace=/nonexistent/dir/t.txt: cannot open for "
-						 "writing: No such file or directory"},
-		{"tx_watchdog_ms=10,tx_watchdog_ms=20", "devarg tx_watchdog_ms given more than once"},
-		{"tx_watchdog_ms=600001", "devarg tx_watchdog_ms=600001: must be 0 (off) .. 600000 ms"},
+		{"trace=/nonexistent/dir/t.txt",
+		 "devarg trace=/nonexistent/dir/t.txt: cannot open for "
+		 "writing: No such file or directory"},
+		{"tx_watchdog_ms=10,tx_watchdog_ms=20",
+		 "devarg tx_watchdog_ms given more than once"},
+		{"tx_watchdog_ms=600001",
+		 "devarg tx_watchdog_ms=600001: must be 0 (off) .. 600000 ms"},
 		{"fw_dir=/nonexistent/gaudi2", "devarg fw_dir=/nonexistent/gaudi2: not a readable "
 					       "directory: No such file or directory"},
 		{"fw_dir=/dev/null", "devarg fw_dir=/dev/null: not a readable directory"},
-		{"wire=pair,tx_pcap=0:/var/tmp/x.pcap", "devarg tx_pcap=0:/var/tmp/x.pcap: needs wire=pcap"},
+		{"wire=pair,tx_pcap=0:/var/tmp/x.pcap",
+		 "devarg tx_pcap=0:/var/tmp/x.pcap: needs wire=pcap"},
 		{"ports=2,rx_rate_limit=2:1000", "devarg rx_rate_limit=2:1000: must be "
 						 "PORT:FRAMES_PER_S[:BURST] with PORT < ports (2)"},
 		{"rx_rate_limit=0:1000:0", "devarg rx_rate_limit=0:1000:0: must be PORT:FRAMES"},
-		{"rx_rate_limit=0:1000,rx_rate_limit=0:10", "devarg rx_rate_limit=0:10: port 0 given "
-							    "twice"},
+		{"rx_rate_limit=0:1000,rx_rate_limit=0:10",
+		 "devarg rx_rate_limit=0:10: port 0 given "
+		 "twice"},
 	};
 	for (auto &c : bad) {
 		gaudi_test::LogCapture log;
 		Nic nic(c[0], 0);
 		EXPECT_NE(nic.probe_rc(), 0) << c[0];
-		EXPECT_NE(log.text().find(c[1]), std::string::npos) << c[0] << "\nlogged: " << log.text();
+		EXPECT_NE(log.text().find(c[1]), std::string::npos)
+			<< c[0] << "\nlogged: " << log.text();
 	}
 	Nic ok("ports=1,wire=loopback,tx_watchdog_ms=0", 1);
 	EXPECT_EQ(ok.probe_rc(), 0);
@@ -814,7 +828,8 @@ TEST(Devargs, FirmwareDirectory)
 		gaudi_test::LogCapture log;
 		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
 		EXPECT_EQ(nic.probe_rc(), -ENOENT);
-		std::string want = "cannot read firmware file " + fit + ": No such file or directory";
+		std::string want =
+			"cannot read firmware file " + fit + ": No such file or directory";
 		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
 	}
 	put(fit, "");
@@ -843,7 +858,8 @@ TEST(Devargs, FirmwareDirectory)
 		gaudi_test::LogCapture log;
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
 		EXPECT_EQ(nic.probe_rc(), -ENOENT);
-		std::string want = "cannot read firmware file " + phy + ": No such file or directory";
+		std::string want =
+			"cannot read firmware file " + phy + ": No such file or directory";
 		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
 	}
 	put(phy, "not a PHY image");
@@ -869,7 +885,8 @@ TEST(Devargs, FirmwareDirectory)
 		Nic nic("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, 0);
 		EXPECT_EQ(nic.probe_rc(), -EINVAL);
 		std::string want = "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
-				   "file " + phy + ")";
+				   "file " +
+				   phy + ")";
 		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
 	}
 	{
@@ -879,12 +896,29 @@ TEST(Devargs, FirmwareDirectory)
 		ASSERT_EQ(nic.setup(1, 128, 128), 0);
 		rte_eth_link link;
 		ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
-		EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP) << "the image from fw_dir runs the PHY";
+		EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP)
+			<< "the image from fw_dir runs the PHY";
 	}
 	unlink(boot.c_str());
 	unlink(fit.c_str());
 	unlink(phy.c_str());
 	rmdir(dir);
+}
+
+/* Each {devargs, message} fails the probe with -EINVAL, logs the message naming the devarg, and
+ * leaves no port and no firmware memory behind. */
+void expect_probe_fails(std::span<const std::array<std::string, 2>> cases)
+{
+	uint16_t before = rte_eth_dev_count_avail();
+	for (const auto &c : cases) {
+		gaudi_test::LogCapture log;
+		Nic nic(c[0], 0);
+		EXPECT_EQ(nic.probe_rc(), -EINVAL) << c[0];
+		EXPECT_NE(log.text().find(c[1]), std::string::npos)
+			<< c[0] << "\nlogged: " << log.text();
+		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c[0];
+		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c[0];
+	}
 }
 
 /* A per-port devarg for a port that gets no ethdev (masked off by the firmware's link_mask, or
@@ -896,7 +930,7 @@ TEST(Devargs, PerPortDevargOfAClosedPortFailsProbe)
 	const std::string mask = "ports=4,fw_port_mask=0x5,";
 	const std::string masked =
 		": port 1 is masked off by the firmware (NIC_INFO_GET link_mask 0x5)";
-	const std::string cases[][2] = {
+	const std::array<std::string, 2> cases[] = {
 		{mask + "wire=pcap,tx_pcap=1:" + pcap,
 		 std::string("devarg tx_pcap=1:") + pcap + masked},
 		{mask + "wire=udp,udp_local=1:127.0.0.1:47001,udp_remote=1:127.0.0.1:47002",
@@ -908,15 +942,7 @@ TEST(Devargs, PerPortDevargOfAClosedPortFailsProbe)
 		 "devarg fault=qp_err:2: port 2 is not opened (port_mask=0x1)"},
 	};
 	uint16_t before = rte_eth_dev_count_avail();
-	for (const auto &c : cases) {
-		gaudi_test::LogCapture log;
-		Nic nic(c[0], 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL) << c[0];
-		EXPECT_NE(log.text().find(c[1]), std::string::npos)
-			<< c[0] << "\nlogged: " << log.text();
-		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c[0];
-		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c[0];
-	}
+	expect_probe_fails(cases);
 	unlink(pcap);
 	/* The same devargs for an opened port are fine. */
 	Nic ok(mask + "wire=loopback,fault=qp_err:2:100", 0);
@@ -987,10 +1013,10 @@ INSTANTIATE_TEST_SUITE_P(Gaudi, Speed, ::testing::Values(25000u, 50000u, 100000u
  * core and TXB), a port that is not opened. A speed per port of a macro, alike, is fine. */
 TEST(Devargs, BadSpeedFailsProbe)
 {
-	const std::string cases[][2] = {
-		{"ports=2,wire=pair,speed=40000",
-		 "devarg speed=40000: must be [PORT:]SPEED with SPEED 25000, 50000 or 100000 (Mb/s) "
-		 "and PORT 0..23"},
+	const std::array<std::string, 2> cases[] = {
+		{"ports=2,wire=pair,speed=40000", "devarg speed=40000: must be [PORT:]SPEED with "
+						  "SPEED 25000, 50000 or 100000 (Mb/s) "
+						  "and PORT 0..23"},
 		{"ports=2,wire=pair,speed=24:50000", "devarg speed=24:50000: must be [PORT:]SPEED"},
 		{"ports=2,wire=pair,speed=0:50G", "devarg speed=0:50G: must be [PORT:]SPEED"},
 		{"ports=2,wire=pair,speed=0:50000,speed=0:25000",
@@ -1003,15 +1029,7 @@ TEST(Devargs, BadSpeedFailsProbe)
 		{"ports=4,fw_port_mask=0x5,wire=loopback,speed=1:25000",
 		 "devarg speed=1:25000: port 1 is masked off by the firmware"},
 	};
-	uint16_t before = rte_eth_dev_count_avail();
-	for (const auto &c : cases) {
-		gaudi_test::LogCapture log;
-		Nic nic(c[0], 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL) << c[0];
-		EXPECT_NE(log.text().find(c[1]), std::string::npos)
-			<< c[0] << "\nlogged: " << log.text();
-		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c[0];
-	}
+	expect_probe_fails(cases);
 	Nic ok("ports=4,wire=pair,speed=25000,speed=2:50000,speed=3:50000", 4);
 	ASSERT_EQ(ok.probe_rc(), 0);
 	rte_eth_dev_info info;
@@ -1039,7 +1057,8 @@ TEST(Firmware, PortsAndMacsFromNicInfo)
 		Nic nic("ports=4,wire=loopback,fw_port_mask=0x5,fw_mac=00:1d:a3:10:20:30", 0);
 		ASSERT_EQ(nic.probe_rc(), 0);
 		EXPECT_EQ(rte_eth_dev_count_avail(), before + 2);
-		uint16_t p0 = port_by_name(nic.name() + "_p0"), p2 = port_by_name(nic.name() + "_p2");
+		uint16_t p0 = port_by_name(nic.name() + "_p0"),
+			 p2 = port_by_name(nic.name() + "_p2");
 		ASSERT_NE(p0, UINT16_MAX);
 		ASSERT_NE(p2, UINT16_MAX);
 		EXPECT_EQ(port_by_name(nic.name() + "_p1"), UINT16_MAX);
@@ -1105,8 +1124,8 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		const char *msg;
 		int rc;
 	} cases[] = {
-		{"fw_fault=boot_stuck", "firmware: device not in the expected boot state (boot status 5",
-		 -ETIMEDOUT},
+		{"fw_fault=boot_stuck",
+		 "firmware: device not in the expected boot state (boot status 5", -ETIMEDOUT},
 		{"fw_fault=dirty", "firmware: device is dirty (HW_STATE 1)", -EBUSY},
 		/* Each fatal bit by name, the register in hex too. */
 		{"fw_boot_err0=0x1040",
@@ -1115,8 +1134,8 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		 -EIO},
 		{"fw_fault=image_rejected",
 		 "firmware: firmware file habanalabs/gaudi2/gaudi2-boot-fit.itb rejected", -EINVAL},
-		{"fw_fault=cpucp_silent", "firmware: cpucp ENABLE_PCI_ACCESS timed out after 100 ms",
-		 -ETIMEDOUT},
+		{"fw_fault=cpucp_silent",
+		 "firmware: cpucp ENABLE_PCI_ACCESS timed out after 100 ms", -ETIMEDOUT},
 		{"fw_nic_info_rc=2", "firmware: cpucp NIC_INFO_GET failed: return code 2 (fault)",
 		 -EIO},
 		/* [phy] the PHY F/W the init refuses, the MCU that never answers, the load
@@ -1127,7 +1146,8 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		{"phy_fault=mcu_silent",
 		 "PHY F/W command 0xf001 on port 0 timed out (PHY firmware built-in image)",
 		 -ETIMEDOUT},
-		{"phy_fault=load_stuck", "PHY firmware load: FW2 (9814) stuck at 0xfff0", -ETIMEDOUT},
+		{"phy_fault=load_stuck", "PHY firmware load: FW2 (9814) stuck at 0xfff0",
+		 -ETIMEDOUT},
 		{"ports=4,fw_port_mask=0x5,port_mask=0x3",
 		 "devarg port_mask=0x3: port 1 is masked off by the firmware (NIC_INFO_GET "
 		 "link_mask 0x5)",
@@ -1160,7 +1180,8 @@ TEST(Firmware, EachBringupFailureNamesItsStep)
 		EXPECT_NE(log.text().find(c.msg), std::string::npos)
 			<< c.args << "\nlogged: " << log.text();
 		EXPECT_EQ(rte_eth_dev_count_avail(), before) << c.args;
-		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr) << c.args;
+		EXPECT_EQ(rte_memzone_lookup(("gaudi_fw_" + nic.name()).c_str()), nullptr)
+			<< c.args;
 	}
 }
 
@@ -1198,8 +1219,9 @@ TEST(Firmware, NonFatalBootErrorBitsAreWarnedOfByName)
 		gaudi_test::LogCapture log;
 		Nic nic("wire=loopback,ports=1,fw_boot_err0=0x1060", 0);
 		EXPECT_EQ(nic.probe_rc(), -EIO);
-		EXPECT_NE(log.text_at(RTE_LOG_ERR).find("(CPU_BOOT_ERR0 0x80001060: NIC_FW_FAIL, "
-							 "PLL_FAIL)"),
+		EXPECT_NE(log.text_at(RTE_LOG_ERR)
+				  .find("(CPU_BOOT_ERR0 0x80001060: NIC_FW_FAIL, "
+					"PLL_FAIL)"),
 			  std::string::npos)
 			<< log.text();
 		/* With a fatal bit set, no "going on" warning before the refusal (trial). */
