@@ -761,6 +761,51 @@ TEST_P(Faults, RandomFaultsFromASeedAreAccounted)
 	expect_no_leak(nic);
 }
 
+/* wire_drop: the frames leave the MAC (in its TX counters and opackets) and never arrive;
+ * nothing else is lost, reordered or counted as an error. */
+TEST_P(Faults, WireDropLosesFramesOnTheCable)
+{
+	Nic nic(args());
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(300, [&](uint32_t taken) {
+		if (taken == 96) {
+			ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_WIRE_DROP, 5), 0);
+		}
+	});
+	nic.settle();
+	expect_accounted(nic, 5);
+	auto x = xstats(nic.port(0));
+	EXPECT_EQ(x["tx_wire_drops"], 5u);
+	EXPECT_EQ(x["mac_tx_packets"], 300u);
+	EXPECT_EQ(stats(nic.port(0)).opackets, 300u);
+	EXPECT_EQ(stats(nic.port(0)).oerrors, 0u);
+	EXPECT_EQ(rstats(nic.port(0)).faults_injected, 5u);
+	EXPECT_EQ(xstats(nic.port(1))["tx_wire_drops"], 0u);
+	expect_no_leak(nic);
+}
+
+/* Random loss on the link: fault_kinds=wire_drop at 5 % loses about 5 % of the frames, each
+ * counted once; the gap in the received sequence equals the count. */
+TEST_P(Faults, RandomWireDropIsLossOnTheLink)
+{
+	Nic nic(args("fault_seed=11,fault_rate=0.05,fault_kinds=wire_drop"));
+	ASSERT_EQ(nic.probe_rc(), 0);
+	ASSERT_EQ(nic.setup(0), 0);
+	ASSERT_EQ(nic.setup(1), 0);
+	nic.send(4000);
+	nic.settle();
+	uint64_t drops = xstats(nic.port(0))["tx_wire_drops"];
+	expect_accounted(nic, drops);
+	/* 4000 draws at p = 0.05: mean 200, standard deviation 14; 120..280 is 5.8 sigma. */
+	EXPECT_GT(drops, 120u);
+	EXPECT_LT(drops, 280u);
+	EXPECT_EQ(stats(nic.port(0)).oerrors, 0u);
+	EXPECT_EQ(rstats(nic.port(0)).reset_events, 0u);
+	expect_no_leak(nic);
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, Faults, ::testing::Values("inline", "thread"));
 
 TEST(FaultsApi, SameSeedSameFaults)

@@ -83,6 +83,12 @@ public:
 	virtual const char *fault_kind_name(unsigned kind) const = 0;
 	/* [faults] Faults of every kind that fired on port. */
 	virtual uint64_t faults_injected(unsigned port) const = 0;
+	/* [faults] Frames the model lost on port's wire (fault wire_drop; 0 on silicon). */
+	virtual uint64_t wire_drops(unsigned port) const
+	{
+		(void)port;
+		return 0;
+	}
 
 	/* Port stop: write out what the backend buffers (the model's tx pcap files). */
 	virtual void flush() = 0;

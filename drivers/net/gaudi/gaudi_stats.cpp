@@ -208,6 +208,7 @@ enum PortX : unsigned {
 	rec_eq_error_resets,
 	phy_fw_tuned,
 	phy_reconfigs,
+	wire_drops,
 	port_x_count
 };
 constexpr const char *kPortNames[] = {
@@ -228,6 +229,7 @@ constexpr const char *kPortNames[] = {
 	"recovery_eq_error_resets",
 	"phy_fw_tuned",	 /* [phy] 1 once the PHY F/W tuned both lanes (gaudi_phy_port.h) */
 	"phy_reconfigs", /* [phy] power-ups after a tuning timeout or a lost PCS link */
+	"tx_wire_drops", /* [faults] frames sent and lost on the model's wire (fault wire_drop) */
 };
 static_assert(std::size(kPortNames) == port_x_count);
 
@@ -279,6 +281,11 @@ uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 		return port->phy.tuned ? 1 : 0;
 	case phy_reconfigs:
 		return port->phy.reconfigs;
+	case wire_drops:
+		/* the model lives in the primary (as faults_injected, gaudi_recovery.cpp) */
+		if (rte_eal_process_type() != RTE_PROC_PRIMARY || port->adapter == nullptr)
+			return 0;
+		return port->adapter->backend->wire_drops(port->hw.id());
 	default:
 		return 0;
 	}

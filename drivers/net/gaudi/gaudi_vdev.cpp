@@ -145,6 +145,10 @@ public:
 			n += dev_->faults_injected(port, emu::FaultKind(k));
 		return n;
 	}
+	uint64_t wire_drops(unsigned port) const override
+	{
+		return dev_ ? dev_->faults_injected(port, emu::FaultKind::wire_drop) : 0;
+	}
 
 	void flush() override
 	{

@@ -33,6 +33,9 @@ enum rte_pmd_gaudi_fault {
 	/** The next arg (default 1) events of the port find its event queue full: lost, and the
 	 * QPC latches INTERRUPT_CAUSE bit 10 (the EQ error); the PMD resets the port. */
 	RTE_PMD_GAUDI_FAULT_EQ_OVERRUN = 6,
+	/** The next arg (default 1) frames the port sends leave the MAC (counted sent) and are
+	 * lost on the wire: loss on the link, TX direction only (xstat tx_wire_drops). */
+	RTE_PMD_GAUDI_FAULT_WIRE_DROP = 7,
 };
 
 /** What the PMD saw and did about faults on a port (also in xstats, recovery_*). */

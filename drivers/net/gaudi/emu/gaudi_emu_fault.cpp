@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char *kNames[kFaultKinds] = {
 	"db_fifo_overrun", "cq_overrun",   "qp_err",	 "link_flap",
-	"dma_fault",	   "stuck_engine", "eq_overrun",
+	"dma_fault",	   "stuck_engine", "eq_overrun", "wire_drop",
 };
 constexpr uint32_t kDefaultRandomKinds =
 	(1u << unsigned(FaultKind::db_fifo_overrun)) | (1u << unsigned(FaultKind::cq_overrun)) |
@@ -60,7 +60,9 @@ uint64_t xorshift(uint64_t &x)
 /* Under s.lock: make the fault happen now. Returns a link flap length to start. */
 uint32_t apply(FaultState &s, FaultKind k, uint32_t arg)
 {
-	s.injected[unsigned(k)].fetch_add(1, std::memory_order_relaxed);
+	/* wire_drop counts the frames it lost (fault_on_tx_frame), the others their firings. */
+	if (k != FaultKind::wire_drop)
+		s.injected[unsigned(k)].fetch_add(1, std::memory_order_relaxed);
 	uint32_t link_ms = 0;
 	switch (k) {
 	case FaultKind::db_fifo_overrun:
@@ -88,6 +90,9 @@ uint32_t apply(FaultState &s, FaultKind k, uint32_t arg)
 		break;
 	case FaultKind::eq_overrun:
 		s.eq_full += arg;
+		break;
+	case FaultKind::wire_drop:
+		s.wire_drop += arg;
 		break;
 	case FaultKind::count:
 		break;
@@ -152,6 +157,13 @@ bool fault_arg_check(FaultKind k, uint32_t *arg, std::string *err)
 			return false;
 		}
 		return true;
+	case FaultKind::wire_drop:
+		a = a ? a : 1;
+		if (a > (1u << 20)) {
+			*err = "wire_drop ARG is a frame count 1..1048576";
+			return false;
+		}
+		return true;
 	case FaultKind::dma_fault:
 	case FaultKind::stuck_engine:
 		if (a != 0) {
@@ -178,7 +190,7 @@ bool fault_spec_parse(const std::string &s, unsigned nports, FaultSpec *f, std::
 		b = c + 1;
 	}
 	const char *form = "KIND:PORT[:AFTER_FRAMES[:ARG]] with KIND db_fifo_overrun, cq_overrun, "
-			   "qp_err, link_flap, dma_fault, stuck_engine or eq_overrun";
+			   "qp_err, link_flap, dma_fault, stuck_engine, eq_overrun or wire_drop";
 	uint64_t port = 0, after = 0, arg = 0;
 	if (parts.size() < 2 || parts.size() > 4 || !fault_kind_parse(parts[0], &f->kind) ||
 	    !parse_u64(parts[1], &port) || (parts.size() > 2 && !parse_u64(parts[2], &after)) ||
@@ -256,6 +268,12 @@ FaultStep fault_on_tx_frame(FaultState &s)
 	}
 	st.wqe_syndrome = s.wqe_syndrome;
 	s.wqe_syndrome = 0;
+	/* A wire drop armed by this frame's own draw loses this frame. */
+	if (s.wire_drop != 0) {
+		st.wire_drop = true;
+		s.wire_drop--;
+		s.injected[unsigned(FaultKind::wire_drop)].fetch_add(1, std::memory_order_relaxed);
+	}
 	s.rearm();
 	return st;
 }

@@ -24,6 +24,7 @@ enum class FaultKind : uint32_t {
 	dma_fault,       /* the next WQE's local address does not translate: syndrome 0xA0 */
 	stuck_engine,    /* the TX engine stops taking doorbells until the requester QPC is written */
 	eq_overrun,      /* the next ARG (1) events find the EQ full: lost, QPC cause 10 latched */
+	wire_drop,       /* the next ARG (1) frames the port sends are lost on the wire (TX only) */
 	count
 };
 inline constexpr unsigned kFaultKinds = unsigned(FaultKind::count);
@@ -48,7 +49,7 @@ bool fault_spec_parse(const std::string &s, unsigned nports, FaultSpec *f, std::
 struct FaultRandom {
 	uint64_t seed = 0;
 	double rate = 0; /* 0 = off */
-	uint32_t kinds_mask = 0; /* 0 = default (all but stuck_engine, eq_overrun) */
+	uint32_t kinds_mask = 0; /* 0 = default: all but stuck_engine, eq_overrun, wire_drop */
 };
 bool fault_kinds_parse(const std::string &s, uint32_t *mask, std::string *err); /* a+b+c */
 
@@ -71,6 +72,7 @@ struct FaultState {
 	uint32_t db_drop = 0;       /* doorbells still to drop */
 	uint32_t cq_full = 0;       /* received frames still to drop as CQ overrun */
 	uint32_t eq_full = 0;       /* events still to lose as EQ overrun */
+	uint32_t wire_drop = 0;     /* sent frames still to lose on the wire */
 	uint32_t db_syndrome = 0;   /* QPC-class syndrome for the next doorbell */
 	uint32_t wqe_syndrome = 0;  /* tx-packet-class syndrome for the next WQE */
 	unsigned n_delayed = 0;
@@ -79,14 +81,14 @@ struct FaultState {
 	uint64_t rng = 0;
 	uint64_t threshold = 0; /* draw < threshold fires */
 	uint32_t kinds_mask = 0;
-	std::atomic<uint64_t> injected[kFaultKinds]{};
+	std::atomic<uint64_t> injected[kFaultKinds]{}; /* firings; wire_drop: frames lost */
 	void *owner = nullptr; /* the model (link flap alarms) */
 	unsigned port = 0;
 
 	/* Recompute armed; under lock. */
 	void rearm()
 	{
-		bool any = db_drop || cq_full || eq_full || db_syndrome || wqe_syndrome || n_delayed ||
+		bool any = db_drop || cq_full || eq_full || wire_drop || db_syndrome || wqe_syndrome || n_delayed ||
 			   threshold || stuck.load(std::memory_order_relaxed) ||
 			   link_down.load(std::memory_order_relaxed);
 		armed.store(any ? 1 : 0, std::memory_order_relaxed);
@@ -101,9 +103,10 @@ namespace gaudi::emu {
 struct FaultStep {
 	uint32_t wqe_syndrome = 0; /* non-zero: this WQE faults with it */
 	uint32_t link_flap_ms = 0; /* non-zero: start a link flap of this length */
+	bool wire_drop = false;    /* this frame leaves the MAC (counted sent) and is lost */
 };
 /* One frame about to be sent by the port (under its tx.lock): advances delayed and random
- * triggers and takes a pending WQE fault. */
+ * triggers, takes a pending WQE fault and a pending wire drop (for this frame). */
 FaultStep fault_on_tx_frame(FaultState &s);
 /* Doorbell about to run (under tx.lock): a pending QPC-class syndrome, taken (0 = none). */
 uint32_t fault_take_db_syndrome(FaultState &s);

@@ -220,9 +220,10 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 				if (unlikely(t.paused))
 					set_tx_paused(p, false); /* XON: the episode is over */
 			}
-			bool link_down = false;
+			bool link_down = false, wire_drop = false;
 			if (!kPlain && fs.armed.load(std::memory_order_relaxed)) { /* [faults] */
 				FaultStep fst = fault_on_tx_frame(fs);
+				wire_drop = fst.wire_drop;
 				if (fst.link_flap_ms != 0)
 					start_link_flap(p, fst.link_flap_ms);
 				if (fst.wqe_syndrome == uint32_t(QpErrSyndrome::wqe_dma_fault))
@@ -310,6 +311,8 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 					t.tally.wire++;
 				if constexpr (kPlain) {
 					dlv.deliver(rq, data, w.size, cls);
+				} else if (wire_drop) {
+					/* [faults] wire_drop: sent by the MAC, lost on the cable */
 				} else {
 					switch (dest) {
 					case Dest::self:
