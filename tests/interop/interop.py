@@ -46,14 +46,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'lib'))
 from testpmd_session import plugin_path  # noqa: E402
 
 # Load order (interop-feasibility.md): without crc32_generic rxe fails to init its crc32.
-# configfs .. rdma_ucm: the RDMA CM that librdmacm's tools (rping, ...) use.
+# configfs .. rdma_ucm: the RDMA CM that librdmacm's tools (rping, ...) use. sch_netem: the
+# guest's loss in the loss runs (tc qdisc ... netem loss N%).
 MODULES = ['crc32_generic', 'ib_core', 'ib_uverbs', 'configfs', 'ib_cm', 'iw_cm', 'rdma_cm',
-           'rdma_ucm', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe', 'e1000']
+           'rdma_ucm', 'udp_tunnel', 'ip6_udp_tunnel', 'rdma_rxe', 'e1000', 'sch_netem']
 TOOLS = ['ibv_rc_pingpong', 'ibv_ud_pingpong', 'ibv_srq_pingpong', 'ibv_devices', 'ibv_devinfo', 'rdma', 'ip',
          'ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
          'ib_send_lat', 'rping', 'rdma_server', 'rdma_client',
-         'udaddy']
+         'udaddy', 'tc']
 PROVIDER_DIR = '/usr/lib/x86_64-linux-gnu/libibverbs'
+# Busybox's own tc applet runs before PATH (as its ip): iproute2's, by its path, has netem.
+TC = shutil.which('tc') or '/usr/sbin/tc'
 DLOPENED = ['/lib/x86_64-linux-gnu/libgcc_s.so.1']  # see build_initramfs
 
 GUEST_MAC = '52:54:00:77:00:02'
@@ -357,12 +360,12 @@ GUEST_TCP = 18515                 # the tools' default TCP port, forwarded from 
 class Ours:
     """Our side: an example on a net_gaudi_emu port cabled (wire=udp) to the guest's eth0."""
 
-    def __init__(self, exe, args, udp_local, udp_remote, pcap, log_path):
+    def __init__(self, exe, args, udp_local, udp_remote, pcap, log_path, vdev_extra=''):
         pmd = plugin_path(os.path.abspath(os.environ['GAUDI_PMD']))
         eal = ['--no-huge', '-m', '512', '--no-shconf', '--no-pci', '--iova-mode=va',
                '-l', '1', '--log-level=lib.eal:warning', '-d', pmd, '--vdev',
                f'net_gaudi_emu0,ports=1,wire=udp,udp_local=0:127.0.0.1:{udp_local},'
-               f'udp_remote=0:127.0.0.1:{udp_remote}']
+               f'udp_remote=0:127.0.0.1:{udp_remote}{vdev_extra}']
         self.cmd = [exe, *eal, '--', f'--pcap={pcap}', *args]
         self.log_path = log_path
         self.out = open(log_path, 'w')
@@ -425,6 +428,7 @@ class Runner:
         self.udp_guest = udp_guest
         self.host_fwd = host_fwd
         self.results = []
+        self.frames = {}  # run name: (ours sent, rxe sent, data frames needed, ours sends)
         self.only = re.compile(os.environ.get('INTEROP_ONLY', '.'))
 
     def decode(self, pcap, name):
@@ -467,13 +471,47 @@ class Runner:
             detail += ' (second attempt: the guest NIC was reset during the first)'
         self.record(name, ok, detail, pcap)
 
+    def rxe_sent(self):
+        st, out = self.g.sh('cat /sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts')
+        return int(out.strip()) if st == 0 else 0
+
     def once(self, name, guest_cmd, our_exe, our_args, guest_is_server, expect_bytes, check,
-             timeout=60):
+             timeout=60, loss=0, data_frames=None):
         """One run: guest_cmd in the guest, our example on the host; check(our_out, guest_out)
-        returns (ok, detail)."""
+        returns (ok, detail). loss: percent of the frames each side sends lost on the wire (the
+        guest's netem, our port's wire_drop fault). data_frames: (frames the data needs, True
+        if our side sends the data): the detail then says how many frames each side sent."""
         pcap = self.out / (name + '.pcap')
         log = self.out / (name + '.ours.log')
+        vdev_extra = ''
+        if loss:
+            st, out = self.g.sh(f'{TC} qdisc replace dev {self.g.roce_dev} root netem loss {loss}%')
+            if st != 0:
+                return False, f'tc netem: {out.strip()}', pcap
+            vdev_extra = f',fault_kinds=wire_drop,fault_rate={loss / 100},fault_seed=24'
+        sent0 = self.rxe_sent()
         t0 = time.monotonic()
+        try:
+            ok, detail = self._once(name, guest_cmd, our_exe, our_args, guest_is_server,
+                                    expect_bytes, check, timeout, pcap, log, vdev_extra)
+        finally:
+            if loss:
+                self.g.sh(f'{TC} qdisc del dev {self.g.roce_dev} root')
+        if data_frames:
+            need, ours_send = data_frames
+            m = re.search(r'^ transport: frames rx \d+ tx (\d+)', Path(log).read_text(), re.M)
+            ours = int(m.group(1)) if m else None
+            rxe = self.rxe_sent() - sent0
+            sender = ours if ours_send else rxe
+            ratio = f'{sender / need:.2f}' if sender is not None else '?'
+            detail += (f'; frames sent: ours {ours}, rxe {rxe}, {need} data frames needed, '
+                       f'sender {"ours" if ours_send else "rxe"} {ratio} per data frame')
+            self.frames[name] = (ours, rxe, need, ours_send)
+        detail += f' ({time.monotonic() - t0:.1f} s)'
+        return ok, detail, pcap
+
+    def _once(self, name, guest_cmd, our_exe, our_args, guest_is_server, expect_bytes, check,
+              timeout, pcap, log, vdev_extra):
         if guest_is_server:
             job = self.g.start(guest_cmd)
             # Wait for the guest tool to listen before our client connects (no retry in them).
@@ -483,11 +521,11 @@ class Runner:
                     break
                 time.sleep(0.2)
             ours = Ours(our_exe, our_args + ['-p', str(self.host_fwd), '127.0.0.1'], self.udp_ours,
-                        self.udp_guest, pcap, log)
+                        self.udp_guest, pcap, log, vdev_extra)
         else:
             port = free_tcp_port()
             ours = Ours(our_exe, our_args + ['-p', str(port)], self.udp_ours, self.udp_guest,
-                        pcap, log)
+                        pcap, log, vdev_extra)
             for _ in range(200):
                 if tcp_listening(port) or ours.proc.poll() is not None:
                     break
@@ -511,7 +549,6 @@ class Runner:
                                      f'counted {m.group(1)}')
         if ok and f'peer MAC {GUEST_MAC} (resolved' not in our_out:
             ok, detail = False, f'our side did not report resolving the guest to {GUEST_MAC}'
-        detail += f' ({time.monotonic() - t0:.1f} s)'
         if not ok:
             # What rxe saw (its counters that are not zero) and the kernel's last words.
             _, hw = self.g.sh('cd /sys/class/infiniband/rxe0/ports/1/hw_counters &&'
@@ -520,7 +557,7 @@ class Runner:
             detail += '\n    rxe: ' + '\n    rxe: '.join(hw.strip().splitlines())
             detail += '\n    ours: ' + '\n    ours: '.join(our_out.strip().splitlines()[-8:])
             detail += '\n    guest: ' + '\n    guest: '.join(guest_out.strip().splitlines()[-8:])
-        return ok, detail, pcap
+        return ok, detail
 
 
 def cm_pair(r, name, guest_cmd, our_exe, our_args, guest_is_server, expect, check, timeout=60):
@@ -760,6 +797,7 @@ def main():
         pingpong_runs(r, os.environ['ROCE_PINGPONG'])
         if os.environ.get('ROCE_PERFTEST'):
             perftest_runs(r, os.environ['ROCE_PERFTEST'])
+            loss_runs(r, os.environ['ROCE_PERFTEST'])
         if os.environ.get('ROCE_RPING'):
             rping_runs(r, os.environ['ROCE_RPING'])
         if any('ipv6' not in n for n, _, _ in r.results):  # an IPv4 run took place
@@ -869,6 +907,40 @@ def check_perftest(client_is_guest, all_sizes, our_check=None):
     return check
 
 
+PATH_MTU = 4096  # GUEST_NETDEV_MTU gives rxe an active MTU of 4096; ours offers as much
+
+
+def data_frames_needed(sizes, iters):
+    """Data packets (request or READ response) the messages need at PATH_MTU, at least one
+    each."""
+    return sum(max(1, -(-size // PATH_MTU)) * iters for size in sizes)
+
+
+def our_side_sends(test, guest_server):
+    """Whether our side sends the data packets: the WRITE/SEND client, the READ server."""
+    return guest_server if test != 'read' else not guest_server
+
+
+def loss_runs(r: Runner, exe):
+    """Loss on the wire both ways (the guest's netem on its RoCE NIC, our port's wire_drop
+    fault at the same rate): WRITE, READ and SEND of 64 KiB, each side as server and client.
+    Both sides keep perftest's retry settings (timeout 14, retry_cnt 7, rnr_retry 7; ours in
+    roce_perftest's connect()). perftest checks the byte count, our side its own."""
+    common = ['-x', '1', f'--ip={HOST_IP}']
+    size, iters = 65536, 20
+    for loss in (1, 10):
+        for test in ('write', 'read', 'send'):
+            args = [f'--test={test}', '-s', str(size), '-n', str(iters), *common]
+            gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -s {size} -n {iters}'
+            for guest_server in (True, False):
+                name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-loss{loss}'
+                g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+                r.pair(name, g, exe, args, guest_server, (size, iters),
+                       check_perftest(not guest_server, False), timeout=180, loss=loss,
+                       data_frames=(data_frames_needed([size], iters),
+                                    our_side_sends(test, guest_server)))
+
+
 def perftest_runs(r: Runner, exe):
     common = ['-x', '1', f'--ip={HOST_IP}']
     runs = [('write', 65536, 20, False), ('write', 4093, 20, False), ('write', 0, 5, True),
@@ -882,8 +954,11 @@ def perftest_runs(r: Runner, exe):
         for guest_server in (True, False):
             name = f'ib_{test}_bw-guest_{"server" if guest_server else "client"}-{tag}'
             g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
+            sizes = [1 << i for i in range(1, 24)] if all_sizes else [size]
             r.pair(name, g, exe, args, guest_server, (size, iters),
-                   check_perftest(not guest_server, all_sizes), timeout=180 if all_sizes else 60)
+                   check_perftest(not guest_server, all_sizes), timeout=180 if all_sizes else 60,
+                   data_frames=(data_frames_needed(sizes, iters),
+                                our_side_sends(test, guest_server)))
     # Atomics (ib_atomic_bw: 8-byte messages only). Our server checks the sum of its target
     # words (each FETCH_AND_ADD added 1 once), our client the values it fetched (in order).
     iters = 20

@@ -96,6 +96,7 @@ bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 		}
 	}
 	if (psn_diff(psn_add(psn, 1), una_) > 0) {
+		window_on_ack(uint32_t(psn_diff(psn_add(psn, 1), una_)));
 		una_ = psn_add(psn, 1);
 		progress = true;
 	}
@@ -262,8 +263,10 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 		w->done = true;
 		process_ack(psn, now);
 	}
-	if (psn_diff(psn_add(psn, 1), una_) > 0)
+	if (psn_diff(psn_add(psn, 1), una_) > 0) {
+		window_on_ack(uint32_t(psn_diff(psn_add(psn, 1), una_)));
 		una_ = psn_add(psn, 1);
+	}
 }
 
 void QueuePair::requester_timers(uint64_t now)

@@ -154,6 +154,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 	if (next == IBV_QPS_RTS && cur == IBV_QPS_RTR) {
 		next_psn_ = una_ = sent_end_ = attr_.sq_psn;
 		noack_pkts_ = 0;
+		window_reset();
 		retry_reset();
 		rnr_left_ = attr_.rnr_retry;
 		*rate_ = Rate{};

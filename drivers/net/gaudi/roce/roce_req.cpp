@@ -114,8 +114,9 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	// IBA 9.7.2: an ACK per message, and one at least every ack_req_every packets so that a
 	// long message never fills the PSN window without one asked for (an rxe responder ACKs
 	// only packets with AckReq).
-	uint32_t every = std::max<uint32_t>(
-		1, std::min(tuning_.ack_req_every, tuning_.max_inflight_pkts / 2));
+	// Within the congestion window: one ACK asked for per half window keeps the ACK clock
+	// running (rxe's responder answers only those).
+	uint32_t every = std::max<uint32_t>(1, std::min(tuning_.ack_req_every, window() / 2));
 	bool ack_req = type_ == IBV_QPT_RC && (last || !data || noack_pkts_ + 1 >= every);
 	pkt.bth.ack_req = ack_req;
 	pkt.bth.se = last && w.solicited;
@@ -155,6 +156,35 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	return true;
 }
 
+void QueuePair::window_reset()
+{
+	cwnd_ = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
+	ssthresh_ = tuning_.max_inflight_pkts;
+	cwnd_acc_ = 0;
+}
+
+void QueuePair::window_on_ack(uint32_t pkts)
+{
+	if (cwnd_ < ssthresh_) { // slow start: one more per packet acknowledged
+		cwnd_ = std::min(cwnd_ + pkts, ssthresh_);
+		return;
+	}
+	cwnd_acc_ += pkts; // congestion avoidance: one more per window acknowledged
+	if (cwnd_acc_ >= cwnd_) {
+		cwnd_acc_ -= cwnd_;
+		cwnd_ = std::min(cwnd_ + 1, tuning_.max_inflight_pkts);
+	}
+}
+
+void QueuePair::window_on_loss()
+{
+	// RFC 5681 (4): ssthresh to half the packets in flight, the window to it.
+	uint32_t flight = uint32_t(std::max<int32_t>(psn_diff(sent_end_, una_), 0));
+	ssthresh_ = std::max(std::min(cwnd_, flight) / 2, tuning_.min_window_pkts);
+	cwnd_ = ssthresh_;
+	cwnd_acc_ = 0;
+}
+
 unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 {
 	if (state_ != IBV_QPS_RTS || rnr_wait_)
@@ -178,7 +208,7 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 		uint32_t k = ra ? (w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0) : cur_pkt_;
 		uint32_t psn = psn_add(w.first_psn, k);
 		if (is_rc()) {
-			if (psn_diff(psn, una_) >= int32_t(tuning_.max_inflight_pkts))
+			if (psn_diff(psn, una_) >= int32_t(window()))
 				break;
 			if (ra) { // IBA 9.7.7.2.1 (max_rd_atomic): outstanding READ/atomic limit
 				uint32_t outstanding = 0;

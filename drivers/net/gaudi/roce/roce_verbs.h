@@ -219,6 +219,14 @@ struct QpTuning {
 	// acknowledge()); rxe's requester asks every RXE_MAX_PKT_PER_ACK (64) packets and keeps
 	// at most RXE_MAX_UNACKED_PSNS (128) unacknowledged.
 	uint32_t ack_req_every = 64;
+	// Requester: a window of packets in flight that adapts to what the path delivers (the ACK
+	// clock): it opens by the packets each ACK acknowledges up to ssthresh, then by one per
+	// window, and halves on a sequence NAK or a local ACK timeout (TCP's AIMD, RFC 5681 3.1,
+	// in packets), between min_window_pkts and max_inflight_pkts. A slower peer (an rxe
+	// guest whose socket buffer holds a few dozen frames) then loses no burst after the first,
+	// where a fixed 256-packet window lost and resent most of each. 0 = fixed window.
+	uint32_t min_window_pkts = 4;
+	uint32_t initial_window_pkts = 16;
 	bool dcqcn = true; // requester rate reaction to CNPs (if the Context allows)
 	bool ecn = true;   // mark ECT(0) on sent packets
 };
@@ -607,11 +615,21 @@ private:
 	// A retry that spends one of retry_cnt: go back to psn (rxe COMPST_ERROR_RETRY).
 	void retry_spend(uint32_t psn, uint64_t now)
 	{
+		window_on_loss();
 		retry_left_--;
 		retry_started_ = true;
 		go_back(psn, now);
 	}
 	SendWqe *find_wqe(uint32_t psn, uint32_t *idx);
+	uint32_t window() const
+	{
+		return tuning_.initial_window_pkts == 0
+			       ? tuning_.max_inflight_pkts
+			       : std::min(cwnd_, tuning_.max_inflight_pkts);
+	}
+	void window_on_ack(uint32_t pkts);
+	void window_on_loss();
+	void window_reset();
 	void complete_send(SendWqe &w, ibv_wc_status st);
 	void fail_send(uint32_t idx, ibv_wc_status st);
 	void requester_timers(uint64_t now);
@@ -664,6 +682,9 @@ private:
 	uint32_t noack_pkts_ = 0;     // packets sent since the last one with AckReq
 	uint64_t last_progress_ = 0;  // retransmit timer base (cycles)
 	uint8_t retry_left_ = 7, rnr_left_ = 7;
+	// Congestion window (QpTuning::initial_window_pkts): cwnd_ packets and a fraction in
+	// 1/cwnd_ steps (cwnd_acc_) once at ssthresh_.
+	uint32_t cwnd_ = 16, ssthresh_ = 256, cwnd_acc_ = 0;
 	// A retry (go-back) started and no progress since: a sequence NAK then neither spends a
 	// retry nor goes back again, a timeout does both (rxe_comp.c comp.started_retry).
 	bool retry_started_ = false;
