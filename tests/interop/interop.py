@@ -73,14 +73,20 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /tmp /run
 dmesg -n 1
+# The RoCE NIC's MAC and address: the kernel command line's roce_mac= / roce_ip= (the
+# reference's second guest), else the defaults.
+roce_mac=@GUEST_MAC@; roce_ip=@GUEST_IP@
+for a in $(cat /proc/cmdline); do
+	case $a in roce_mac=*) roce_mac=${a#roce_mac=};; roce_ip=*) roce_ip=${a#roce_ip=};; esac
+done
 for m in @MODULES@; do insmod /lib/modules/$m.ko || echo "@@INIT-ERROR insmod $m"; done
 ip link set lo up
 for d in /sys/class/net/eth*; do
 	n=${d##*/}
-	if [ "$(cat $d/address)" = "@GUEST_MAC@" ]; then roce=$n; else mgmt=$n; fi
+	if [ "$(cat $d/address)" = "$roce_mac" ]; then roce=$n; else mgmt=$n; fi
 done
 ip link set $roce mtu @MTU@ up
-ip addr add @GUEST_IP@/24 dev $roce
+ip addr add $roce_ip/24 dev $roce
 ip link set $mgmt up
 ip addr add 10.0.2.15/24 dev $mgmt
 ip route add default via 10.0.2.2
@@ -238,19 +244,20 @@ class Guest:
     """A booted guest. dgram_local/remote: QEMU's UDP ports (remote = our emu port's socket);
     fwd: {host TCP port: guest TCP port}."""
 
-    def __init__(self, vmlinuz, initrd, dgram_local, dgram_remote, fwd, log_path):
+    def __init__(self, vmlinuz, initrd, dgram_local, dgram_remote, fwd, log_path,
+                 mac=GUEST_MAC, ip=GUEST_IP):
         self.log = open(log_path, 'w', buffering=1)
         hostfwd = ','.join(f'hostfwd=tcp:127.0.0.1:{h}-:{g}' for h, g in fwd.items())
         cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '512', '-smp', '1',
                '-nodefaults', '-no-user-config', '-display', 'none', '-no-reboot',
                '-serial', 'stdio', '-kernel', str(vmlinuz), '-initrd', str(initrd),
-               '-append', 'console=ttyS0 quiet panic=-1 net.ifnames=0',
+               '-append', f'console=ttyS0 quiet panic=-1 net.ifnames=0 roce_mac={mac} roce_ip={ip}',
                '-netdev', f'dgram,id=n0,local.type=inet,local.host=127.0.0.1,'
                           f'local.port={dgram_local},remote.type=inet,remote.host=127.0.0.1,'
                           f'remote.port={dgram_remote}',
-               '-device', f'e1000,netdev=n0,mac={GUEST_MAC}',
-               '-netdev', f'user,id=n1,net=10.0.2.0/24,{hostfwd}',
-               '-device', 'e1000,netdev=n1,mac=52:54:00:77:01:02']
+               '-device', f'e1000,netdev=n0,mac={mac}',
+               '-netdev', f'user,id=n1,net=10.0.2.0/24{"," if hostfwd else ""}{hostfwd}',
+               '-device', f'e1000,netdev=n1,mac=52:54:00:77:01:{mac[-2:]}']
         self.log.write('# ' + ' '.join(cmd) + '\n')
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
@@ -428,7 +435,8 @@ class Runner:
         self.udp_guest = udp_guest
         self.host_fwd = host_fwd
         self.results = []
-        self.frames = {}  # run name: (ours sent, rxe sent, data frames needed, ours sends)
+        # run name: (ours sent, rxe sent, data frames needed, ours sends, client's MB/s)
+        self.frames = {}
         self.only = re.compile(os.environ.get('INTEROP_ONLY', '.'))
 
     def decode(self, pcap, name):
@@ -506,7 +514,9 @@ class Runner:
             ratio = f'{sender / need:.2f}' if sender is not None else '?'
             detail += (f'; frames sent: ours {ours}, rxe {rxe}, {need} data frames needed, '
                        f'sender {"ours" if ours_send else "rxe"} {ratio} per data frame')
-            self.frames[name] = (ours, rxe, need, ours_send)
+            client = (Path(log).read_text() if guest_is_server else
+                      (self.out / (name + '.guest.log')).read_text())
+            self.frames[name] = (ours, rxe, need, ours_send, client_bw(client))
         detail += f' ({time.monotonic() - t0:.1f} s)'
         return ok, detail, pcap
 
@@ -804,6 +814,8 @@ def main():
             neighbour_check(r)
     finally:
         g.close()
+    if os.environ.get('ROCE_PERFTEST'):
+        r.results += reference_runs(vmlinuz, initrd, out, r)
     failed = [n for n, ok, _ in r.results if not ok]
     print(f'\n{len(r.results) - len(failed)} of {len(r.results)} runs passed '
           f'in {time.monotonic() - t_start:.0f} s; logs in {out}')
@@ -939,6 +951,92 @@ def loss_runs(r: Runner, exe):
                        check_perftest(not guest_server, False), timeout=180, loss=loss,
                        data_frames=(data_frames_needed([size], iters),
                                     our_side_sends(test, guest_server)))
+
+
+def client_bw(text):
+    """BW average [MB/sec] of the first report line perftest's format prints, or None."""
+    m = REPORT_RE.search(CLOCK_WARNING_RE.sub('', text))
+    return float(m.group(4)) if m else None
+
+
+REF_MAC = '52:54:00:77:00:03'  # the reference's second guest, at HOST_IP (our side's address)
+
+
+def reference_runs(vmlinuz, initrd, out, ours: Runner):
+    """rxe to rxe in the same harness: two guests from the same initramfs, their RoCE NICs
+    cabled to each other through QEMU's dgram netdev (two namespaces in one guest would not do:
+    rxe sends through a UDP socket of the initial namespace and loops traffic between local
+    addresses back without the NIC, so neither netem nor the wire would see it). Guest a
+    (GUEST_IP) serves, guest b (HOST_IP) is the client, the TCP exchange over a's host port
+    forward as in our runs; the loss runs' tests at 0, 1 and 10 % netem loss on both NICs.
+    Prints each beside our runs' results (loss_runs, perftest_runs): the sender's frames per
+    data frame and the client's MB/s."""
+    size, iters = 65536, 20
+    want = [(size, iters)]
+    names = [(t, l) for l in (0, 1, 10) for t in ('write', 'read', 'send')]
+    if not any(ours.only.search(f'reference-ib_{t}_bw-loss{l}') for t, l in names):
+        return []
+    ua, ub, fwd = free_udp_port(), free_udp_port(), free_tcp_port()
+    ga = Guest(vmlinuz, initrd, ua, ub, {fwd: GUEST_TCP}, out / 'console-ref-a.log')
+    gb = Guest(vmlinuz, initrd, ub, ua, {}, out / 'console-ref-b.log', REF_MAC, HOST_IP)
+    results, rows = [], []
+    try:
+        for g in (ga, gb):
+            g.boot()
+            g.wait_active()
+        for test, loss in names:
+            name = f'reference-ib_{test}_bw-loss{loss}'
+            if not ours.only.search(name):
+                continue
+            if loss:
+                for g in (ga, gb):
+                    g.sh(f'{TC} qdisc replace dev {g.roce_dev} root netem loss {loss}%')
+            sent = [Runner(g, out, 0, 0, 0).rxe_sent() for g in (ga, gb)]
+            gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -s {size} -n {iters}'
+            t0 = time.monotonic()
+            job = ga.start(gcmd)
+            for _ in range(100):
+                if ga.sh(f'netstat -ltn | grep -q ":{GUEST_TCP} "')[0] == 0:
+                    break
+                time.sleep(0.2)
+            cst, cout = gb.sh(f'{gcmd} -p {fwd} 10.0.2.2', 240)
+            sst, sout = ga.wait(job, 30)
+            dt = time.monotonic() - t0
+            delta = [Runner(g, out, 0, 0, 0).rxe_sent() - s0 for g, s0 in zip((ga, gb), sent)]
+            if loss:
+                for g in (ga, gb):
+                    g.sh(f'{TC} qdisc del dev {g.roce_dev} root')
+            (out / (name + '.log')).write_text(f'# a: {gcmd}\n{sout}\n# b:\n{cout}')
+            ok = (cst == 0 and sst == 0 and perftest_reports(cout) == want and
+                  perftest_reports(sout) == want)
+            need = data_frames_needed([size], iters)
+            sender = delta[0] if test == 'read' else delta[1]  # READ: a responds
+            bw = client_bw(cout)
+            detail = (f'frames sent: a {delta[0]}, b {delta[1]}, {need} data frames needed, '
+                      f'sender {sender / need:.2f} per data frame; {bw} MB/s ({dt:.1f} s)')
+            if not ok:
+                detail += f'; exit {sst}/{cst}; a: {sout.strip()[-300:]}; b: {cout.strip()[-300:]}'
+            print(f'{"PASS" if ok else "FAIL"} {name}: {detail}', flush=True)
+            results.append((name, ok, detail))
+            rows.append((test, loss, sender / need, bw))
+    finally:
+        ga.close()
+        gb.close()
+    # Ours beside rxe-to-rxe: our side as the sender of the data (WRITE/SEND client, READ
+    # server), the same messages, loss and path MTU.
+    print('\nours vs rxe-to-rxe (65536 B x 20, path MTU 4096; sender\'s frames per data frame, '
+          'client\'s MB/s):')
+    print(f'  {"test":6} {"loss":>5} {"ours fr/data":>13} {"rxe fr/data":>12} {"ours MB/s":>10} '
+          f'{"rxe MB/s":>9}')
+    for test, loss, rxe_ratio, rxe_bw in rows:
+        role = 'client' if test == 'read' else 'server'
+        key = f'ib_{test}_bw-guest_{role}-' + (f'loss{loss}' if loss else f's{size}')
+        o = ours.frames.get(key)
+        ratio = f'{o[0] / o[2]:.2f}' if o and o[0] is not None else '-'
+        obw = f'{o[4]:.2f}' if o and o[4] is not None else '-'
+        print(f'  {test:6} {loss:>4}% {ratio:>13} {rxe_ratio:>12.2f} {obw:>10} '
+              f'{rxe_bw if rxe_bw is not None else "-":>9}')
+    return results
 
 
 def perftest_runs(r: Runner, exe):
