@@ -187,7 +187,7 @@ class Tools:
                 e["ASAN_OPTIONS"] = ":".join(
                     [o for o in [e.get("ASAN_OPTIONS")] if o] + ["detect_leaks=0"])
         self.eal = ["--file-prefix", prefix, "--log-level", "lib.eal:error",
-                    "--log-level", "pmd.net.gaudi:notice"]
+                    "--log-level", "pmd.net.gaudi*:notice"]
         self.transcript = ""
 
     def run(self, cmd, env, timeout=TOOL_TIMEOUT):

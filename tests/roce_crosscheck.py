@@ -235,7 +235,14 @@ def main():
         b = os.path.join(tmp, "bad.pcap")
         subprocess.run([ROCE_GEN, "--all", "--no-rd", "--bad-icrc", b], check=True, capture_output=True)
         check_file(b, False, label="roce_gen --bad-icrc")
-        for name in ("rc-write-read-hw.pcap", "rc-write-hw.pcap", "rc-send-hw.pcap", "rc-send-multi-qp-hw.pcap"):
+        # The hardware captures live in the shared corpus beside the repository: without it
+        # (a bare clone) they are skipped, saying so; with it, a missing file is a failure.
+        hw = ("rc-write-read-hw.pcap", "rc-write-hw.pcap", "rc-send-hw.pcap", "rc-send-multi-qp-hw.pcap")
+        if not os.path.isdir(SHARED):
+            print(f"skip: the shared capture corpus {SHARED} is absent (GAUDI_SHARED_DATA): "
+                  f"{len(hw)} hardware captures not checked")
+            hw = ()
+        for name in hw:
             path = os.path.join(SHARED, "pcap", "roce", name)
             if not os.path.exists(path):
                 fail(f"missing shared capture {path}")

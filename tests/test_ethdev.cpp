@@ -33,7 +33,7 @@ constexpr uint16_t kMinRing = 64;
 constexpr uint16_t kMaxRing = 4096;
 
 const auto *eal_env = gaudi_test::register_eal_env(
-	new gaudi_test::EalEnv("test_ethdev", "1536", {"--log-level=pmd.net.gaudi:error"}));
+	new gaudi_test::EalEnv("test_ethdev", "1536", {"--log-level=pmd.net.gaudi*:error"}));
 
 using gaudi_test::bytes_of;
 using gaudi_test::free_all;
@@ -1192,8 +1192,8 @@ TEST(Firmware, NonFatalBootErrorBitsAreWarnedOfByName)
 {
 	/* This program logs the PMD's errors only: warnings too for this test. */
 	struct WarningsOn {
-		WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi", RTE_LOG_WARNING); }
-		~WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi", RTE_LOG_ERR); }
+		WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi*", RTE_LOG_WARNING); }
+		~WarningsOn() { rte_log_set_level_pattern("pmd.net.gaudi*", RTE_LOG_ERR); }
 	} on;
 	{
 		/* BMC_WAIT_SKIPPED (4), NIC_DATA_NOT_RDY (5), PRI_IMG_VER_FAIL (10), bit 15

@@ -33,7 +33,7 @@ namespace {
 
 const auto *eal_env = gaudi_test::register_eal_env(new gaudi_test::EalEnv(
 	"test_ethdev_features", "1024",
-	{"--log-level=pmd.net.gaudi:critical", "--log-level=lib.ethdev:critical"}));
+	{"--log-level=pmd.net.gaudi*:critical", "--log-level=lib.ethdev:critical"}));
 
 using gaudi_test::wait_for;
 

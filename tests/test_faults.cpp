@@ -51,7 +51,7 @@ class EalEnv : public gaudi_test::EalEnv {
 public:
 	EalEnv()
 		: gaudi_test::EalEnv("test_faults", "1024",
-				     {"--log-level=pmd.net.gaudi:error", "--log-level=lib.ethdev:critical"})
+				     {"--log-level=pmd.net.gaudi*:error", "--log-level=lib.ethdev:critical"})
 	{
 	}
 

@@ -46,7 +46,7 @@ class EalEnv : public gaudi_test::EalEnv {
 public:
 	EalEnv()
 	    : gaudi_test::EalEnv("test_roce_conformance", "512",
-				 {"--log-level=pmd.net.gaudi:error", "--log-level=lib.net:error"})
+				 {"--log-level=pmd.net.gaudi*:error", "--log-level=lib.net:error"})
 	{
 	}
 

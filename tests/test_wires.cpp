@@ -72,7 +72,7 @@ bool if_up(const char *name)
 
 class EalEnv : public gaudi_test::EalEnv {
 public:
-	EalEnv() : gaudi_test::EalEnv("test_wires", "1024", {"--log-level=pmd.net.gaudi:error"}) {}
+	EalEnv() : gaudi_test::EalEnv("test_wires", "1024", {"--log-level=pmd.net.gaudi*:error"}) {}
 
 protected:
 	void before_init() override

@@ -8,7 +8,7 @@
  * Source layout, by role (as DPDK's mlx5 and ena split theirs), bottom to top; each X.cpp
  * implements X.h and calls only the files below it (tests/lint/pmd_cycles.py checks the
  * include and call graphs for cycles):
- *   gaudi_logs, gaudi_backend, gaudi_devargs, gaudi_bringup   log type; silicon vs model;
+ *   gaudi_logs, gaudi_backend, gaudi_devargs, gaudi_bringup   log types; silicon vs model;
  *                                     devargs; bring-up shared by both probes
  *   gaudi_adapter.h                   adapter, port, per-process structs (this file)
  *   gaudi_mem                         the port's DMA memory zones

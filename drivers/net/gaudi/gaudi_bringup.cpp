@@ -109,8 +109,9 @@ int speed_check(const gaudi_devargs &drv, uint64_t open, uint64_t link, std::str
 			char lm[48];
 			snprintf(lm, sizeof(lm), " (NIC_INFO_GET link_mask 0x%" PRIx64 ")", link);
 			*err = arg + ": port " + std::to_string(p) +
-			       (((link >> p) & 1) ? " is not opened (port_mask)"
-						  : std::string(" is masked off by the firmware") + lm);
+			       (((link >> p) & 1)
+					? " is not opened (port_mask)"
+					: std::string(" is masked off by the firmware") + lm);
 			return -EINVAL;
 		}
 		unsigned q = p ^ 1;
@@ -185,10 +186,10 @@ void warn_boot_bits(const char *name, uint32_t err0, uint32_t *warned)
 		if (!(bits & (1u << b)))
 			continue;
 		const char *n = fw::err0_bit_name(b);
-		GAUDI_LOG(WARNING,
-			  "%s: firmware: boot warning: CPU_BOOT_ERR0 bit %u (%s) set; not fatal "
-			  "to the NIC, going on",
-			  name, b, n != nullptr ? n : "undefined");
+		PMD_INIT_LOG(WARNING,
+			     "%s: firmware: boot warning: CPU_BOOT_ERR0 bit %u (%s) set; not fatal "
+			     "to the NIC, going on",
+			     name, b, n != nullptr ? n : "undefined");
 	}
 }
 
@@ -296,9 +297,9 @@ int gaudi_bringup(Backend &be, const char *name, const gaudi_devargs &drv, gaudi
 	ports->clear();
 	for (unsigned p = 0; p < be.nports(); p++) {
 		if (!(open & (uint64_t(1) << p))) {
-			GAUDI_LOG(INFO, "%s: port %u %s", name, p,
-				  link & (uint64_t(1) << p) ? "not requested (port_mask)"
-							    : "masked off by the firmware");
+			PMD_INIT_LOG(INFO, "%s: port %u %s", name, p,
+				     link & (uint64_t(1) << p) ? "not requested (port_mask)"
+							       : "masked off by the firmware");
 			continue;
 		}
 		gaudi_bringup_port bp{p, {}};
@@ -333,7 +334,7 @@ int gaudi_bringup(Backend &be, const char *name, const gaudi_devargs &drv, gaudi
 		rc = nic_sched_init(h, be.nic_bar(), open, drv.speed, err);
 	if (rc != 0)
 		return rc;
-	GAUDI_LOG(INFO, "%s: firmware up (boot status %u), link_mask 0x%" PRIx64 ", %zu port(s)",
-		  name, h.boot_status(), fw->info.link_mask[0], ports->size());
+	PMD_INIT_LOG(INFO, "%s: firmware up (boot status %u), link_mask 0x%" PRIx64 ", %zu port(s)",
+		     name, h.boot_status(), fw->info.link_mask[0], ports->size());
 	return 0;
 }

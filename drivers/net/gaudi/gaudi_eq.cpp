@@ -20,7 +20,7 @@ int gaudi_port_mem_alloc(rte_eth_dev *dev)
 	const rte_memzone *mz =
 		gaudi_dma_zone(dev, "eq", 0, eq_len + 2 * kRingAlign, dev->device->numa_node);
 	if (mz == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve event queue memory", dev->data->port_id);
+		PMD_INIT_LOG(ERR, "port %u: cannot reserve event queue memory", dev->data->port_id);
 		return -ENOMEM;
 	}
 	auto *base = static_cast<uint8_t *>(mz->addr);
@@ -103,7 +103,7 @@ void gaudi_eq_report_events(gaudi_port *port)
 {
 	if (port->qp_err_pending) {
 		port->qp_err_pending = false;
-		GAUDI_LOG(ERR, "port %u: raw QP error, syndrome 0x%02x (%" PRIu64 " so far)",
-			  port->port_id, port->last_qp_syndrome, port->ev_qp_err);
+		PMD_DRV_LOG(ERR, "port %u: raw QP error, syndrome 0x%02x (%" PRIu64 " so far)",
+			    port->port_id, port->last_qp_syndrome, port->ev_qp_err);
 	}
 }

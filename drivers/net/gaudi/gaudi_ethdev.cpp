@@ -31,23 +31,23 @@ int gaudi_dev_configure(rte_eth_dev *dev)
 {
 	const rte_eth_conf &conf = dev->data->dev_conf;
 	if (conf.rxmode.mq_mode != RTE_ETH_MQ_RX_NONE) {
-		GAUDI_LOG(ERR, "port %u: rx mq_mode %d not supported", dev->data->port_id,
-			  conf.rxmode.mq_mode);
+		PMD_DRV_LOG(ERR, "port %u: rx mq_mode %d not supported", dev->data->port_id,
+			    conf.rxmode.mq_mode);
 		return -ENOTSUP;
 	}
 	/* The port runs the one speed devarg speed chose at probe (no auto-negotiation). */
 	const uint32_t capa = gaudi_speed_capa(gaudi_priv(dev)->hw.speed());
 	if (conf.link_speeds & ~(RTE_ETH_LINK_SPEED_FIXED | capa)) {
-		GAUDI_LOG(ERR,
-			  "port %u: link_speeds 0x%x: the port runs %u Mb/s only (devarg speed)",
-			  dev->data->port_id, conf.link_speeds,
-			  speed_mbps(gaudi_priv(dev)->hw.speed()));
+		PMD_DRV_LOG(ERR,
+			    "port %u: link_speeds 0x%x: the port runs %u Mb/s only (devarg speed)",
+			    dev->data->port_id, conf.link_speeds,
+			    speed_mbps(gaudi_priv(dev)->hw.speed()));
 		return -EINVAL;
 	}
 	/* lpbk_mode 1: MAC loopback at the PCS (CONTROL1.LOOPBACK) [gaudi2_cn.c]. */
 	if (conf.lpbk_mode > 1) {
-		GAUDI_LOG(ERR, "port %u: lpbk_mode %u: 0 (none) or 1 (PCS loopback)",
-			  dev->data->port_id, conf.lpbk_mode);
+		PMD_DRV_LOG(ERR, "port %u: lpbk_mode %u: 0 (none) or 1 (PCS loopback)",
+			    dev->data->port_id, conf.lpbk_mode);
 		return -EINVAL;
 	}
 	return gaudi_intr_configure(dev);
@@ -123,8 +123,9 @@ int gaudi_mtu_set(rte_eth_dev *dev, uint16_t mtu)
 	if (port->started) {
 		/* A running port keeps its RX slots: the new frame must fit them. */
 		if (rxq != nullptr && gaudi_max_frame(mtu) > (1u << rxq->slot_log2)) {
-			GAUDI_LOG(ERR, "port %u: MTU %u needs larger rx slots: stop the port first",
-				  dev->data->port_id, mtu);
+			PMD_DRV_LOG(ERR,
+				    "port %u: MTU %u needs larger rx slots: stop the port first",
+				    dev->data->port_id, mtu);
 			return -EBUSY;
 		}
 		if (rxq != nullptr && !rxq->scatter &&
@@ -137,10 +138,10 @@ int gaudi_mtu_set(rte_eth_dev *dev, uint16_t mtu)
 			rxq->max_frame = gaudi_max_frame(mtu);
 		auto *txq = gaudi_txq0(dev);
 		if (txq != nullptr && gaudi_max_frame(mtu) > txq->bounce_stride) {
-			GAUDI_LOG(ERR,
-				  "port %u: MTU %u needs larger tx bounce buffers: stop the "
-				  "port first",
-				  dev->data->port_id, mtu);
+			PMD_DRV_LOG(ERR,
+				    "port %u: MTU %u needs larger tx bounce buffers: stop the "
+				    "port first",
+				    dev->data->port_id, mtu);
 			return -EBUSY;
 		}
 		if (txq != nullptr)
@@ -256,7 +257,7 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 	snprintf(name, sizeof(name), "%s_p%u", ad->name, hw_port);
 	rte_eth_dev *dev = rte_eth_dev_allocate(name);
 	if (dev == nullptr) {
-		GAUDI_LOG(ERR, "%s: cannot allocate ethdev", name);
+		PMD_INIT_LOG(ERR, "%s: cannot allocate ethdev", name);
 		return -ENOMEM;
 	}
 	/* Private data and the MAC address live in DPDK memory (shared with secondaries). */
@@ -308,8 +309,8 @@ int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, c
 	open_adapters[dev->data->port_id] = ad;
 	rte_spinlock_unlock(&gaudi_adapter_lock);
 	rte_eth_dev_probing_finish(dev);
-	GAUDI_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name, dev->data->port_id,
-		  RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));
+	PMD_INIT_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT, name, dev->data->port_id,
+		     RTE_ETHER_ADDR_BYTES(&dev->data->mac_addrs[0]));
 	return 0;
 }
 

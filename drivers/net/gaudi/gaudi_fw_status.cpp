@@ -31,15 +31,15 @@ void tick(void *arg)
 		fw::FwErr e = ad->fw->host->nic_status(gaudi_fw_status_of(p));
 		if (e != fw::FwErr::ok) {
 			/* As hbl_cn's status work: a failed send ends the periodic status. */
-			GAUDI_LOG(ERR, "%s: NIC status of port %u: %s; periodic status stopped",
-				  ad->name, hw, ad->fw->host->error().c_str());
+			PMD_DRV_LOG(ERR, "%s: NIC status of port %u: %s; periodic status stopped",
+				    ad->name, hw, ad->fw->host->error().c_str());
 			ad->nic_status_armed = false;
 			return;
 		}
 		ad->nic_status_sent++;
 	}
 	if (rte_eal_alarm_set(uint64_t(ad->nic_status_ms) * 1000, tick, ad) != 0) {
-		GAUDI_LOG(ERR, "%s: cannot re-arm the NIC status alarm", ad->name);
+		PMD_DRV_LOG(ERR, "%s: cannot re-arm the NIC status alarm", ad->name);
 		ad->nic_status_armed = false;
 	}
 }
@@ -79,7 +79,7 @@ void gaudi_fw_status_start(gaudi_adapter *ad, uint32_t period_ms)
 	if (period_ms == 0 || !ad->fw || !ad->fw->host || ad->nic_status_armed)
 		return;
 	if (rte_eal_alarm_set(uint64_t(period_ms) * 1000, tick, ad) != 0) {
-		GAUDI_LOG(ERR, "%s: cannot arm the NIC status alarm", ad->name);
+		PMD_INIT_LOG(ERR, "%s: cannot arm the NIC status alarm", ad->name);
 		return;
 	}
 	ad->nic_status_armed = true;

@@ -144,7 +144,8 @@ void intr_handler(void *arg)
 	gaudi_port *port = gaudi_priv(dev);
 	uint64_t n;
 	if (read(port->lsc_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		GAUDI_LOG(DEBUG, "port %u: eventfd read: %s", dev->data->port_id, strerror(errno));
+		PMD_DRV_LOG(DEBUG, "port %u: eventfd read: %s", dev->data->port_id,
+			    strerror(errno));
 	if (drain_if_stopped(port)) {
 		port->hw.intr_clear(reg::INTR_EQ);
 		drain_if_stopped(port); /* events between the drain and the re-arm */
@@ -201,7 +202,7 @@ int gaudi_intr_init(rte_eth_dev *dev)
 	dev->intr_handle = h;
 	int rc = rte_intr_callback_register(h, intr_handler, dev);
 	if (rc != 0) {
-		GAUDI_LOG(ERR, "port %u: interrupt callback: %d", dev->data->port_id, rc);
+		PMD_DRV_LOG(ERR, "port %u: interrupt callback: %d", dev->data->port_id, rc);
 		gaudi_intr_uninit(dev);
 		return rc;
 	}
@@ -247,10 +248,10 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 	gaudi_port *port = gaudi_priv(dev);
 	const rte_eth_intr_conf &ic = dev->data->dev_conf.intr_conf;
 	if ((ic.lsc || ic.rxq) && port->intr == nullptr) {
-		GAUDI_LOG(ERR,
-			  "port %u: no interrupts in this process (they need the primary, and "
-			  "on silicon VFIO MSI-X)",
-			  dev->data->port_id);
+		PMD_DRV_LOG(ERR,
+			    "port %u: no interrupts in this process (they need the primary, and "
+			    "on silicon VFIO MSI-X)",
+			    dev->data->port_id);
 		return -ENOTSUP;
 	}
 	if (ic.rmv)
@@ -262,10 +263,10 @@ int gaudi_intr_configure(rte_eth_dev *dev)
 	/* The raw CQ's interrupt (source 4) has no published route to MSI-X: only the model
 	 * delivers it. */
 	if (irq_backend(dev)->bind_irq(port->hw.id(), reg::INTR_RX_RING0, -1) == -ENOTSUP) {
-		GAUDI_LOG(ERR,
-			  "port %u: Rx interrupts need net_gaudi_emu (no known route from "
-			  "the raw CQ to MSI-X on silicon)",
-			  dev->data->port_id);
+		PMD_DRV_LOG(ERR,
+			    "port %u: Rx interrupts need net_gaudi_emu (no known route from "
+			    "the raw CQ to MSI-X on silicon)",
+			    dev->data->port_id);
 		return -ENOTSUP;
 	}
 	/* One Rx queue, one vector: QPC interrupt 4 (rx_ring0), signalled when the raw CQ's arm
@@ -394,8 +395,8 @@ void link_eq_handler(void *arg)
 	auto *le = static_cast<gaudi_link_eq *>(arg);
 	uint64_t n;
 	if (read(le->fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		GAUDI_LOG(DEBUG, "%s: port %u EQ eventfd read: %s", le->ad->name, le->hw.id(),
-			  strerror(errno));
+		PMD_DRV_LOG(DEBUG, "%s: port %u EQ eventfd read: %s", le->ad->name, le->hw.id(),
+			    strerror(errno));
 	rte_spinlock_lock(&le->lock);
 	if (le->owned) {
 		link_eq_drain(le);
@@ -429,10 +430,10 @@ gaudi_link_eq *link_eq_make(gaudi_adapter *ad, unsigned odd)
 	    rte_intr_type_set(le->intr, RTE_INTR_HANDLE_VDEV) != 0 ||
 	    rte_intr_fd_set(le->intr, le->fd) != 0 ||
 	    rte_intr_callback_register(le->intr, link_eq_handler, le) != 0) {
-		GAUDI_LOG(ERR,
-			  "%s: cannot set up the event queue of port %u for port %u's link "
-			  "events: no LSC for port %u while port %u is not started",
-			  ad->name, odd, odd - 1, odd - 1, odd);
+		PMD_DRV_LOG(ERR,
+			    "%s: cannot set up the event queue of port %u for port %u's link "
+			    "events: no LSC for port %u while port %u is not started",
+			    ad->name, odd, odd - 1, odd - 1, odd);
 		rte_memzone_free(le->mz);
 		rte_intr_instance_free(le->intr);
 		close_fd(&le->fd);

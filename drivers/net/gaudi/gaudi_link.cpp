@@ -96,8 +96,9 @@ int gaudi_fec_set(rte_eth_dev *dev, uint32_t capa)
 {
 	if ((capa & ~(kFecNone | kFecRs | kFecAuto)) != 0 ||
 	    (capa & (kFecNone | kFecRs)) == (kFecNone | kFecRs)) {
-		GAUDI_LOG(ERR, "port %u: FEC mode 0x%x: 100G offers RS (clause 91), no FEC or auto",
-			  dev->data->port_id, capa);
+		PMD_DRV_LOG(ERR,
+			    "port %u: FEC mode 0x%x: 100G offers RS (clause 91), no FEC or auto",
+			    dev->data->port_id, capa);
 		return -EINVAL;
 	}
 	/* AUTO alone picks RS-FEC, the 100G default (hbl_cn programs RS at 100G). */
@@ -117,7 +118,8 @@ constexpr uint32_t kDefaultXon = macro::kRxbXonTh;
 int fc_conf_check(rte_eth_dev *dev, const rte_eth_fc_conf &fc)
 {
 	if (fc.autoneg) {
-		GAUDI_LOG(ERR, "port %u: pause autonegotiation is not offered", dev->data->port_id);
+		PMD_DRV_LOG(ERR, "port %u: pause autonegotiation is not offered",
+			    dev->data->port_id);
 		return -EINVAL;
 	}
 	if (fc.mode > RTE_ETH_FC_FULL)
@@ -126,10 +128,10 @@ int fc_conf_check(rte_eth_dev *dev, const rte_eth_fc_conf &fc)
 	/* XOFF must come before the RXB drops: at or below its DROP_THRESHOLD. */
 	if (tx && (fc.high_water > macro::kRxbDropTh || fc.low_water > fc.high_water ||
 		   fc.high_water == 0)) {
-		GAUDI_LOG(ERR,
-			  "port %u: water marks are 128-byte RXB buffers: 0 < low <= high <= %u "
-			  "(the RXB drop threshold)",
-			  dev->data->port_id, macro::kRxbDropTh);
+		PMD_DRV_LOG(ERR,
+			    "port %u: water marks are 128-byte RXB buffers: 0 < low <= high <= %u "
+			    "(the RXB drop threshold)",
+			    dev->data->port_id, macro::kRxbDropTh);
 		return -EINVAL;
 	}
 	return 0;
@@ -204,8 +206,8 @@ int gaudi_flow_ctrl_set(rte_eth_dev *dev, rte_eth_fc_conf *fc)
 int gaudi_priority_flow_ctrl_set(rte_eth_dev *dev, rte_eth_pfc_conf *pfc)
 {
 	if (pfc->priority >= kPfcPriorities) {
-		GAUDI_LOG(ERR, "port %u: PFC priority %u: the NIC has priorities 0..%u",
-			  dev->data->port_id, pfc->priority, kPfcPriorities - 1);
+		PMD_DRV_LOG(ERR, "port %u: PFC priority %u: the NIC has priorities 0..%u",
+			    dev->data->port_id, pfc->priority, kPfcPriorities - 1);
 		return -EINVAL;
 	}
 	int rc = fc_conf_check(dev, pfc->fc);

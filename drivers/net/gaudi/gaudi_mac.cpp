@@ -38,8 +38,8 @@ int gaudi_allmulti_disable(rte_eth_dev *dev)
 int gaudi_mac_addr_set(rte_eth_dev *dev, rte_ether_addr *addr)
 {
 	if (!rte_is_valid_assigned_ether_addr(addr)) {
-		GAUDI_LOG(ERR, "port %u: MAC address must be unicast and non-zero",
-			  dev->data->port_id);
+		PMD_DRV_LOG(ERR, "port %u: MAC address must be unicast and non-zero",
+			    dev->data->port_id);
 		return -EINVAL;
 	}
 	gaudi_priv(dev)->hw.set_mac_addr(addr->addr_bytes);
@@ -85,8 +85,8 @@ void gaudi_mac_filters_restore(rte_eth_dev *dev)
 int gaudi_set_mc_addr_list(rte_eth_dev *dev, rte_ether_addr *list, uint32_t n)
 {
 	if (n > kGaudiMaxMcAddrs) {
-		GAUDI_LOG(ERR, "port %u: %u multicast addresses, the filter holds %u",
-			  dev->data->port_id, n, kGaudiMaxMcAddrs);
+		PMD_DRV_LOG(ERR, "port %u: %u multicast addresses, the filter holds %u",
+			    dev->data->port_id, n, kGaudiMaxMcAddrs);
 		return -ENOSPC;
 	}
 	for (uint32_t i = 0; i < n; i++)

@@ -38,10 +38,10 @@ template <typename R, typename... A, R (*Op)(rte_eth_dev *, A...), OpName Name>
 struct Refuse<Op, Name> {
 	static R fn(rte_eth_dev *dev, A...)
 	{
-		GAUDI_LOG(NOTICE,
-			  "port %u: %s refused in a secondary process: only the primary "
-			  "may change the device",
-			  dev->data->port_id, Name.s + sizeof("gaudi_") - 1);
+		PMD_DRV_LOG(NOTICE,
+			    "port %u: %s refused in a secondary process: only the primary "
+			    "may change the device",
+			    dev->data->port_id, Name.s + sizeof("gaudi_") - 1);
 		if constexpr (!std::is_void_v<R>)
 			return -E_RTE_SECONDARY;
 	}
@@ -132,11 +132,11 @@ int gaudi_attach_ports(rte_device *device, gaudi_adapter *ad)
 		rte_eth_dev_probing_finish(dev);
 	}
 	if (attached == 0) {
-		GAUDI_LOG(ERR, "%s: secondary process: the primary has no ports of this device",
-			  ad->name);
+		PMD_INIT_LOG(ERR, "%s: secondary process: the primary has no ports of this device",
+			     ad->name);
 		return -ENODEV;
 	}
-	GAUDI_LOG(INFO, "%s: secondary process attached to %d ports (read-only, no datapath)",
-		  ad->name, attached);
+	PMD_INIT_LOG(INFO, "%s: secondary process attached to %d ports (read-only, no datapath)",
+		     ad->name, attached);
 	return 0;
 }

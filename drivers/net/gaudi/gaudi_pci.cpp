@@ -153,28 +153,28 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	/* The driver needs VFIO: DMA through the IOMMU and MSI-X through eventfds. EAL maps a
 	 * UIO-bound function too, so refuse it here, by name. */
 	if (pci->kdrv != RTE_PCI_KDRV_VFIO) {
-		GAUDI_LOG(ERR,
-			  "%s: not bound to vfio-pci (kernel driver %s): bind it with "
-			  "dpdk-devbind.py -b vfio-pci %s, with every device of its IOMMU group",
-			  pci->device.name,
-			  pci->kdrv == RTE_PCI_KDRV_NONE ? "none" : "uio or other",
-			  pci->device.name);
+		PMD_INIT_LOG(ERR,
+			     "%s: not bound to vfio-pci (kernel driver %s): bind it with "
+			     "dpdk-devbind.py -b vfio-pci %s, with every device of its IOMMU group",
+			     pci->device.name,
+			     pci->kdrv == RTE_PCI_KDRV_NONE ? "none" : "uio or other",
+			     pci->device.name);
 		return -ENODEV;
 	}
 	/* BAR0 holds the configuration space, the NIC and the SRAM window: CFG_BAR_SIZE
 	 * [habanalabs gaudi2.c gaudi2_pci_bars_map checks it]. */
 	const rte_mem_resource &bar0 = pci->mem_resource[kCfgBar];
 	if (bar0.addr == nullptr || bar0.len < kCfgBarSize) {
-		GAUDI_LOG(ERR,
-			  "%s: BAR0 not mapped or smaller than %" PRIu64 " bytes (%" PRIu64 ")",
-			  pci->device.name, kCfgBarSize, bar0.len);
+		PMD_INIT_LOG(ERR,
+			     "%s: BAR0 not mapped or smaller than %" PRIu64 " bytes (%" PRIu64 ")",
+			     pci->device.name, kCfgBarSize, bar0.len);
 		return -ENODEV;
 	}
 	gaudi_devargs settings;
 	gaudi_devargs_ctx args{&settings, nullptr, {}};
 	const char *devargs = pci->device.devargs != nullptr ? pci->device.devargs->args : nullptr;
 	if (!gaudi_devargs_parse(devargs, kPciDevargs, &args, nullptr)) {
-		GAUDI_LOG(ERR, "%s: %s", pci->device.name, args.err.c_str());
+		PMD_INIT_LOG(ERR, "%s: %s", pci->device.name, args.err.c_str());
 		return -EINVAL;
 	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
@@ -207,7 +207,7 @@ int pci_probe(rte_pci_driver *drv, rte_pci_device *pci)
 	if (rc == 0)
 		rc = gaudi_phy_bringup(*be, *fw, ports, &phy, &err);
 	if (rc != 0) {
-		GAUDI_LOG(ERR, "%s: %s", pci->device.name, err.c_str());
+		PMD_INIT_LOG(ERR, "%s: %s", pci->device.name, err.c_str());
 		phy.reset();
 		fw.reset(); /* before the backend whose registers it uses */
 		delete ad;

@@ -70,8 +70,8 @@ int power_up(gaudi_port *port)
 	rte_spinlock_unlock(&port->phy.lock);
 	PhyErr e = phy.power_up(hw, phy_rate(port->hw.speed()));
 	if (e != PhyErr::ok) {
-		GAUDI_LOG(ERR, "port %u: PHY power-up failed: %s", port->port_id,
-			  phy.error().c_str());
+		PMD_DRV_LOG(ERR, "port %u: PHY power-up failed: %s", port->port_id,
+			    phy.error().c_str());
 		return phy_errno(e);
 	}
 	phy.port_start_stop(hw, true);
@@ -105,8 +105,8 @@ void link_alarm(void *arg)
 			port->phy.tuned = true;
 			next = t.steady_interval_us;
 		} else if (rte_get_timer_cycles() > port->phy.deadline) {
-			GAUDI_LOG(INFO, "port %u: PHY F/W tuning limit, reconfiguring the PHY",
-				  port->port_id);
+			PMD_DRV_LOG(INFO, "port %u: PHY F/W tuning limit, reconfiguring the PHY",
+				    port->port_id);
 			reconfigure = true;
 		}
 	} else {
@@ -114,8 +114,8 @@ void link_alarm(void *arg)
 		if (port->hw.link_up()) {
 			port->phy.pcs_down = 0;
 		} else if (++port->phy.pcs_down >= t.pcs_down_limit) {
-			GAUDI_LOG(INFO, "port %u: %u s of PCS link down, reconfiguring the PHY",
-				  port->port_id, port->phy.pcs_down);
+			PMD_DRV_LOG(INFO, "port %u: %u s of PCS link down, reconfiguring the PHY",
+				    port->port_id, port->phy.pcs_down);
 			reconfigure = true;
 		}
 	}
@@ -174,8 +174,8 @@ int gaudi_phy_bringup(Backend &be, const gaudi_fw_state &fw,
 			phy->reset_macro(m);
 	for (const gaudi_bringup_port &bp : ports)
 		phy->lane_remap(bp.hw_port);
-	GAUDI_LOG(INFO, "PHY F/W loaded (%s): CRC 0x%x, hash 0x%x", source.c_str(), phy->fw_crc(),
-		  phy->fw_hash());
+	PMD_INIT_LOG(INFO, "PHY F/W loaded (%s): CRC 0x%x, hash 0x%x", source.c_str(),
+		     phy->fw_crc(), phy->fw_hash());
 	*out = std::move(phy);
 	return 0;
 }

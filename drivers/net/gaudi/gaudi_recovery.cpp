@@ -61,8 +61,9 @@ bool gaudi_rec_log_ok(gaudi_port *port)
 	uint64_t now = rte_get_timer_cycles();
 	if (now - r.log_tsc >= rte_get_timer_hz()) {
 		if (r.log_suppressed != 0)
-			GAUDI_LOG(WARNING, "port %u: %u recovery log lines suppressed (see xstats)",
-				  port->port_id, r.log_suppressed);
+			PMD_DRV_LOG(WARNING,
+				    "port %u: %u recovery log lines suppressed (see xstats)",
+				    port->port_id, r.log_suppressed);
 		r.log_tsc = now;
 		r.log_lines = 0;
 		r.log_suppressed = 0;
@@ -96,10 +97,10 @@ void gaudi_rec_cq_overrun(gaudi_port *port)
 	if (port->rec.cq_log_tsc != 0 && now - port->rec.cq_log_tsc < rte_get_timer_hz())
 		return; /* one line per second at most */
 	port->rec.cq_log_tsc = now;
-	GAUDI_LOG(WARNING,
-		  "port %u: RX CQ overrun: the NIC dropped frames (counted in imissed, "
-		  "%" PRIu64 " overrun episodes); poll the RX queue faster or use a larger ring",
-		  port->port_id, port->ev_cq_overrun);
+	PMD_DRV_LOG(WARNING,
+		    "port %u: RX CQ overrun: the NIC dropped frames (counted in imissed, "
+		    "%" PRIu64 " overrun episodes); poll the RX queue faster or use a larger ring",
+		    port->port_id, port->ev_cq_overrun);
 }
 
 /* A LINK_STATUS event of the macro (it arrives on the odd port's EQ for both ports, hbl_cn
@@ -168,8 +169,8 @@ void gaudi_rec_fw_events(gaudi_adapter *ad)
 			uint32_t off = type - fw::kEventNic0SwError;
 			if (type < fw::kEventNic0SwError || off % fw::kEventNicSwErrorStride != 0 ||
 			    off / fw::kEventNicSwErrorStride >= kMacros) {
-				GAUDI_LOG(DEBUG, "%s: firmware event %u not handled", ad->name,
-					  type);
+				PMD_DRV_LOG(DEBUG, "%s: firmware event %u not handled", ad->name,
+					    type);
 				continue;
 			}
 			unsigned macro = off / fw::kEventNicSwErrorStride;
@@ -184,11 +185,12 @@ void gaudi_rec_fw_events(gaudi_adapter *ad)
 					continue;
 				p->hw.intr_clear(reg::INTR_EQ_ERR);
 				p->rec.eq_error_resets++;
-				GAUDI_LOG(ERR,
-					  "port %u: event queue error (QPC INTERRUPT_CAUSE 0x400): "
-					  "events "
-					  "were lost",
-					  p->port_id);
+				PMD_DRV_LOG(
+					ERR,
+					"port %u: event queue error (QPC INTERRUPT_CAUSE 0x400): "
+					"events "
+					"were lost",
+					p->port_id);
 				if (p->started)
 					gaudi_rec_request_reset(p, "event queue error");
 			}
@@ -202,10 +204,10 @@ void gaudi_rec_request_reset(gaudi_port *port, const char *why)
 		return;
 	port->rec.reset_requested = true;
 	port->rec.reset_events++;
-	GAUDI_LOG(ERR,
-		  "port %u: %s: raising RTE_ETH_EVENT_INTR_RESET (call rte_eth_dev_reset, "
-		  "then configure and start the port again)",
-		  port->port_id, why);
+	PMD_DRV_LOG(ERR,
+		    "port %u: %s: raising RTE_ETH_EVENT_INTR_RESET (call rte_eth_dev_reset, "
+		    "then configure and start the port again)",
+		    port->port_id, why);
 	rte_eal_alarm_set(1, reset_cb, dev_of(port));
 }
 
@@ -230,12 +232,12 @@ int inject(uint16_t port_id, rte_pmd_gaudi_fault kind, uint64_t after, uint32_t 
 	int rc = be.inject_fault(port->hw.id(), unsigned(kind), after, arg, &err);
 	if (rc != 0) {
 		if (!err.empty())
-			GAUDI_LOG(ERR, "port %u: inject %s: %s", port_id,
-				  be.fault_kind_name(unsigned(kind)), err.c_str());
+			PMD_DRV_LOG(ERR, "port %u: inject %s: %s", port_id,
+				    be.fault_kind_name(unsigned(kind)), err.c_str());
 		return rc;
 	}
-	GAUDI_LOG(INFO, "port %u: fault %s armed (arg %u, after %" PRIu64 " frames)", port_id,
-		  be.fault_kind_name(unsigned(kind)), arg, after);
+	PMD_DRV_LOG(INFO, "port %u: fault %s armed (arg %u, after %" PRIu64 " frames)", port_id,
+		    be.fault_kind_name(unsigned(kind)), arg, after);
 	return 0;
 }
 } // namespace

@@ -268,6 +268,8 @@ __rte_noinline bool rx_frame_slow(gaudi_rxq *rxq, rte_mbuf *m, const uint8_t *sr
 				  uint32_t pos, uint32_t len_max, bool sw_filter)
 {
 	if (unlikely(len - 1 >= len_max)) {
+		PMD_RX_LOG(DEBUG, "port %u: rx CQ entry length %u outside 1..%u: frame dropped",
+			   m->port, len, len_max);
 		rxq->errors++;
 		rte_pktmbuf_free(m);
 		return false;

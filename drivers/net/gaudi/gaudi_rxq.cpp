@@ -113,11 +113,11 @@ int gaudi_rxq_alloc_ring(rte_eth_dev *dev, gaudi_rxq *rxq)
 	gaudi_rx_ring_put(rxq->ring);
 	rxq->ring = nullptr;
 	if (ring == nullptr || cq_mz == nullptr) {
-		GAUDI_LOG(ERR,
-			  "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
-			  "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or "
-			  "--iova-mode=va",
-			  dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
+		PMD_DRV_LOG(ERR,
+			    "port %u: cannot reserve %zu IOVA-contiguous bytes for the rx slot "
+			    "ring (%u x %u B): use a smaller ring (--rxd) or MTU, 1 GB pages or "
+			    "--iova-mode=va",
+			    dev->data->port_id, slots_len, rxq->nb_desc, 1u << slot_log2);
 		gaudi_rx_ring_put(ring);
 		rte_memzone_free(cq_mz);
 		rxq->cq_mz = nullptr; /* gaudi_dma_zone() freed the old one by name */
@@ -157,16 +157,17 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 {
 	(void)socket;
 	if (!gaudi_ring_size_ok(nb_desc, kRxRingMin, kRxRingMax)) {
-		GAUDI_LOG(ERR, "port %u: rx ring size %u: must be a power of two in %u..%u",
-			  dev->data->port_id, nb_desc, kRxRingMin, kRxRingMax);
+		PMD_DRV_LOG(ERR, "port %u: rx ring size %u: must be a power of two in %u..%u",
+			    dev->data->port_id, nb_desc, kRxRingMin, kRxRingMax);
 		return -EINVAL;
 	}
 	uint64_t offloads = conf->offloads | dev->data->dev_conf.rxmode.offloads;
 	bool scatter = offloads & RTE_ETH_RX_OFFLOAD_SCATTER;
 	uint32_t buf = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
 	if (!scatter && gaudi_max_frame(dev->data->mtu) > buf) {
-		GAUDI_LOG(ERR, "port %u: mbuf data room %u < max frame %u and scattered rx is off",
-			  dev->data->port_id, buf, gaudi_max_frame(dev->data->mtu));
+		PMD_DRV_LOG(ERR,
+			    "port %u: mbuf data room %u < max frame %u and scattered rx is off",
+			    dev->data->port_id, buf, gaudi_max_frame(dev->data->mtu));
 		return -EINVAL;
 	}
 	gaudi_rxq_release(dev, qid);
@@ -196,20 +197,21 @@ int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 	 * at --rxd=64 (the NIC found the CQ full of slots already freed); it copies instead, as
 	 * mlx5 falls back from its multi-packet RQ when the ring does not suit it. */
 	if (rxq->copy_max < gaudi_rx_copy_all && nb_desc < kRxAttachMinDesc) {
-		GAUDI_LOG(NOTICE,
-			  "port %u rxq %u: rx_copy_max ignored: %u descriptors are too few to lend "
-			  "slots (at least %u); every frame is copied",
-			  dev->data->port_id, qid, nb_desc, kRxAttachMinDesc);
+		PMD_DRV_LOG(
+			NOTICE,
+			"port %u rxq %u: rx_copy_max ignored: %u descriptors are too few to lend "
+			"slots (at least %u); every frame is copied",
+			dev->data->port_id, qid, nb_desc, kRxAttachMinDesc);
 		rxq->copy_max = gaudi_rx_copy_all;
 	}
 	/* A pinned pool's mbuf cannot take another buffer: its free would not detach it
 	 * (rte_pktmbuf_detach leaves pinned mbufs), so the slot would never come back. mlx5
 	 * likewise keeps its multi-packet RQ off for external memory. */
 	if (rxq->copy_max < gaudi_rx_copy_all && pinned) {
-		GAUDI_LOG(NOTICE,
-			  "port %u rxq %u: rx_copy_max ignored: the mempool's mbufs have pinned "
-			  "external buffers; every frame is copied",
-			  dev->data->port_id, qid);
+		PMD_DRV_LOG(NOTICE,
+			    "port %u rxq %u: rx_copy_max ignored: the mempool's mbufs have pinned "
+			    "external buffers; every frame is copied",
+			    dev->data->port_id, qid);
 		rxq->copy_max = gaudi_rx_copy_all;
 	}
 	int rc = gaudi_rxq_alloc_ring(dev, rxq);
@@ -235,8 +237,9 @@ int gaudi_rxq_hw_config(rte_eth_dev *dev, gaudi_rxq *rxq)
 	gaudi_port *port = gaudi_priv(dev);
 	uint32_t held = gaudi_rx_ring_held(rxq->ring);
 	if (rxq->ring == nullptr || held != 0) { /* (none: an earlier rebuild failed) */
-		GAUDI_LOG(INFO, "port %u: rx queue %u: %u slots still held by mbufs: new slot ring",
-			  dev->data->port_id, rxq->queue_id, held);
+		PMD_DRV_LOG(INFO,
+			    "port %u: rx queue %u: %u slots still held by mbufs: new slot ring",
+			    dev->data->port_id, rxq->queue_id, held);
 		int rc = gaudi_rxq_alloc_ring(dev, rxq);
 		if (rc != 0)
 			return rc;

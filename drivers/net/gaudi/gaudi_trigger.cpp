@@ -27,7 +27,8 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	auto *rxq = gaudi_rxq0(dev);
 	auto *txq = gaudi_txq0(dev);
 	if (rxq == nullptr || txq == nullptr) {
-		GAUDI_LOG(ERR, "port %u: start needs rx and tx queue 0 set up", dev->data->port_id);
+		PMD_DRV_LOG(ERR, "port %u: start needs rx and tx queue 0 set up",
+			    dev->data->port_id);
 		return -EINVAL;
 	}
 	uint32_t max_frame = gaudi_max_frame(dev->data->mtu);
@@ -44,8 +45,8 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	txq->max_frame = max_frame;
 	uint32_t room = rte_pktmbuf_data_room_size(rxq->mp) - RTE_PKTMBUF_HEADROOM;
 	if (!rxq->scatter && max_frame > room) {
-		GAUDI_LOG(ERR, "port %u: MTU %u needs %u-byte mbufs or scattered rx (room %u)",
-			  dev->data->port_id, dev->data->mtu, max_frame, room);
+		PMD_DRV_LOG(ERR, "port %u: MTU %u needs %u-byte mbufs or scattered rx (room %u)",
+			    dev->data->port_id, dev->data->mtu, max_frame, room);
 		return -EINVAL;
 	}
 
@@ -79,8 +80,8 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	port->hw.set_mac_addr(dev->data->mac_addrs[0].addr_bytes);
 	gaudi_mac_filters_restore(dev);
 	if (!port->hw.mac_config(true))
-		GAUDI_LOG(ERR, "port %u: a MAC channel stayed in reset (PCS CONTROL1.FLD_RESET)",
-			  dev->data->port_id);
+		PMD_DRV_LOG(ERR, "port %u: a MAC channel stayed in reset (PCS CONTROL1.FLD_RESET)",
+			    dev->data->port_id);
 	port->hw.set_loopback(dev->data->dev_conf.lpbk_mode == 1);
 
 	/* The raw QP contexts, responder then requester [gaudi2_en.c config_qp]. */
@@ -89,7 +90,7 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	if (rc == 0 && !txq->deferred)
 		rc = gaudi_txq_hw_activate(dev, txq);
 	if (rc != 0) {
-		GAUDI_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
+		PMD_DRV_LOG(ERR, "port %u: QPC gateway did not answer", dev->data->port_id);
 		gaudi_link_eq_update(port->adapter, port->hw.id());
 		return rc;
 	}
@@ -105,6 +106,7 @@ int gaudi_dev_start(rte_eth_dev *dev)
 	port->phy.report = gaudi_intr_lsc_check; /* the PHY's tuned-state changes */
 	gaudi_phy_start(dev);
 	gaudi_link_update(dev, 0);
+	PMD_DRV_LOG(DEBUG, "port %u: started", dev->data->port_id);
 	return 0;
 }
 
@@ -127,8 +129,8 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	if (auto *rxq = gaudi_rxq0(dev))
 		gaudi_rxq_hw_stop(dev, rxq);
 	if (!port->hw.db_fifo_reset(port->mem.db_ci))
-		GAUDI_LOG(WARNING, "port %u: doorbell FIFO reset: CI did not reach 63 (reads %u)",
-			  dev->data->port_id, *port->mem.db_ci);
+		PMD_DRV_LOG(WARNING, "port %u: doorbell FIFO reset: CI did not reach 63 (reads %u)",
+			    dev->data->port_id, *port->mem.db_ci);
 	gaudi_tx_lock_all(port, txq);
 	gaudi_port_events_locked(port, txq);
 	port->hw.eq_disable();
@@ -142,5 +144,6 @@ int gaudi_dev_stop(rte_eth_dev *dev)
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	gaudi_link_update(dev, 0);
+	PMD_DRV_LOG(DEBUG, "port %u: stopped", dev->data->port_id);
 	return 0;
 }

@@ -338,8 +338,8 @@ void qp_recover(gaudi_txq *txq)
 	if ((syn >> 6) == 0) {
 		/* Responder (RX) class: the frame is lost and counted (ierrors); RX goes on. */
 		if (gaudi_rec_log_ok(port))
-			GAUDI_LOG(WARNING, "port %u: RX QP error 0x%02x (%s): frame dropped",
-				  port->port_id, syn, syndrome_name(syn));
+			PMD_TX_LOG(WARNING, "port %u: RX QP error 0x%02x (%s): frame dropped",
+				   port->port_id, syn, syndrome_name(syn));
 		return;
 	}
 	qpc::ReqImage img;
@@ -357,10 +357,10 @@ void qp_recover(gaudi_txq *txq)
 	uint32_t outstanding = (txq->pi - txq->ci) & WQ_IDX_MASK;
 	uint32_t done = (exec - txq->ci) & WQ_IDX_MASK;
 	if (done > outstanding) {
-		GAUDI_LOG(ERR,
-			  "port %u: TX QP error 0x%02x (%s): execution index %u outside the "
-			  "ring [%u, %u]",
-			  port->port_id, syn, syndrome_name(syn), exec, txq->ci, txq->pi);
+		PMD_TX_LOG(ERR,
+			   "port %u: TX QP error 0x%02x (%s): execution index %u outside the "
+			   "ring [%u, %u]",
+			   port->port_id, syn, syndrome_name(syn), exec, txq->ci, txq->pi);
 		gaudi_rec_request_reset(port, "inconsistent execution index");
 		return;
 	}
@@ -399,12 +399,12 @@ void qp_recover(gaudi_txq *txq)
 	if (exec != txq->pi && !rering(txq))
 		port->rec.db_rering = true;
 	if (gaudi_rec_log_ok(port))
-		GAUDI_LOG(ERR,
-			  "port %u: TX QP error 0x%02x (%s): %s, queue restarted at WQE %u "
-			  "(%" PRIu64 " recoveries)",
-			  port->port_id, syn, syndrome_name(syn),
-			  dropped ? "faulting frame dropped (oerrors)" : "no frame lost", exec,
-			  port->rec.qp_recoveries);
+		PMD_TX_LOG(ERR,
+			   "port %u: TX QP error 0x%02x (%s): %s, queue restarted at WQE %u "
+			   "(%" PRIu64 " recoveries)",
+			   port->port_id, syn, syndrome_name(syn),
+			   dropped ? "faulting frame dropped (oerrors)" : "no frame lost", exec,
+			   port->rec.qp_recoveries);
 }
 
 } // namespace
@@ -420,10 +420,10 @@ void gaudi_tx_recover(gaudi_txq *txq)
 		port->rec.db_rering = false;
 		port->rec.db_rerings++;
 		if (gaudi_rec_log_ok(port))
-			GAUDI_LOG(WARNING,
-				  "port %u: doorbell FIFO overrun: %" PRIu64 " doorbell(s) "
-				  "lost, rang again at PI %u, no frame lost",
-				  port->port_id, port->rec.db_lost, txq->pi);
+			PMD_TX_LOG(WARNING,
+				   "port %u: doorbell FIFO overrun: %" PRIu64 " doorbell(s) "
+				   "lost, rang again at PI %u, no frame lost",
+				   port->port_id, port->rec.db_lost, txq->pi);
 	}
 }
 

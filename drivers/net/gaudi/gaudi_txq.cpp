@@ -52,8 +52,8 @@ int gaudi_txq_alloc_bounce(rte_eth_dev *dev, gaudi_txq *txq)
 		rte_zmalloc_socket("gaudi_txb_iova", (sizeof(uint64_t) + 1) * txq->nb_desc,
 				   RTE_CACHE_LINE_SIZE, dev->device->numa_node));
 	if (mz == nullptr || iova == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
-			  dev->data->port_id, len);
+		PMD_DRV_LOG(ERR, "port %u: cannot reserve %zu bytes of tx bounce buffers",
+			    dev->data->port_id, len);
 		rte_memzone_free(mz);
 		rte_free(iova);
 		txq->bounce_mz = nullptr; /* gaudi_dma_zone() freed the old one by name */
@@ -76,8 +76,8 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 {
 	(void)socket;
 	if (!gaudi_ring_size_ok(nb_desc, kTxRingMin, kTxRingMax)) {
-		GAUDI_LOG(ERR, "port %u: tx ring size %u: must be a power of two in %u..%u",
-			  dev->data->port_id, nb_desc, kTxRingMin, kTxRingMax);
+		PMD_DRV_LOG(ERR, "port %u: tx ring size %u: must be a power of two in %u..%u",
+			    dev->data->port_id, nb_desc, kTxRingMin, kTxRingMax);
 		return -EINVAL;
 	}
 	gaudi_txq_release(dev, qid);
@@ -95,7 +95,7 @@ int gaudi_tx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsig
 			: gaudi_dma_zone(dev, "txq", qid, wq_len, dev->device->numa_node,
 					 RTE_MEMZONE_IOVA_CONTIG, gaudi_ring_align(wq_len));
 	if (mz == nullptr) {
-		GAUDI_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
+		PMD_DRV_LOG(ERR, "port %u: cannot reserve tx ring memory", dev->data->port_id);
 		rte_free(txq->sw_ring);
 		rte_free(txq);
 		return -ENOMEM;
@@ -157,8 +157,8 @@ int gaudi_txq_hw_activate(rte_eth_dev *dev, gaudi_txq *txq)
 	/* Software cannot reset the doorbell FIFO's CI: push dummies until it wraps to 63, as
 	 * gaudi2_cn.c db_fifo_reset does, then count doorbells from there. */
 	if (!port->hw.db_fifo_align(port->mem.db_ci)) {
-		GAUDI_LOG(ERR, "port %u: doorbell FIFO CI did not reach 63 (reads %u)",
-			  dev->data->port_id, *port->mem.db_ci);
+		PMD_DRV_LOG(ERR, "port %u: doorbell FIFO CI did not reach 63 (reads %u)",
+			    dev->data->port_id, *port->mem.db_ci);
 		return -EIO;
 	}
 	port->db_pushed = 0;

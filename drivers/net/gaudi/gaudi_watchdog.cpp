@@ -80,7 +80,7 @@ void wd_tick(void *arg)
 		r.wd_stalled_ms = stalled ? r.wd_stalled_ms + kWdPeriodMs : 0;
 		if (r.watchdog_ms != 0 && r.wd_stalled_ms >= r.watchdog_ms && !r.reset_requested) {
 			r.tx_watchdog++;
-			GAUDI_LOG(
+			PMD_DRV_LOG(
 				ERR,
 				"port %u: TX watchdog: %u WQEs outstanding, no progress for %u ms "
 				"(doorbells %u pushed, %u consumed): TX engine stuck, port reset "

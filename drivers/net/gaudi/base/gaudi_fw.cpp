@@ -197,7 +197,6 @@ FwErr FwHost::read_preboot()
 	if (e != FwErr::ok)
 		return e;
 	dev_sts0_ = rd(CPU_BOOT_DEV_STS0);
-	dev_sts1_ = rd(CPU_BOOT_DEV_STS1);
 	return FwErr::ok;
 }
 
@@ -377,7 +376,6 @@ FwErr FwHost::load_firmware(const FwImage &boot_fit, const FwImage &fit)
 				    " did not come up (boot status " + std::to_string(st) + ")");
 	boot_status_ = st;
 	dev_sts0_ = rd(reg_of(d.cpu_boot_dev_sts0, CPU_BOOT_DEV_STS0));
-	dev_sts1_ = rd(reg_of(d.cpu_boot_dev_sts1, CPU_BOOT_DEV_STS1));
 	return check_errors("after the firmware load");
 }
 

@@ -136,7 +136,6 @@ public:
 	/* State read by the steps. */
 	uint32_t boot_status() const { return boot_status_; }
 	uint32_t dev_sts0() const { return dev_sts0_; }
-	uint32_t dev_sts1() const { return dev_sts1_; }
 	uint32_t boot_err0() const { return err0_; }
 	bool queues_ready() const { return queues_ready_; }
 	uint32_t last_rc() const { return last_rc_; }
@@ -167,7 +166,7 @@ private:
 	SleepFn sleep_;
 	void *sleep_ctx_;
 	std::string err_;
-	uint32_t boot_status_ = 0, dev_sts0_ = 0, dev_sts1_ = 0, err0_ = 0;
+	uint32_t boot_status_ = 0, dev_sts0_ = 0, err0_ = 0;
 	uint32_t last_rc_ = 0;
 	uint32_t comms_resp_ = 0; /* last non-NOOP COMMS status */
 	bool have_desc_ = false;

@@ -3,6 +3,7 @@
 // QueuePair creation and posting (rxe_verbs.c / rxe_mr.c).
 // API contract: roce_verbs.h; how the parts fit: roce_internal.h.
 #include "roce_internal.h"
+#include "roce_log.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,8 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+
+RTE_LOG_REGISTER(roce_logtype, lib.roce, NOTICE);
 
 namespace gaudi::roce {
 
@@ -132,9 +135,8 @@ std::unique_ptr<Context> Context::create(const ContextConfig &cfg, int *err)
 Context::~Context()
 {
 	if (live_objects_ != 0)
-		fprintf(stderr,
-			"roce: Context destroyed with %u live objects (PD/CQ/SRQ/QP/MR/AH)\n",
-			live_objects_);
+		ROCE_LOG(ERR, "Context destroyed with %u live objects (PD/CQ/SRQ/QP/MR/AH)",
+			 live_objects_);
 	for (uint32_t i = 0; i < tx_count_; i++)
 		rte_pktmbuf_free(tx_buf_[i]);
 	for (uint32_t i = 0; i < held_count_; i++)
@@ -285,7 +287,7 @@ SharedReceiveQueue::~SharedReceiveQueue()
 {
 	// ibv_destroy_srq fails with EBUSY while QPs use it; here that is a lifetime bug.
 	if (attached_ != 0)
-		fprintf(stderr, "roce: SRQ destroyed with %u QPs attached\n", attached_);
+		ROCE_LOG(ERR, "SRQ destroyed with %u QPs attached", attached_);
 	pd_.ctx_.live_objects_--;
 }
 
