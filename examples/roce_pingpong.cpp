@@ -143,21 +143,10 @@ struct End {
 	End(const Opts &op, bool cl, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
 	    : o(op), client(cl)
 	{
-		ContextConfig c;
-		c.port_id = port;
-		c.tx_pool = mp;
-		c.gid = Gid::from_ipv4(ip);
-		if (o.gid_idx == 0) {
-			rte_ether_addr a;
-			rte_eth_macaddr_get(port, &a);
-			c.gid = Gid::link_local(a.addr_bytes);
-		}
-		int err = 0;
-		ctx = Context::create(c, &err);
-		if (!ctx) {
-			fprintf(stderr, "Couldn't create context: %s\n", strerror(-err));
+		ctx = open_context(port, mp, ip, o.gid_idx == 0);
+		if (!ctx)
 			exit(1);
-		}
+		int err = 0;
 		size = static_cast<uint32_t>(o.size);
 		pd = ctx->alloc_pd();
 		cq = ctx->create_cq(o.rx_depth + o.num_qp);
@@ -514,14 +503,8 @@ void usage(const char *argv0)
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, nullptr, _IOLBF, 0); // whole lines in a log even if the run is killed
-	int n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (!eal_init(argc, argv))
 		return 1;
-	}
-	argc -= n;
-	argv += n;
 	Opts o;
 	static const option longopts[] = {
 		{"port", 1, nullptr, 'p'},	{"size", 1, nullptr, 's'},
@@ -542,21 +525,13 @@ int main(int argc, char **argv)
 		case 's':
 			o.size = atoi(optarg);
 			break;
-		case 'm': {
-			int m = atoi(optarg);
-			o.mtu = m == 256    ? IBV_MTU_256
-				: m == 512  ? IBV_MTU_512
-				: m == 1024 ? IBV_MTU_1024
-				: m == 2048 ? IBV_MTU_2048
-				: m == 4096 ? IBV_MTU_4096
-					    : ibv_mtu(0);
-			if (o.mtu == 0) {
+		case 'm':
+			if (!parse_ib_mtu(optarg, o.mtu)) {
 				usage(argv[0]);
 				return 1;
 			}
 			o.mtu_set = true;
 			break;
-		}
 		case 'r':
 			o.rx_depth = atoi(optarg);
 			break;
@@ -585,16 +560,14 @@ int main(int argc, char **argv)
 			o.loop = true;
 			break;
 		case 'I':
-			if (inet_pton(AF_INET, optarg, o.ip.data()) != 1) {
+			if (!parse_ipv4(optarg, o.ip)) {
 				usage(argv[0]);
 				return 1;
 			}
 			o.ip_set = true;
 			break;
 		case 'M':
-			if (sscanf(optarg, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &o.peer_mac[0],
-				   &o.peer_mac[1], &o.peer_mac[2], &o.peer_mac[3], &o.peer_mac[4],
-				   &o.peer_mac[5]) != 6) {
+			if (!parse_mac(optarg, o.peer_mac)) {
 				usage(argv[0]);
 				return 1;
 			}
@@ -653,19 +626,13 @@ int main(int argc, char **argv)
 		}
 	}
 	srand48(getpid() * time(nullptr));
-	rte_mempool *mp = rte_pktmbuf_pool_create("pp_pool", 8191, 256, 0,
-						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
-	if (mp == nullptr) {
-		fprintf(stderr, "mempool creation failed\n");
+	rte_mempool *mp = create_pool("pp_pool", 8191);
+	if (mp == nullptr)
 		return 1;
-	}
 	int rc = 0;
 	if (o.loop) {
-		if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) || setup_port(1, mp)) {
-			fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
-					"net_gaudi_emu0,ports=2,wire=pair)\n");
+		if (!setup_loop_ports(mp))
 			return 1;
-		}
 		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
 			fprintf(stderr, "Requested size larger than port MTU (%u)\n",
 				mtu_bytes(o.mtu));
@@ -705,9 +672,8 @@ int main(int argc, char **argv)
 				mtu_bytes(o.mtu));
 			return 1;
 		}
-		std::unique_ptr<gaudi::examples::PortCapture> cap;
-		if (o.pcap != nullptr &&
-		    !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
+		std::unique_ptr<PortCapture> cap;
+		if (o.pcap != nullptr && !(cap = PortCapture::open(o.pcap, o.dpdk_port, 0)))
 			return 1;
 		std::array<uint8_t, 4> ip =
 			o.ip_set ? o.ip
@@ -719,7 +685,7 @@ int main(int argc, char **argv)
 		auto connect = [&](const std::vector<Dest> &d) {
 			MacAddr mac = o.peer_mac;
 			if (!o.peer_mac_set &&
-			    gaudi::examples::wait_peer_mac(*e.ctx, d[0].gid, mac, kResolveMs) != 0)
+			    wait_peer_mac(*e.ctx, d[0].gid, mac, kResolveMs) != 0)
 				return 1;
 			return e.connect(d, mac);
 		};
@@ -739,11 +705,7 @@ int main(int argc, char **argv)
 			}
 		}
 		uint64_t t1 = rte_get_timer_cycles();
-		// Keep answering (ACKs, retransmissions) briefly so the peer can finish too.
-		uint64_t until = t1 + rte_get_timer_hz() / 5;
-		while (rte_get_timer_cycles() < until)
-			if (e.ctx->poll() == 0 && !o.busy_poll)
-				sched_yield();
+		keep_answering(*e.ctx, !o.busy_poll);
 		rc = e.failed;
 		if (!rc)
 			report(o, t0, t1);
