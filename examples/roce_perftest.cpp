@@ -5,6 +5,7 @@
 //
 //   roce_perftest [EAL args] -- --test=TEST [options]            server
 //   roce_perftest [EAL args] -- --test=TEST [options] <host>     client
+//   roce_perftest [EAL args] -- --test=TEST -R [options] <ip>    client, rdma_cm mode
 //
 // TEST: write, read, send, atomic (the ib_*_bw tests), write_lat, read_lat, send_lat.
 //
@@ -13,7 +14,8 @@
 //   -a, --all               all sizes 2 .. 2^23
 //   -n, --iters=<n>         messages per size (default 5000, latency tests 1000; at least 5)
 //   -m, --mtu=<bytes>       path MTU (default the port's; the smaller of both sides is used)
-//   -p, --port=<port>       TCP port (default 18515)
+//   -p, --port=<port>       TCP port (default 18515); with -R the RDMA CM's port (port space
+//                           TCP) of the server
 //   -t, --tx-depth=<n>      outstanding send WRs (default 128)
 //   -r, --rx-depth=<n>      receives posted by a send server (default 512)
 //   -x, --gid-index=0|1     as roce_pingpong's -g (default 1: IPv4)
@@ -24,10 +26,13 @@
 //   -D, --duration=<sec>    write, read, atomic: run for this long instead of -n messages
 //   -I, --inline_size=<n>   WRITEs and SENDs of at most n bytes are posted inline (0..4096;
 //                           default 0, none)
+//   -R, --rdma_cm           perftest's rdma_cm mode: the exchange goes over an RC connection
+//                           of the RDMA CM to the server's IPv4 address (the client's <ip>,
+//                           on the RoCE link), the CM connects the test's QPs (-x 1 only)
 //   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
 // The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
-// keys, unless --peer-mac gives it; the Context answers the peer's ARP/NS for our GID while
-// we wait in the exchange (Channel::get polls it).
+// keys, unless --peer-mac gives it (with -R the CM resolves it); the Context answers the peer's
+// ARP/NS for our GID while we wait in the exchange (SideChannel::get polls it).
 //
 // The exchange with the peer and the flow of each test: roce_perftest.h.
 #include <getopt.h>
@@ -50,15 +55,31 @@ namespace {
 
 void usage(const char *argv0)
 {
-	printf("Usage: %s [EAL args] -- --test=write|read|send|atomic [-s size] [-a] [-n iters] "
-	       "[-m mtu] [-p port]\n"
-	       "       [-A FETCH_AND_ADD|CMP_AND_SWAP] [-q qps] [-b] [-D seconds] [-I inline] [-t "
-	       "tx_depth] "
-	       "[-r rx_depth] [-x 0|1] "
-	       "[--ip=a.b.c.d] [--peer-mac=xx:..:xx] "
-	       "[--dpdk-port=N]\n"
-	       "       [--pcap=FILE] [server]\n",
-	       argv0);
+	printf("Usage: %s [EAL args] -- --test=TEST [options]          server\n"
+	       "       %s [EAL args] -- --test=TEST [options] <host>   client (-R: the server's "
+	       "IPv4 address)\n"
+	       "A peer for perftest's ib_*_bw and ib_*_lat; both sides take the same options.\n"
+	       "  --test=write|read|send|atomic|write_lat|read_lat|send_lat\n"
+	       "  -s, --size=BYTES        message size (65536; latency tests 2; atomic 8 only)\n"
+	       "  -a, --all               sizes 2 .. 2^23\n"
+	       "  -n, --iters=N           messages per size (5000; latency tests 1000; >= 5)\n"
+	       "  -m, --mtu=256..4096     path MTU (the port's)\n"
+	       "  -p, --port=PORT         TCP port, with -R the RDMA CM port (18515)\n"
+	       "  -t, --tx-depth=N        outstanding send WRs (128)\n"
+	       "  -r, --rx-depth=N        receives posted by a send server (512)\n"
+	       "  -x, --gid-index=0|1     0 link-local IPv6, 1 IPv4 (1)\n"
+	       "  -A, --atomic_type=FETCH_AND_ADD|CMP_AND_SWAP\n"
+	       "  -q, --qp=N              QPs, 1..64 (bandwidth tests)\n"
+	       "  -b, --bidirectional     write and read: both sides run\n"
+	       "  -D, --duration=SECONDS  write, read, atomic: run this long instead of -n\n"
+	       "  -I, --inline_size=N     WRITEs and SENDs of at most N bytes inline (0)\n"
+	       "  -R, --rdma_cm           perftest's rdma_cm mode: exchange and QP connection "
+	       "through the RDMA CM, no TCP (-x 1)\n"
+	       "  --ip=a.b.c.d            our IPv4 address (10.0.0.1 server, 10.0.0.2 client)\n"
+	       "  --peer-mac=xx:..:xx     the peer's MAC (resolved by ARP/ND otherwise)\n"
+	       "  --dpdk-port=N           the DPDK port (0)\n"
+	       "  --pcap=FILE             every frame the port sends or receives\n",
+	       argv0, argv0);
 }
 
 } // namespace
@@ -68,19 +89,29 @@ int main(int argc, char **argv)
 	if (!eal_init(argc, argv))
 		return 1;
 	Opts o;
-	static const option longopts[] = {
-		{"test", 1, nullptr, 'T'},	{"size", 1, nullptr, 's'},
-		{"all", 0, nullptr, 'a'},	{"iters", 1, nullptr, 'n'},
-		{"mtu", 1, nullptr, 'm'},	{"port", 1, nullptr, 'p'},
-		{"tx-depth", 1, nullptr, 't'},	{"rx-depth", 1, nullptr, 'r'},
-		{"gid-index", 1, nullptr, 'x'}, {"atomic_type", 1, nullptr, 'A'},
-		{"qp", 1, nullptr, 'q'},	{"bidirectional", 0, nullptr, 'b'},
-		{"duration", 1, nullptr, 'D'},	{"inline_size", 1, nullptr, 'I'},
-		{"ip", 1, nullptr, 'i'},	{"peer-mac", 1, nullptr, 'M'},
-		{"dpdk-port", 1, nullptr, 'P'}, {"pcap", 1, nullptr, 'C'},
-		{"help", 0, nullptr, 'h'},	{}};
+	static const option longopts[] = {{"test", 1, nullptr, 'T'},
+					  {"size", 1, nullptr, 's'},
+					  {"all", 0, nullptr, 'a'},
+					  {"iters", 1, nullptr, 'n'},
+					  {"mtu", 1, nullptr, 'm'},
+					  {"port", 1, nullptr, 'p'},
+					  {"tx-depth", 1, nullptr, 't'},
+					  {"rx-depth", 1, nullptr, 'r'},
+					  {"gid-index", 1, nullptr, 'x'},
+					  {"atomic_type", 1, nullptr, 'A'},
+					  {"qp", 1, nullptr, 'q'},
+					  {"bidirectional", 0, nullptr, 'b'},
+					  {"duration", 1, nullptr, 'D'},
+					  {"inline_size", 1, nullptr, 'I'},
+					  {"ip", 1, nullptr, 'i'},
+					  {"peer-mac", 1, nullptr, 'M'},
+					  {"dpdk-port", 1, nullptr, 'P'},
+					  {"pcap", 1, nullptr, 'C'},
+					  {"rdma_cm", 0, nullptr, 'R'},
+					  {"help", 0, nullptr, 'h'},
+					  {}};
 	int c;
-	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:I:h", longopts, nullptr)) !=
+	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:I:Rh", longopts, nullptr)) !=
 	       -1) {
 		switch (c) {
 		case 'T':
@@ -117,6 +148,9 @@ int main(int argc, char **argv)
 			o.num_qps = uint32_t(v);
 			break;
 		}
+		case 'R':
+			o.rdma_cm = true;
+			break;
 		case 'b':
 			o.duplex = true;
 			break;
@@ -220,6 +254,11 @@ int main(int argc, char **argv)
 	}
 	if (o.duration && (o.test == Test::send || o.lat || o.all || o.duplex)) {
 		fprintf(stderr, "-D: write, read and atomic bandwidth only, without -a and -b\n");
+		return 1;
+	}
+	if (o.rdma_cm && (o.gid_idx != 1 || o.peer_mac_set)) {
+		fprintf(stderr, "-R: the RDMA CM's addresses are IPv4 (-x 1) and it resolves the "
+				"peer's MAC itself (no --peer-mac)\n");
 		return 1;
 	}
 	if (o.num_qps > 1 && o.lat) {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // roce_perftest: what its files share (roce_perftest.cpp: options and main; roce_perftest_peer.cpp:
-// set-up, connection, closing; roce_perftest_oob.cpp: the out-of-band exchange;
+// set-up, connection, closing; roce_perftest_oob.cpp: the out-of-band exchange over TCP;
+// roce_perftest_cm.cpp: -R, perftest's rdma_cm mode;
 // roce_perftest_bw.cpp: the bandwidth tests; roce_perftest_lat.cpp: the latency tests).
 //
-// The out-of-band exchange is perftest's over TCP without rdma_cm (src/perftest_communication.c,
+// Without -R (roce_perftest_cm.cpp: the same flow, the exchange and the QPs' connection through
+// the RDMA CM), the out-of-band exchange is perftest's over TCP (src/perftest_communication.c,
 // tag v4.5-0.17 = perftest 6.06, what Debian 12 ships), in this order:
 //   16-byte version string ("6.06", NUL padded; the peer's must be >= 5.70);
 //   cycle buffer and cache line size, 4-byte big-endian ints (the larger of both is used);
@@ -47,10 +49,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "example_common.h"
+#include "roce_cm.h"
 #include "roce_verbs.h"
 
 namespace gaudi::examples::perftest {
@@ -95,6 +100,7 @@ struct Opts {
 	bool duplex = false;	  // -b
 	unsigned duration = 0;	  // -D seconds (0: -n iterations)
 	uint32_t inline_size = 0; // -I
+	bool rdma_cm = false;	  // -R
 };
 
 // perftest's struct pingpong_dest: what each side tells the other about a QP.
@@ -126,6 +132,52 @@ public:
 std::unique_ptr<Oob> open_tcp_oob(roce::Context &ctx, const char *server, int tcp_port);
 // xchg_bw_reports() for peers >= 5.33: size, iters (8 bytes each), bw peak, bw avg, msg rate.
 bool xchg_reports(Oob &ch, const Report &mine, Report &theirs);
+
+// -R, perftest's rdma_cm mode (roce_perftest_cm.cpp): the exchange as SENDs on an RC connection
+// of the RDMA CM, the test's QPs connected by the CM.
+class CmOob final : public Oob {
+public:
+	CmOob(roce::Context &ctx, const Opts &o);
+	~CmOob() override;
+	CmOob(const CmOob &) = delete;
+	CmOob &operator=(const CmOob &) = delete;
+	// establish_connection: the server listens on -p and takes the first connection, the
+	// client connects to the server's address. false (said on stderr) on failure.
+	bool open();
+	bool xchg(const void *mine, void *theirs, size_t n) override;
+	bool xchg_keys(const Dest &mine, Dest &theirs) override;
+	bool close() override { return true; } // the closing hand shake is all
+	// create_rdma_cm_connection: a hand shake, every QP (RESET) connected through the CM, a
+	// hand shake. false (said) on failure.
+	bool connect_qps(std::span<const std::unique_ptr<roce::QueuePair>> qps, Dest &mine,
+			 Dest &theirs);
+	// destroy_ctx: the client disconnects every connection; both wait (a bounded time) until
+	// each is down.
+	void teardown();
+
+private:
+	bool pump(); // one round of the Context and the CM; true if anything moved
+	bool next_event(roce::CmEvent &ev, uint64_t deadline = UINT64_MAX);
+	bool connect_retry(roce::QueuePair &qp, const roce::ConnParam &p, roce::CmId **out);
+	bool accept_next(roce::QueuePair &qp, const roce::ConnParam &p, roce::CmId **out);
+	bool post_recv();
+	bool send(const void *b, size_t n);
+	bool recv(void *b, size_t n);
+
+	roce::Context &ctx_;
+	const Opts &o_;
+	Gid server_;
+	std::unique_ptr<roce::ConnectionManager> cm_;
+	std::unique_ptr<roce::ProtectionDomain> pd_;
+	std::unique_ptr<roce::CompletionQueue> scq_, rcq_;
+	std::array<uint8_t, 64> sbuf_{}, rbuf_{};
+	std::unique_ptr<roce::MemoryRegion> smr_, rmr_;
+	std::unique_ptr<roce::QueuePair> qp_;
+	roce::CmId *listen_ = nullptr, *comm_ = nullptr;
+	std::vector<roce::CmId *> ids_; // the test's connections, one per QP
+	std::deque<roce::CmEvent> events_;
+	bool comm_down_ = false;
+};
 
 // One side of a test: set-up, connection, the run, the closing.
 class Peer {
@@ -169,9 +221,11 @@ private:
 	bool post_lat_recv(uint64_t size);
 	bool lat_send(uint64_t size, bool server);
 	void print_lat(uint64_t size);
+	void finish(); // after the closing exchange: the CM's teardown, or answer a while
 
 	const Opts &o_;
 	std::unique_ptr<Oob> ch_;
+	CmOob *cm_ = nullptr;		// ch_ with -R
 	std::vector<uint64_t> tposted_; // latency tests: TSC at each post
 	uint64_t lat_rposted_ = 0;	// send_lat: receives posted for this size
 	std::unique_ptr<roce::Context> ctx_;

@@ -65,7 +65,7 @@ int Peer::close_lat()
 // Keeps answering briefly (the peer may wait for our last ACKs), prints the counters.
 int Peer::linger_and_report(int rc)
 {
-	keep_answering(*ctx_);
+	finish();
 	printf("---------------------------------------------------------------------------"
 	       "------------\n");
 	print_counters();

@@ -33,9 +33,15 @@ int Peer::setup(rte_mempool *mp)
 	if (!ctx_)
 		return 1;
 	int err = 0;
-	ch_ = open_tcp_oob(*ctx_, o_.server, o_.tcp_port);
-	if (!ch_)
+	if (o_.rdma_cm) {
+		auto cm = std::make_unique<CmOob>(*ctx_, o_);
+		if (!cm->open())
+			return 1;
+		cm_ = cm.get();
+		ch_ = std::move(cm);
+	} else if (!(ch_ = open_tcp_oob(*ctx_, o_.server, o_.tcp_port))) {
 		return 1;
+	}
 	char rv[16] = {};
 	if (!ch_->xchg(kVersion, rv, sizeof rv))
 		return fail("version exchange");
@@ -82,11 +88,12 @@ int Peer::setup(rte_mempool *mp)
 		qps_.push_back(ctx_->create_qp(*pd_, a, &err));
 		if (!qps_.back())
 			break;
-		QpAttr at;
+		QpAttr at; // with -R the CM takes the QP from RESET
 		at.qp_state = IBV_QPS_INIT;
 		at.qp_access_flags =
 			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
-		if (qps_[i]->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS))
+		if (!cm_ &&
+		    qps_[i]->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS))
 			return fail("QP to INIT");
 		Dest &d = my_[i];
 		d.lid = 0;
@@ -107,17 +114,19 @@ int Peer::run(rte_mempool *mp)
 {
 	if (int rc = setup(mp))
 		return rc;
+	if (cm_ && !cm_->connect_qps(qps_, my_[0], rem_[0]))
+		return fail("RDMA CM connection");
 	// write_lat.c and read_lat.c hand shake once before the per-QP ones.
 	if (o_.lat && o_.test != Test::send && !hand_shake())
 		return fail("key exchange");
 	for (uint32_t i = 0; i < o_.num_qps; i++)
 		if (!hand_shake(i))
 			return fail("key exchange");
-	if (my_[0].gid.is_ipv4() != rem_[0].gid.is_ipv4()) {
+	if (!cm_ && my_[0].gid.is_ipv4() != rem_[0].gid.is_ipv4()) {
 		fprintf(stderr, "\n Found Incompatibility issue with GID types.\n");
 		return 1;
 	}
-	if (connect())
+	if (!cm_ && connect())
 		return 1;
 	// send_bw.c / send_lat.c: one hand shake after RTR, then the per-QP ones; the
 	// others: the per-QP ones, then one after RTR.
@@ -143,7 +152,7 @@ int Peer::run(rte_mempool *mp)
 		// ctx_close_connection: a hand shake, then (TCP) "done".
 		if (!hand_shake() || !ch_->close())
 			return fail("closing the connection");
-		keep_answering(*ctx_); // the peer may still wait for our last ACKs
+		finish();
 	}
 	printf("---------------------------------------------------------------------------"
 	       "------------\n");
@@ -152,8 +161,18 @@ int Peer::run(rte_mempool *mp)
 	return rc;
 }
 
+// The peer may still wait for our last ACKs (and, with -R, for the disconnection).
+void Peer::finish()
+{
+	if (cm_)
+		cm_->teardown();
+	else
+		keep_answering(*ctx_);
+}
+
 Peer::~Peer()
 {
+	ch_.reset(); // the CM's ids name the QPs
 	qps_.clear();
 	mr_.reset();
 	cq_.reset();

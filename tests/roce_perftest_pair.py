@@ -17,32 +17,18 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+import example_procs  # noqa: E402
+from example_procs import free_port, listening  # noqa: E402
+
 ITERS = 40
 REPORT_RE = re.compile(r'^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$', re.M)
 LAT_RE = re.compile(r'^\s+(\d+)\s+(\d+)' + r'\s+([\d.]+)' * 7 + r'\s*$', re.M)
 
 
-def free_port(kind):
-    with socket.socket(socket.AF_INET, kind) as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 def start(prefix, lcore, udp_local, udp_remote, args, log):
-    cmd = [os.environ['ROCE_PERFTEST'], '--no-huge', '-m', '512', '--no-shconf', '--no-pci',
-           '--iova-mode=va', '-l', str(lcore), '--file-prefix', prefix,
-           '--log-level=lib.eal:warning', '-d', os.environ['GAUDI_PMD'], '--vdev',
-           f'net_gaudi_emu0,ports=1,wire=udp,udp_local=0:127.0.0.1:{udp_local},'
-           f'udp_remote=0:127.0.0.1:{udp_remote}', '--', *args]
-    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
-
-
-def listening(port):
-    for line in open('/proc/net/tcp').read().splitlines()[1:]:
-        f = line.split()
-        if f[3] == '0A' and int(f[1].rsplit(':', 1)[1], 16) == port:
-            return True
-    return False
+    return example_procs.start(os.environ['ROCE_PERFTEST'], prefix, lcore, udp_local,
+                               udp_remote, args, log)
 
 
 def pair(tmp, name, args, cm, lat, size, iters):
@@ -85,9 +71,12 @@ def pair(tmp, name, args, cm, lat, size, iters):
             bad.append(f'client reported {c}, server {s}, expected {want}')
     if cm:
         for side in ('client', 'server'):
-            if 'rdma_cm: connected' not in outs[side]:
-                bad.append(f'{side} did not report its RDMA CM connection')
-    if bad:
+            n = 2 if '-q' in args else 1
+            for said in (f'rdma_cm: connected {n} QP(s)', f'rdma_cm: disconnected {n} QP(s) and '
+                         "the exchange's"):
+                if said not in outs[side]:
+                    bad.append(f'{side} did not print {said!r}')
+    if bad or os.environ.get('PERFTEST_VERBOSE'):
         for side, out in outs.items():
             print(f'--- {name} {side}:\n{out}')
     return bad
@@ -107,6 +96,21 @@ def main():
                  (f'write_lat {tag}', ['--test=write_lat', '-s', '64'], cm, True, 64, ITERS)]
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
+        # -R's bad input: one line naming the option, exit status 1.
+        for args, said in ((['--test=write', '-R', '-x', '0'], "-R: the RDMA CM's addresses are IPv4"),
+                           (['--test=write', '-R', 'localhost'], '-R: the server is an IPv4 address, not localhost')):
+            if only and only not in 'bad input':
+                break
+            a, b = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)
+            with open(os.path.join(tmp, 'bad.log'), 'w+') as log:
+                p = start(f'ptb{os.getpid()}', 0, a, b, args, log)
+                rc = p.wait(timeout=60)
+                out = open(log.name).read()
+            ok = rc == 1 and said in out
+            print(f'{"ok" if ok else "FAIL"} bad input {args}' +
+                  ('' if ok else f': exit {rc}, output:\n{out}'), flush=True)
+            if not ok:
+                failed.append(f'bad input {args}')
         for name, args, cm, lat, size, iters in runs:
             if only not in name:
                 continue
