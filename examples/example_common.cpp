@@ -9,6 +9,8 @@
 #include <sched.h>
 #include <sys/socket.h>
 
+#include <getopt.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -59,14 +61,30 @@ int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_desc)
 	return rte_eth_dev_start(port);
 }
 
-bool setup_loop_ports(rte_mempool *mp)
+rte_mempool *start_ports(const char *pool_name, unsigned n, bool loop, uint16_t port)
 {
-	if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) != 0 || setup_port(1, mp) != 0) {
-		fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
-				"net_gaudi_emu0,ports=2,wire=pair)\n");
-		return false;
+	rte_mempool *mp = create_pool(pool_name, n);
+	if (mp == nullptr)
+		return nullptr;
+	if (loop) {
+		if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) != 0 ||
+		    setup_port(1, mp) != 0) {
+			fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
+					"net_gaudi_emu0,ports=2,wire=pair)\n");
+			return nullptr;
+		}
+	} else if (setup_port(port, mp) != 0) {
+		fprintf(stderr, "port %u setup failed\n", port);
+		return nullptr;
 	}
-	return true;
+	return mp;
+}
+
+bool server_arg(int argc, char **argv, const char *&server)
+{
+	if (optind == argc - 1)
+		server = argv[optind];
+	return optind >= argc - 1;
 }
 
 std::unique_ptr<roce::Context> open_context(uint16_t port, rte_mempool *mp,
@@ -120,6 +138,43 @@ bool parse_mac(const char *s, roce::MacAddr &out)
 bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out)
 {
 	return inet_pton(AF_INET, s, out.data()) == 1;
+}
+
+int parse_peer_opt(int c, const char *arg, PeerOpts &o)
+{
+	switch (c) {
+	case kOptIp:
+		if (!parse_ipv4(arg, o.ip)) {
+			fprintf(stderr, "--ip: an IPv4 address a.b.c.d, not %s\n", arg);
+			return -1;
+		}
+		o.ip_set = true;
+		return 1;
+	case kOptPeerMac:
+		if (!parse_mac(arg, o.peer_mac)) {
+			fprintf(stderr, "--peer-mac: a MAC address xx:xx:xx:xx:xx:xx, not %s\n",
+				arg);
+			return -1;
+		}
+		o.peer_mac_set = true;
+		return 1;
+	case kOptDpdkPort: {
+		char *end = nullptr;
+		unsigned long v = strtoul(arg, &end, 0);
+		if (*arg == '\0' || *end != '\0' || v >= RTE_MAX_ETHPORTS) {
+			fprintf(stderr, "--dpdk-port: a port number below %d, not %s\n",
+				RTE_MAX_ETHPORTS, arg);
+			return -1;
+		}
+		o.dpdk_port = uint16_t(v);
+		return 1;
+	}
+	case kOptPcap:
+		o.pcap = arg;
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 void keep_answering(roce::Context &ctx, bool yield)

@@ -37,8 +37,13 @@ rte_mempool *create_pool(const char *name, unsigned n);
 /* One rx and one tx queue of nb_desc descriptors, promiscuous, started; 0 or a negative errno. */
 int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_desc = 1024);
 
-/* --loop: ports 0 and 1 (a pair) set up; false, said on stderr, when there are not two. */
-bool setup_loop_ports(rte_mempool *mp);
+/* The mbuf pool (create_pool) and the ports set up: 0 and 1 (a pair) for --loop, else `port`.
+ * nullptr, said on stderr, on failure. */
+rte_mempool *start_ports(const char *pool_name, unsigned n, bool loop, uint16_t port);
+
+/* The one positional argument, the server's host (stays nullptr without one); false when there
+ * are more. */
+bool server_arg(int argc, char **argv, const char *&server);
 
 /* The RoCE Context on port: GID ::ffff:ip (IPv4 frames) or, with link_local, fe80:: from the
  * port's MAC (IPv6 frames), as rxe's GID table for a netdev with one IPv4 address (indices 1
@@ -56,6 +61,28 @@ ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len);
 bool parse_ib_mtu(const char *s, ibv_mtu &out);
 bool parse_mac(const char *s, roce::MacAddr &out);
 bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out);
+
+/* The options of the examples that talk to a peer process, alike in each (long options only,
+ * getopt_long codes from kPeerOptFirst): --ip=a.b.c.d our IPv4 address, --peer-mac=xx:..:xx the
+ * peer's MAC (resolved otherwise), --dpdk-port=N, --pcap=FILE (port_capture.h). */
+struct PeerOpts {
+	std::array<uint8_t, 4> ip{};
+	bool ip_set = false;
+	roce::MacAddr peer_mac{};
+	bool peer_mac_set = false;
+	uint16_t dpdk_port = 0;
+	const char *pcap = nullptr;
+};
+enum PeerOpt : int { kOptIp = 0x100, kOptPeerMac, kOptDpdkPort, kOptPcap };
+/* Their getopt_long entries, to copy into an example's table. */
+/* clang-format off */
+#define EXAMPLE_PEER_LONGOPTS \
+	{"ip", 1, nullptr, kOptIp}, {"peer-mac", 1, nullptr, kOptPeerMac}, \
+	{"dpdk-port", 1, nullptr, kOptDpdkPort}, {"pcap", 1, nullptr, kOptPcap}
+/* clang-format on */
+/* getopt_long's code c with its argument: 1 when it was one of them (taken), 0 when not, -1 on a
+ * bad value (said on stderr, naming the option). */
+int parse_peer_opt(int c, const char *arg, PeerOpts &o);
 
 /* After the last message: keep polling the Context for 200 ms, so that the peer gets our last
  * ACKs (and retransmissions) and can finish too; yield: give the CPU away when idle. */

@@ -82,6 +82,19 @@ void usage(const char *argv0)
 	       argv0, argv0);
 }
 
+// A whole number lo..hi for option opt; false (said: "-q: 1 to 64 QPs, not 65") otherwise.
+bool in_range(const char *opt, const char *what, const char *arg, long lo, long hi, uint32_t &v)
+{
+	char *end = nullptr;
+	long n = strtol(arg, &end, 0);
+	if (*arg == '\0' || *end != '\0' || n < lo || n > hi) {
+		fprintf(stderr, "%s: %ld to %ld %s, not %s\n", opt, lo, hi, what, arg);
+		return false;
+	}
+	v = uint32_t(n);
+	return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -89,30 +102,24 @@ int main(int argc, char **argv)
 	if (!eal_init(argc, argv))
 		return 1;
 	Opts o;
-	static const option longopts[] = {{"test", 1, nullptr, 'T'},
-					  {"size", 1, nullptr, 's'},
-					  {"all", 0, nullptr, 'a'},
-					  {"iters", 1, nullptr, 'n'},
-					  {"mtu", 1, nullptr, 'm'},
-					  {"port", 1, nullptr, 'p'},
-					  {"tx-depth", 1, nullptr, 't'},
-					  {"rx-depth", 1, nullptr, 'r'},
-					  {"gid-index", 1, nullptr, 'x'},
-					  {"atomic_type", 1, nullptr, 'A'},
-					  {"qp", 1, nullptr, 'q'},
-					  {"bidirectional", 0, nullptr, 'b'},
-					  {"duration", 1, nullptr, 'D'},
-					  {"inline_size", 1, nullptr, 'I'},
-					  {"ip", 1, nullptr, 'i'},
-					  {"peer-mac", 1, nullptr, 'M'},
-					  {"dpdk-port", 1, nullptr, 'P'},
-					  {"pcap", 1, nullptr, 'C'},
-					  {"rdma_cm", 0, nullptr, 'R'},
-					  {"help", 0, nullptr, 'h'},
-					  {}};
+	static const option longopts[] = {
+		{"test", 1, nullptr, 'T'},	{"size", 1, nullptr, 's'},
+		{"all", 0, nullptr, 'a'},	{"iters", 1, nullptr, 'n'},
+		{"mtu", 1, nullptr, 'm'},	{"port", 1, nullptr, 'p'},
+		{"tx-depth", 1, nullptr, 't'},	{"rx-depth", 1, nullptr, 'r'},
+		{"gid-index", 1, nullptr, 'x'}, {"atomic_type", 1, nullptr, 'A'},
+		{"qp", 1, nullptr, 'q'},	{"bidirectional", 0, nullptr, 'b'},
+		{"duration", 1, nullptr, 'D'},	{"inline_size", 1, nullptr, 'I'},
+		EXAMPLE_PEER_LONGOPTS,		{"rdma_cm", 0, nullptr, 'R'},
+		{"help", 0, nullptr, 'h'},	{}};
 	int c;
 	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:I:Rh", longopts, nullptr)) !=
 	       -1) {
+		if (int r = parse_peer_opt(c, optarg, o); r != 0) {
+			if (r < 0)
+				return 1;
+			continue;
+		}
 		switch (c) {
 		case 'T':
 			o.test_set = true;
@@ -139,40 +146,24 @@ int main(int argc, char **argv)
 			o.size = strtoull(optarg, nullptr, 0);
 			o.size_set = true;
 			break;
-		case 'q': {
-			long v = strtol(optarg, nullptr, 0);
-			if (v < 1 || v > 64) {
-				fprintf(stderr, "-q: 1 to 64 QPs, not %s\n", optarg);
+		case 'q':
+			if (!in_range("-q", "QPs", optarg, 1, 64, o.num_qps))
 				return 1;
-			}
-			o.num_qps = uint32_t(v);
 			break;
-		}
 		case 'R':
 			o.rdma_cm = true;
 			break;
 		case 'b':
 			o.duplex = true;
 			break;
-		case 'I': {
-			long v = strtol(optarg, nullptr, 0);
-			if (v < 0 || v > 4096) {
-				fprintf(stderr, "-I: inline size 0 to 4096 bytes, not %s\n",
-					optarg);
+		case 'I':
+			if (!in_range("-I", "bytes inline", optarg, 0, 4096, o.inline_size))
 				return 1;
-			}
-			o.inline_size = uint32_t(v);
 			break;
-		}
-		case 'D': {
-			long v = strtol(optarg, nullptr, 0);
-			if (v < 1 || v > 3600) {
-				fprintf(stderr, "-D: 1 to 3600 seconds, not %s\n", optarg);
+		case 'D':
+			if (!in_range("-D", "seconds", optarg, 1, 3600, o.duration))
 				return 1;
-			}
-			o.duration = unsigned(v);
 			break;
-		}
 		case 'A':
 			if (!strcmp(optarg, "FETCH_AND_ADD"))
 				o.cas = false;
@@ -209,34 +200,12 @@ int main(int argc, char **argv)
 		case 'x':
 			o.gid_idx = atoi(optarg);
 			break;
-		case 'i':
-			if (!parse_ipv4(optarg, o.ip)) {
-				usage(argv[0]);
-				return 1;
-			}
-			o.ip_set = true;
-			break;
-		case 'M':
-			if (!parse_mac(optarg, o.peer_mac)) {
-				usage(argv[0]);
-				return 1;
-			}
-			o.peer_mac_set = true;
-			break;
-		case 'P':
-			o.dpdk_port = uint16_t(atoi(optarg));
-			break;
-		case 'C':
-			o.pcap = optarg;
-			break;
 		default:
 			usage(argv[0]);
 			return c == 'h' ? 0 : 1;
 		}
 	}
-	if (optind == argc - 1)
-		o.server = argv[optind];
-	else if (optind < argc) {
+	if (!server_arg(argc, argv, o.server)) {
 		usage(argv[0]);
 		return 1;
 	}
@@ -282,11 +251,9 @@ int main(int argc, char **argv)
 	o.tx_depth = std::min<uint64_t>(o.tx_depth, o.iters); // perftest does the same
 	if (o.lat) // one message at a time, but SEND completions may trail the peer's reply
 		o.tx_depth = std::max<uint32_t>(o.tx_depth, 16);
-	rte_mempool *mp = create_pool("pt_pool", 8191);
-	if (mp == nullptr || setup_port(o.dpdk_port, mp) != 0) {
-		fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
+	rte_mempool *mp = start_ports("pt_pool", 8191, false, o.dpdk_port);
+	if (mp == nullptr)
 		return 1;
-	}
 	int rc;
 	{
 		std::unique_ptr<PortCapture> cap;

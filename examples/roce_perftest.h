@@ -74,7 +74,7 @@ constexpr uint64_t kAtomicSize = 8;	 // DEF_SIZE_ATOMIC: the only size of the at
 constexpr uint64_t kAtomicAdd = 1;	 // ATOMIC_ADD_VALUE
 constexpr uint64_t kAtomicSwap = 0;	 // ATOMIC_SWAP_VALUE (compare 0 too)
 
-struct Opts {
+struct Opts : PeerOpts { // --ip, --peer-mac, --dpdk-port, --pcap
 	Test test = Test::write;
 	bool test_set = false;
 	bool lat = false; // a latency test (ib_*_lat)
@@ -90,15 +90,9 @@ struct Opts {
 	uint32_t rx_depth = 512;
 	int gid_idx = 1;
 	const char *server = nullptr;
-	std::array<uint8_t, 4> ip{};
-	bool ip_set = false;
-	roce::MacAddr peer_mac{};
-	bool peer_mac_set = false;
-	uint16_t dpdk_port = 0;
-	const char *pcap = nullptr;
 	uint32_t num_qps = 1;	  // -q
 	bool duplex = false;	  // -b
-	unsigned duration = 0;	  // -D seconds (0: -n iterations)
+	uint32_t duration = 0;	  // -D seconds (0: -n iterations)
 	uint32_t inline_size = 0; // -I
 	bool rdma_cm = false;	  // -R
 };

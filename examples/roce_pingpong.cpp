@@ -92,7 +92,7 @@ constexpr uint32_t kPageSize = 4096;
 // a TCG guest on a loaded host may take a while).
 constexpr unsigned kResolveMs = 5000;
 
-struct Opts {
+struct Opts : PeerOpts { // --ip, --peer-mac, --dpdk-port, --pcap
 	int tcp_port = 18515;
 	int size = -1;
 	ibv_mtu mtu = IBV_MTU_1024;
@@ -102,14 +102,8 @@ struct Opts {
 	ibv_qp_type type = IBV_QPT_RC;
 	bool loop = false;
 	const char *server = nullptr;
-	std::array<uint8_t, 4> ip{};
-	bool ip_set = false;
-	MacAddr peer_mac{};
-	bool peer_mac_set = false;
 	int gid_idx = 1;
 	bool mtu_set = false;
-	const char *pcap = nullptr;
-	uint16_t dpdk_port = 0;
 	bool busy_poll = false;
 	bool srq = false;
 	int num_qp = 1; // --srq: -q (default 16)
@@ -506,18 +500,28 @@ int main(int argc, char **argv)
 	if (!eal_init(argc, argv))
 		return 1;
 	Opts o;
-	static const option longopts[] = {
-		{"port", 1, nullptr, 'p'},	{"size", 1, nullptr, 's'},
-		{"mtu", 1, nullptr, 'm'},	{"rx-depth", 1, nullptr, 'r'},
-		{"iters", 1, nullptr, 'n'},	{"gid-idx", 1, nullptr, 'g'},
-		{"chk", 0, nullptr, 'c'},	{"transport", 1, nullptr, 'T'},
-		{"loop", 0, nullptr, 'L'},	{"ip", 1, nullptr, 'I'},
-		{"peer-mac", 1, nullptr, 'M'},	{"dpdk-port", 1, nullptr, 'P'},
-		{"busy-poll", 0, nullptr, 'B'}, {"pcap", 1, nullptr, 'C'},
-		{"srq", 0, nullptr, 'S'},	{"num-qp", 1, nullptr, 'q'},
-		{"help", 0, nullptr, 'h'},	{}};
+	static const option longopts[] = {{"port", 1, nullptr, 'p'},
+					  {"size", 1, nullptr, 's'},
+					  {"mtu", 1, nullptr, 'm'},
+					  {"rx-depth", 1, nullptr, 'r'},
+					  {"iters", 1, nullptr, 'n'},
+					  {"gid-idx", 1, nullptr, 'g'},
+					  {"chk", 0, nullptr, 'c'},
+					  {"transport", 1, nullptr, 'T'},
+					  {"loop", 0, nullptr, 'L'},
+					  {"busy-poll", 0, nullptr, 'B'},
+					  {"srq", 0, nullptr, 'S'},
+					  {"num-qp", 1, nullptr, 'q'},
+					  {"help", 0, nullptr, 'h'},
+					  EXAMPLE_PEER_LONGOPTS,
+					  {}};
 	int c;
 	while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:q:h", longopts, nullptr)) != -1) {
+		if (int r = parse_peer_opt(c, optarg, o); r != 0) {
+			if (r < 0)
+				return 1;
+			continue;
+		}
 		switch (c) {
 		case 'p':
 			o.tcp_port = atoi(optarg);
@@ -559,26 +563,6 @@ int main(int argc, char **argv)
 		case 'L':
 			o.loop = true;
 			break;
-		case 'I':
-			if (!parse_ipv4(optarg, o.ip)) {
-				usage(argv[0]);
-				return 1;
-			}
-			o.ip_set = true;
-			break;
-		case 'M':
-			if (!parse_mac(optarg, o.peer_mac)) {
-				usage(argv[0]);
-				return 1;
-			}
-			o.peer_mac_set = true;
-			break;
-		case 'C':
-			o.pcap = optarg;
-			break;
-		case 'P':
-			o.dpdk_port = static_cast<uint16_t>(atoi(optarg));
-			break;
 		case 'B':
 			o.busy_poll = true;
 			break;
@@ -594,9 +578,7 @@ int main(int argc, char **argv)
 			return c == 'h' ? 0 : 1;
 		}
 	}
-	if (optind == argc - 1)
-		o.server = argv[optind];
-	else if (optind < argc) {
+	if (!server_arg(argc, argv, o.server)) {
 		usage(argv[0]);
 		return 1;
 	}
@@ -626,13 +608,11 @@ int main(int argc, char **argv)
 		}
 	}
 	srand48(getpid() * time(nullptr));
-	rte_mempool *mp = create_pool("pp_pool", 8191);
+	rte_mempool *mp = start_ports("pp_pool", 8191, o.loop, o.dpdk_port);
 	if (mp == nullptr)
 		return 1;
 	int rc = 0;
 	if (o.loop) {
-		if (!setup_loop_ports(mp))
-			return 1;
 		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
 			fprintf(stderr, "Requested size larger than port MTU (%u)\n",
 				mtu_bytes(o.mtu));
@@ -660,10 +640,6 @@ int main(int argc, char **argv)
 		if (!rc && o.validate && !srv.check_pages())
 			rc = 1;
 	} else {
-		if (setup_port(o.dpdk_port, mp)) {
-			fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
-			return 1;
-		}
 		// ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
 		if (o.type == IBV_QPT_UD && !o.mtu_set)
 			o.mtu = port_ib_mtu(o.dpdk_port, 8 /* DETH */);

@@ -658,13 +658,11 @@ int main(int argc, char **argv)
 	}
 	if (o.loop && o.count == 0)
 		o.count = 10;
-	rte_mempool *mp = create_pool("rping_pool", 4095);
+	rte_mempool *mp = start_ports("rping_pool", 4095, o.loop, o.dpdk_port);
 	if (mp == nullptr)
 		return 1;
 	int rc = 0;
 	if (o.loop) {
-		if (!setup_loop_ports(mp))
-			return 1;
 		{
 			End srv(o, true, 0, mp, {10, 0, 0, 1}), cli(o, false, 1, mp, {10, 0, 0, 2});
 			if (!srv.start({}) || !cli.start(Gid::from_ipv4({10, 0, 0, 1})))
@@ -681,10 +679,6 @@ int main(int argc, char **argv)
 				rc = 1;
 		}
 	} else {
-		if (setup_port(o.dpdk_port, mp)) {
-			fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
-			return 1;
-		}
 		std::unique_ptr<PortCapture> cap;
 		if (o.pcap != nullptr && !(cap = PortCapture::open(o.pcap, o.dpdk_port, 0)))
 			return 1;
