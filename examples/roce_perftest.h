@@ -155,6 +155,8 @@ private:
 	bool connect_retry(roce::QueuePair &qp, const roce::ConnParam &p, roce::CmId **out);
 	bool accept_next(roce::QueuePair &qp, const roce::ConnParam &p, roce::CmId **out);
 	bool post_recv();
+	// The exchange's next completion on cq; false when its connection went down first.
+	bool wait_wc(roce::CompletionQueue &cq, roce::WorkCompletion &wc);
 	bool send(const void *b, size_t n);
 	bool recv(void *b, size_t n);
 

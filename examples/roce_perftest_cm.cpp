@@ -233,6 +233,20 @@ bool CmOob::accept_next(QueuePair &qp, const ConnParam &p, CmId **out)
 	return true;
 }
 
+bool CmOob::wait_wc(CompletionQueue &cq, WorkCompletion &wc)
+{
+	// The CQ is looked at once more after the peer's disconnection: the client disconnects as
+	// soon as it has the last message, and the ACK of ours came before its DREQ.
+	while (cq.poll_cq({&wc, 1}) == 0) {
+		if (comm_down_) {
+			fprintf(stderr, "rdma_cm: the peer disconnected the exchange\n");
+			return false;
+		}
+		pump();
+	}
+	return true;
+}
+
 bool CmOob::send(const void *b, size_t n)
 {
 	if (comm_down_)
@@ -247,9 +261,8 @@ bool CmOob::send(const void *b, size_t n)
 	if (qp_->post_send(w) != 0)
 		return false;
 	WorkCompletion wc;
-	while (scq_->poll_cq({&wc, 1}) == 0)
-		if (!pump() && comm_down_)
-			return false;
+	if (!wait_wc(*scq_, wc))
+		return false;
 	if (wc.status != IBV_WC_SUCCESS) {
 		fprintf(stderr, "rdma_cm: the exchange's SEND failed: status %d\n", int(wc.status));
 		return false;
@@ -260,9 +273,8 @@ bool CmOob::send(const void *b, size_t n)
 bool CmOob::recv(void *b, size_t n)
 {
 	WorkCompletion wc;
-	while (rcq_->poll_cq({&wc, 1}) == 0)
-		if (!pump() && comm_down_)
-			return false;
+	if (!wait_wc(*rcq_, wc))
+		return false;
 	if (wc.status != IBV_WC_SUCCESS || wc.byte_len < n) {
 		fprintf(stderr, "rdma_cm: the exchange's receive failed: status %d, %u bytes\n",
 			int(wc.status), wc.byte_len);

@@ -760,10 +760,9 @@ def main():
         pingpong_runs(r, os.environ['ROCE_PINGPONG'])
         if os.environ.get('ROCE_PERFTEST'):
             perftest_runs(r, os.environ['ROCE_PERFTEST'])
+            perftest_cm_runs(r, os.environ['ROCE_PERFTEST'])
         if os.environ.get('ROCE_RPING'):
             rping_runs(r, os.environ['ROCE_RPING'])
-        if os.environ.get('ROCE_PERFTEST'):
-            perftest_cm_runs(r, os.environ['ROCE_PERFTEST'])
         if any('ipv6' not in n for n, _, _ in r.results):  # an IPv4 run took place
             neighbour_check(r)
     finally:
