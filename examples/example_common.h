@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * What the RoCE examples that talk to a peer process share (roce_pingpong, roce_perftest): the
- * DPDK port set-up, the IB path MTU a port's MTU carries, and the TCP side channel the rdma-core
- * and perftest tools exchange their QP addresses over. While the channel waits (accept, read),
- * it keeps polling the RoCE Context, which answers the peer's ARP / Neighbour Solicitation: a
- * kernel RoCE peer resolves our MAC before its QP reaches RTR, often while we wait here.
+ * What the RoCE examples that talk to a peer process share (roce_pingpong, roce_perftest,
+ * roce_rping, roce_bench), built once as the example_common library: EAL start, the mbuf pool
+ * and DPDK port set-up, the IB path MTU a port's MTU carries, the option values they parse alike
+ * (path MTU, MAC, IPv4), the closing linger, and the TCP side channel the rdma-core and perftest
+ * tools exchange their QP addresses over. While the channel waits (accept, read), it keeps
+ * polling the RoCE Context, which answers the peer's ARP / Neighbour Solicitation: a kernel RoCE
+ * peer resolves our MAC before its QP reaches RTR, often while we wait here.
  */
 #pragma once
 
-#include <netdb.h>
-#include <poll.h>
-#include <sched.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -28,38 +27,66 @@ namespace gaudi::examples {
  * it, with room to spare (rxe on a 4200-byte netdev MTU does the same). */
 constexpr uint16_t kPortMtu = 4200;
 
-/* One rx and one tx queue of 1024 descriptors, promiscuous, started; 0 or a negative errno. */
-inline int setup_port(uint16_t port, rte_mempool *mp)
-{
-	rte_eth_conf conf{};
-	rte_eth_dev_info info;
-	int rc = rte_eth_dev_info_get(port, &info);
-	if (rc != 0)
-		return rc;
-	conf.rxmode.mtu = std::min<uint32_t>(kPortMtu, info.max_mtu);
-	int socket = rte_eth_dev_socket_id(port);
-	if ((rc = rte_eth_dev_configure(port, 1, 1, &conf)) != 0 ||
-	    (rc = rte_eth_rx_queue_setup(port, 0, 1024, socket, nullptr, mp)) != 0 ||
-	    (rc = rte_eth_tx_queue_setup(port, 0, 1024, socket, nullptr)) != 0)
-		return rc;
-	rte_eth_promiscuous_enable(port); /* not every PMD has it; the examples work without */
-	return rte_eth_dev_start(port);
-}
+/* rte_eal_init with line-buffered stdout (whole lines in a log even if the run is killed);
+ * argc/argv are left at the application's arguments. false (said on stderr) on failure. */
+bool eal_init(int &argc, char **&argv);
+
+/* The examples' mbuf pool: n mbufs with room for a 4200-byte frame. nullptr (said) on failure. */
+rte_mempool *create_pool(const char *name, unsigned n);
+
+/* One rx and one tx queue of nb_desc descriptors, promiscuous, started; 0 or a negative errno. */
+int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_desc = 1024);
+
+/* The mbuf pool (create_pool) and the ports set up: 0 and 1 (a pair) for --loop, else `port`.
+ * nullptr, said on stderr, on failure. */
+rte_mempool *start_ports(const char *pool_name, unsigned n, bool loop, uint16_t port);
+
+/* The one positional argument, the server's host (stays nullptr without one); false when there
+ * are more. */
+bool server_arg(int argc, char **argv, const char *&server);
+
+/* The RoCE Context on port: GID ::ffff:ip (IPv4 frames) or, with link_local, fe80:: from the
+ * port's MAC (IPv6 frames), as rxe's GID table for a netdev with one IPv4 address (indices 1
+ * and 0). nullptr (said on stderr) on failure. */
+std::unique_ptr<roce::Context> open_context(uint16_t port, rte_mempool *mp,
+					    std::array<uint8_t, 4> ip, bool link_local = false);
 
 /* The largest IB MTU a frame of the port's MTU carries with IPv6 (the larger), UDP, BTH, the
  * extension header of the transport's first packet (ext_len: 8 for UD's DETH, 16 for RETH) and
  * ICRC around it, as rxe sizes it from its netdev's MTU. */
-inline ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len)
-{
-	uint16_t mtu = 0;
-	if (rte_eth_dev_get_mtu(port, &mtu) != 0)
-		return IBV_MTU_1024;
-	const uint32_t overhead = 40 + 8 + 12 + ext_len + 4;
-	for (ibv_mtu m : {IBV_MTU_4096, IBV_MTU_2048, IBV_MTU_1024, IBV_MTU_512})
-		if (roce::mtu_bytes(m) + overhead <= mtu)
-			return m;
-	return IBV_MTU_256;
-}
+ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len);
+
+/* Option values: a path MTU in bytes (256..4096, a power of two), a MAC as xx:xx:xx:xx:xx:xx, an
+ * IPv4 address as a.b.c.d; false when the text is not one. */
+bool parse_ib_mtu(const char *s, ibv_mtu &out);
+bool parse_mac(const char *s, roce::MacAddr &out);
+bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out);
+
+/* The options of the examples that talk to a peer process, alike in each (long options only,
+ * getopt_long codes from kPeerOptFirst): --ip=a.b.c.d our IPv4 address, --peer-mac=xx:..:xx the
+ * peer's MAC (resolved otherwise), --dpdk-port=N, --pcap=FILE (port_capture.h). */
+struct PeerOpts {
+	std::array<uint8_t, 4> ip{};
+	bool ip_set = false;
+	roce::MacAddr peer_mac{};
+	bool peer_mac_set = false;
+	uint16_t dpdk_port = 0;
+	const char *pcap = nullptr;
+};
+enum PeerOpt : int { kOptIp = 0x100, kOptPeerMac, kOptDpdkPort, kOptPcap };
+/* Their getopt_long entries, to copy into an example's table. */
+/* clang-format off */
+#define EXAMPLE_PEER_LONGOPTS \
+	{"ip", 1, nullptr, kOptIp}, {"peer-mac", 1, nullptr, kOptPeerMac}, \
+	{"dpdk-port", 1, nullptr, kOptDpdkPort}, {"pcap", 1, nullptr, kOptPcap}
+/* clang-format on */
+/* getopt_long's code c with its argument: 1 when it was one of them (taken), 0 when not, -1 on a
+ * bad value (said on stderr, naming the option). */
+int parse_peer_opt(int c, const char *arg, PeerOpts &o);
+
+/* After the last message: keep polling the Context for 200 ms, so that the peer gets our last
+ * ACKs (and retransmissions) and can finish too; yield: give the CPU away when idle. */
+void keep_answering(roce::Context &ctx, bool yield = true);
 
 /* The TCP side channel: the client connects to server:tcp_port, the server listens on
  * tcp_port and takes one connection. */
@@ -75,57 +102,7 @@ public:
 	SideChannel &operator=(const SideChannel &) = delete;
 
 	/* server: the peer's host name to connect to, or nullptr to listen. */
-	bool open(const char *server, int tcp_port)
-	{
-		char port[16];
-		snprintf(port, sizeof port, "%d", tcp_port);
-		addrinfo hints{}, *res = nullptr;
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		if (!server)
-			hints.ai_flags = AI_PASSIVE;
-		if (getaddrinfo(server, port, &hints, &res) != 0) {
-			fprintf(stderr, "getaddrinfo failed for %s:%d\n", server ? server : "*",
-				tcp_port);
-			return false;
-		}
-		int fd = -1;
-		for (addrinfo *t = res; t; t = t->ai_next) {
-			fd = socket(t->ai_family, t->ai_socktype, t->ai_protocol);
-			if (fd < 0)
-				continue;
-			if (server) {
-				if (::connect(fd, t->ai_addr, t->ai_addrlen) == 0)
-					break;
-			} else {
-				int one = 1;
-				setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-				if (bind(fd, t->ai_addr, t->ai_addrlen) == 0 && listen(fd, 1) == 0)
-					break;
-			}
-			close(fd);
-			fd = -1;
-		}
-		freeaddrinfo(res);
-		if (fd < 0) {
-			fprintf(stderr, "Couldn't %s port %d\n",
-				server ? "connect to" : "listen on", tcp_port);
-			return false;
-		}
-		if (!server) {
-			/* The peer may resolve our address before it connects: keep answering. */
-			if (!wait_readable(fd)) {
-				close(fd);
-				return false;
-			}
-			int c = accept(fd, nullptr, nullptr);
-			close(fd);
-			fd = c;
-		}
-		fd_ = fd;
-		client_ = server != nullptr;
-		return fd_ >= 0;
-	}
+	bool open(const char *server, int tcp_port);
 	/* Both sides send n bytes and receive the peer's n; the client writes first (perftest's
 	 * ctx_xchg_data). */
 	bool xchg(const void *mine, void *theirs, size_t n)
@@ -135,38 +112,13 @@ public:
 		return get(theirs, n) && put(mine, n);
 	}
 	bool put(const void *b, size_t n) { return write(fd_, b, n) == ssize_t(n); }
-	bool get(void *b, size_t n)
-	{
-		size_t got = 0;
-		auto *p = static_cast<uint8_t *>(b);
-		while (got < n) {
-			if (!wait_readable(fd_))
-				return false;
-			ssize_t k = read(fd_, p + got, n - got);
-			if (k <= 0)
-				return false;
-			got += size_t(k);
-		}
-		return true;
-	}
+	bool get(void *b, size_t n);
 	void set_context(roce::Context *c) { ctx_ = c; }
 	bool is_client() const { return client_; }
 
 private:
 	/* Waits until fd is readable, polling the Context meanwhile (without one, blocks). */
-	bool wait_readable(int fd)
-	{
-		for (;;) {
-			pollfd pfd{fd, POLLIN, 0};
-			int r = ::poll(&pfd, 1, ctx_ ? 0 : -1);
-			if (r < 0)
-				return false;
-			if (r > 0)
-				return true;
-			if (ctx_->poll() == 0)
-				sched_yield(); /* a peer sharing this CPU (a VM, say) gets it at once */
-		}
-	}
+	bool wait_readable(int fd);
 
 	roce::Context *ctx_;
 	int fd_ = -1;

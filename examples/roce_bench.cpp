@@ -38,6 +38,7 @@ extern "C" {
 #include <rte_vect.h> // its generic/ declarations lack extern "C"
 }
 
+#include "example_common.h"
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
@@ -377,23 +378,17 @@ int main(int argc, char **argv)
 		rte_eal_cleanup();
 		return rc;
 	}
-	rte_mempool *mp = rte_pktmbuf_pool_create("bench_pool", 16383, 256, 0,
-						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
+	rte_mempool *mp = gaudi::examples::create_pool("bench_pool", 16383);
 	if (mp == nullptr || rte_eth_dev_count_avail() < 2) {
 		fprintf(stderr,
 			"need a mempool and two ports (--vdev net_gaudi_emu0,ports=2,wire=pair)\n");
 		return 1;
 	}
 	for (uint16_t p = 0; p < 2; p++) {
-		rte_eth_conf conf{};
-		conf.rxmode.mtu = 4200;
-		if (rte_eth_dev_configure(p, 1, 1, &conf) ||
-		    rte_eth_rx_queue_setup(p, 0, 2048, 0, nullptr, mp) ||
-		    rte_eth_tx_queue_setup(p, 0, 2048, 0, nullptr) || rte_eth_dev_start(p)) {
+		if (gaudi::examples::setup_port(p, mp, 2048) != 0) {
 			fprintf(stderr, "port %u setup failed\n", p);
 			return 1;
 		}
-		rte_eth_promiscuous_enable(p);
 	}
 	printf("path MTU %u, %.2f s per point, one thread polling both ends, ICRC by %s\n",
 	       mtu_bytes(mtu), secs, std::string(crc_alg_name(icrc_alg())).c_str());

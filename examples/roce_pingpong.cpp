@@ -92,7 +92,7 @@ constexpr uint32_t kPageSize = 4096;
 // a TCG guest on a loaded host may take a while).
 constexpr unsigned kResolveMs = 5000;
 
-struct Opts {
+struct Opts : PeerOpts { // --ip, --peer-mac, --dpdk-port, --pcap
 	int tcp_port = 18515;
 	int size = -1;
 	ibv_mtu mtu = IBV_MTU_1024;
@@ -102,14 +102,8 @@ struct Opts {
 	ibv_qp_type type = IBV_QPT_RC;
 	bool loop = false;
 	const char *server = nullptr;
-	std::array<uint8_t, 4> ip{};
-	bool ip_set = false;
-	MacAddr peer_mac{};
-	bool peer_mac_set = false;
 	int gid_idx = 1;
 	bool mtu_set = false;
-	const char *pcap = nullptr;
-	uint16_t dpdk_port = 0;
 	bool busy_poll = false;
 	bool srq = false;
 	int num_qp = 1; // --srq: -q (default 16)
@@ -143,21 +137,10 @@ struct End {
 	End(const Opts &op, bool cl, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
 	    : o(op), client(cl)
 	{
-		ContextConfig c;
-		c.port_id = port;
-		c.tx_pool = mp;
-		c.gid = Gid::from_ipv4(ip);
-		if (o.gid_idx == 0) {
-			rte_ether_addr a;
-			rte_eth_macaddr_get(port, &a);
-			c.gid = Gid::link_local(a.addr_bytes);
-		}
-		int err = 0;
-		ctx = Context::create(c, &err);
-		if (!ctx) {
-			fprintf(stderr, "Couldn't create context: %s\n", strerror(-err));
+		ctx = open_context(port, mp, ip, o.gid_idx == 0);
+		if (!ctx)
 			exit(1);
-		}
+		int err = 0;
 		size = static_cast<uint32_t>(o.size);
 		pd = ctx->alloc_pd();
 		cq = ctx->create_cq(o.rx_depth + o.num_qp);
@@ -514,27 +497,31 @@ void usage(const char *argv0)
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, nullptr, _IOLBF, 0); // whole lines in a log even if the run is killed
-	int n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (!eal_init(argc, argv))
 		return 1;
-	}
-	argc -= n;
-	argv += n;
 	Opts o;
-	static const option longopts[] = {
-		{"port", 1, nullptr, 'p'},	{"size", 1, nullptr, 's'},
-		{"mtu", 1, nullptr, 'm'},	{"rx-depth", 1, nullptr, 'r'},
-		{"iters", 1, nullptr, 'n'},	{"gid-idx", 1, nullptr, 'g'},
-		{"chk", 0, nullptr, 'c'},	{"transport", 1, nullptr, 'T'},
-		{"loop", 0, nullptr, 'L'},	{"ip", 1, nullptr, 'I'},
-		{"peer-mac", 1, nullptr, 'M'},	{"dpdk-port", 1, nullptr, 'P'},
-		{"busy-poll", 0, nullptr, 'B'}, {"pcap", 1, nullptr, 'C'},
-		{"srq", 0, nullptr, 'S'},	{"num-qp", 1, nullptr, 'q'},
-		{"help", 0, nullptr, 'h'},	{}};
+	static const option longopts[] = {{"port", 1, nullptr, 'p'},
+					  {"size", 1, nullptr, 's'},
+					  {"mtu", 1, nullptr, 'm'},
+					  {"rx-depth", 1, nullptr, 'r'},
+					  {"iters", 1, nullptr, 'n'},
+					  {"gid-idx", 1, nullptr, 'g'},
+					  {"chk", 0, nullptr, 'c'},
+					  {"transport", 1, nullptr, 'T'},
+					  {"loop", 0, nullptr, 'L'},
+					  {"busy-poll", 0, nullptr, 'B'},
+					  {"srq", 0, nullptr, 'S'},
+					  {"num-qp", 1, nullptr, 'q'},
+					  {"help", 0, nullptr, 'h'},
+					  EXAMPLE_PEER_LONGOPTS,
+					  {}};
 	int c;
 	while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:q:h", longopts, nullptr)) != -1) {
+		if (int r = parse_peer_opt(c, optarg, o); r != 0) {
+			if (r < 0)
+				return 1;
+			continue;
+		}
 		switch (c) {
 		case 'p':
 			o.tcp_port = atoi(optarg);
@@ -542,21 +529,13 @@ int main(int argc, char **argv)
 		case 's':
 			o.size = atoi(optarg);
 			break;
-		case 'm': {
-			int m = atoi(optarg);
-			o.mtu = m == 256    ? IBV_MTU_256
-				: m == 512  ? IBV_MTU_512
-				: m == 1024 ? IBV_MTU_1024
-				: m == 2048 ? IBV_MTU_2048
-				: m == 4096 ? IBV_MTU_4096
-					    : ibv_mtu(0);
-			if (o.mtu == 0) {
+		case 'm':
+			if (!parse_ib_mtu(optarg, o.mtu)) {
 				usage(argv[0]);
 				return 1;
 			}
 			o.mtu_set = true;
 			break;
-		}
 		case 'r':
 			o.rx_depth = atoi(optarg);
 			break;
@@ -584,28 +563,6 @@ int main(int argc, char **argv)
 		case 'L':
 			o.loop = true;
 			break;
-		case 'I':
-			if (inet_pton(AF_INET, optarg, o.ip.data()) != 1) {
-				usage(argv[0]);
-				return 1;
-			}
-			o.ip_set = true;
-			break;
-		case 'M':
-			if (sscanf(optarg, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &o.peer_mac[0],
-				   &o.peer_mac[1], &o.peer_mac[2], &o.peer_mac[3], &o.peer_mac[4],
-				   &o.peer_mac[5]) != 6) {
-				usage(argv[0]);
-				return 1;
-			}
-			o.peer_mac_set = true;
-			break;
-		case 'C':
-			o.pcap = optarg;
-			break;
-		case 'P':
-			o.dpdk_port = static_cast<uint16_t>(atoi(optarg));
-			break;
 		case 'B':
 			o.busy_poll = true;
 			break;
@@ -621,9 +578,7 @@ int main(int argc, char **argv)
 			return c == 'h' ? 0 : 1;
 		}
 	}
-	if (optind == argc - 1)
-		o.server = argv[optind];
-	else if (optind < argc) {
+	if (!server_arg(argc, argv, o.server)) {
 		usage(argv[0]);
 		return 1;
 	}
@@ -653,19 +608,11 @@ int main(int argc, char **argv)
 		}
 	}
 	srand48(getpid() * time(nullptr));
-	rte_mempool *mp = rte_pktmbuf_pool_create("pp_pool", 8191, 256, 0,
-						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
-	if (mp == nullptr) {
-		fprintf(stderr, "mempool creation failed\n");
+	rte_mempool *mp = start_ports("pp_pool", 8191, o.loop, o.dpdk_port);
+	if (mp == nullptr)
 		return 1;
-	}
 	int rc = 0;
 	if (o.loop) {
-		if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) || setup_port(1, mp)) {
-			fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
-					"net_gaudi_emu0,ports=2,wire=pair)\n");
-			return 1;
-		}
 		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
 			fprintf(stderr, "Requested size larger than port MTU (%u)\n",
 				mtu_bytes(o.mtu));
@@ -693,10 +640,6 @@ int main(int argc, char **argv)
 		if (!rc && o.validate && !srv.check_pages())
 			rc = 1;
 	} else {
-		if (setup_port(o.dpdk_port, mp)) {
-			fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
-			return 1;
-		}
 		// ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
 		if (o.type == IBV_QPT_UD && !o.mtu_set)
 			o.mtu = port_ib_mtu(o.dpdk_port, 8 /* DETH */);
@@ -705,9 +648,8 @@ int main(int argc, char **argv)
 				mtu_bytes(o.mtu));
 			return 1;
 		}
-		std::unique_ptr<gaudi::examples::PortCapture> cap;
-		if (o.pcap != nullptr &&
-		    !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
+		std::unique_ptr<PortCapture> cap;
+		if (o.pcap != nullptr && !(cap = PortCapture::open(o.pcap, o.dpdk_port, 0)))
 			return 1;
 		std::array<uint8_t, 4> ip =
 			o.ip_set ? o.ip
@@ -719,7 +661,7 @@ int main(int argc, char **argv)
 		auto connect = [&](const std::vector<Dest> &d) {
 			MacAddr mac = o.peer_mac;
 			if (!o.peer_mac_set &&
-			    gaudi::examples::wait_peer_mac(*e.ctx, d[0].gid, mac, kResolveMs) != 0)
+			    wait_peer_mac(*e.ctx, d[0].gid, mac, kResolveMs) != 0)
 				return 1;
 			return e.connect(d, mac);
 		};
@@ -739,11 +681,7 @@ int main(int argc, char **argv)
 			}
 		}
 		uint64_t t1 = rte_get_timer_cycles();
-		// Keep answering (ACKs, retransmissions) briefly so the peer can finish too.
-		uint64_t until = t1 + rte_get_timer_hz() / 5;
-		while (rte_get_timer_cycles() < until)
-			if (e.ctx->poll() == 0 && !o.busy_poll)
-				sched_yield();
+		keep_answering(*e.ctx, !o.busy_poll);
 		rc = e.failed;
 		if (!rc)
 			report(o, t0, t1);

@@ -47,6 +47,7 @@
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
+using namespace gaudi::examples;
 
 namespace {
 
@@ -101,16 +102,10 @@ public:
 	End(const Opts &o, bool server, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
 	    : o_(o), server_(server)
 	{
-		ContextConfig c;
-		c.port_id = port;
-		c.tx_pool = mp;
-		c.gid = Gid::from_ipv4(ip);
-		int err = 0;
-		ctx_ = Context::create(c, &err);
-		if (!ctx_) {
-			fprintf(stderr, "Couldn't create context: %s\n", strerror(-err));
+		ctx_ = open_context(port, mp, ip);
+		if (!ctx_)
 			exit(1);
-		}
+		int err = 0;
 		cm_ = std::make_unique<ConnectionManager>(*ctx_);
 		pd_ = ctx_->alloc_pd();
 		cq_ = ctx_->create_cq(64);
@@ -540,11 +535,6 @@ void usage(const char *argv0)
 	       argv0, argv0, argv0, kMinSize, kMaxSize);
 }
 
-bool parse_ip(const char *s, std::array<uint8_t, 4> &out)
-{
-	return inet_pton(AF_INET, s, out.data()) == 1;
-}
-
 // Steps until `e` is done; then keeps answering briefly (the peer's last ACKs, DREP).
 int run(End &e)
 {
@@ -568,14 +558,8 @@ int run(End &e)
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, nullptr, _IOLBF, 0);
-	int n = rte_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (!eal_init(argc, argv))
 		return 1;
-	}
-	argc -= n;
-	argv += n;
 	Opts o;
 	static const option longopts[] = {{"ip", 1, nullptr, 'I'},   {"dpdk-port", 1, nullptr, 'P'},
 					  {"pcap", 1, nullptr, 'W'}, {"loop", 0, nullptr, 'L'},
@@ -586,14 +570,14 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "a:p:C:S:scvVdh", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'a':
-			if (!parse_ip(optarg, o.addr)) {
+			if (!parse_ipv4(optarg, o.addr)) {
 				fprintf(stderr, "-a %s: an IPv4 address is needed\n", optarg);
 				return 1;
 			}
 			o.addr_set = true;
 			break;
 		case 'I':
-			if (!parse_ip(optarg, o.ip)) {
+			if (!parse_ipv4(optarg, o.ip)) {
 				fprintf(stderr, "--ip %s: an IPv4 address is needed\n", optarg);
 				return 1;
 			}
@@ -674,20 +658,11 @@ int main(int argc, char **argv)
 	}
 	if (o.loop && o.count == 0)
 		o.count = 10;
-	rte_mempool *mp = rte_pktmbuf_pool_create("rping_pool", 4095, 256, 0,
-						  4480 + RTE_PKTMBUF_HEADROOM, rte_socket_id());
-	if (mp == nullptr) {
-		fprintf(stderr, "mempool creation failed\n");
+	rte_mempool *mp = start_ports("rping_pool", 4095, o.loop, o.dpdk_port);
+	if (mp == nullptr)
 		return 1;
-	}
 	int rc = 0;
 	if (o.loop) {
-		if (rte_eth_dev_count_avail() < 2 || gaudi::examples::setup_port(0, mp) ||
-		    gaudi::examples::setup_port(1, mp)) {
-			fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
-					"net_gaudi_emu0,ports=2,wire=pair)\n");
-			return 1;
-		}
 		{
 			End srv(o, true, 0, mp, {10, 0, 0, 1}), cli(o, false, 1, mp, {10, 0, 0, 2});
 			if (!srv.start({}) || !cli.start(Gid::from_ipv4({10, 0, 0, 1})))
@@ -704,13 +679,8 @@ int main(int argc, char **argv)
 				rc = 1;
 		}
 	} else {
-		if (gaudi::examples::setup_port(o.dpdk_port, mp)) {
-			fprintf(stderr, "port %u setup failed\n", o.dpdk_port);
-			return 1;
-		}
-		std::unique_ptr<gaudi::examples::PortCapture> cap;
-		if (o.pcap != nullptr &&
-		    !(cap = gaudi::examples::PortCapture::open(o.pcap, o.dpdk_port, 0)))
+		std::unique_ptr<PortCapture> cap;
+		if (o.pcap != nullptr && !(cap = PortCapture::open(o.pcap, o.dpdk_port, 0)))
 			return 1;
 		{
 			bool server = o.server == 1;

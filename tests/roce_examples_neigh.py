@@ -15,32 +15,18 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+import example_procs  # noqa: E402
+from example_procs import free_port, listening  # noqa: E402
+
 EMU_MAC = '02:1d:a3:00:00:00'  # port 0 of every net_gaudi_emu instance
 ITERS = 50
 SIZE = 4093
 
 
-def free_port(kind):
-    with socket.socket(socket.AF_INET, kind) as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 def start(prefix, lcore, udp_local, udp_remote, args):
-    cmd = [os.environ['ROCE_PINGPONG'], '--no-huge', '-m', '512', '--no-shconf', '--no-pci',
-           '--iova-mode=va', '-l', str(lcore), '--file-prefix', prefix,
-           '--log-level=lib.eal:warning', '-d', os.environ['GAUDI_PMD'], '--vdev',
-           f'net_gaudi_emu0,ports=1,wire=udp,udp_local=0:127.0.0.1:{udp_local},'
-           f'udp_remote=0:127.0.0.1:{udp_remote}', '--', *args]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def listening(port):
-    for line in open('/proc/net/tcp').read().splitlines()[1:]:
-        f = line.split()
-        if f[3] == '0A' and int(f[1].rsplit(':', 1)[1], 16) == port:
-            return True
-    return False
+    return example_procs.start(os.environ['ROCE_PINGPONG'], prefix, lcore, udp_local,
+                               udp_remote, args)
 
 
 def pair(gid_idx):

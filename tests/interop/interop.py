@@ -808,6 +808,7 @@ def main():
         if os.environ.get('ROCE_PERFTEST'):
             perftest_runs(r, os.environ['ROCE_PERFTEST'])
             loss_runs(r, os.environ['ROCE_PERFTEST'])
+            perftest_cm_runs(r, os.environ['ROCE_PERFTEST'])
         if os.environ.get('ROCE_RPING'):
             rping_runs(r, os.environ['ROCE_RPING'])
         if any('ipv6' not in n for n, _, _ in r.results):  # an IPv4 run took place
@@ -1110,6 +1111,27 @@ def perftest_runs(r: Runner, exe):
                 g = gcmd if guest_server else gcmd + ' -p @PORT@ 10.0.2.2'
                 r.pair(name, g, exe, args, guest_server, (size, iters),
                        check_perftest_lat(test, not guest_server))
+
+
+
+def perftest_cm_runs(r: Runner, exe):
+    """perftest's rdma_cm mode (-R) against ours (roce_perftest -R): no TCP; the exchange goes as
+    SENDs on an RC connection of the RDMA CM to port 18515, the CM connects the test's QPs
+    (REQ/REP/RTU each; -q 2: two to the same port), the client disconnects them at the end
+    (DREQ/DREP)."""
+    iters = 20
+    for test, size, qps in (('write', 65536, 1), ('read', 65536, 1), ('send', 4093, 1),
+                            ('write', 4096, 2)):
+        q = ['-q', str(qps)] if qps > 1 else []
+        args = [f'--test={test}', '-R', '-s', str(size), '-n', str(iters), *q, '-x', '1',
+                f'--ip={HOST_IP}']
+        gcmd = f'ib_{test}_bw -d rxe0 -x 1 -F -R -s {size} -n {iters} {" ".join(q)}'.rstrip()
+        tag = f's{size}' + (f'-q{qps}' if qps > 1 else '')
+        want = (size, iters * qps)
+        cm_pair(r, f'ib_{test}_bw-R-guest_server-{tag}', gcmd, exe, args + [GUEST_IP], True,
+                want, check_perftest(False, False), timeout=90)
+        cm_pair(r, f'ib_{test}_bw-R-guest_client-{tag}', f'{gcmd} {HOST_IP}', exe, args,
+                False, want, check_perftest(True, False), timeout=90)
 
 
 if __name__ == '__main__':
