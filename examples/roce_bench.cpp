@@ -4,9 +4,10 @@
 // with --icrc, the ICRC throughput of roce_framing (rte_net_crc) against zlib's crc32().
 //
 //   roce_bench [EAL args, e.g. --no-huge -m 1024 --vdev net_gaudi_emu0,ports=2,wire=pair,engine=inline]
-//              -- [--seconds S] [--mtu 256..4096]
+//              -- [--seconds S] [--mtu 256..4096] [--sizes LIST] [--ud-sizes LIST]
 //   roce_bench [EAL args, e.g. --no-huge -m 256 --no-pci] -- --icrc [--seconds S]
-// Prints one line per size (64 B .. 64 KiB). Not a test: numbers depend on the machine.
+// Prints one line per size (--sizes: RC WRITE, default 64 B .. 64 KiB in steps of 4x; --ud-sizes:
+// UD SEND, default 64 B .. 4 KiB). Not a test: numbers depend on the machine.
 //
 // --icrc: one core, hot cache. For RC RDMA WRITE_ONLY frames (IPv4) of 64 B, 256 B, 1 KiB and
 // 4 KiB payload it times
@@ -347,6 +348,22 @@ int bench_icrc(double secs)
 	return 0;
 }
 
+// "64,4096" -> {64, 4096}; "" -> {}. False on anything but numbers 1..max.
+bool parse_sizes(const char *arg, uint32_t max, std::vector<uint32_t> &out)
+{
+	std::vector<uint32_t> v;
+	for (const char *p = arg; *p != '\0';) {
+		char *end;
+		unsigned long n = strtoul(p, &end, 10);
+		if (end == p || n == 0 || n > max || (*end != ',' && *end != '\0'))
+			return false;
+		v.push_back(uint32_t(n));
+		p = *end == ',' ? end + 1 : end;
+	}
+	out = std::move(v);
+	return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -359,6 +376,8 @@ int main(int argc, char **argv)
 	double secs = 0.5;
 	ibv_mtu mtu = IBV_MTU_4096;
 	bool icrc = false;
+	std::vector<uint32_t> sizes = {64, 256, 1024, 4096, 16384, 65536};
+	std::vector<uint32_t> ud_sizes = {64, 256, 1024, 4096};
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--icrc"))
 			icrc = true;
@@ -366,9 +385,26 @@ int main(int argc, char **argv)
 			secs = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--mtu") && i + 1 < argc)
 			mtu = ibv_mtu(__builtin_ctz(atoi(argv[++i]) >> 7));
-		else {
+		else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+			if (!parse_sizes(argv[++i], 1u << 30, sizes)) {
+				fprintf(stderr,
+					"--sizes: want comma-separated byte counts "
+					"1..1073741824, got '%s'\n",
+					argv[i]);
+				return 1;
+			}
+		} else if (!strcmp(argv[i], "--ud-sizes") && i + 1 < argc) {
+			if (!parse_sizes(argv[++i], 4096, ud_sizes)) {
+				fprintf(stderr,
+					"--ud-sizes: want comma-separated byte counts "
+					"1..4096 (or '' for none), got '%s'\n",
+					argv[i]);
+				return 1;
+			}
+		} else {
 			fprintf(stderr, "usage: roce_bench [EAL args] -- [--seconds S] [--mtu "
-					"256..4096] | --icrc [--seconds S]\n");
+					"256..4096] [--sizes LIST] [--ud-sizes LIST] | --icrc "
+					"[--seconds S]\n");
 			return 1;
 		}
 	}
@@ -397,9 +433,9 @@ int main(int argc, char **argv)
 	}
 	printf("path MTU %u, %.2f s per point, one thread polling both ends, ICRC by %s\n",
 	       mtu_bytes(mtu), secs, std::string(crc_alg_name(icrc_alg())).c_str());
-	for (uint32_t size = 64; size <= 65536; size *= 4)
+	for (uint32_t size : sizes)
 		bench_write(mp, size, secs, mtu);
-	for (uint32_t size = 64; size <= 4096; size *= 4)
+	for (uint32_t size : ud_sizes)
 		bench_ud(mp, size, secs);
 	for (uint16_t p = 0; p < 2; p++)
 		rte_eth_dev_stop(p);
