@@ -428,11 +428,11 @@ ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &
 // ICRC (Annex A17.4.1): CRC-32 (IEEE, = zlib crc32) over 8 B of 0xFF followed by the IP
 // datagram up to the ICRC, with IPv4 TOS/TTL/checksum or IPv6 traffic class/flow label/hop
 // limit, the UDP checksum and BTH byte 4 (FECN, BECN, resv6) set to all ones. Stored on the
-// wire least-significant byte first. Computed with ISA-L's crc32_gzip_refl variants (the same
-// CRC; the masked headers copied to the stack, the rest read in place), or, in a build without
-// libisal, with DPDK rte_net_crc (CRC32_ETH) over a masked copy. Either way the variant follows
-// rte_net_crc's selection rule (icrc_alg below): scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or
-// AVX512/VPCLMULQDQ (ISA-L by16_10).
+// wire least-significant byte first. Datagrams up to 512 B: DPDK rte_net_crc (CRC32_ETH) over a
+// masked copy. Longer ones: ISA-L's crc32_gzip_refl variants (the same CRC; the masked headers
+// copied to the stack, the rest read in place), or rte_net_crc over a copy in a build without
+// libisal. Either way the variant follows rte_net_crc's selection rule (icrc_alg below):
+// scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or AVX512/VPCLMULQDQ (ISA-L by16_10).
 // ---------------------------------------------------------------------------------------
 
 // No process-wide side effects: computing ICRCs never changes DPDK's CRC algorithm, EAL's SIMD
@@ -448,8 +448,9 @@ int icrc_alg();
 // rte_net_crc in the process (DPDK falls back AVX512 -> SSE4.2 -> scalar). Returns icrc_alg().
 // Benchmarks use it; the library never calls it.
 int icrc_set_alg(int alg);
-// CRC-32 (Ethernet, = zlib crc32) of data with what compute_icrc uses: the ISA-L variant for
-// icrc_alg(), or rte_net_crc through whichever API the DPDK release has (gaudi_compat.h).
+// CRC-32 (Ethernet, = zlib crc32) of data through rte_net_crc, whichever API the DPDK release
+// has (gaudi_compat.h): what compute_icrc uses on the masked input up to 512 B (all of it
+// without libisal).
 uint32_t crc32_eth(const void *data, uint32_t len);
 // "AVX512/VPCLMULQDQ", "SSE4.2/PCLMULQDQ", "scalar", ...
 std::string_view crc_alg_name(int alg);
