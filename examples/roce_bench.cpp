@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -120,6 +121,15 @@ double seconds(uint64_t c)
 	return double(c) / double(rte_get_timer_hz());
 }
 
+// CPU time of this thread: on a shared machine the figure per CPU-second leaves out the time
+// the thread waited for a CPU (two syscalls per point, outside the loop).
+double cpu_seconds()
+{
+	timespec ts{};
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
 void bench_write(rte_mempool *mp, uint32_t size, double secs, ibv_mtu mtu)
 {
 	Side a, b;
@@ -135,6 +145,7 @@ void bench_write(rte_mempool *mp, uint32_t size, double secs, ibv_mtu mtu)
 	w.opcode = IBV_WR_RDMA_WRITE;
 	w.send_flags = IBV_SEND_SIGNALED;
 	w.rdma = {reinterpret_cast<uintptr_t>(b.buf.data()), b.mr->rkey()};
+	const double c0 = cpu_seconds();
 	uint64_t done = 0, t0 = rte_get_timer_cycles(),
 		 end = t0 + uint64_t(secs * rte_get_timer_hz());
 	WorkCompletion wc[64];
@@ -151,9 +162,11 @@ void bench_write(rte_mempool *mp, uint32_t size, double secs, ibv_mtu mtu)
 			}
 		done += n;
 	}
-	double t = seconds(rte_get_timer_cycles() - t0);
-	printf("RC WRITE %6u B: %10.0f msg/s  %7.3f Gbit/s goodput  (retransmits %lu)\n", size,
-	       done / t, double(done) * size * 8 / t / 1e9, a.ctx->counters().retransmits);
+	double t = seconds(rte_get_timer_cycles() - t0), c = cpu_seconds() - c0;
+	printf("RC WRITE %6u B: %10.0f msg/s  %7.3f Gbit/s goodput  (retransmits %lu)  "
+	       "%7.3f Gbit/s per CPU-second, CPU %3.0f %%\n",
+	       size, done / t, double(done) * size * 8 / t / 1e9, a.ctx->counters().retransmits,
+	       double(done) * size * 8 / c / 1e9, 100 * c / t);
 }
 
 void bench_ud(rte_mempool *mp, uint32_t size, double secs)
@@ -172,6 +185,7 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 	w.sg_list = {&s, 1};
 	w.opcode = IBV_WR_SEND;
 	w.ud = {ah.get(), b.qp->qp_num(), 0x11111111};
+	const double c0 = cpu_seconds();
 	uint64_t rcvd = 0, t0 = rte_get_timer_cycles(),
 		 end = t0 + uint64_t(secs * rte_get_timer_hz());
 	WorkCompletion wc[64];
@@ -187,9 +201,11 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 			b.qp->post_recv({1, {&rs, 1}});
 		rcvd += n;
 	}
-	double t = seconds(rte_get_timer_cycles() - t0);
-	printf("UD SEND  %6u B: %7.3f Mpps  %7.3f Gbit/s  (receiver drops %lu)\n", size,
-	       rcvd / t / 1e6, double(rcvd) * size * 8 / t / 1e9, b.ctx->counters().rx_no_recv_wqe);
+	double t = seconds(rte_get_timer_cycles() - t0), c = cpu_seconds() - c0;
+	printf("UD SEND  %6u B: %7.3f Mpps  %7.3f Gbit/s  (receiver drops %lu)  "
+	       "%7.3f Gbit/s per CPU-second, CPU %3.0f %%\n",
+	       size, rcvd / t / 1e6, double(rcvd) * size * 8 / t / 1e9,
+	       b.ctx->counters().rx_no_recv_wqe, double(rcvd) * size * 8 / c / 1e9, 100 * c / t);
 }
 
 // ---- --icrc ------------------------------------------------------------------------------
@@ -378,6 +394,7 @@ int main(int argc, char **argv)
 	bool icrc = false;
 	std::vector<uint32_t> sizes = {64, 256, 1024, 4096, 16384, 65536};
 	std::vector<uint32_t> ud_sizes = {64, 256, 1024, 4096};
+	uint16_t rxd = 2048, txd = 2048;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--icrc"))
 			icrc = true;
@@ -401,10 +418,23 @@ int main(int argc, char **argv)
 					argv[i]);
 				return 1;
 			}
+		} else if ((!strcmp(argv[i], "--rxd") || !strcmp(argv[i], "--txd")) &&
+			   i + 1 < argc) {
+			char *end;
+			unsigned long n = strtoul(argv[i + 1], &end, 10);
+			if (*end != '\0' || n < 64 || n > 32768 || (n & (n - 1))) {
+				fprintf(stderr, "%s: want a power of two 64..32768, got '%s'\n",
+					argv[i], argv[i + 1]);
+				return 1;
+			}
+			(argv[i][2] == 'r' ? rxd : txd) = uint16_t(n);
+			i++;
 		} else {
-			fprintf(stderr, "usage: roce_bench [EAL args] -- [--seconds S] [--mtu "
-					"256..4096] [--sizes LIST] [--ud-sizes LIST] | --icrc "
-					"[--seconds S]\n");
+			fprintf(stderr,
+				"usage: roce_bench [EAL args] -- [--seconds S] [--mtu "
+				"256..4096] [--sizes LIST] [--ud-sizes LIST] [--rxd N] [--txd N] | "
+				"--icrc "
+				"[--seconds S]\n");
 			return 1;
 		}
 	}
@@ -424,8 +454,8 @@ int main(int argc, char **argv)
 		rte_eth_conf conf{};
 		conf.rxmode.mtu = 4200;
 		if (rte_eth_dev_configure(p, 1, 1, &conf) ||
-		    rte_eth_rx_queue_setup(p, 0, 2048, 0, nullptr, mp) ||
-		    rte_eth_tx_queue_setup(p, 0, 2048, 0, nullptr) || rte_eth_dev_start(p)) {
+		    rte_eth_rx_queue_setup(p, 0, rxd, 0, nullptr, mp) ||
+		    rte_eth_tx_queue_setup(p, 0, txd, 0, nullptr) || rte_eth_dev_start(p)) {
 			fprintf(stderr, "port %u setup failed\n", p);
 			return 1;
 		}
