@@ -5,9 +5,11 @@
 //
 //   roce_bench [EAL args, e.g. --no-huge -m 1024 --vdev net_gaudi_emu0,ports=2,wire=pair,engine=inline]
 //              -- [--seconds S] [--mtu 256..4096] [--sizes LIST] [--ud-sizes LIST]
+//                 [--rxd N] [--txd N]
 //   roce_bench [EAL args, e.g. --no-huge -m 256 --no-pci] -- --icrc [--seconds S]
 // Prints one line per size (--sizes: RC WRITE, default 64 B .. 64 KiB in steps of 4x; --ud-sizes:
-// UD SEND, default 64 B .. 4 KiB). Not a test: numbers depend on the machine.
+// UD SEND, default 64 B .. 4 KiB; --rxd/--txd: ring sizes, default 2048), each with the Gbit/s
+// per CPU-second of the polling thread. Not a test: numbers depend on the machine.
 //
 // --icrc: one core, hot cache. For RC RDMA WRITE_ONLY frames (IPv4) of 64 B, 256 B, 1 KiB and
 // 4 KiB payload it times
