@@ -16,6 +16,6 @@ fi
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential g++ pkg-config meson ninja-build dpkg-dev python3-pyelftools \
-    libdpdk-dev dpdk dpdk-dev libpcap-dev libgtest-dev zlib1g-dev \
+    libdpdk-dev dpdk dpdk-dev libpcap-dev libgtest-dev zlib1g-dev libisal-dev \
     python3 python3-scapy python3-matplotlib tshark libclang-rt-14-dev clang libibverbs-dev iproute2 \
     qemu-system-x86 busybox-static cpio rdma-core ibverbs-providers ibverbs-utils perftest rdmacm-utils >/dev/null

@@ -44,7 +44,7 @@ rte_mempool *create_pool(const char *name, unsigned n)
 	return mp;
 }
 
-int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_desc)
+int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd, uint16_t nb_txd)
 {
 	rte_eth_conf conf{};
 	rte_eth_dev_info info;
@@ -54,8 +54,8 @@ int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_desc)
 	conf.rxmode.mtu = std::min<uint32_t>(kPortMtu, info.max_mtu);
 	int socket = rte_eth_dev_socket_id(port);
 	if ((rc = rte_eth_dev_configure(port, 1, 1, &conf)) != 0 ||
-	    (rc = rte_eth_rx_queue_setup(port, 0, nb_desc, socket, nullptr, mp)) != 0 ||
-	    (rc = rte_eth_tx_queue_setup(port, 0, nb_desc, socket, nullptr)) != 0)
+	    (rc = rte_eth_rx_queue_setup(port, 0, nb_rxd, socket, nullptr, mp)) != 0 ||
+	    (rc = rte_eth_tx_queue_setup(port, 0, nb_txd != 0 ? nb_txd : nb_rxd, socket, nullptr)) != 0)
 		return rc;
 	rte_eth_promiscuous_enable(port); /* not every PMD has it; the examples work without */
 	return rte_eth_dev_start(port);

@@ -4,9 +4,12 @@
 // with --icrc, the ICRC throughput of roce_framing (rte_net_crc) against zlib's crc32().
 //
 //   roce_bench [EAL args, e.g. --no-huge -m 1024 --vdev net_gaudi_emu0,ports=2,wire=pair,engine=inline]
-//              -- [--seconds S] [--mtu 256..4096]
+//              -- [--seconds S] [--mtu 256..4096] [--sizes LIST] [--ud-sizes LIST]
+//                 [--rxd N] [--txd N]
 //   roce_bench [EAL args, e.g. --no-huge -m 256 --no-pci] -- --icrc [--seconds S]
-// Prints one line per size (64 B .. 64 KiB). Not a test: numbers depend on the machine.
+// Prints one line per size (--sizes: RC WRITE, default 64 B .. 64 KiB in steps of 4x; --ud-sizes:
+// UD SEND, default 64 B .. 4 KiB; --rxd/--txd: ring sizes, default 2048), each with the Gbit/s
+// per CPU-second of the polling thread. Not a test: numbers depend on the machine.
 //
 // --icrc: one core, hot cache. For RC RDMA WRITE_ONLY frames (IPv4) of 64 B, 256 B, 1 KiB and
 // 4 KiB payload it times
@@ -23,6 +26,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -120,6 +124,15 @@ double seconds(uint64_t c)
 	return double(c) / double(rte_get_timer_hz());
 }
 
+// CPU time of this thread: on a shared machine the figure per CPU-second leaves out the time
+// the thread waited for a CPU (two syscalls per point, outside the loop).
+double cpu_seconds()
+{
+	timespec ts{};
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
 void bench_write(rte_mempool *mp, uint32_t size, double secs, ibv_mtu mtu)
 {
 	Side a, b;
@@ -135,6 +148,7 @@ void bench_write(rte_mempool *mp, uint32_t size, double secs, ibv_mtu mtu)
 	w.opcode = IBV_WR_RDMA_WRITE;
 	w.send_flags = IBV_SEND_SIGNALED;
 	w.rdma = {reinterpret_cast<uintptr_t>(b.buf.data()), b.mr->rkey()};
+	const double c0 = cpu_seconds();
 	uint64_t done = 0, t0 = rte_get_timer_cycles(),
 		 end = t0 + uint64_t(secs * rte_get_timer_hz());
 	WorkCompletion wc[64];
@@ -151,9 +165,11 @@ void bench_write(rte_mempool *mp, uint32_t size, double secs, ibv_mtu mtu)
 			}
 		done += n;
 	}
-	double t = seconds(rte_get_timer_cycles() - t0);
-	printf("RC WRITE %6u B: %10.0f msg/s  %7.3f Gbit/s goodput  (retransmits %lu)\n", size,
-	       done / t, double(done) * size * 8 / t / 1e9, a.ctx->counters().retransmits);
+	double t = seconds(rte_get_timer_cycles() - t0), c = cpu_seconds() - c0;
+	printf("RC WRITE %6u B: %10.0f msg/s  %7.3f Gbit/s goodput  (retransmits %lu)  "
+	       "%7.3f Gbit/s per CPU-second, CPU %3.0f %%\n",
+	       size, done / t, double(done) * size * 8 / t / 1e9, a.ctx->counters().retransmits,
+	       double(done) * size * 8 / c / 1e9, 100 * c / t);
 }
 
 void bench_ud(rte_mempool *mp, uint32_t size, double secs)
@@ -172,6 +188,7 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 	w.sg_list = {&s, 1};
 	w.opcode = IBV_WR_SEND;
 	w.ud = {ah.get(), b.qp->qp_num(), 0x11111111};
+	const double c0 = cpu_seconds();
 	uint64_t rcvd = 0, t0 = rte_get_timer_cycles(),
 		 end = t0 + uint64_t(secs * rte_get_timer_hz());
 	WorkCompletion wc[64];
@@ -187,9 +204,11 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 			b.qp->post_recv({1, {&rs, 1}});
 		rcvd += n;
 	}
-	double t = seconds(rte_get_timer_cycles() - t0);
-	printf("UD SEND  %6u B: %7.3f Mpps  %7.3f Gbit/s  (receiver drops %lu)\n", size,
-	       rcvd / t / 1e6, double(rcvd) * size * 8 / t / 1e9, b.ctx->counters().rx_no_recv_wqe);
+	double t = seconds(rte_get_timer_cycles() - t0), c = cpu_seconds() - c0;
+	printf("UD SEND  %6u B: %7.3f Mpps  %7.3f Gbit/s  (receiver drops %lu)  "
+	       "%7.3f Gbit/s per CPU-second, CPU %3.0f %%\n",
+	       size, rcvd / t / 1e6, double(rcvd) * size * 8 / t / 1e9,
+	       b.ctx->counters().rx_no_recv_wqe, double(rcvd) * size * 8 / c / 1e9, 100 * c / t);
 }
 
 // ---- --icrc ------------------------------------------------------------------------------
@@ -348,6 +367,22 @@ int bench_icrc(double secs)
 	return 0;
 }
 
+// "64,4096" -> {64, 4096}; "" -> {}. False on anything but numbers 1..max.
+bool parse_sizes(const char *arg, uint32_t max, std::vector<uint32_t> &out)
+{
+	std::vector<uint32_t> v;
+	for (const char *p = arg; *p != '\0';) {
+		char *end;
+		unsigned long n = strtoul(p, &end, 10);
+		if (end == p || n == 0 || n > max || (*end != ',' && *end != '\0'))
+			return false;
+		v.push_back(uint32_t(n));
+		p = *end == ',' ? end + 1 : end;
+	}
+	out = std::move(v);
+	return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -360,6 +395,9 @@ int main(int argc, char **argv)
 	double secs = 0.5;
 	ibv_mtu mtu = IBV_MTU_4096;
 	bool icrc = false;
+	std::vector<uint32_t> sizes = {64, 256, 1024, 4096, 16384, 65536};
+	std::vector<uint32_t> ud_sizes = {64, 256, 1024, 4096};
+	uint16_t rxd = 2048, txd = 2048;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--icrc"))
 			icrc = true;
@@ -367,9 +405,39 @@ int main(int argc, char **argv)
 			secs = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--mtu") && i + 1 < argc)
 			mtu = ibv_mtu(__builtin_ctz(atoi(argv[++i]) >> 7));
-		else {
-			fprintf(stderr, "usage: roce_bench [EAL args] -- [--seconds S] [--mtu "
-					"256..4096] | --icrc [--seconds S]\n");
+		else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+			if (!parse_sizes(argv[++i], 1u << 30, sizes)) {
+				fprintf(stderr,
+					"--sizes: want comma-separated byte counts "
+					"1..1073741824, got '%s'\n",
+					argv[i]);
+				return 1;
+			}
+		} else if (!strcmp(argv[i], "--ud-sizes") && i + 1 < argc) {
+			if (!parse_sizes(argv[++i], 4096, ud_sizes)) {
+				fprintf(stderr,
+					"--ud-sizes: want comma-separated byte counts "
+					"1..4096 (or '' for none), got '%s'\n",
+					argv[i]);
+				return 1;
+			}
+		} else if ((!strcmp(argv[i], "--rxd") || !strcmp(argv[i], "--txd")) &&
+			   i + 1 < argc) {
+			char *end;
+			unsigned long n = strtoul(argv[i + 1], &end, 10);
+			if (*end != '\0' || n < 64 || n > 32768 || (n & (n - 1))) {
+				fprintf(stderr, "%s: want a power of two 64..32768, got '%s'\n",
+					argv[i], argv[i + 1]);
+				return 1;
+			}
+			(argv[i][2] == 'r' ? rxd : txd) = uint16_t(n);
+			i++;
+		} else {
+			fprintf(stderr,
+				"usage: roce_bench [EAL args] -- [--seconds S] [--mtu "
+				"256..4096] [--sizes LIST] [--ud-sizes LIST] [--rxd N] [--txd N] | "
+				"--icrc "
+				"[--seconds S]\n");
 			return 1;
 		}
 	}
@@ -385,16 +453,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (uint16_t p = 0; p < 2; p++) {
-		if (gaudi::examples::setup_port(p, mp, 2048) != 0) {
+		if (gaudi::examples::setup_port(p, mp, rxd, txd) != 0) {
 			fprintf(stderr, "port %u setup failed\n", p);
 			return 1;
 		}
 	}
 	printf("path MTU %u, %.2f s per point, one thread polling both ends, ICRC by %s\n",
 	       mtu_bytes(mtu), secs, std::string(crc_alg_name(icrc_alg())).c_str());
-	for (uint32_t size = 64; size <= 65536; size *= 4)
+	for (uint32_t size : sizes)
 		bench_write(mp, size, secs, mtu);
-	for (uint32_t size = 64; size <= 4096; size *= 4)
+	for (uint32_t size : ud_sizes)
 		bench_ud(mp, size, secs);
 	for (uint16_t p = 0; p < 2; p++)
 		rte_eth_dev_stop(p);

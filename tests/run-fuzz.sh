@@ -17,7 +17,7 @@ fi
 "$CXX" -std=c++20 -g -O1 -fno-exceptions -Wall -Wextra -Werror -Wno-missing-field-initializers \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DALLOW_EXPERIMENTAL_API -I"$roce" $(pkg-config --cflags libdpdk | sed 's/-I/-isystem /g') \
-    "$src" "$roce/roce_framing.cpp" $(pkg-config --libs libdpdk) -o "$out/fuzz_roce_parse"
+    "$src" "$roce/roce_framing.cpp" "$roce/roce_icrc.cpp" $(pkg-config --libs libdpdk) -o "$out/fuzz_roce_parse"
 # Seeds: one file per frame of the shared captures (classic pcap, little-endian).
 if [ -n "$shared" ] && [ -d "$shared/pcap/roce" ] && command -v python3 >/dev/null; then
     python3 - "$shared/pcap/roce" "$out/corpus" <<'PY'

@@ -243,6 +243,47 @@ TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
 	}
 }
 
+// compute_icrc takes one path up to 512 B of datagram (a masked copy, one CRC) and another above
+// (the masked headers, then the rest in place): both give the CRC of the masked input as the
+// Annex defines it, for IPv4 and IPv6, around the switch and at the largest datagram.
+TEST(RoceCrc, IcrcInPlaceEqualsCrcOfMaskedCopy)
+{
+	// Each variant the CPU has (the width raised so that SSE4.2 and AVX512 can be chosen).
+	const uint16_t width = rte_vect_get_max_simd_bitwidth();
+	const int before = r::icrc_alg();
+	ASSERT_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512), 0);
+	std::mt19937 rng(24);
+	for (int want :
+	     {int(RTE_NET_CRC_SCALAR), int(RTE_NET_CRC_SSE42), int(RTE_NET_CRC_AVX512)}) {
+		const int alg = r::icrc_set_alg(want);
+		for (bool v6 : {false, true})
+			for (size_t n : {size_t(60), size_t(511), size_t(512), size_t(513),
+					 size_t(4136), r::kMaxIcrcDatagramLen}) {
+				const size_t ihl = v6 ? r::kIpv6HdrLen : r::kIpv4HdrMinLen;
+				std::vector<uint8_t> d(n), m(n + 8, 0xFF);
+				for (auto &b : d)
+					b = uint8_t(rng());
+				std::memcpy(m.data() + 8, d.data(), n);
+				uint8_t *ip = m.data() + 8;
+				if (v6) {
+					ip[0] |= 0x0F;
+					ip[1] = ip[2] = ip[3] = ip[7] = 0xFF;
+				} else {
+					ip[1] = ip[8] = ip[10] = ip[11] = 0xFF;
+				}
+				ip[ihl + 6] = ip[ihl + 7] = ip[ihl + 8 + 4] = 0xFF;
+				uint32_t got = 0;
+				ASSERT_TRUE(r::compute_icrc(
+					d, v6 ? r::IpVersion::v6 : r::IpVersion::v4, ihl, got));
+				EXPECT_EQ(got, r::crc32_eth(m.data(), uint32_t(m.size())))
+					<< (v6 ? "IPv6 " : "IPv4 ") << n << " B, "
+					<< r::crc_alg_name(alg);
+			}
+	}
+	rte_vect_set_max_simd_bitwidth(width);
+	r::icrc_set_alg(before);
+}
+
 TEST(RoceCrc, DpdkCrcIsZlibCrc32)
 {
 	const char s[] = "123456789";

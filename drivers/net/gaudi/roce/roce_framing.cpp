@@ -6,14 +6,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include <rte_cpuflags.h>
-#include <rte_net_crc.h>
-extern "C" {
-#include <rte_vect.h> // its generic/ declarations lack extern "C"
-}
-
-#include "../gaudi_compat.h"
-
 namespace gaudi::roce {
 
 namespace {
@@ -245,8 +237,6 @@ uint16_t csum_fold(uint32_t sum)
 		sum = (sum & 0xFFFF) + (sum >> 16);
 	return static_cast<uint16_t>(~sum);
 }
-
-int g_crc_alg = -1;
 
 ParseError done(ParseStats &stats, ParseError e)
 {
@@ -518,96 +508,6 @@ uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr)
 	uint32_t s = csum_add(0, hdr.data(), 10);
 	s = csum_add(s, hdr.data() + 12, hdr.size() - 12);
 	return csum_fold(s);
-}
-
-int icrc_alg()
-{
-	// DPDK 22.11 has no getter, so this applies rte_net_crc's own rule (lib/net/rte_net_crc.c)
-	// to read-only inputs -- the CPU flags and EAL's max SIMD width -- instead of capturing its
-	// log: AVX512/VPCLMULQDQ needs the AVX512 F/BW/DQ/VL, PCLMULQDQ and VPCLMULQDQ flags and a
-	// 512-bit width, SSE4.2 needs PCLMULQDQ and 128 bits, else scalar. The width is latched at
-	// rte_net_crc's first selection, so this assumes it did not change since.
-#if defined(RTE_ARCH_X86_64)
-	unsigned width = rte_vect_get_max_simd_bitwidth();
-	auto has = [](rte_cpu_flag_t f) { return rte_cpu_get_flag_enabled(f) > 0; };
-	int want = g_crc_alg < 0 ? RTE_NET_CRC_AVX512 : g_crc_alg; // default handler: the best
-	if (want == RTE_NET_CRC_AVX512 && width >= RTE_VECT_SIMD_512 && has(RTE_CPUFLAG_AVX512F) &&
-	    has(RTE_CPUFLAG_AVX512BW) && has(RTE_CPUFLAG_AVX512DQ) && has(RTE_CPUFLAG_AVX512VL) &&
-	    has(RTE_CPUFLAG_PCLMULQDQ) && has(RTE_CPUFLAG_VPCLMULQDQ))
-		return RTE_NET_CRC_AVX512;
-	if ((want == RTE_NET_CRC_AVX512 || want == RTE_NET_CRC_SSE42) &&
-	    width >= RTE_VECT_SIMD_128 && has(RTE_CPUFLAG_PCLMULQDQ))
-		return RTE_NET_CRC_SSE42;
-	return RTE_NET_CRC_SCALAR;
-#else
-	return g_crc_alg < 0 ? -1 : g_crc_alg;
-#endif
-}
-
-int icrc_set_alg(int alg)
-{
-	// Application-level only: rte_net_crc_set_alg() switches the CRC of every user in the
-	// process. Nothing in this library calls it.
-	gaudi_net_crc_set_alg(static_cast<rte_net_crc_alg>(alg));
-	g_crc_alg = alg;
-	return icrc_alg();
-}
-
-uint32_t crc32_eth(const void *data, uint32_t len)
-{
-	return gaudi_net_crc32_eth(data, len);
-}
-
-std::string_view crc_alg_name(int alg)
-{
-	switch (alg) {
-	case RTE_NET_CRC_SCALAR:
-		return "scalar";
-	case RTE_NET_CRC_SSE42:
-		return "SSE4.2/PCLMULQDQ";
-	case RTE_NET_CRC_NEON:
-		return "NEON/PMULL";
-	case RTE_NET_CRC_AVX512:
-		return "AVX512/VPCLMULQDQ";
-	default:
-		return "none";
-	}
-}
-
-bool compute_icrc(std::span<const uint8_t> d, IpVersion v, size_t ip_hdr_len, uint32_t &icrc,
-		  std::span<uint8_t> scratch)
-{
-	// rte_net_crc's default handler picks its algorithm at the first call, within EAL's max
-	// SIMD width: the application's choice (--force-max-simd-bitwidth), not ours.
-	const size_t n = d.size();
-	if (n < ip_hdr_len + kUdpHdrLen + kBthLen || n > kMaxIcrcDatagramLen ||
-	    scratch.size() < n + 8)
-		return false;
-	uint8_t *s = scratch.data();
-	std::memset(s, 0xFF, 8); // stands for the masked LRH of native IB
-	std::memcpy(s + 8, d.data(), n);
-	uint8_t *ip = s + 8;
-	if (v == IpVersion::v4) {
-		ip[1] = 0xFF;		// TOS
-		ip[8] = 0xFF;		// TTL
-		ip[10] = ip[11] = 0xFF; // header checksum
-	} else {
-		ip[0] |= 0x0F;		      // traffic class high nibble (version stays)
-		ip[1] = ip[2] = ip[3] = 0xFF; // traffic class low nibble + flow label
-		ip[7] = 0xFF;		      // hop limit
-	}
-	uint8_t *udp = ip + ip_hdr_len;
-	udp[6] = udp[7] = 0xFF;	    // UDP checksum
-	udp[kUdpHdrLen + 4] = 0xFF; // BTH byte 4: FECN, BECN, resv6
-	icrc = gaudi_net_crc32_eth(s, static_cast<uint32_t>(n + 8));
-	return true;
-}
-
-bool compute_icrc(std::span<const uint8_t> d, IpVersion v, size_t ip_hdr_len, uint32_t &icrc)
-{
-	// Per-thread so that lcores never share it; no heap per packet.
-	alignas(64) static thread_local uint8_t scratch[kIcrcScratchLen];
-	return compute_icrc(d, v, ip_hdr_len, icrc, std::span<uint8_t>(scratch, sizeof(scratch)));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -63,9 +63,10 @@ inline constexpr size_t kIcrcLen = 4;
 // The 16 reserved bytes that follow the BTH of a RoCE v2 CNP (Annex A17.9.3).
 inline constexpr size_t kCnpReservedLen = 16;
 
-// Longest IP datagram whose ICRC this library computes: the ICRC input (8 B of 0xFF +
-// IP..pad) is built in a scratch buffer of kIcrcScratchLen because rte_net_crc_calc
-// has no incremental form. 16 KiB covers 9216 B jumbo frames with room to spare.
+// Longest IP datagram whose ICRC this library computes. Built with ISA-L (libisal) the ICRC runs
+// over the datagram in place; without it the ICRC input (8 B of 0xFF + IP..pad) is built in a
+// scratch buffer of kIcrcScratchLen because rte_net_crc_calc has no incremental form. 16 KiB
+// covers 9216 B jumbo frames with room to spare.
 inline constexpr size_t kIcrcScratchLen = 16384;
 inline constexpr size_t kMaxIcrcDatagramLen = kIcrcScratchLen - 8;
 
@@ -427,7 +428,11 @@ ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &
 // ICRC (Annex A17.4.1): CRC-32 (IEEE, = zlib crc32) over 8 B of 0xFF followed by the IP
 // datagram up to the ICRC, with IPv4 TOS/TTL/checksum or IPv6 traffic class/flow label/hop
 // limit, the UDP checksum and BTH byte 4 (FECN, BECN, resv6) set to all ones. Stored on the
-// wire least-significant byte first. Computed with DPDK rte_net_crc (CRC32_ETH).
+// wire least-significant byte first. Datagrams up to 512 B: DPDK rte_net_crc (CRC32_ETH) over a
+// masked copy. Longer ones: ISA-L's crc32_gzip_refl variants (the same CRC; the masked headers
+// copied to the stack, the rest read in place), or rte_net_crc over a copy in a build without
+// libisal. Either way the variant follows rte_net_crc's selection rule (icrc_alg below):
+// scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or AVX512/VPCLMULQDQ (ISA-L by16_10).
 // ---------------------------------------------------------------------------------------
 
 // No process-wide side effects: computing ICRCs never changes DPDK's CRC algorithm, EAL's SIMD
@@ -444,7 +449,8 @@ int icrc_alg();
 // Benchmarks use it; the library never calls it.
 int icrc_set_alg(int alg);
 // CRC-32 (Ethernet, = zlib crc32) of data through rte_net_crc, whichever API the DPDK release
-// has (gaudi_compat.h): what compute_icrc uses on the masked input.
+// has (gaudi_compat.h): what compute_icrc uses on the masked input up to 512 B (all of it
+// without libisal).
 uint32_t crc32_eth(const void *data, uint32_t len);
 // "AVX512/VPCLMULQDQ", "SSE4.2/PCLMULQDQ", "scalar", ...
 std::string_view crc_alg_name(int alg);
@@ -454,7 +460,8 @@ std::string_view crc_alg_name(int alg);
 // IP+UDP+BTH headers or longer than kMaxIcrcDatagramLen.
 bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_len,
 		  uint32_t &icrc);
-// Same with a caller-provided scratch buffer of at least datagram.size() + 8 bytes.
+// Same with a caller-provided scratch buffer of at least datagram.size() + 8 bytes (used only
+// in a build without libisal).
 bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_len, uint32_t &icrc,
 		  std::span<uint8_t> scratch);
 
