@@ -34,7 +34,8 @@ bool eal_init(int &argc, char **&argv);
 /* The examples' mbuf pool: n mbufs with room for a 4200-byte frame. nullptr (said) on failure. */
 rte_mempool *create_pool(const char *name, unsigned n);
 
-/* One rx queue of nb_rxd and one tx queue of nb_txd (0: nb_rxd) descriptors, promiscuous, started; 0 or a negative errno. */
+/* One rx queue of nb_rxd and one tx queue of nb_txd (0: nb_rxd) descriptors, promiscuous,
+ * started; 0 or a negative errno. */
 int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd = 1024, uint16_t nb_txd = 0);
 
 /* The mbuf pool (create_pool) and the ports set up: 0 and 1 (a pair) for --loop, else `port`.
