@@ -24,7 +24,8 @@ both processes: otherwise the primary runs another driver's ops on the capture p
 drops every copy (a Debian/DPDK multi-process caveat, not the PMD's).
 
 Needs root or free 2 MB hugepages: reserves HUGE_PAGES pages (and mounts hugetlbfs) if it
-can, else exits 77 (skip). Environment: GAUDI_PMD (the built librte_net_gaudi.so).
+can, else exits 77 (skip). Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads
+librte_net_gaudi.so).
 """
 import glob
 import json

@@ -40,7 +40,8 @@ def checks_made():
 
 
 def gaudi_pmd(required=False):
-    """The built librte_net_gaudi.so (GAUDI_PMD). With required, None after printing why
+    """The built plugin of net_gaudi_emu, librte_net_gaudi_emu.so (GAUDI_PMD), which loads
+    the PMD core librte_net_gaudi.so beside it. With required, None after printing why
     when it is not set (the caller then fails with exit status 1)."""
     pmd = os.environ.get("GAUDI_PMD")
     if required and not pmd:

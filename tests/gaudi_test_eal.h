@@ -54,20 +54,28 @@ inline std::string linked_pmd()
 }
 
 #ifdef DPDK_PLUGIN_DIR
-/* EAL autoloads every plugin in DPDK's plugin dir: an installed copy of this PMD that differs
- * from the build's would register the same drivers beside the one under test. */
+/* EAL autoloads every plugin in DPDK's plugin dir: an installed copy of this PMD or of its
+ * emulated NIC (linked from the same directory) that differs from the build's would register
+ * the same drivers beside the one under test. */
 inline void check_no_stale_plugin()
 {
-	std::string installed = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so";
-	std::string linked = linked_pmd();
-	std::ifstream a(installed, std::ios::binary), b(linked, std::ios::binary);
-	if (!a)
-		return;
-	std::string da((std::istreambuf_iterator<char>(a)), {}), db((std::istreambuf_iterator<char>(b)), {});
-	if (da != db) {
-		fprintf(stderr, "%s is installed and differs from the build's %s: remove it or run "
-			"'meson install' first\n", installed.c_str(), linked.c_str());
-		std::exit(1);
+	std::string linked_dir = linked_pmd();
+	linked_dir = linked_dir.substr(0, linked_dir.rfind('/') + 1);
+	for (const char *so : {"librte_net_gaudi.so", "librte_net_gaudi_emu.so"}) {
+		std::string installed = std::string(DPDK_PLUGIN_DIR) + "/" + so;
+		std::string linked = linked_dir + so;
+		std::ifstream a(installed, std::ios::binary), b(linked, std::ios::binary);
+		if (!a)
+			continue;
+		std::string da((std::istreambuf_iterator<char>(a)), {}),
+			db((std::istreambuf_iterator<char>(b)), {});
+		if (da != db) {
+			fprintf(stderr,
+				"%s is installed and differs from the build's %s: remove it or run "
+				"'meson install' first\n",
+				installed.c_str(), linked.c_str());
+			std::exit(1);
+		}
 	}
 }
 #endif

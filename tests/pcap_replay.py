@@ -11,7 +11,7 @@ per testpmd run (24 ports). Per file the test checks, for each engine:
   - port 2k counted every longer frame in RX-errors and nothing in RX-missed (records are
     read as libpcap reads them: cut to the file's snapshot length);
   - RX-packets of port 2k and TX-packets of port 2k+1 equal the number of expected frames.
-Environment: GAUDI_PMD (built librte_net_gaudi.so), GAUDI_SHARED_DATA (shared/data),
+Environment: GAUDI_PMD (built librte_net_gaudi_emu.so), GAUDI_SHARED_DATA (shared/data),
 GAUDI_ENGINES (default "inline,thread").
 """
 import glob

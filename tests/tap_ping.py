@@ -11,7 +11,8 @@ script, run inside the namespace). With tshark, the replies are also seen on the
 testpmd's counters must show the frames both ways and no errors.
 
 Needs root, /dev/net/tun and `ip` (iproute2) with network namespaces; exits 77 (skip)
-otherwise. Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES.
+otherwise. Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads
+librte_net_gaudi.so), GAUDI_ENGINES.
 """
 import os
 import shutil

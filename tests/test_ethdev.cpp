@@ -738,6 +738,34 @@ TEST(Devargs, ErrorsNameTheDevarg)
 	EXPECT_EQ(ok.probe_rc(), 0);
 }
 
+/* net_gaudi_emu's probe (its plugin, librte_net_gaudi_emu.so) logs under the model's log type,
+ * pmd.net.gaudi.emu, not the PMD core's (issue 23): with the core's type at CRIT its devarg
+ * error is still printed, with its own there it is not. */
+TEST(Devargs, EmuProbeLogsUnderItsLogType)
+{
+	const int emu = rte_log_register("pmd.net.gaudi.emu");
+	const int core = rte_log_register("pmd.net.gaudi");
+	ASSERT_GE(emu, 0);
+	ASSERT_GE(core, 0);
+	ASSERT_NE(emu, core);
+	const int emu_level = rte_log_get_level(emu), core_level = rte_log_get_level(core);
+	const std::string why = "devarg wire=bogus: must be loopback, pair, pcap, tap or udp";
+	auto probe_log = [] {
+		gaudi_test::LogCapture log;
+		Nic nic("wire=bogus", 0);
+		EXPECT_NE(nic.probe_rc(), 0);
+		return log.text();
+	};
+	rte_log_set_level(uint32_t(core), RTE_LOG_CRIT);
+	std::string logged = probe_log();
+	rte_log_set_level(uint32_t(core), uint32_t(core_level));
+	EXPECT_NE(logged.find(why), std::string::npos) << logged;
+	rte_log_set_level(uint32_t(emu), RTE_LOG_CRIT);
+	logged = probe_log();
+	rte_log_set_level(uint32_t(emu), uint32_t(emu_level));
+	EXPECT_EQ(logged.find(why), std::string::npos) << logged;
+}
+
 /* [trace] trace=FILE: every register access of the driver, one line each (sequence number,
  * R/W, configuration address, value, published name), written by the time the port closes. */
 TEST(Devargs, TraceHasEveryRegisterAccess)

@@ -6,7 +6,7 @@ Each scenario starts testpmd on net_gaudi_emu (ports=2, wire=pair) with fault de
 forwards for a few seconds and checks that testpmd keeps forwarding after the fault (counters
 increase), that the PMD printed its one log line for it, the recovery xstats, and that testpmd
 quits cleanly (no crash, ports close).
-Environment: GAUDI_PMD (the built librte_net_gaudi.so).
+Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads librte_net_gaudi.so).
 """
 import re
 import sys

@@ -13,7 +13,7 @@ One testpmd process on net_gaudi_emu (ports=2, wire=pair) checks the output of:
   set link-down/up port 0
   port 0 rxq 0 stop/start     deferred queue control
   show port 0 rx_offload capabilities, show fwd stats
-Environment: GAUDI_PMD (the built librte_net_gaudi.so).
+Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads librte_net_gaudi.so).
 """
 import re
 import sys

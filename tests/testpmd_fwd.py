@@ -16,7 +16,8 @@ Telemetry /gaudi_emu/profile: with profile=1 it counts the cycles spent in the m
 device behind both ports) and refuses a port id that names no port, or no number; without the
 devarg it counts nothing (the io case). Telemetry /gaudi_emu/seq answers for an open port (the
 io case: seq_check on by default, nothing missing or refused) and refuses other ids.
-Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
+Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads librte_net_gaudi.so),
+GAUDI_ENGINES (default inline,thread).
 """
 import sys
 import time

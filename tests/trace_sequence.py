@@ -15,7 +15,7 @@ one group in the order of their rank.
 Also checked: the model reports no value the public driver never writes to a register traffic
 depends on (gaudi_emu_values.cpp), and the trace's format (sequence numbers counting up from 1, R/W, upper-case hex
 addresses in the NIC's configuration range, a published name on every line).
-Environment: GAUDI_PMD (the built librte_net_gaudi.so).
+Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads librte_net_gaudi.so).
 """
 import os
 import re

@@ -9,7 +9,8 @@ Each process runs `net_gaudi_emu0,ports=1,wire=udp` with udp_local/udp_remote sw
                     kernel dropped at A's socket (/proc/net/udp) <= B's TX-packets.
   macswap <-> macswap  `start tx_first` on A puts 32 frames on the cable, both processes swap
                     and send them back: both RX and TX counters keep growing, no errors.
-Environment: GAUDI_PMD (the built librte_net_gaudi.so), GAUDI_ENGINES (default inline,thread).
+Environment: GAUDI_PMD (the built librte_net_gaudi_emu.so; it loads librte_net_gaudi.so),
+GAUDI_ENGINES (default inline,thread).
 """
 import socket
 import sys

@@ -94,20 +94,25 @@ bool eal_args(const std::vector<std::string> &user, std::vector<std::string> &ou
 	out = user;
 	bool device = has_opt(user, "-a") || has_opt(user, "--allow") || has_opt(user, "-w") ||
 		      has_opt(user, "--vdev");
-	/* The PMD is linked in (no -d: DPDK refuses a plugin under a world-writable directory,
-	 * such as a clone in /tmp). EAL also loads every driver in its plugin directory: an
-	 * installed copy other than the one linked would register the same drivers twice. */
-	std::string inst = std::string(DPDK_PLUGIN_DIR) + "/librte_net_gaudi.so",
-		    linked = linked_pmd();
-	char a[PATH_MAX], b[PATH_MAX];
-	if (access(inst.c_str(), F_OK) == 0 &&
-	    !(realpath(inst.c_str(), a) && realpath(linked.c_str(), b) && strcmp(a, b) == 0)) {
-		fprintf(stderr,
-			"%s: %s is installed, and EAL loads it beside the Gaudi PMD linked into "
-			"this "
-			"program (%s): run the installed %s, or remove the installed PMD\n",
-			kProg, inst.c_str(), linked.c_str(), kProg);
-		return false;
+	/* The PMD and its emulated NIC are linked in (no -d: DPDK refuses a plugin under a
+	 * world-writable directory, such as a clone in /tmp), from one directory. EAL also loads
+	 * every driver in its plugin directory: an installed copy other than the one linked would
+	 * register the same drivers twice. */
+	std::string dir = linked_pmd();
+	dir = dir.substr(0, dir.rfind('/') + 1);
+	for (const char *so : {"librte_net_gaudi.so", "librte_net_gaudi_emu.so"}) {
+		std::string inst = std::string(DPDK_PLUGIN_DIR) + "/" + so, linked = dir + so;
+		char a[PATH_MAX], b[PATH_MAX];
+		if (access(inst.c_str(), F_OK) == 0 &&
+		    !(realpath(inst.c_str(), a) && realpath(linked.c_str(), b) &&
+		      strcmp(a, b) == 0)) {
+			fprintf(stderr,
+				"%s: %s is installed, and EAL loads it beside the Gaudi PMD linked "
+				"into this program (%s): run the installed %s, or remove the "
+				"installed PMD\n",
+				kProg, inst.c_str(), linked.c_str(), kProg);
+			return false;
+		}
 	}
 	if (!device) {
 		for (const char *a : {"--vdev", "net_gaudi_emu0,ports=2,wire=pair", "--no-pci"})

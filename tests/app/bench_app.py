@@ -11,7 +11,7 @@ run, one forwarding core each.
    --rate at 10%, 50% and 90% of it; achieved = frames sent / run time.
 
 Usage: tests/app/bench_app.py [--app build/app/gaudi-testpmd/gaudi-testpmd]
-                              [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
+                              [--pmd build/drivers/net/gaudi/librte_net_gaudi_emu.so] [--seconds 5]
 """
 import argparse
 import json
@@ -63,7 +63,7 @@ def main():
     ap.add_argument("--app", default=os.path.join(ROOT, "build", "app", "gaudi-testpmd",
                                                   "gaudi-testpmd"))
     ap.add_argument("--pmd", default=os.path.join(ROOT, "build", "drivers", "net", "gaudi",
-                                                  "librte_net_gaudi.so"))
+                                                  "librte_net_gaudi_emu.so"))
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()

@@ -66,9 +66,10 @@ machine's hugepages). Without hugepages every mbuf takes a 4-KB page of its own 
 IOVA-contiguous objects do not cross pages), so all mbuf headers share one L1 set: see
 gaudi_perf.rst.
 
-Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi.so] [--seconds 5]
+Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi_emu.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
-       [--base-pmd OTHER/librte_net_gaudi.so]   (before/after: adds gaudi-*@base rows)
+       [--base-pmd OTHER/librte_net_gaudi_emu.so]   (before/after: adds gaudi-*@base rows; an
+                                                  older build: its librte_net_gaudi.so)
        [--huge] [--line-rtt build/tests/line_rtt]
        [--instructions]   (instructions per frame under callgrind instead of rates)
 Also `meson test -C build --benchmark` (the `datapath` benchmark, short windows).
@@ -326,7 +327,7 @@ def main():
     ap = argparse.ArgumentParser(description="testpmd io-forwarding Mpps per backend")
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--pmd", default=os.path.join(here, "..", "..", "build", "drivers", "net",
-                                                  "gaudi", "librte_net_gaudi.so"))
+                                                  "gaudi", "librte_net_gaudi_emu.so"))
     ap.add_argument("--line-rtt", default=os.path.join(here, "..", "..", "build", "tests",
                                                        "line_rtt"),
                     help="the build's tests/perf/line_rtt (the rtt column)")

@@ -36,31 +36,51 @@ class TestPmdError(Exception):
     pass
 
 
-def pmd_load_args(pmd_path):
-    """EAL arguments that load the PMD at pmd_path (the build's copy).
+# The plugins a plugin needs beside it (its DT_NEEDED, found through RUNPATH $ORIGIN): the
+# emulated NIC's plugin is loaded with -d and brings the PMD core in (issue 23).
+COMPANIONS = {"librte_net_gaudi_emu.so": ["librte_net_gaudi.so"]}
 
-    If a copy of librte_net_gaudi.so is installed in the autoload directory, testpmd would
-    load that one too: accept it only if it is byte-identical to ours (then no -d), else fail.
+
+def plugin_files(pmd_path):
+    """pmd_path and the plugins of its directory it needs (COMPANIONS), that exist."""
+    d, name = os.path.split(pmd_path)
+    return [pmd_path] + [os.path.join(d, c) for c in COMPANIONS.get(name, [])
+                         if os.path.isfile(os.path.join(d, c))]
+
+
+def pmd_load_args(pmd_path):
+    """EAL arguments that load the PMD at pmd_path (the build's copy; the emulated NIC's
+    plugin, librte_net_gaudi_emu.so, loads the core librte_net_gaudi.so beside it).
+
+    If a copy of either is installed in the autoload directory, testpmd would load that one
+    too: accept them only if each is byte-identical to ours (then no -d), else fail.
     """
     if not pmd_path:
         return []
     if not os.path.isfile(pmd_path):
         raise TestPmdError(f"PMD not found: {pmd_path} (build it first: meson compile -C build)")
-    installed = os.path.join(PLUGIN_DIR, os.path.basename(pmd_path))
-    if os.path.exists(installed):
-        if filecmp.cmp(installed, pmd_path, shallow=False):
-            return []
-        raise TestPmdError(
-            f"{installed} is installed and differs from the build's {pmd_path}; testpmd "
-            "autoloads it, so the build's PMD cannot be tested. Remove it or reinstall "
-            "(meson install -C build).")
+    files = plugin_files(pmd_path)
+    same = 0
+    for f in files:
+        installed = os.path.join(PLUGIN_DIR, os.path.basename(f))
+        if not os.path.exists(installed):
+            continue
+        if not filecmp.cmp(installed, f, shallow=False):
+            raise TestPmdError(
+                f"{installed} is installed and differs from the build's {f}; testpmd "
+                "autoloads it, so the build's PMD cannot be tested. Remove it or reinstall "
+                "(meson install -C build).")
+        same += 1
+    if same == len(files):
+        return []
     return ["-d", plugin_path(os.path.abspath(pmd_path))]
 
 
 def plugin_path(pmd):
     """pmd, or a private copy of it when a directory above it is world-writable (a clone under
-    /tmp): EAL refuses a -d plugin there. The copy goes to a directory of the user's own
-    (~/.cache/gaudi-dpdk-plugins/<size>-<mtime>/), reused while the build is unchanged."""
+    /tmp): EAL refuses a -d plugin there. The copy, with the plugins it needs beside it
+    (plugin_files), goes to a directory of the user's own
+    (~/.cache/gaudi-dpdk-plugins/<size>-<mtime>[-...]/), reused while the build is unchanged."""
     d = os.path.dirname(pmd)
     while True:
         if os.stat(d).st_mode & 0o002:
@@ -68,18 +88,20 @@ def plugin_path(pmd):
         if d == "/":
             return pmd
         d = os.path.dirname(d)
-    st = os.stat(pmd)
+    files = plugin_files(pmd)
+    stats = [os.stat(f) for f in files]
     base = os.path.join(os.path.expanduser("~"), ".cache", "gaudi-dpdk-plugins")
-    cache = os.path.join(base, f"{st.st_size}-{st.st_mtime_ns}")
-    copy = os.path.join(cache, os.path.basename(pmd))
-    if not os.path.exists(copy):
-        os.makedirs(cache, mode=0o755, exist_ok=True)
-        tmp = copy + f".{os.getpid()}"
-        shutil.copy2(pmd, tmp)
-        os.replace(tmp, copy)
+    cache = os.path.join(base, "-".join(f"{st.st_size}-{st.st_mtime_ns}" for st in stats))
+    os.makedirs(cache, mode=0o755, exist_ok=True)
+    for f in files:
+        copy = os.path.join(cache, os.path.basename(f))
+        if not os.path.exists(copy):
+            tmp = copy + f".{os.getpid()}"
+            shutil.copy2(f, tmp)
+            os.replace(tmp, copy)
     for p in (base, cache):
         os.chmod(p, 0o755)
-    return copy
+    return os.path.join(cache, os.path.basename(pmd))
 
 
 def sanitizer_env(pmd_path):

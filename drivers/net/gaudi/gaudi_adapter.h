@@ -27,7 +27,8 @@
  *   gaudi_trigger                     dev_start, dev_stop (mlx5_trigger.c)
  *   gaudi_ethdev, gaudi_mp            life cycle and ops table; multi-process ops and attach
  *   gaudi_pci, gaudi_vdev*            the two probes (net_gaudi, net_gaudi_emu) and their
- *                                     Backends; only they include emu/ or their bus
+ *                                     Backends; only they include their bus, only gaudi_vdev*
+ *                                     emu/ (built with it into librte_net_gaudi_emu.so)
  */
 #pragma once
 

@@ -5,7 +5,9 @@
  * the PCI function through vfio-pci, BAR0 mapping, MSI-X through rte_intr and VFIO eventfds,
  * firmware files from /lib/firmware) and gaudi_vdev.cpp (net_gaudi_emu: the device model,
  * emu::Device, or in a secondary process its emu::SharedView). Everything else is shared and
- * reaches the backend through gaudi_adapter::backend.
+ * reaches the backend through gaudi_adapter::backend. This interface and the Bar hooks
+ * (base/gaudi_bar.h) are the seam between the PMD (librte_net_gaudi.so) and the model: the vdev
+ * driver and the model are a plugin of their own, librte_net_gaudi_emu.so.
  *
  * Not here on purpose: the station MACs and the port mask. The firmware reports them
  * (NIC_INFO_GET), which is shared code: gaudi_bringup.

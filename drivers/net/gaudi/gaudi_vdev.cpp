@@ -21,12 +21,12 @@
 
 #include "base/gaudi_serdes.h"
 #include "emu/gaudi_emu.h"
+#include "emu/gaudi_emu_log.h"
 #include "gaudi_backend.h"
 #include "gaudi_bringup.h"
 #include "gaudi_devargs.h"
 #include "gaudi_ethdev.h"
 #include "gaudi_fw_status.h"
-#include "gaudi_logs.h"
 #include "gaudi_mp.h"
 #include "gaudi_phy_port.h"
 #include "gaudi_vdev_args.h"
@@ -213,7 +213,7 @@ int emu_probe_secondary(rte_vdev_device *vdev)
 	std::string err;
 	auto view = emu::SharedView::attach(emu_shm_name(name), &err);
 	if (!view) {
-		GAUDI_LOG(ERR, "%s: secondary process: %s", name, err.c_str());
+		GAUDI_EMU_LOG(ERR, "%s: secondary process: %s", name, err.c_str());
 		return -ENODEV;
 	}
 	auto *ad = new (std::nothrow) gaudi_adapter;
@@ -244,7 +244,7 @@ int emu_probe(rte_vdev_device *vdev)
 	gaudi_devargs_ctx args{&drv, &ea, {}};
 	if (!gaudi_devargs_parse(rte_vdev_device_args(vdev), gaudi_emu_devargs(), &args,
 				 gaudi_emu_devargs_check)) {
-		GAUDI_LOG(ERR, "%s: %s", name, args.err.c_str());
+		GAUDI_EMU_LOG(ERR, "%s: %s", name, args.err.c_str());
 		return -EINVAL;
 	}
 	std::string err;
@@ -256,17 +256,17 @@ int emu_probe(rte_vdev_device *vdev)
 	}
 	cfg.shm_name = emu_shm_name(name);
 	if (cfg.shm_name.size() >= RTE_MEMZONE_NAMESIZE) {
-		GAUDI_LOG(NOTICE,
-			  "%s: name too long to share the model: secondary processes will "
-			  "not attach",
-			  name);
+		GAUDI_EMU_LOG(NOTICE,
+			      "%s: name too long to share the model: secondary processes will "
+			      "not attach",
+			      name);
 		cfg.shm_name.clear();
 	}
 	cfg.fw_gate = true;  /* the model refuses NIC programming before the firmware is up */
 	cfg.phy_link = true; /* [phy] the link needs the PHY bring-up, as on silicon */
 	auto model = emu::Device::create(cfg, &err);
 	if (!model) {
-		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		GAUDI_EMU_LOG(ERR, "%s: %s", name, err.c_str());
 		return -EINVAL;
 	}
 	auto be = std::unique_ptr<VdevBackend>(new (std::nothrow)
@@ -287,7 +287,7 @@ int emu_probe(rte_vdev_device *vdev)
 	if (rc == 0)
 		rc = gaudi_phy_bringup(*be, *fw, ports, &phy, &err);
 	if (rc != 0) {
-		GAUDI_LOG(ERR, "%s: %s", name, err.c_str());
+		GAUDI_EMU_LOG(ERR, "%s: %s", name, err.c_str());
 		phy.reset();
 		fw.reset(); /* before the model it talks to */
 		delete ad;

@@ -17,7 +17,6 @@
 #include "base/gaudi_serdes.h"
 #include "emu/gaudi_emu_tap.h" /* [wires tap/udp] */
 #include "emu/gaudi_emu_udp.h"
-#include "gaudi_logs.h"
 
 using namespace gaudi;
 using namespace gaudi::hw;

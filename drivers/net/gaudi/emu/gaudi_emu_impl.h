@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Private state of the Gaudi2 NIC model, shared by its files, one per hardware block as the
- * register map names them:
- *   gaudi_emu.cpp      set-up, register decode and the map of published offsets (strict
- *                      mode), engine loop, public facade
- *   gaudi_emu_qpc.cpp  QPC: gateway, secured doorbell FIFO, CQ consumer index and arm writes
- *   gaudi_emu_txe.cpp  TXE: WQE fetch, checkers, frame transmission
- *   gaudi_emu_rxe.cpp  RXE: raw rings, CQ, paced wire input
- *   gaudi_emu_rxb.cpp  RXB: TS_RAW0 address filter, flow-control thresholds
- *   gaudi_emu_mac.cpp  MAC_128 / MAC_PCS / MAC_CORE / RS-FEC / MAC_GLOB_STAT
- *   gaudi_emu_eq.cpp   event queue and QPC interrupts
- *   gaudi_emu_fw.cpp   the device CPU: boot status, COMMS firmware load, CPU queue, cpucp
- *   gaudi_emu_serdes.cpp  SerDes: the MCU (F/W load, mailbox), lanes, PHY lane swap, and
- *                      what the link needs of them ([phy])
+ * Private state of the Gaudi2 NIC model: Device::Impl, composed of the blocks' state, each
+ * declared with its code, one file pair per hardware block as the register map names them:
+ *   gaudi_emu.cpp      set-up, register access, engine loop, public facade
+ *   gaudi_emu_map.cpp  register decode and the map of published offsets (strict mode)
+ *   gaudi_emu_qpc      QPC: gateway, secured doorbell FIFO, CQ consumer index and arm writes;
+ *                      the device memory the contexts live in (NicDram)
+ *   gaudi_emu_txe      TXE: WQE fetch, checkers, frame transmission (TxState, DbFifo)
+ *   gaudi_emu_rxe      RXE: raw rings, CQ, paced wire input (RxState, RxView)
+ *   gaudi_emu_rxb      RXB: TS_RAW0 address filter, flow-control thresholds (RxbState)
+ *   gaudi_emu_mac      MAC_128 / MAC_PCS / MAC_CORE / RS-FEC / MAC_GLOB_STAT (MacTally)
+ *   gaudi_emu_eq       event queue and QPC interrupts (EqState)
+ *   gaudi_emu_fw       the device CPU: boot status, COMMS firmware load, CPU queue, cpucp
+ *                      (FwModel)
+ *   gaudi_emu_serdes   SerDes: the MCU (F/W load, mailbox), lanes, PHY lane swap, and what the
+ *                      link needs of them ([phy]) (SerdesModel)
+ *   gaudi_emu_sm       the sync manager objects of the EQ interrupt's route (SmModel)
  *   gaudi_emu_seq.cpp  [seq_check] the public bring-up sequence's traffic-essential steps;
  *                      [trace] the register trace
+ *   gaudi_emu_common.h what every block uses (SpinGuard, counters, mac48)
  *
  * Sources: the register map (base/gaudi_regs.h, from the hbl_cn asic_reg headers) and the public
  * drivers' use of it (gaudi2_cn.c, gaudi2_cn_eq.c, gaudi2_en.c); [model] marks behaviour the
@@ -58,190 +62,27 @@
 #include "../base/gaudi_serdes.h"
 #include "../base/gaudi_sm.h"
 #include "gaudi_emu.h"
+#include "gaudi_emu_common.h"
 #include "gaudi_emu_delay.h"
+#include "gaudi_emu_eq.h"
+#include "gaudi_emu_fw.h"
 #include "gaudi_emu_iommu.h"
 #include "gaudi_emu_log.h"
+#include "gaudi_emu_mac.h"
 #include "gaudi_emu_netwire.h"
 #include "gaudi_emu_pcap.h"
+#include "gaudi_emu_qpc.h"
+#include "gaudi_emu_rxb.h"
+#include "gaudi_emu_rxe.h"
+#include "gaudi_emu_serdes.h"
+#include "gaudi_emu_sm.h"
+#include "gaudi_emu_txe.h"
 
 namespace gaudi::emu {
 
 using namespace gaudi::hw;
 
 namespace detail {
-
-class SpinGuard {
-public:
-	explicit SpinGuard(rte_spinlock_t &l) : l_(l) { rte_spinlock_lock(&l_); }
-	~SpinGuard() { rte_spinlock_unlock(&l_); }
-	SpinGuard(const SpinGuard &) = delete;
-	SpinGuard &operator=(const SpinGuard &) = delete;
-
-private:
-	rte_spinlock_t &l_;
-};
-
-/* Counters have one writer (under the owning lock) and lock-free readers (register reads). */
-inline void bump(uint64_t &c, uint64_t n = 1)
-{
-	std::atomic_ref<uint64_t> a(c);
-	a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-}
-/* A counter that two engines may write (the PAUSE counters: a port's own frames and the
- * flow control of its peer's engine, which holds other locks). */
-inline void bump_shared(uint64_t &c, uint64_t n = 1)
-{
-	std::atomic_ref<uint64_t>(c).fetch_add(n, std::memory_order_relaxed);
-}
-inline uint64_t peek64(const uint64_t &c)
-{
-	return std::atomic_ref<const uint64_t>(c).load(std::memory_order_relaxed);
-}
-/* Device writes that publish descriptors: body first, then this release store. */
-inline void store_release(uint32_t *p, uint32_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
-/* Every per-port and per-macro block spans 4 KB. */
-inline constexpr uint32_t kBlockSize = 0x1000;
-inline constexpr uint32_t kSecuredDbFifoId = 30; /* GAUDI2_DB_FIFO_SECURE_HW_ID [gaudi2_cn.h] */
-inline constexpr uint32_t kRxDmaFaultSyndrome = 0x01; /* class 0 (rx packet) [model] */
-inline constexpr uint64_t kEtherBroadcast = 0xFFFFFFFFFFFFull;
-
-/* A destination address as the model compares it: byte 0 in bits 7:0 (two loads, not six). */
-inline uint64_t mac48(const uint8_t *p)
-{
-	uint32_t lo;
-	uint16_t hi;
-	std::memcpy(&lo, p, sizeof(lo));
-	std::memcpy(&hi, p + 4, sizeof(hi));
-	return rte_le_to_cpu_32(lo) | (uint64_t(rte_le_to_cpu_16(hi)) << 32);
-}
-/* RXB TS_*_MAC_47_32 / _31_0 hold the address with byte 0 most significant (gaudi2_cn.c
- * builds it by shifting bytes 0..5 in): back to mac48 order. */
-inline uint64_t rxb_mac48(uint32_t hi, uint32_t lo)
-{
-	uint64_t be = (uint64_t(hi & 0xFFFF) << 32) | lo, v = 0;
-	for (int i = 0; i < 6; i++)
-		v |= ((be >> (8 * (5 - i))) & 0xFF) << (8 * i);
-	return v;
-}
-
-/* The MAC counters every good frame moves, for a batch of frames: added to the shared
- * counters once per batch (MacTally::flush) instead of per frame. A reader of the counters
- * sees a batch's frames together at its end, the others at once. */
-struct MacTallyMap {
-	size_t octets_fcs, octets, frames, pkts, ucast, mcast, bcast, vlan, size64;
-};
-inline constexpr MacTallyMap kTxTally = {
-	size_t(TxStat::ether_stats_octets),    size_t(TxStat::octets_transmitted_ok),
-	size_t(TxStat::frames_transmitted_ok), size_t(TxStat::ether_stats_pkts),
-	size_t(TxStat::if_out_ucast_pkts),     size_t(TxStat::if_out_multicast_pkts),
-	size_t(TxStat::if_out_broadcast_pkts), size_t(TxStat::vlan_transmitted_ok),
-	size_t(TxStat::ether_stats_pkts_64)};
-inline constexpr MacTallyMap kRxTally = {
-	size_t(RxStat::ether_stats_octets),   size_t(RxStat::octets_received_ok),
-	size_t(RxStat::frames_received_ok),   size_t(RxStat::ether_stats_pkts),
-	size_t(RxStat::if_in_ucast_pkts),     size_t(RxStat::if_in_multicast_pkts),
-	size_t(RxStat::if_in_broadcast_pkts), size_t(RxStat::vlan_received_ok),
-	size_t(RxStat::ether_stats_pkts_64)};
-
-/* The EtherType field (bytes 12-13). */
-inline uint16_t ether_type(const uint8_t *p)
-{
-	uint16_t v;
-	std::memcpy(&v, p + 12, sizeof(v));
-	return rte_be_to_cpu_16(v);
-}
-/* MAC control frames (PAUSE, PFC; IEEE 802.3 clause 31): rte_ether.h has no name for it. */
-inline constexpr uint16_t kEtherTypeMacControl = 0x8808;
-
-/* RMON size bucket of a frame of fl >= 64 bytes with FCS: 64, 65-127, 128-255, 256-511,
- * 512-1023, 1024-1518, 1519+ (ether_stats_pkts_64 .. _1519_to_max). 65..1518 are the powers of
- * two 2^6 .. 2^10 apart, so the bit width picks the bucket without a chain of compares. */
-inline unsigned rmon_bucket(uint32_t fl)
-{
-	if (fl == 64)
-		return 0;
-	if (fl > 1518)
-		return 6;
-	return unsigned(std::bit_width(fl)) - 6;
-}
-
-/* What the MAC counters need of a good frame, worked out once per frame and shared by the
- * sending and the receiving MAC of a model cable: the RMON size bucket (kClsNoBucket below 64
- * bytes with FCS), the group bit (multicast, broadcast included), broadcast, an 802.1Q tag,
- * and whether it is a MAC control frame (not counted here: PAUSE/PFC have counters of their
- * own). */
-inline constexpr uint32_t kClsBucketMask = 0x7, kClsNoBucket = 0x7;
-inline constexpr uint32_t kClsMcast = 0x8, kClsBcast = 0x10, kClsVlan = 0x20;
-inline constexpr uint32_t kClsTallyMask = 0x3F; /* the bits MacTally counts by */
-inline constexpr uint32_t kClsMacCtrl = 0x40;
-inline uint32_t frame_class(const uint8_t *data, uint32_t len)
-{
-	const uint64_t dst = len >= 6 ? mac48(data) : 0;
-	uint32_t fl = len + kFcsLen;
-	uint32_t c = fl >= 64 ? rmon_bucket(fl) : kClsNoBucket;
-	c |= (dst & 1) ? kClsMcast : 0;
-	c |= dst == kEtherBroadcast ? kClsBcast : 0;
-	if (len >= 14) {
-		uint16_t et = ether_type(data);
-		c |= et == RTE_ETHER_TYPE_VLAN ? kClsVlan : 0;
-		c |= et == kEtherTypeMacControl ? kClsMacCtrl : 0;
-	}
-	return c;
-}
-
-/* Good frames counted by class (frame_class & kClsTallyMask): one increment per frame, the
- * counters worked out at flush from the classes the batch touched. */
-struct MacTally {
-	uint64_t wire = 0;    /* frames on the wire (TxState::wire_tx / RxState::wire_rx) */
-	uint64_t octets = 0;  /* without FCS */
-	uint64_t touched = 0; /* bit per class with a frame since the last flush */
-	std::array<uint64_t, kClsTallyMask + 1> n{};
-
-	/* A good frame of len bytes (no FCS) of class cls (frame_class). */
-	void frame(uint32_t len, uint32_t cls)
-	{
-		cls &= kClsTallyMask;
-		n[cls]++;
-		octets += len;
-		touched |= 1ull << cls;
-	}
-	void flush(uint64_t *st, uint64_t &wire_ctr, const MacTallyMap &m)
-	{
-		if (wire != 0)
-			bump(wire_ctr, wire);
-		wire = 0;
-		if (touched == 0)
-			return;
-		uint64_t frames = 0, mcast = 0, bcast = 0, vlan = 0;
-		for (uint64_t t = touched; t != 0; t &= t - 1) { /* a batch has a class or two */
-			unsigned c = unsigned(std::countr_zero(t));
-			uint64_t k = std::exchange(n[c], 0);
-			frames += k;
-			mcast += (c & kClsMcast) ? k : 0;
-			bcast += (c & kClsBcast) ? k : 0;
-			vlan += (c & kClsVlan) ? k : 0;
-			if ((c & kClsBucketMask) != kClsNoBucket)
-				bump(st[m.size64 + (c & kClsBucketMask)], k);
-		}
-		touched = 0;
-		bump(st[m.octets_fcs], octets + frames * kFcsLen);
-		bump(st[m.octets], octets);
-		octets = 0;
-		bump(st[m.frames], frames);
-		bump(st[m.pkts], frames);
-		const std::pair<size_t, uint64_t> rest[] = {{m.ucast, frames - mcast},
-							    {m.mcast, mcast - bcast},
-							    {m.bcast, bcast},
-							    {m.vlan, vlan}};
-		for (const auto &[i, k] : rest)
-			if (k != 0)
-				bump(st[i], k);
-	}
-};
 
 template <uint32_t N>
 inline uint32_t field(const std::array<uint32_t, N> &img, qpc::Field f)
@@ -278,11 +119,6 @@ struct RegAddr {
 RegAddr decode(uint32_t off);
 /* MAC_128 registers seen from the channel base (MAC_PCS at +0, MAC_128 at +0x400). */
 inline constexpr uint32_t kMac128InCh = reg::MAC_128_BASE - reg::MAC_PCS_BASE;
-
-struct Doorbell {
-	uint32_t first;	 /* WQ producer index (ring index) */
-	uint32_t second; /* QPN */
-};
 
 /* [multi-process] What the model shares with secondary processes: the register region and
  * the MAC counters (the rest of its state, rings and engines, stays in the primary). One
@@ -321,94 +157,6 @@ inline constexpr uint32_t kSeqCi = seq_bit(SeqStep::db_fifo_axuser);
 } // namespace detail
 
 struct Device::Impl {
-	struct alignas(64) TxState {
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		/* Requester QPC of QPN 0 and what the engine derives from it. */
-		std::array<uint32_t, qpc::kReqDwords> req{};
-		uint64_t qpc_base = 0; /* [seq_check] where req lives in device memory */
-		bool valid = false;
-		bool raw = false;
-		uint32_t last_idx = 0;
-		uint32_t exec = 0; /* execution index: a ring index, 0..LAST_IDX */
-		bool error = false;
-		IommuCache cache;    /* frames, doorbell CI */
-		IommuCache wq_cache; /* the send queue */
-		std::unique_ptr<PcapSink> sink;
-		std::span<uint64_t> stats; /* TxStat::count counters in SharedNic */
-		uint64_t wire_tx = 0;
-		/* Good frames of the running doorbell, counted when it ends (run_doorbell). */
-		detail::MacTally tally;
-		/* Flow control: paused = inside a pause episode (the peer's XOFF honoured, shown in
-		 * MAC_128 RX_PAUSE_STATUS); hold = the last run_doorbell stopped on it. */
-		bool paused = false;
-		bool hold = false;
-	};
-	/* The producer's index and the engine's on lines of their own: with the thread engine
-	 * they are written from two cores. */
-	struct alignas(64) DbFifo {
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER; /* producers */
-		std::atomic<uint32_t> pushed{0};
-		std::array<detail::Doorbell, kDbFifoEntries> e{};
-		alignas(64) std::atomic<uint32_t> popped{0}; /* the engine's, under tx.lock only */
-	};
-	struct alignas(64) RxState {
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		std::array<uint32_t, qpc::kResDwords> res{};
-		uint64_t qpc_base = 0; /* [seq_check] where res lives in device memory */
-		bool valid = false;
-		uint32_t pi = 0; /* free-running CQ producer index */
-		/* The engine's copy of ci, refreshed when the CQ looks full (cq_room). */
-		uint32_t ci_seen = 0;
-		bool overrun = false; /* inside a CQ overrun episode: drops since the last frame */
-		bool armed = false;
-		uint32_t arm_index = 0;
-		IommuCache cache;
-		std::unique_ptr<PcapSource> source;
-		std::span<uint64_t> stats; /* RxStat::count counters in SharedNic */
-		uint64_t wire_rx = 0;
-		/* Good frames since the last rx_publish, counted there. */
-		detail::MacTally tally;
-		/* [rx rate limit] GCRA form of the token bucket (ATM's virtual scheduling, ITU-T
-		 * I.371): a frame conforms when it arrives no earlier than rl_tat - rl_tau; each
-		 * conforming frame moves rl_tat one period (rl_period TSC cycles) on. Period 0:
-		 * no limit. */
-		uint64_t rl_period = 0, rl_tau = 0, rl_tat = 0;
-		/* The period's fraction, hz % rate: added up in rl_acc, one more cycle whenever
-		 * it reaches rl_fps (exact at any rate, as Bresenham's line). */
-		uint64_t rl_rem = 0, rl_acc = 0, rl_fps = 0;
-		uint64_t rl_drops = 0;
-		/* Free-running CQ consumer index, written by the driver (cq_write_ci) without
-		 * rx.lock with the thread engine: on a line of its own, read by the engine only
-		 * when the CQ looks full. */
-		alignas(64) std::atomic<uint32_t> ci{0};
-		/* The port's share of its macro's RXB (gaudi_emu_rxb.cpp): frames the MAC took
-		 * while the CQ was full wait here, oldest first, in 128-byte buffers, until the CQ
-		 * has room; one is dropped when the fill has reached the DROP_THRESHOLD of
-		 * priority 0, and the MAC sends XOFF while the fill is past XOFF_THRESHOLD, until
-		 * it is back at XON_THRESHOLD. Under rx.lock; frames also read without it (a
-		 * cheap look by the engine for work). */
-		struct Rxb {
-			static constexpr uint32_t kBuffers = reg::kRxbBuffers; /* the macro's */
-			static constexpr uint32_t kBytes = kBuffers * 128 + kMacMaxFrameLen;
-			/* A frame that starts near the end runs on into the slack past kBuffers
-			 * buffers (never wrapped), while its buffers are counted from 0. */
-			std::unique_ptr<uint8_t[]> buf =
-				std::make_unique_for_overwrite<uint8_t[]>(kBytes);
-			std::unique_ptr<uint16_t[]> len =
-				std::make_unique_for_overwrite<uint16_t[]>(kBuffers);
-			uint32_t head = 0, tail = 0; /* free-running frame counts */
-			uint32_t head_buf = 0;	     /* first buffer of the oldest frame */
-			uint32_t fill = 0;	     /* buffers in use */
-			bool xoff = false;	     /* the MAC is sending XOFF */
-			std::atomic<uint32_t> frames{0};
-		} rxb;
-	};
-	struct alignas(64) EqState {
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		uint32_t pi = 0;   /* 24-bit producer index */
-		uint64_t lost = 0; /* events the full (or unmapped) EQ could not take */
-		IommuCache cache;
-	};
 	struct PortModel {
 		TxState tx;
 		DbFifo fifo;
@@ -438,38 +186,6 @@ struct Device::Impl {
 		std::atomic<uint32_t> seq_logged{0};
 		std::array<std::atomic<uint64_t>, kSeqSteps> seq_refused{};
 		std::atomic<uint32_t> pcs_reset_lanes{0};
-	};
-
-	/* What a receiving port's registers say, sampled once per batch under rx.lock. */
-	struct RxView {
-		uint32_t cmd = 0;
-		uint32_t frm_len = 0;
-		uint32_t min_len = 0;		/* RXE PKT_SIZE_CHECK_RAW.MIN */
-		uint64_t mac = 0, mac_mask = 0; /* RXB TS_RAW0 (mac48 order) */
-		uint64_t station = 0;		/* MAC_128 MAC_ADDR (mac48 order) */
-		bool enabled = false;		/* responder QPC valid and CQ enabled */
-		uint8_t *slots = nullptr;
-		uint32_t slot_log2 = 0, slot_mask = 0;
-		Cqe *cq = nullptr;
-		uint32_t cq_size = 0;
-		uint32_t *pi_shadow = nullptr;
-		bool write_pi = false;
-		/* RXB thresholds of the port's priority 0 (its field of register _0), in 128-byte
-		 * buffers: drop, drop for one-buffer frames, XOFF, XON (gaudi_emu_rxb.cpp). */
-		uint32_t drop_th = 0, drop_small_th = 0, xoff_th = 0, xon_th = 0;
-		/* [model] The batch's common case, decided once: the MAC receives, the raw QP takes
-		 * frames and its rings are mapped. A frame of fast_min .. fast_min + fast_span bytes
-		 * then passes every size check (runt, FRM_LENGTH, slot), and rx_frame skips them. */
-		bool fast = false;
-		uint32_t fast_min = 0, fast_span = 0;
-		/* [model] PROMIS_EN and a TS_RAW0 mask that ignores every bit: rxb_pass passes
-		 * every frame, decided once per batch. */
-		bool pass_all = false;
-		/* [model] rx_frame_in's per-batch conditions, sampled when a TX batch takes the
-		 * port (Delivery): fast, the CQ not armed, no fault armed. */
-		bool inline_ok = false;
-		/* [seq_check] Steps the RX path misses (seq_missing & kSeqRx): frames refused. */
-		uint32_t seq_missing = 0;
 	};
 
 	/* A prefetch for writing: the line comes exclusive, so the store does not wait for other
@@ -556,87 +272,6 @@ struct Device::Impl {
 		int port_ = -1;
 		bool delivered_ = false; /* frames given to port_ since hold: PI to publish */
 		RxView view_;
-	};
-
-	/* [firmware] The device CPU's state (gaudi_emu_fw.cpp), under fw.lock. */
-	struct FwModel {
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		std::unique_ptr<uint8_t[]> regs; /* the firmware window, kFwWindowSize bytes */
-		std::vector<uint8_t> map;	 /* per word: kKnown [| kReadOnly] */
-		BarHooks hooks{}, sram_hooks{};
-		Bar bar, sram_bar;
-		/* COMMS */
-		enum class Stage { preboot, boot_fit, linux } stage = Stage::preboot;
-		bool reset_done = false;
-		bool desc_ready = false;
-		bool data_ready = false;
-		uint32_t img_size = 0;
-		uint64_t img_written = 0; /* bytes written into the image area (highest end) */
-		uint32_t pending = 0;	  /* the status the next NOOP command reveals, 0 = none */
-		fw::LkdFwCommsDesc desc{};
-		/* CPU queue */
-		std::atomic<bool> queues_ready{false};
-		/* The CPU event queue the device CPU writes (fw_post_event), under ev_lock: events
-		 * posted (free-running), lost, and the queue's cache. */
-		rte_spinlock_t ev_lock = RTE_SPINLOCK_INITIALIZER;
-		uint32_t ev_pi = 0;
-		uint64_t ev_posted = 0, ev_lost = 0;
-		IommuCache ev_cache;
-		uint32_t ci = 0; /* PQ entries consumed (free-running, modulo 2 x entries) */
-		/* The PQ as QUEUE_INIT found it: later writes to its registers do not move it. */
-		uint64_t pq_iova = 0;
-		uint32_t pq_entries = 0;
-		IommuCache cache;
-		/* cpucp results */
-		bool pci_access = false;
-		uint64_t msix_db = 0;
-		uint64_t lpbk_mask = 0, pfc_mask = 0;
-		uint64_t packets = 0, invalid = 0, comms_errors = 0, boot_fit_bytes = 0,
-			 fit_bytes = 0;
-		std::atomic<uint64_t> gate_refused{0};
-		std::atomic<bool> nic_open{false}; /* fw_gate: firmware up and queues ready */
-		/* NIC memory (gaudi_nic_mem.h) and status */
-		uint64_t clr_packets = 0, clr_bytes = 0, clr_lo = ~0ull, clr_hi = 0;
-		bool ecc_unmasked = false;
-		std::array<FwMemInit, kMacros> tmr{};
-		std::array<FwMemInit, kMaxPorts> txs{};
-		std::vector<std::pair<uint64_t, uint64_t>> cleared; /* [lo, hi), merged */
-		/* The free list latched by PRODUCER_UPDATE_EN after its init (fw_order_check). */
-		std::array<std::atomic<bool>, kMacros> tmr_latched{};
-		std::array<std::atomic<bool>, kMaxPorts> txs_latched{};
-		std::atomic<uint64_t> order_refused{0};
-		uint64_t status_packets = 0;
-		std::array<uint64_t, kMaxPorts> port_status_packets{};
-		std::array<fw::CpucpNicStatus, kMaxPorts> status{};
-	};
-
-	/* [phy] A port's SerDes (gaudi_emu_serdes.cpp), under ctrl_lock; its registers are in
-	 * the region like the others'. */
-	struct SerdesModel {
-		enum class Mcu { idle, loading, running } mcu = Mcu::idle;
-		uint32_t sections = 0, bad_sections = 0;
-		uint16_t crc = 0xFFFF;	     /* CRC-16/CCITT-FALSE of the words taken */
-		uint32_t hash = 0x811C9DC5u; /* FNV-1a of the same words */
-		bool lane_started[kLanesPerPort] = {};
-		bool lane_pam4[kLanesPerPort] = {};
-		bool silenced[kLanesPerPort] = {};
-		uint8_t vco[kLanesPerPort] = {}; /* vcocap modes 1..4 received (bits) */
-		std::array<uint32_t, 512> fw_regs{};
-		uint64_t commands = 0;
-	};
-
-	/* The sync manager's objects (gaudi_emu_sm.cpp), as far as the NIC's EQ interrupt uses
-	 * them: SOBs, monitors and the virtual MSI-X doorbell (base/gaudi_sm.h). Under lock. */
-	struct SmModel {
-		static constexpr unsigned kMsixVectors = kMsixNicPortFirst + kMaxPorts;
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		std::unique_ptr<uint32_t[]> regs; /* the window, sm::kWindowSize bytes */
-		std::array<uint64_t, hw::sm::kMonitors / 64> armed{}; /* bit per monitor */
-		BarHooks hooks{};
-		Bar bar;
-		std::array<std::atomic<int>, kMsixVectors> msix_fd; /* eventfd per vector, or -1 */
-		uint64_t msix = 0; /* doorbell writes turned into MSI-X */
-		uint64_t lost = 0; /* monitor writes the model has nowhere to put */
 	};
 
 	explicit Impl(const Config &c) : cfg_(c) {}
@@ -922,14 +557,9 @@ struct Device::Impl {
 		std::atomic<uint64_t> tsc{0}, accesses{0};
 	} prof_;
 
-	/* [trace] Config::trace's file (null: off), its line count and lock, and the names of
-	 * the map's registers by NIC offset. */
-	/* [seq_check] The NIC's device memory, sparse: 4 KB pages made on first write; memory
-	 * never written reads 0. */
-	struct NicDram {
-		rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
-		std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages;
-	} dram_;
+	/* [seq_check] The NIC's device memory (gaudi_emu_qpc.h). */
+	NicDram dram_;
+	/* [trace] Config::trace's file (null: off), its line count and lock. */
 	FILE *trace_ = nullptr;
 	uint64_t trace_seq_ = 0;
 	rte_spinlock_t trace_lock_ = RTE_SPINLOCK_INITIALIZER;

@@ -19,7 +19,7 @@ namespace gaudi::emu {
 
 using namespace detail;
 
-Device::Impl::RxView Device::Impl::rx_view(unsigned q)
+RxView Device::Impl::rx_view(unsigned q)
 {
 	RxState &r = ports_[q].rx;
 	RxView v;

@@ -325,8 +325,8 @@ PhyState Device::phy_state(unsigned port) const
 	if (port >= impl_->cfg_.nports)
 		return st;
 	SpinGuard g(impl_->ctrl_lock_);
-	const Impl::SerdesModel &s = impl_->serdes_[port];
-	st.mcu_running = s.mcu == Impl::SerdesModel::Mcu::running;
+	const SerdesModel &s = impl_->serdes_[port];
+	st.mcu_running = s.mcu == SerdesModel::Mcu::running;
 	st.sections = s.sections;
 	st.bad_sections = s.bad_sections;
 	st.crc = impl_->cfg_.phy_fw_crc != 0 ? impl_->cfg_.phy_fw_crc : s.crc;
