@@ -265,4 +265,4 @@ bool SideChannel::wait_readable(int fd)
 	}
 }
 
-} // namespace gaudi::examples
+} /* namespace gaudi::examples */

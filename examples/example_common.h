@@ -126,4 +126,4 @@ private:
 	bool client_ = false;
 };
 
-} // namespace gaudi::examples
+} /* namespace gaudi::examples */

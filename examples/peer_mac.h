@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// wait_peer_mac: the peer's MAC from neighbour resolution (Context::resolve(): ARP for an
-// IPv4-mapped GID, IPv6 Neighbour Solicitation otherwise), for the examples that connect to
-// a peer process. A kernel RoCE peer does the same for our GID when it moves its QP to RTR
-// (ib_resolve_eth_dmac), so the examples keep polling the Context -- which answers ARP/NS for
-// our address -- while they wait, here and during their TCP exchanges.
+/* wait_peer_mac: the peer's MAC from neighbour resolution (Context::resolve(): ARP for an
+ * IPv4-mapped GID, IPv6 Neighbour Solicitation otherwise), for the examples that connect to
+ * a peer process. A kernel RoCE peer does the same for our GID when it moves its QP to RTR
+ * (ib_resolve_eth_dmac), so the examples keep polling the Context -- which answers ARP/NS for
+ * our address -- while they wait, here and during their TCP exchanges. */
 #pragma once
 
 #include <arpa/inet.h>
@@ -19,9 +19,9 @@
 
 namespace gaudi::examples {
 
-// 0 and `mac` once the peer answered (printed on stdout: "  peer MAC <mac> (resolved for
-// <ip>)"); -1 with a message on stderr when it did not within
-// `timeout_ms` (or resolution is impossible: no responder, or a GID of the other family).
+/* 0 and `mac` once the peer answered (printed on stdout: "  peer MAC <mac> (resolved for
+ * <ip>)"); -1 with a message on stderr when it did not within
+ * `timeout_ms` (or resolution is impossible: no responder, or a GID of the other family). */
 inline int wait_peer_mac(gaudi::roce::Context &ctx, const gaudi::roce::Gid &peer,
 			 gaudi::roce::MacAddr &mac, unsigned timeout_ms)
 {
@@ -45,7 +45,7 @@ inline int wait_peer_mac(gaudi::roce::Context &ctx, const gaudi::roce::Gid &peer
 		if (rte_get_timer_cycles() >= end)
 			break;
 		if (ctx.poll() == 0)
-			sched_yield(); // a peer sharing this CPU (a VM, say) gets it at once
+			sched_yield(); /* a peer sharing this CPU (a VM, say) gets it at once */
 	}
 	fprintf(stderr,
 		"No %s from %s within %u ms: the peer's MAC is unknown (is it on this link and "
@@ -54,4 +54,4 @@ inline int wait_peer_mac(gaudi::roce::Context &ctx, const gaudi::roce::Gid &peer
 	return -1;
 }
 
-} // namespace gaudi::examples
+} /* namespace gaudi::examples */

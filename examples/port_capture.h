@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// PortCapture: every frame a DPDK port receives or sends on one queue, written to a pcap file
-// (libpcap's dump format, microsecond timestamps), through ethdev RX/TX callbacks. A debugging
-// aid for the examples (`--pcap=FILE`): the file is what crossed the wire on our side, in the
-// order the application saw it, for examples/roce_decode or tshark. It does file I/O in the
-// burst path, so it is for diagnosis, not for measurements.
-//
-// TX frames are seen by a pre-TX callback, before the PMD decides how many of the burst it
-// takes; the caller offers the rest again in its next burst (the RoCE Context keeps them at
-// the head of its TX buffer). Each recorded mbuf is therefore marked with a dynamic mbuf flag
-// and skipped when offered again: rte_pktmbuf_alloc() clears ol_flags, so a fresh frame in a
-// reused mbuf is recorded, a retried one is not (it was logged once per retry before: a 4 GB
-// capture for 60,166 frames sent under loss, issue 24).
+/* PortCapture: every frame a DPDK port receives or sends on one queue, written to a pcap file
+ * (libpcap's dump format, microsecond timestamps), through ethdev RX/TX callbacks. A debugging
+ * aid for the examples (`--pcap=FILE`): the file is what crossed the wire on our side, in the
+ * order the application saw it, for examples/roce_decode or tshark. It does file I/O in the
+ * burst path, so it is for diagnosis, not for measurements.
+ *
+ * TX frames are seen by a pre-TX callback, before the PMD decides how many of the burst it
+ * takes; the caller offers the rest again in its next burst (the RoCE Context keeps them at
+ * the head of its TX buffer). Each recorded mbuf is therefore marked with a dynamic mbuf flag
+ * and skipped when offered again: rte_pktmbuf_alloc() clears ol_flags, so a fresh frame in a
+ * reused mbuf is recorded, a retried one is not (it was logged once per retry before: a 4 GB
+ * capture for 60,166 frames sent under loss, issue 24). */
 #pragma once
 
 #include <sys/time.h>
@@ -27,7 +27,7 @@ namespace gaudi::examples {
 
 class PortCapture {
 public:
-	// nullptr (reason on stderr) if the file cannot be opened or callbacks are unavailable.
+	/* nullptr (reason on stderr) if the file cannot be opened or callbacks are unavailable. */
 	static std::unique_ptr<PortCapture> open(const char *path, uint16_t port, uint16_t queue)
 	{
 		std::unique_ptr<PortCapture> c(new PortCapture(port, queue));
@@ -56,8 +56,8 @@ public:
 	}
 	~PortCapture()
 	{
-		// Removal does not free the callback while a burst may run it; callers destroy the
-		// capture only when no burst is running (after the datapath stopped).
+		/* Removal does not free the callback while a burst may run it; callers destroy the
+		 * capture only when no burst is running (after the datapath stopped). */
 		if (rx_cb_ != nullptr)
 			rte_eth_remove_rx_callback(port_, queue_, rx_cb_);
 		if (tx_cb_ != nullptr)
@@ -75,7 +75,8 @@ public:
 private:
 	PortCapture(uint16_t port, uint16_t queue) : port_(port), queue_(queue) {}
 
-	// tx: skip the mbufs already recorded (offered again after a partial burst), mark the rest.
+	/* tx: skip the mbufs already recorded (offered again after a partial burst), mark the
+	 * rest. */
 	void write(rte_mbuf *const *pkts, uint16_t n, bool tx)
 	{
 		uint8_t frame[16384];
@@ -119,7 +120,7 @@ private:
 	const rte_eth_rxtx_callback *rx_cb_ = nullptr;
 	const rte_eth_rxtx_callback *tx_cb_ = nullptr;
 	uint64_t frames_ = 0;
-	uint64_t seen_ = 0; // the dynamic ol_flags bit of recorded TX mbufs
+	uint64_t seen_ = 0; /* the dynamic ol_flags bit of recorded TX mbufs */
 };
 
-} // namespace gaudi::examples
+} /* namespace gaudi::examples */

@@ -1,27 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_bench: RC RDMA WRITE goodput and UD SEND message rate of the userspace RoCE v2
-// transport between the two ports of a net_gaudi_emu `pair`, one thread polling both ends;
-// with --icrc, the ICRC throughput of roce_framing (rte_net_crc) against zlib's crc32().
-//
-//   roce_bench [EAL args, e.g. --no-huge -m 1024 --vdev net_gaudi_emu0,ports=2,wire=pair,engine=inline]
-//              -- [--seconds S] [--mtu 256..4096] [--sizes LIST] [--ud-sizes LIST]
-//                 [--rxd N] [--txd N]
-//   roce_bench [EAL args, e.g. --no-huge -m 256 --no-pci] -- --icrc [--seconds S]
-// Prints one line per size (--sizes: RC WRITE, default 64 B .. 64 KiB in steps of 4x; --ud-sizes:
-// UD SEND, default 64 B .. 4 KiB; --rxd/--txd: ring sizes, default 2048), each with the Gbit/s
-// per CPU-second of the polling thread. Not a test: numbers depend on the machine.
-//
-// --icrc: one core, hot cache. For RC RDMA WRITE_ONLY frames (IPv4) of 64 B, 256 B, 1 KiB and
-// 4 KiB payload it times
-//   ICRC ours   compute_icrc(): copy of the IP datagram behind 8 B of 0xFF into a scratch
-//               buffer, masking of the variant fields, rte_net_crc_calc (what build/parse do)
-//   ICRC zlib   the same copy and masking, then zlib crc32()
-//   raw rte     rte_net_crc_calc over the masked ICRC input (no copy, no masking)
-//   raw zlib    crc32() over the same bytes
-// for every rte_net_crc algorithm the CPU and EAL allow (scalar, SSE4.2, AVX512; the width
-// is raised to 512 bit for this mode unless --force-max-simd-bitwidth was given). GB/s counts
-// the ICRC input bytes (8 + IP header .. pad). The algorithm rte_net_crc really installed
-// is printed (icrc_set_alg applies DPDK's fallback rule).
+/* roce_bench: RC RDMA WRITE goodput and UD SEND message rate of the userspace RoCE v2
+ * transport between the two ports of a net_gaudi_emu `pair`, one thread polling both ends;
+ * with --icrc, the ICRC throughput of roce_framing (rte_net_crc) against zlib's crc32().
+ *
+ *   roce_bench [EAL args, e.g. --no-huge -m 1024 --vdev net_gaudi_emu0,ports=2,wire=pair,engine=inline]
+ *              -- [--seconds S] [--mtu 256..4096] [--sizes LIST] [--ud-sizes LIST]
+ *                 [--rxd N] [--txd N]
+ *   roce_bench [EAL args, e.g. --no-huge -m 256 --no-pci] -- --icrc [--seconds S]
+ * Prints one line per size (--sizes: RC WRITE, default 64 B .. 64 KiB in steps of 4x; --ud-sizes:
+ * UD SEND, default 64 B .. 4 KiB; --rxd/--txd: ring sizes, default 2048), each with the Gbit/s
+ * per CPU-second of the polling thread. Not a test: numbers depend on the machine.
+ *
+ * --icrc: one core, hot cache. For RC RDMA WRITE_ONLY frames (IPv4) of 64 B, 256 B, 1 KiB and
+ * 4 KiB payload it times
+ *   ICRC ours   compute_icrc(): copy of the IP datagram behind 8 B of 0xFF into a scratch
+ *               buffer, masking of the variant fields, rte_net_crc_calc (what build/parse do)
+ *   ICRC zlib   the same copy and masking, then zlib crc32()
+ *   raw rte     rte_net_crc_calc over the masked ICRC input (no copy, no masking)
+ *   raw zlib    crc32() over the same bytes
+ * for every rte_net_crc algorithm the CPU and EAL allow (scalar, SSE4.2, AVX512; the width
+ * is raised to 512 bit for this mode unless --force-max-simd-bitwidth was given). GB/s counts
+ * the ICRC input bytes (8 + IP header .. pad). The algorithm rte_net_crc really installed
+ * is printed (icrc_set_alg applies DPDK's fallback rule). */
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -39,7 +39,7 @@
 #include <rte_mbuf.h>
 #include <rte_net_crc.h>
 extern "C" {
-#include <rte_vect.h> // its generic/ declarations lack extern "C"
+#include <rte_vect.h> /* its generic/ declarations lack extern "C" */
 }
 
 #include "example_common.h"
@@ -124,8 +124,8 @@ double seconds(uint64_t c)
 	return double(c) / double(rte_get_timer_hz());
 }
 
-// CPU time of this thread: on a shared machine the figure per CPU-second leaves out the time
-// the thread waited for a CPU (two syscalls per point, outside the loop).
+/* CPU time of this thread: on a shared machine the figure per CPU-second leaves out the time
+ * the thread waited for a CPU (two syscalls per point, outside the loop). */
 double cpu_seconds()
 {
 	timespec ts{};
@@ -193,7 +193,7 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 		 end = t0 + uint64_t(secs * rte_get_timer_hz());
 	WorkCompletion wc[64];
 	while (rte_get_timer_cycles() < end) {
-		// Keep the sender at most 256 ahead of the receiver (UD has no flow control).
+		/* Keep the sender at most 256 ahead of the receiver (UD has no flow control). */
 		while (a.qp->sq_outstanding() < 64 && b.qp->rq_posted() > 300 &&
 		       a.qp->post_send(w) == 0) {
 		}
@@ -211,10 +211,10 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 	       b.ctx->counters().rx_no_recv_wqe, double(rcvd) * size * 8 / c / 1e9, 100 * c / t);
 }
 
-// ---- --icrc ------------------------------------------------------------------------------
+/* ---- --icrc ------------------------------------------------------------------------------ */
 volatile uint32_t g_sink;
 
-// Calls f() repeatedly for about `secs`; returns calls per second (best of 3 runs).
+/* Calls f() repeatedly for about `secs`; returns calls per second (best of 3 runs). */
 template <class F>
 double calls_per_sec(F &&f, double secs)
 {
@@ -235,8 +235,8 @@ double calls_per_sec(F &&f, double secs)
 	return best;
 }
 
-// The ICRC input of a frame: 8 B of 0xFF + the IP datagram up to the ICRC, masked
-// (roce_framing.h, Annex A17.4.1), written to `out` (the same steps as compute_icrc).
+/* The ICRC input of a frame: 8 B of 0xFF + the IP datagram up to the ICRC, masked
+ * (roce_framing.h, Annex A17.4.1), written to `out` (the same steps as compute_icrc). */
 size_t icrc_input(const uint8_t *dgram, size_t n, uint8_t *out)
 {
 	memset(out, 0xFF, 8);
@@ -253,8 +253,8 @@ size_t icrc_input(const uint8_t *dgram, size_t n, uint8_t *out)
 
 int bench_icrc(double secs)
 {
-	// rte_net_crc reads EAL's SIMD width once, at its first selection (this mode makes it):
-	// allow 512 bits unless the user forced a width on the command line.
+	/* rte_net_crc reads EAL's SIMD width once, at its first selection (this mode makes it):
+	 * allow 512 bits unless the user forced a width on the command line. */
 	bool raised = rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512) == 0;
 	printf("ICRC throughput, one core, hot cache, %.2f s per cell; zlib %s crc32(); EAL max "
 	       "SIMD "
@@ -290,7 +290,7 @@ int bench_icrc(double secs)
 			return 1;
 		}
 		f.buf.resize(r.len);
-		f.dgram_len = r.len - kEthHdrLen - kIcrcLen; // IP header .. pad
+		f.dgram_len = r.len - kEthHdrLen - kIcrcLen; /* IP header .. pad */
 		Packet q;
 		ParseStats st;
 		if (parse(f.buf, q, st) != ParseError::ok) {
@@ -321,7 +321,7 @@ int bench_icrc(double secs)
 			const uint8_t *dg = f.buf.data() + kEthHdrLen;
 			const size_t n = f.dgram_len;
 			const size_t in = icrc_input(dg, n, masked);
-			// Correctness first: the four computations agree, and with the frame's ICRC.
+			/* Correctness first: the four computations agree, and with the frame's ICRC. */
 			uint32_t ours = 0;
 			compute_icrc({dg, n}, IpVersion::v4, kIpv4HdrMinLen, ours, scratch);
 			uint32_t zl = uint32_t(crc32(0, masked, uInt(in)));
@@ -360,14 +360,14 @@ int bench_icrc(double secs)
 			       gbs(r_raw), gbs(r_zraw), r_raw / r_zraw);
 		}
 	}
-	// What the transport gets in a normal process (first selection after rte_eal_init()).
+	/* What the transport gets in a normal process (first selection after rte_eal_init()). */
 	printf("\nICRC ours/zlib: both include the copy+mask; raw: CRC only. The transport itself "
 	       "uses "
 	       "rte_net_crc's own first-use choice: AVX512 only if EAL allows 512-bit SIMD.\n");
 	return 0;
 }
 
-// "64,4096" -> {64, 4096}; "" -> {}. False on anything but numbers 1..max.
+/* "64,4096" -> {64, 4096}; "" -> {}. False on anything but numbers 1..max. */
 bool parse_sizes(const char *arg, uint32_t max, std::vector<uint32_t> &out)
 {
 	std::vector<uint32_t> v;
@@ -383,7 +383,7 @@ bool parse_sizes(const char *arg, uint32_t max, std::vector<uint32_t> &out)
 	return true;
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {

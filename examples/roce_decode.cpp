@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_decode: print every frame of a pcap/pcapng file as RoCE v2 (one line per frame).
-//
-//   roce_decode [--json] [--stats] [--no-icrc] [--verbose] FILE
-//
-// Text: "<frame> <opcode> qp=.. psn=.. ack=.. <ext headers> payload=.. icrc=ok|bad".
-// --json: one object per line; keys: frame (1-based), caplen, len, roce (UDP port 4791
-// reached), status (ParseError name), and when decoded: opcode (IBA name), opcode_value,
-// transport, dest_qp, psn, ack_req, se, mig_req, pad_cnt, tver, pkey, fecn, becn, eth/ip/udp
-// fields, extension headers, payload_len, icrc (value, wire bytes read LSB first),
-// icrc_wire (hex as on the wire), icrc_ok (null when not computed).
-// --stats: per-result counters on stderr at the end.
-// --verbose: keep DPDK's informational log lines (e.g. rte_net_crc's choice of CRC code,
-// printed on stderr at the first ICRC; without EAL nothing else sets the log level).
-// Exit status: 0 whatever the packets contain; 1 if the file can't be read; 2 usage.
+/* roce_decode: print every frame of a pcap/pcapng file as RoCE v2 (one line per frame).
+ *
+ *   roce_decode [--json] [--stats] [--no-icrc] [--verbose] FILE
+ *
+ * Text: "<frame> <opcode> qp=.. psn=.. ack=.. <ext headers> payload=.. icrc=ok|bad".
+ * --json: one object per line; keys: frame (1-based), caplen, len, roce (UDP port 4791
+ * reached), status (ParseError name), and when decoded: opcode (IBA name), opcode_value,
+ * transport, dest_qp, psn, ack_req, se, mig_req, pad_cnt, tver, pkey, fecn, becn, eth/ip/udp
+ * fields, extension headers, payload_len, icrc (value, wire bytes read LSB first),
+ * icrc_wire (hex as on the wire), icrc_ok (null when not computed).
+ * --stats: per-result counters on stderr at the end.
+ * --verbose: keep DPDK's informational log lines (e.g. rte_net_crc's choice of CRC code,
+ * printed on stderr at the first ICRC; without EAL nothing else sets the log level).
+ * Exit status: 0 whatever the packets contain; 1 if the file can't be read; 2 usage. */
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -130,7 +130,7 @@ void print_json(uint64_t n, uint32_t caplen, uint32_t len, r::ParseError e, cons
 {
 	auto en = r::error_name(e);
 	bool roce = !r::is_not_roce(e) && e != r::ParseError::truncated_eth;
-	// A frame cut before the UDP port is known is not claimed as RoCE.
+	/* A frame cut before the UDP port is known is not claimed as RoCE. */
 	if (e == r::ParseError::truncated_ip || e == r::ParseError::ip_len_mismatch ||
 	    e == r::ParseError::bad_ip_version || e == r::ParseError::bad_ip_header_len ||
 	    e == r::ParseError::ip_fragment || e == r::ParseError::truncated_udp)
@@ -203,7 +203,7 @@ void print_json(uint64_t n, uint32_t caplen, uint32_t len, r::ParseError e, cons
 	std::printf(",\"payload_len\":%zu,\"icrc\":%u,\"icrc_wire\":\"%02x%02x%02x%02x\"",
 		    p.payload.size(), p.icrc, p.icrc & 0xFF, (p.icrc >> 8) & 0xFF,
 		    (p.icrc >> 16) & 0xFF, p.icrc >> 24);
-	const bool checked = g_icrc_checked; // fully decoded here, so computed iff enabled
+	const bool checked = g_icrc_checked; /* fully decoded here, so computed iff enabled */
 	std::printf(",\"icrc_computed\":%u,\"icrc_ok\":%s,\"ip_checksum_ok\":%s}\n",
 		    p.icrc_computed, checked ? (p.icrc_ok ? "true" : "false") : "null",
 		    p.ip_checksum_ok ? "true" : "false");
@@ -216,7 +216,7 @@ int usage()
 	return 2;
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {
@@ -244,21 +244,22 @@ int main(int argc, char **argv)
 	}
 	if (!file)
 		return usage();
-	// This program's own choice, not the library's: without EAL, DPDK logs at every level,
-	// and rte_net_crc reports its SIMD selection at INFO on the first ICRC computed.
+	/* This program's own choice, not the library's: without EAL, DPDK logs at every level,
+	 * and rte_net_crc reports its SIMD selection at INFO on the first ICRC computed. */
 	if (!verbose)
 		rte_log_set_global_level(RTE_LOG_WARNING);
 
 	char err[PCAP_ERRBUF_SIZE] = {};
-	pcap_t *pc = pcap_open_offline(file, err); // reads pcap and pcapng
+	pcap_t *pc = pcap_open_offline(file, err); /* reads pcap and pcapng */
 	if (!pc) {
-		std::fprintf(stderr, "roce_decode: %s\n", err); // libpcap's message names the file
+		std::fprintf(stderr, "roce_decode: %s\n",
+			     err); /* libpcap's message names the file */
 		return 1;
 	}
 	const int dlt = pcap_datalink(pc);
 	bool raw_ip;
 	if (dlt == DLT_EN10MB) {
-		raw_ip = false; // ibdump writes Ethernet frames
+		raw_ip = false; /* ibdump writes Ethernet frames */
 	} else if (dlt == DLT_RAW || dlt == 101 /* LINKTYPE_RAW */ || dlt == 228 || dlt == 229) {
 		raw_ip = true;
 	} else {
@@ -286,7 +287,7 @@ int main(int argc, char **argv)
 	}
 	int status = 0;
 	if (rc == PCAP_ERROR) {
-		// A record cut off by the end of the file: report, but what was read is printed.
+		/* A record cut off by the end of the file: report, but what was read is printed. */
 		std::fprintf(stderr, "roce_decode: %s: %s\n", file, pcap_geterr(pc));
 		status = n == 0 ? 1 : 0;
 	}

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_gen: write a pcap with one RoCE v2 frame per opcode of the table (for cross-checking
-// the builder against tshark and scapy, see tests/roce_crosscheck.py).
-//
-//   roce_gen [--ipv6] [--vlan] [--all] [--payload N] [--bad-icrc] [--no-rd] [--only-hex OPC] OUT.pcap
-//
-// --all writes the four variants (IPv4, IPv6, IPv4+VLAN, IPv6+VLAN) one after the other.
-// --payload N: payload bytes for opcodes that carry data (default 13, so PadCnt = 3).
-// --bad-icrc: flip the ICRC (the raw builder path), so decoders must report a mismatch.
-// Every field gets a distinct non-zero value derived from the frame index.
-// Exit status 0 on success, 1 on I/O errors, 2 usage.
+/* roce_gen: write a pcap with one RoCE v2 frame per opcode of the table (for cross-checking the
+ * builder against tshark and scapy, see tests/roce_crosscheck.py).
+ *
+ *   roce_gen [--ipv6] [--vlan] [--all] [--payload N] [--bad-icrc] [--no-rd] [--only-hex OPC] OUT.pcap
+ *
+ * --all writes the four variants (IPv4, IPv6, IPv4+VLAN, IPv6+VLAN) one after the other.
+ * --payload N: payload bytes for opcodes that carry data (default 13, so PadCnt = 3).
+ * --bad-icrc: flip the ICRC (the raw builder path), so decoders must report a mismatch. Every
+ * field gets a distinct non-zero value derived from the frame index. Exit status 0 on success, 1
+ * on I/O errors, 2 usage. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,7 +29,7 @@ r::Packet fill(r::Opcode op, uint32_t i, bool v6, bool vlan, std::span<const uin
 	p.ip_version = v6 ? r::IpVersion::v6 : r::IpVersion::v4;
 	p.eth.has_vlan = vlan;
 	p.eth.vlan_tci = static_cast<uint16_t>((3u << 13) | (100 + i % 3000));
-	p.ip4.tos = 0x02 | (i % 2 ? 0x68 : 0); // ECT(0), sometimes DSCP 26
+	p.ip4.tos = 0x02 | (i % 2 ? 0x68 : 0); /* ECT(0), sometimes DSCP 26 */
 	p.ip4.ttl = static_cast<uint8_t>(64 + i % 64);
 	p.ip4.id = static_cast<uint16_t>(0x1000 + i);
 	p.ip6.traffic_class = 0x6a;
@@ -45,12 +45,12 @@ r::Packet fill(r::Opcode op, uint32_t i, bool v6, bool vlan, std::span<const uin
 	p.rdeth.ee_context = 0x00EE00 + i;
 	p.deth.qkey = 0x11111111;
 	p.deth.src_qp = 0x000200 + i;
-	p.feth.value = 0x00000011; // global visibility, level 1
+	p.feth.value = 0x00000011; /* global visibility, level 1 */
 	p.reth = {0x00007F0000001000ull + i * 0x100, 0x1234 + i, uint32_t(payload.size() + 4096)};
 	p.atomic_eth = {0x00007F0000002000ull + i * 8, 0x4321 + i, 0x1111222233334444ull,
 			0x5555666677778888ull};
 	p.aeth = {static_cast<uint8_t>(i % 4 == 3 ? 0x60 : 0x1F),
-		  0x000010 + i}; // ACK/unlimited or PSN-seq NAK
+		  0x000010 + i}; /* ACK/unlimited or PSN-seq NAK */
 	p.atomic_ack_eth = {0x0102030405060708ull + i};
 	p.imm = 0xDEADBEEF ^ i;
 	p.ieth_rkey = 0xCAFE0000 + i;
@@ -74,7 +74,7 @@ int usage()
 	return 2;
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < payload.size(); ++i)
 		payload[i] = static_cast<uint8_t>('a' + i % 26);
 	std::span<const uint8_t> pl(payload.data(), plen);
-	// ATOMIC_WRITE needs exactly 8 bytes.
+	/* ATOMIC_WRITE needs exactly 8 bytes. */
 	std::span<const uint8_t> pl8(payload.data(), 8);
 
 	pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
@@ -139,7 +139,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			if (bad) {
-				// Re-encode through the raw path with a wrong ICRC (research mode).
+				/* Re-encode through the raw path with a wrong ICRC (research
+				 * mode). */
 				std::vector<uint8_t> copy(buf.begin(), buf.begin() + long(br.len));
 				r::Packet q;
 				r::ParseStats st;

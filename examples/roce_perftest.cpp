@@ -1,40 +1,40 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest: a peer for perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw and the
-// latency tests ib_write_lat, ib_read_lat, ib_send_lat (RC) on the
-// userspace RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
-//
-//   roce_perftest [EAL args] -- --test=TEST [options]            server
-//   roce_perftest [EAL args] -- --test=TEST [options] <host>     client
-//   roce_perftest [EAL args] -- --test=TEST -R [options] <ip>    client, rdma_cm mode
-//
-// TEST: write, read, send, atomic (the ib_*_bw tests), write_lat, read_lat, send_lat.
-//
-// Options as perftest's where they apply (both sides must be given the same ones):
-//   -s, --size=<bytes>      message size (default 65536, latency tests 2; atomic: 8 only)
-//   -a, --all               all sizes 2 .. 2^23
-//   -n, --iters=<n>         messages per size (default 5000, latency tests 1000; at least 5)
-//   -m, --mtu=<bytes>       path MTU (default the port's; the smaller of both sides is used)
-//   -p, --port=<port>       TCP port (default 18515); with -R the RDMA CM's port (port space
-//                           TCP) of the server
-//   -t, --tx-depth=<n>      outstanding send WRs (default 128)
-//   -r, --rx-depth=<n>      receives posted by a send server (default 512)
-//   -x, --gid-index=0|1     as roce_pingpong's -g (default 1: IPv4)
-//   -A, --atomic_type=FETCH_AND_ADD|CMP_AND_SWAP   the atomic test's operation (default FAA)
-//   -q, --qp=<n>            QPs (1..64; bandwidth tests): each moves -n messages, the
-//                           report counts all (perftest's iterations x QPs)
-//   -b, --bidirectional     write and read: both sides run at once, each prints the sum
-//   -D, --duration=<sec>    write, read, atomic: run for this long instead of -n messages
-//   -I, --inline_size=<n>   WRITEs and SENDs of at most n bytes are posted inline (0..4096;
-//                           default 0, none)
-//   -R, --rdma_cm           perftest's rdma_cm mode: the exchange goes over an RC connection
-//                           of the RDMA CM to the server's IPv4 address (the client's <ip>,
-//                           on the RoCE link), the CM connects the test's QPs (-x 1 only)
-//   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
-// The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
-// keys, unless --peer-mac gives it (with -R the CM resolves it); the Context answers the peer's
-// ARP/NS for our GID while we wait in the exchange (SideChannel::get polls it).
-//
-// The exchange with the peer and the flow of each test: roce_perftest.h.
+/* roce_perftest: a peer for perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw and the
+ * latency tests ib_write_lat, ib_read_lat, ib_send_lat (RC) on the
+ * userspace RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
+ *
+ *   roce_perftest [EAL args] -- --test=TEST [options]            server
+ *   roce_perftest [EAL args] -- --test=TEST [options] <host>     client
+ *   roce_perftest [EAL args] -- --test=TEST -R [options] <ip>    client, rdma_cm mode
+ *
+ * TEST: write, read, send, atomic (the ib_*_bw tests), write_lat, read_lat, send_lat.
+ *
+ * Options as perftest's where they apply (both sides must be given the same ones):
+ *   -s, --size=<bytes>      message size (default 65536, latency tests 2; atomic: 8 only)
+ *   -a, --all               all sizes 2 .. 2^23
+ *   -n, --iters=<n>         messages per size (default 5000, latency tests 1000; at least 5)
+ *   -m, --mtu=<bytes>       path MTU (default the port's; the smaller of both sides is used)
+ *   -p, --port=<port>       TCP port (default 18515); with -R the RDMA CM's port (port space
+ *                           TCP) of the server
+ *   -t, --tx-depth=<n>      outstanding send WRs (default 128)
+ *   -r, --rx-depth=<n>      receives posted by a send server (default 512)
+ *   -x, --gid-index=0|1     as roce_pingpong's -g (default 1: IPv4)
+ *   -A, --atomic_type=FETCH_AND_ADD|CMP_AND_SWAP   the atomic test's operation (default FAA)
+ *   -q, --qp=<n>            QPs (1..64; bandwidth tests): each moves -n messages, the
+ *                           report counts all (perftest's iterations x QPs)
+ *   -b, --bidirectional     write and read: both sides run at once, each prints the sum
+ *   -D, --duration=<sec>    write, read, atomic: run for this long instead of -n messages
+ *   -I, --inline_size=<n>   WRITEs and SENDs of at most n bytes are posted inline (0..4096;
+ *                           default 0, none)
+ *   -R, --rdma_cm           perftest's rdma_cm mode: the exchange goes over an RC connection
+ *                           of the RDMA CM to the server's IPv4 address (the client's <ip>,
+ *                           on the RoCE link), the CM connects the test's QPs (-x 1 only)
+ *   --ip, --peer-mac, --dpdk-port, --pcap   as roce_pingpong
+ * The peer's MAC comes from neighbour resolution (ARP / IPv6 ND, peer_mac.h) of the GID in its
+ * keys, unless --peer-mac gives it (with -R the CM resolves it); the Context answers the peer's
+ * ARP/NS for our GID while we wait in the exchange (SideChannel::get polls it).
+ *
+ * The exchange with the peer and the flow of each test: roce_perftest.h. */
 #include <getopt.h>
 
 #include <algorithm>
@@ -82,7 +82,7 @@ void usage(const char *argv0)
 	       argv0, argv0);
 }
 
-// A whole number lo..hi for option opt; false (said: "-q: 1 to 64 QPs, not 65") otherwise.
+/* A whole number lo..hi for option opt; false (said: "-q: 1 to 64 QPs, not 65") otherwise. */
 bool in_range(const char *opt, const char *what, const char *arg, long lo, long hi, uint32_t &v)
 {
 	char *end = nullptr;
@@ -95,7 +95,7 @@ bool in_range(const char *opt, const char *what, const char *arg, long lo, long 
 	return true;
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 		return 1;
 	}
-	// What this peer does not do (perftest does): say so instead of hanging the peer.
+	/* What this peer does not do (perftest does): say so instead of hanging the peer. */
 	if (o.duplex && (o.test == Test::send || o.test == Test::atomic || o.lat)) {
 		fprintf(stderr, "-b: bidirectional write and read only (send_bw's run_iter_bi is "
 				"not implemented)\n");
@@ -234,22 +234,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "-q: the latency tests use one QP (as perftest's)\n");
 		return 1;
 	}
-	if (o.lat) { // DEF_SIZE_LAT, DEF_ITERS; one message at a time
+	if (o.lat) { /* DEF_SIZE_LAT, DEF_ITERS; one message at a time */
 		if (!o.size_set)
 			o.size = 2;
 		if (!o.iters_set)
 			o.iters = 1000;
 	}
 	if (o.test == Test::atomic) {
-		// perftest: "Message size cannot be changed for Atomic tests" (-a sets 2^23).
+		/* perftest: "Message size cannot be changed for Atomic tests" (-a sets 2^23). */
 		if (o.all || (o.size_set && o.size != kAtomicSize)) {
 			fprintf(stderr, "--test=atomic: the size is 8 bytes (no -s, no -a)\n");
 			return 1;
 		}
 		o.size = kAtomicSize;
 	}
-	o.tx_depth = std::min<uint64_t>(o.tx_depth, o.iters); // perftest does the same
-	if (o.lat) // one message at a time, but SEND completions may trail the peer's reply
+	o.tx_depth = std::min<uint64_t>(o.tx_depth, o.iters); /* perftest does the same */
+	if (o.lat) /* one message at a time, but SEND completions may trail the peer's reply */
 		o.tx_depth = std::max<uint32_t>(o.tx_depth, 16);
 	rte_mempool *mp = start_ports("pt_pool", 8191, false, o.dpdk_port);
 	if (mp == nullptr)

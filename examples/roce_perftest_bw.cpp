@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest: the bandwidth tests (run_iter_bw, run_iter_bw_server, -b, -D, atomics) (see roce_perftest.h).
+/* roce_perftest: the bandwidth tests (run_iter_bw, run_iter_bw_server, -b, -D, atomics) (see roce_perftest.h). */
 #include <arpa/inet.h>
 #include <sched.h>
 #include <unistd.h>
@@ -22,8 +22,8 @@ using namespace gaudi::roce;
 
 namespace gaudi::examples::perftest {
 
-// run_iter_bw: every QP posts `iters` messages of `size` (with -D: until the duration is
-// over), at most tx_depth outstanding per QP; false on a failed completion.
+/* run_iter_bw: every QP posts `iters` messages of `size` (with -D: until the duration is
+ * over), at most tx_depth outstanding per QP; false on a failed completion. */
 bool Peer::send_loop(uint64_t size, Report &rep)
 {
 	const uint32_t nq = o_.num_qps;
@@ -32,8 +32,8 @@ bool Peer::send_loop(uint64_t size, Report &rep)
 	const uint64_t stop = o_.duration ? t0 + uint64_t(o_.duration) * hz : UINT64_MAX;
 	const uint64_t iters = o_.duration ? UINT64_MAX : o_.iters;
 	Sge s{reinterpret_cast<uintptr_t>(buf_), uint32_t(size), mr_->lkey()};
-	// Atomics: each outstanding one fetches into its own word of the first half, a
-	// range per QP; each QP's atomics go to the one word the peer gave that QP.
+	/* Atomics: each outstanding one fetches into its own word of the first half, a
+	 * range per QP; each QP's atomics go to the one word the peer gave that QP. */
 	const bool atomic = o_.test == Test::atomic;
 	const uint64_t per_qp = half_ / kAtomicSize / nq;
 	const uint64_t depth = atomic ? std::min<uint64_t>(o_.tx_depth, per_qp) : o_.tx_depth;
@@ -44,7 +44,7 @@ bool Peer::send_loop(uint64_t size, Report &rep)
 	WorkCompletion wc[32];
 	while (posting || outstanding > 0) {
 		if (posting && rte_get_timer_cycles() >= stop)
-			posting = false; // -D: time is up, drain what is in flight
+			posting = false; /* -D: time is up, drain what is in flight */
 		bool more = false;
 		for (uint32_t q = 0; posting && q < nq; q++) {
 			while (posted[q] < iters && posted[q] - done[q] < depth) {
@@ -91,8 +91,8 @@ bool Peer::send_loop(uint64_t size, Report &rep)
 				return false;
 			}
 			if (atomic) {
-				// One word per QP, RC order: FAA's fetched values count up by
-				// the add; CAS swaps 0 for 0, so the word never changes.
+				/* One word per QP, RC order: FAA's fetched values count up by
+				 * the add; CAS swaps 0 for 0, so the word never changes. */
 				uint64_t id = wc[i].wr_id;
 				uint64_t v = fetched[q * per_qp + id % per_qp];
 				uint64_t want = first[q] + (o_.cas ? 0 : id * kAtomicAdd);
@@ -121,8 +121,8 @@ bool Peer::send_loop(uint64_t size, Report &rep)
 		       total, first[0], first[0] + (done[0] - 1) * kAtomicAdd);
 	return true;
 }
-// Our server after an atomic run: perftest's client added 1 per FETCH_AND_ADD to words of
-// our (zeroed) second half, or swapped 0 for 0; the words' sum says each executed once.
+/* Our server after an atomic run: perftest's client added 1 per FETCH_AND_ADD to words of
+ * our (zeroed) second half, or swapped 0 for 0; the words' sum says each executed once. */
 bool Peer::check_atomic_target(uint64_t iters)
 {
 	const auto *w = reinterpret_cast<const uint64_t *>(buf_ + half_);
@@ -139,16 +139,16 @@ void Peer::fill(Report &rep, uint64_t size, uint64_t n, uint64_t cycles)
 	rep.size = size;
 	rep.iters = n;
 	rep.bw_avg = sec > 0 ? double(size) * double(n) / sec / 1048576.0 : 0;
-	rep.bw_peak = rep.bw_avg; // no per-message time stamps here
+	rep.bw_peak = rep.bw_avg; /* no per-message time stamps here */
 	rep.msg_rate = sec > 0 ? double(n) / sec / 1e6 : 0;
 }
 int Peer::run_rdma()
 {
 	Report mine, theirs;
 	if (o_.duplex) {
-		// write_bw.c / read_bw.c with -b: both sides run; a hand shake before each
-		// size (and after it with -a: the peer's version >= 4.6), then the reports
-		// cross and each prints the sum of both (print_full_bw_report).
+		/* write_bw.c / read_bw.c with -b: both sides run; a hand shake before each
+		 * size (and after it with -a: the peer's version >= 4.6), then the reports
+		 * cross and each prints the sum of both (print_full_bw_report). */
 		for (uint64_t size = o_.all ? 2 : o_.size; size <= (o_.all ? kMaxSize : o_.size);
 		     size *= 2) {
 			if (!hand_shake())
@@ -177,8 +177,8 @@ int Peer::run_rdma()
 		if (!hand_shake() || !xchg_reports(*ch_, mine, theirs))
 			return fail("report exchange");
 	} else {
-		// The server waits in a hand shake (answering the peer's RDMA meanwhile), then
-		// prints the client's report.
+		/* The server waits in a hand shake (answering the peer's RDMA meanwhile), then
+		 * prints the client's report. */
 		if (!hand_shake() || !xchg_reports(*ch_, mine, theirs))
 			return fail("report exchange");
 		print_report(theirs);
@@ -207,8 +207,8 @@ int Peer::run_send()
 	return 0;
 }
 
-// run_iter_bw_server: keep rx_depth receives posted on every QP until iters arrived on each;
-// the hand shake goes once the first are posted. false (said) on a failure.
+/* run_iter_bw_server: keep rx_depth receives posted on every QP until iters arrived on each;
+ * the hand shake goes once the first are posted. false (said) on a failure. */
 bool Peer::recv_loop(uint64_t size, Report &rep)
 {
 	Sge s{reinterpret_cast<uintptr_t>(buf_) + half_, uint32_t(size), mr_->lkey()};
@@ -253,4 +253,4 @@ bool Peer::recv_loop(uint64_t size, Report &rep)
 	return true;
 }
 
-} // namespace gaudi::examples::perftest
+} /* namespace gaudi::examples::perftest */

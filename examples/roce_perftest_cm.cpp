@@ -1,25 +1,25 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest -R: perftest's rdma_cm mode (see roce_perftest.h) over our RDMA CM (roce_cm.h).
-// From perftest 4.5-0.17's source (perftest_parameters.c: -R sets work_rdma_cm and with it
-// use_rdma_cm; perftest_communication.c and perftest_resources.c):
-//   - the exchange is not TCP: establish_connection() makes an RC connection through the CM to
-//     the server's port (-p, port space TCP; rdma_server_connect / rdma_client_connect: no
-//     responder resources, retry and RNR retry 7), and ctx_xchg_data / ctx_hand_shake go as
-//     SENDs on it, one receive of sizeof(struct pingpong_dest) = 56 bytes posted at a time and
-//     posted again after each message (rdma_read_data). The client sends first.
-//   - the keys (rdma_write_keys) are struct pingpong_dest in binary, big-endian fields (x86-64
-//     layout): lid, out_reads, qpn, psn, rkey at 0..19, vaddr at 24, the GID at 32, srqn at 48,
-//     gid_index at 52. The other messages (version, cycle buffer, MTU, reports) as over TCP.
-//   - create_rdma_cm_connection(), after ctx_init and before any key hand shake: a hand shake,
-//     then one CM connection per QP to the same port (the client connects; the server accepts
-//     -q CONNECT_REQUESTs, responder resources and initiator depth = out_reads for READ and
-//     atomics, 0 otherwise; perftest's server does not wait for the RTU), then a hand shake.
-//     The CM moves the QPs to RTS: no ctx_connect, no GID check.
-//   - ctx_close_connection is the hand shake alone (no "done"); then destroy_ctx(): the client
-//     disconnects each test QP (DREQ) and waits for the DISCONNECTED events, the exchange's
-//     connection ends when the process closes it.
-// The client retries a connection the server rejected (it may not listen yet), as perftest's
-// rdma_cm_client_connection does (every 100 ms).
+/* roce_perftest -R: perftest's rdma_cm mode (see roce_perftest.h) over our RDMA CM (roce_cm.h).
+ * From perftest 4.5-0.17's source (perftest_parameters.c: -R sets work_rdma_cm and with it
+ * use_rdma_cm; perftest_communication.c and perftest_resources.c):
+ *   - the exchange is not TCP: establish_connection() makes an RC connection through the CM to
+ *     the server's port (-p, port space TCP; rdma_server_connect / rdma_client_connect: no
+ *     responder resources, retry and RNR retry 7), and ctx_xchg_data / ctx_hand_shake go as
+ *     SENDs on it, one receive of sizeof(struct pingpong_dest) = 56 bytes posted at a time and
+ *     posted again after each message (rdma_read_data). The client sends first.
+ *   - the keys (rdma_write_keys) are struct pingpong_dest in binary, big-endian fields (x86-64
+ *     layout): lid, out_reads, qpn, psn, rkey at 0..19, vaddr at 24, the GID at 32, srqn at 48,
+ *     gid_index at 52. The other messages (version, cycle buffer, MTU, reports) as over TCP.
+ *   - create_rdma_cm_connection(), after ctx_init and before any key hand shake: a hand shake,
+ *     then one CM connection per QP to the same port (the client connects; the server accepts
+ *     -q CONNECT_REQUESTs, responder resources and initiator depth = out_reads for READ and
+ *     atomics, 0 otherwise; perftest's server does not wait for the RTU), then a hand shake.
+ *     The CM moves the QPs to RTS: no ctx_connect, no GID check.
+ *   - ctx_close_connection is the hand shake alone (no "done"); then destroy_ctx(): the client
+ *     disconnects each test QP (DREQ) and waits for the DISCONNECTED events, the exchange's
+ *     connection ends when the process closes it.
+ * The client retries a connection the server rejected (it may not listen yet), as perftest's
+ * rdma_cm_client_connection does (every 100 ms). */
 #include <sched.h>
 
 #include <algorithm>
@@ -37,10 +37,10 @@ namespace gaudi::examples::perftest {
 
 namespace {
 
-constexpr uint64_t kSyncId = 5;	       // SYNC_SPEC_ID
-constexpr uint32_t kDestSize = 56;     // sizeof(struct pingpong_dest) on x86-64
-constexpr unsigned kRetries = 50;      // rejected connections tried again (perftest: 10)
-constexpr unsigned kTeardownMs = 5000; // longest wait for the DISCONNECTED events
+constexpr uint64_t kSyncId = 5;	       /* SYNC_SPEC_ID */
+constexpr uint32_t kDestSize = 56;     /* sizeof(struct pingpong_dest) on x86-64 */
+constexpr unsigned kRetries = 50;      /* rejected connections tried again (perftest: 10) */
+constexpr unsigned kTeardownMs = 5000; /* longest wait for the DISCONNECTED events */
 
 void put32(uint8_t *p, uint32_t v)
 {
@@ -58,7 +58,7 @@ uint64_t ms_to_tsc(unsigned ms)
 	return rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
 }
 
-} // namespace
+} /* namespace */
 
 CmOob::CmOob(Context &ctx, const Opts &o) : ctx_(ctx), o_(o) {}
 
@@ -90,7 +90,7 @@ bool CmOob::open()
 	int err = 0;
 	smr_ = ctx_.reg_mr(*pd_, sbuf_.data(), sbuf_.size(), 0, &err);
 	rmr_ = ctx_.reg_mr(*pd_, rbuf_.data(), rbuf_.size(), IBV_ACCESS_LOCAL_WRITE, &err);
-	QpInitAttr a; // create_comm_struct: RC, tx_depth 1, rx_depth 1
+	QpInitAttr a; /* create_comm_struct: RC, tx_depth 1, rx_depth 1 */
 	a.qp_type = IBV_QPT_RC;
 	a.send_cq = scq_.get();
 	a.recv_cq = rcq_.get();
@@ -102,7 +102,7 @@ bool CmOob::open()
 		fprintf(stderr, "rdma_cm: couldn't create the exchange's QP (%d)\n", err);
 		return false;
 	}
-	ConnParam p; // perftest's conn_param for the exchange (its verb is SEND)
+	ConnParam p; /* perftest's conn_param for the exchange (its verb is SEND) */
 	p.responder_resources = p.initiator_depth = 0;
 	if (o_.server) {
 		std::array<uint8_t, 4> ip{};
@@ -157,7 +157,7 @@ bool CmOob::pump()
 		events_.push_back(ev);
 	}
 	if (!busy)
-		sched_yield(); // a peer sharing this CPU (a VM, say) gets it at once
+		sched_yield(); /* a peer sharing this CPU (a VM, say) gets it at once */
 	return busy;
 }
 
@@ -191,7 +191,7 @@ bool CmOob::connect_retry(QueuePair &qp, const ConnParam &p, CmId **out)
 		do {
 			if (!next_event(ev))
 				return false;
-		} while (ev.id != id); // nothing else is expected while connecting
+		} while (ev.id != id); /* nothing else is expected while connecting */
 		if (ev.type == CmEventType::established) {
 			*out = id;
 			return true;
@@ -203,7 +203,7 @@ bool CmOob::connect_retry(QueuePair &qp, const ConnParam &p, CmId **out)
 				ev.status);
 			return false;
 		}
-		// Rejected: the server may not listen yet (perftest's client retries too).
+		/* Rejected: the server may not listen yet (perftest's client retries too). */
 		const uint64_t until = ms_to_tsc(100);
 		while (rte_get_timer_cycles() < until)
 			pump();
@@ -218,7 +218,7 @@ bool CmOob::accept_next(QueuePair &qp, const ConnParam &p, CmId **out)
 			return false;
 		if (ev.type == CmEventType::connect_request && ev.listen_id == listen_)
 			break;
-		if (ev.type != CmEventType::established) // the RTU of one we took: nothing to do
+		if (ev.type != CmEventType::established) /* the RTU of one we took: nothing to do */
 			fprintf(stderr, "rdma_cm: event %s ignored while listening\n",
 				std::string(cm_event_name(ev.type)).c_str());
 	}
@@ -235,8 +235,8 @@ bool CmOob::accept_next(QueuePair &qp, const ConnParam &p, CmId **out)
 
 bool CmOob::wait_wc(CompletionQueue &cq, WorkCompletion &wc)
 {
-	// The CQ is looked at once more after the peer's disconnection: the client disconnects as
-	// soon as it has the last message, and the ACK of ours came before its DREQ.
+	/* The CQ is looked at once more after the peer's disconnection: the client disconnects as
+	 * soon as it has the last message, and the ACK of ours came before its DREQ. */
 	while (cq.poll_cq({&wc, 1}) == 0) {
 		if (comm_down_) {
 			fprintf(stderr, "rdma_cm: the peer disconnected the exchange\n");
@@ -331,7 +331,7 @@ bool CmOob::connect_qps(std::span<const std::unique_ptr<QueuePair>> qps, Dest &m
 			return false;
 		ids_.push_back(id);
 	}
-	if (listen_) { // perftest's server destroys its listener once every QP is connected
+	if (listen_) { /* perftest's server destroys its listener once every QP is connected */
 		cm_->destroy_id(listen_);
 		listen_ = nullptr;
 	}
@@ -341,8 +341,8 @@ bool CmOob::connect_qps(std::span<const std::unique_ptr<QueuePair>> qps, Dest &m
 
 void CmOob::teardown()
 {
-	// Ours the client: DREQ for the test's connections, then the exchange's. The server
-	// answers the peer's (the CM sends the DREP).
+	/* Ours the client: DREQ for the test's connections, then the exchange's. The server
+	 * answers the peer's (the CM sends the DREP). */
 	if (o_.server) {
 		for (CmId *id : ids_)
 			cm_->disconnect(*id);
@@ -359,7 +359,7 @@ void CmOob::teardown()
 				comm_down_ ? "" : " and the exchange's", kTeardownMs);
 			return;
 		}
-		pump(); // the exchange's disconnection sets comm_down_
+		pump(); /* the exchange's disconnection sets comm_down_ */
 		for (; !events_.empty(); events_.pop_front())
 			if (events_.front().type == CmEventType::disconnected &&
 			    std::find(ids_.begin(), ids_.end(), events_.front().id) != ids_.end())
@@ -368,4 +368,4 @@ void CmOob::teardown()
 	printf(" rdma_cm: disconnected %zu QP(s) and the exchange's\n", ids_.size());
 }
 
-} // namespace gaudi::examples::perftest
+} /* namespace gaudi::examples::perftest */

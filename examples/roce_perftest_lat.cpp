@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest: the latency tests (run_iter_lat_write, run_iter_lat, run_iter_lat_send) (see roce_perftest.h).
+/* roce_perftest: the latency tests (run_iter_lat_write, run_iter_lat, run_iter_lat_send) (see roce_perftest.h). */
 #include <arpa/inet.h>
 #include <sched.h>
 #include <unistd.h>
@@ -22,14 +22,14 @@ using namespace gaudi::roce;
 
 namespace gaudi::examples::perftest {
 
-// Latency tests. Returns the exit status.
+/* Latency tests. Returns the exit status. */
 int Peer::run_lat()
 {
-	const bool server = o_.server == nullptr; // perftest's machine == SERVER
+	const bool server = o_.server == nullptr; /* perftest's machine == SERVER */
 	printf("---------------------------------------------------------------------------"
 	       "------------\n");
-	// read_lat.c: only the client posts; the server closes at once and answers READs
-	// while it waits in that hand shake.
+	/* read_lat.c: only the client posts; the server closes at once and answers READs
+	 * while it waits in that hand shake. */
 	if (o_.test == Test::read && server)
 		return close_lat();
 	printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    "
@@ -44,7 +44,7 @@ int Peer::run_lat()
 		} else if (o_.test == Test::read) {
 			ok = lat_read(size);
 		} else {
-			// send_lat.c: receives for this size, then a hand shake.
+			/* send_lat.c: receives for this size, then a hand shake. */
 			if (!post_lat_recvs(size) || !hand_shake())
 				return fail("hand shake");
 			ok = lat_send(size, server);
@@ -53,7 +53,7 @@ int Peer::run_lat()
 			return fail("the run");
 		print_lat(size);
 	}
-	// write_lat.c ends without an exchange; read_lat.c and send_lat.c close.
+	/* write_lat.c ends without an exchange; read_lat.c and send_lat.c close. */
 	return o_.test == Test::write ? linger_and_report(0) : close_lat();
 }
 int Peer::close_lat()
@@ -62,7 +62,7 @@ int Peer::close_lat()
 		return fail("closing the connection");
 	return linger_and_report(0);
 }
-// Keeps answering briefly (the peer may wait for our last ACKs), prints the counters.
+/* Keeps answering briefly (the peer may wait for our last ACKs), prints the counters. */
 int Peer::linger_and_report(int rc)
 {
 	finish();
@@ -71,7 +71,7 @@ int Peer::linger_and_report(int rc)
 	print_counters();
 	return rc;
 }
-// Polls the Context once; false when the QP failed (the peer's NAK, retries exceeded).
+/* Polls the Context once; false when the QP failed (the peer's NAK, retries exceeded). */
 bool Peer::progress()
 {
 	if (ctx_->poll() == 0)
@@ -82,7 +82,7 @@ bool Peer::progress()
 	}
 	return true;
 }
-// Waits for one completion on cq; false on a failed one.
+/* Waits for one completion on cq; false on a failed one. */
 bool Peer::wait_wc(CompletionQueue &cq, const char *what)
 {
 	WorkCompletion wc;
@@ -97,7 +97,7 @@ bool Peer::wait_wc(CompletionQueue &cq, const char *what)
 	}
 	return true;
 }
-// Reaps send completions without waiting; false on a failed one.
+/* Reaps send completions without waiting; false on a failed one. */
 bool Peer::reap_sends(uint64_t &done)
 {
 	WorkCompletion wc[16];
@@ -126,9 +126,9 @@ bool Peer::post_one(ibv_wr_opcode op, uint64_t size, uint64_t id)
 		fprintf(stderr, "Couldn't post send: %s\n", strerror(-rc));
 	return rc == 0;
 }
-// run_iter_lat_write: the last byte of what each side writes counts its messages; each
-// waits for the peer's count in its own buffer (at the vaddr it advertised) before the
-// next write. perftest's server writes first.
+/* run_iter_lat_write: the last byte of what each side writes counts its messages; each
+ * waits for the peer's count in its own buffer (at the vaddr it advertised) before the
+ * next write. perftest's server writes first. */
 bool Peer::lat_write(uint64_t size, bool server)
 {
 	volatile uint8_t *post = buf_ + size - 1;
@@ -155,7 +155,7 @@ bool Peer::lat_write(uint64_t size, bool server)
 	}
 	return true;
 }
-// run_iter_lat: one READ at a time.
+/* run_iter_lat: one READ at a time. */
 bool Peer::lat_read(uint64_t size)
 {
 	for (uint64_t i = 0; i < o_.iters; i++) {
@@ -165,7 +165,7 @@ bool Peer::lat_read(uint64_t size)
 	}
 	return true;
 }
-// ctx_set_recv_wqes: up to rx_depth receives of `size` in the second half.
+/* ctx_set_recv_wqes: up to rx_depth receives of `size` in the second half. */
 bool Peer::post_lat_recvs(uint64_t size)
 {
 	lat_rposted_ = std::min<uint64_t>(o_.rx_depth, o_.iters);
@@ -183,9 +183,9 @@ bool Peer::post_lat_recv(uint64_t size)
 	}
 	return true;
 }
-// run_iter_lat_send: each side waits for the peer's SEND before its own; the client sends
-// first. perftest signals only every cq_mod-th send; we signal all and reap them as they
-// come (the peer's reply proves the SEND arrived; its ACK may come later).
+/* run_iter_lat_send: each side waits for the peer's SEND before its own; the client sends
+ * first. perftest signals only every cq_mod-th send; we signal all and reap them as they
+ * come (the peer's reply proves the SEND arrived; its ACK may come later). */
 bool Peer::lat_send(uint64_t size, bool server)
 {
 	uint64_t scnt = 0, rcnt = 0, sdone = 0;
@@ -213,8 +213,8 @@ bool Peer::lat_send(uint64_t size, bool server)
 			return false;
 	return true;
 }
-// print_report_lat (perftest_parameters.c): deltas between successive posts; a WRITE or
-// SEND round trip is two one-way latencies, a READ one.
+/* print_report_lat (perftest_parameters.c): deltas between successive posts; a WRITE or
+ * SEND round trip is two one-way latencies, a READ one. */
 void Peer::print_lat(uint64_t size)
 {
 	const double per_us = double(rte_get_tsc_hz()) / 1e6 * (o_.test == Test::read ? 1.0 : 2.0);
@@ -222,7 +222,7 @@ void Peer::print_lat(uint64_t size)
 	for (size_t i = 0; i < d.size(); i++)
 		d[i] = tposted_[i + 1] - tposted_[i];
 	std::sort(d.begin(), d.end());
-	size_t n = d.size() - 2; // LAT_MEASURE_TAIL
+	size_t n = d.size() - 2; /* LAT_MEASURE_TAIL */
 	double median = (n - 1) % 2 ? double(d[n / 2] + d[n / 2 - 1]) / 2 : double(d[n / 2]);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -238,4 +238,4 @@ void Peer::print_lat(uint64_t size)
 	       std::sqrt(var / double(n)), double(d[p99]) / per_us, double(d[p999]) / per_us);
 }
 
-} // namespace gaudi::examples::perftest
+} /* namespace gaudi::examples::perftest */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest: the out-of-band exchange over TCP (perftest_communication.c's ethernet_*) and
-// the report exchange (xchg_bw_reports), see roce_perftest.h.
+/* roce_perftest: the out-of-band exchange over TCP (perftest_communication.c's ethernet_*) and
+ * the report exchange (xchg_bw_reports), see roce_perftest.h. */
 #include <endian.h>
 
 #include <cinttypes>
@@ -14,7 +14,7 @@ namespace gaudi::examples::perftest {
 
 namespace {
 
-// ethernet_write_keys: KEY_PRINT_FMT_GID with its NUL, kKeyMsgSize bytes.
+/* ethernet_write_keys: KEY_PRINT_FMT_GID with its NUL, kKeyMsgSize bytes. */
 std::string keys_msg(const Dest &d)
 {
 	char m[kKeyMsgSize] = {};
@@ -26,7 +26,7 @@ std::string keys_msg(const Dest &d)
 	return std::string(m, sizeof m);
 }
 
-// ethernet_read_keys.
+/* ethernet_read_keys. */
 bool parse_keys(const char *m, Dest &d)
 {
 	unsigned long long va;
@@ -77,14 +77,14 @@ public:
 		char r[kKeyMsgSize + 1] = {};
 		return ch_.xchg(m.data(), r, kKeyMsgSize) && parse_keys(r, theirs);
 	}
-	// ctx_close_connection: "done" with its NUL after the hand shake.
+	/* ctx_close_connection: "done" with its NUL after the hand shake. */
 	bool close() override { return ch_.put("done", sizeof "done"); }
 
 private:
 	SideChannel ch_;
 };
 
-} // namespace
+} /* namespace */
 
 std::unique_ptr<Oob> open_tcp_oob(roce::Context &ctx, const char *server, int tcp_port)
 {
@@ -100,7 +100,7 @@ void print_report(const Report &r)
 	       r.size, r.iters, r.bw_peak, r.bw_avg, r.msg_rate);
 }
 
-// xchg_bw_reports() for peers >= 5.33: size, iters (8 bytes each), bw peak, bw avg, msg rate.
+/* xchg_bw_reports() for peers >= 5.33: size, iters (8 bytes each), bw peak, bw avg, msg rate. */
 bool xchg_reports(Oob &ch, const Report &mine, Report &theirs)
 {
 	uint64_t m[5] = {htobe64(mine.size), htobe64(mine.iters), be_double(mine.bw_peak),
@@ -114,4 +114,4 @@ bool xchg_reports(Oob &ch, const Report &mine, Report &theirs)
 	return true;
 }
 
-} // namespace gaudi::examples::perftest
+} /* namespace gaudi::examples::perftest */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_perftest: set-up, connection (perftest's ctx_connect), closing (see roce_perftest.h).
+/* roce_perftest: set-up, connection (perftest's ctx_connect), closing (see roce_perftest.h). */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <sched.h>
@@ -23,8 +23,9 @@ using namespace gaudi::roce;
 
 namespace gaudi::examples::perftest {
 
-// The context, the out-of-band channel and what goes over it before the QPs (exchange_versions,
-// check_sys_data, check_mtu), then the resources (ctx_init) and each QP's keys (set_up_connection).
+/* The context, the out-of-band channel and what goes over it before the QPs (exchange_versions,
+ * check_sys_data, check_mtu), then the resources (ctx_init) and each QP's keys
+ * (set_up_connection). */
 int Peer::setup(rte_mempool *mp)
 {
 	std::array<uint8_t, 4> ip =
@@ -60,7 +61,7 @@ int Peer::setup(rte_mempool *mp)
 		return fail("MTU exchange");
 	int r = rm[0] - '0';
 	mtu_ = (r >= IBV_MTU_256 && r <= IBV_MTU_4096 && r < int(mine)) ? ibv_mtu(r) : mine;
-	// Resources (ctx_init): one buffer of 2 x max(size, cycle buffer).
+	/* Resources (ctx_init): one buffer of 2 x max(size, cycle buffer). */
 	uint64_t size = o_.all ? kMaxSize : o_.size;
 	half_ = (std::max<uint64_t>(size, cycle_) + 63) & ~uint64_t(63);
 	buf_ = static_cast<uint8_t *>(rte_zmalloc("perftest_buf", 2 * half_, 4096));
@@ -88,7 +89,7 @@ int Peer::setup(rte_mempool *mp)
 		qps_.push_back(ctx_->create_qp(*pd_, a, &err));
 		if (!qps_.back())
 			break;
-		QpAttr at; // with -R the CM takes the QP from RESET
+		QpAttr at; /* with -R the CM takes the QP from RESET */
 		at.qp_state = IBV_QPS_INIT;
 		at.qp_access_flags =
 			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
@@ -101,7 +102,7 @@ int Peer::setup(rte_mempool *mp)
 		d.qpn = qps_[i]->qp_num();
 		d.psn = uint32_t(lrand48() & 0xffffff);
 		d.rkey = mr_->rkey();
-		// One target for all QPs: perftest's peers write/read/add wherever we say.
+		/* One target for all QPs: perftest's peers write/read/add wherever we say. */
 		d.vaddr = reinterpret_cast<uintptr_t>(buf_) + half_;
 		d.gid = ctx_->gid();
 	}
@@ -116,7 +117,7 @@ int Peer::run(rte_mempool *mp)
 		return rc;
 	if (cm_ && !cm_->connect_qps(qps_, my_[0], rem_[0]))
 		return fail("RDMA CM connection");
-	// write_lat.c and read_lat.c hand shake once before the per-QP ones.
+	/* write_lat.c and read_lat.c hand shake once before the per-QP ones. */
 	if (o_.lat && o_.test != Test::send && !hand_shake())
 		return fail("key exchange");
 	for (uint32_t i = 0; i < o_.num_qps; i++)
@@ -128,8 +129,8 @@ int Peer::run(rte_mempool *mp)
 	}
 	if (!cm_ && connect())
 		return 1;
-	// send_bw.c / send_lat.c: one hand shake after RTR, then the per-QP ones; the
-	// others: the per-QP ones, then one after RTR.
+	/* send_bw.c / send_lat.c: one hand shake after RTR, then the per-QP ones; the
+	 * others: the per-QP ones, then one after RTR. */
 	if (o_.test == Test::send && !hand_shake())
 		return fail("hand shake");
 	for (uint32_t i = 0; i < o_.num_qps; i++)
@@ -149,19 +150,19 @@ int Peer::run(rte_mempool *mp)
 	       "MsgRate[Mpps]\n");
 	int rc = o_.test == Test::send ? run_send() : run_rdma();
 	if (rc == 0) {
-		// ctx_close_connection: a hand shake, then (TCP) "done".
+		/* ctx_close_connection: a hand shake, then (TCP) "done". */
 		if (!hand_shake() || !ch_->close())
 			return fail("closing the connection");
 		finish();
 	}
 	printf("---------------------------------------------------------------------------"
 	       "------------\n");
-	if (rc == 0) // what it took on the wire (retransmits, timeouts: see the guide)
+	if (rc == 0) /* what it took on the wire (retransmits, timeouts: see the guide) */
 		print_counters();
 	return rc;
 }
 
-// The peer may still wait for our last ACKs (and, with -R, for the disconnection).
+/* The peer may still wait for our last ACKs (and, with -R, for the disconnection). */
 void Peer::finish()
 {
 	if (cm_)
@@ -172,7 +173,7 @@ void Peer::finish()
 
 Peer::~Peer()
 {
-	ch_.reset(); // the CM's ids name the QPs
+	ch_.reset(); /* the CM's ids name the QPs */
 	qps_.clear();
 	mr_.reset();
 	cq_.reset();
@@ -210,19 +211,19 @@ void Peer::print_dest(const char *side, const Dest &d)
 	inet_ntop(AF_INET6, d.gid.raw.data(), ip, sizeof ip);
 	printf(" GID: %s\n", ip);
 }
-// perftest's ctx_set_send_wqes: WRITE and SEND of at most -I bytes go inline (the data is
-// copied into the WQE at post time).
+/* perftest's ctx_set_send_wqes: WRITE and SEND of at most -I bytes go inline (the data is
+ * copied into the WQE at post time). */
 unsigned Peer::inline_flag(uint64_t size) const
 {
 	bool can = o_.test == Test::write || o_.test == Test::send;
 	return can && size <= o_.inline_size ? IBV_SEND_INLINE : 0;
 }
-// ctx_hand_shake: QP i's keys both ways (the sync points use QP 0's).
+/* ctx_hand_shake: QP i's keys both ways (the sync points use QP 0's). */
 bool Peer::hand_shake(uint32_t i)
 {
 	return ch_->xchg_keys(my_[i], rem_[i]);
 }
-// ctx_connect: every QP to RTR and RTS (the peer's MAC resolved once: one GID).
+/* ctx_connect: every QP to RTR and RTS (the peer's MAC resolved once: one GID). */
 int Peer::connect()
 {
 	MacAddr mac = o_.peer_mac;
@@ -236,7 +237,7 @@ int Peer::connect()
 		a.rq_psn = rem_[i].psn;
 		a.max_dest_rd_atomic = uint8_t(my_[i].out_reads);
 		a.min_rnr_timer = 12;
-		a.ah_attr = {mac, rem_[i].gid, 0, 0, 0xff}; // perftest: hop_limit 0xFF
+		a.ah_attr = {mac, rem_[i].gid, 0, 0, 0xff}; /* perftest: hop_limit 0xFF */
 		if (qps_[i]->modify(a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 					       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 					       IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
@@ -265,4 +266,4 @@ int Peer::qp_index(uint32_t qpn) const
 			return int(i);
 	return -1;
 }
-} // namespace gaudi::examples::perftest
+} /* namespace gaudi::examples::perftest */

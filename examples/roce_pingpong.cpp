@@ -1,55 +1,55 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_pingpong: ibv_rc_pingpong / ibv_uc_pingpong / ibv_ud_pingpong / ibv_srq_pingpong on the
-// userspace RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
-//
-//   roce_pingpong [EAL args] -- [options] [servername]      client when a host is given
-//   roce_pingpong [EAL args] -- --loop [options]             server on port 0, client on port 1
-//
-// Options as ibv_*_pingpong where they apply:
-//   -p, --port=<port>      TCP port for the exchange (default 18515)
-//   -s, --size=<size>      message size (default 4096; UD 2048, must be <= the port's MTU)
-//   -m, --mtu=<size>       path MTU 256..4096 (default 1024; UD: the largest the port carries)
-//   -r, --rx-depth=<dep>   receives to post (default 500)
-//   -n, --iters=<iters>    exchanges (default 1000)
-//   -g, --gid-idx=<idx>    local GID index as in rxe's table for a netdev with one IPv4
-//                          address: 0 = fe80::/64 link-local from the MAC (IPv6 frames),
-//                          1 = ::ffff:<--ip> (IPv4 frames). Default 1.
-//   -c, --chk              as rdma-core: the client zeroes the first byte of every page of
-//                          its buffer before the first send (the rest stays 0x7b); the server
-//                          checks those bytes at the end ("invalid data in page N"; here the
-//                          exit status is 1 then, rdma-core only prints it)
-//   -T, --transport=rc|uc|ud   (extension; default rc)
-//   --srq                  ibv_srq_pingpong: -q RC QPs sharing one SRQ (extension; rdma-core
-//                          has a separate program for it)
-//   -q, --num-qp=<n>       QPs with --srq (default 16, 1..255, at most -r)
-// Extensions: --ip=a.b.c.d local IPv4 (default 10.0.0.1 server / 10.0.0.2 client),
-//   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (default: resolved, see below),
-//   --dpdk-port=N (default 0),
-//   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling),
-//   --busy-poll (never yield the CPU; see below), --pcap=FILE (write every frame the port
-//   sends or receives to FILE, for examples/roce_decode).
-//
-// CPU sharing: EAL pins the main lcore of every process to the first CPU of its core list,
-// so two roce_pingpong processes started without -l both spin on CPU 0 and take turns only
-// when the scheduler preempts them (a few ms per turn: ~8 ms per iteration). In the
-// two-process mode an end that found nothing to do for kIdleSpins polls calls
-// sched_yield(), which hands the CPU to the peer at once when they share it (and costs one
-// system call otherwise). Give each process its own core (-l 0 / -l 1) for the lowest
-// latency; --busy-poll restores pure spinning.
-// Neighbours: the Context answers ARP / IPv6 neighbour solicitations for our GID whenever it
-// is polled, and this program polls it while it waits in the TCP exchange too (the peer's
-// kernel resolves our GID when it moves its QP to RTR, which happens while we wait). Before our
-// own RTR it resolves the peer's GID from the exchange to a MAC (peer_mac.h), waiting at most
-// kResolveMs; --peer-mac skips that.
-// The TCP exchange is rdma-core's (libibverbs/examples/rc_pingpong.c, v44): each side sends
-// "LID:QPN:PSN:GID" ("%04x:%06x:%06x:%s", GID as 32 hex digits; LID is 0 on RoCE) as a
-// 52-byte buffer with its NUL; the server moves its QP to RTR/RTS before it answers, and the
-// client ends with "done" including its NUL (sizeof "done" = 5 bytes).
-// --srq speaks srq_pingpong.c's (v44): the same message for each of MAX_QP (256) QPs, the
-// first -q real and the rest zero, each way in one go (client first; the server connects its QPs
-// between reading and writing); every QP pingpongs on its own, all receives come from one SRQ
-// of -r WQEs (refilled when -q or fewer are left), and -n counts the sends and receives of all
-// QPs together.
+/* roce_pingpong: ibv_rc_pingpong / ibv_uc_pingpong / ibv_ud_pingpong / ibv_srq_pingpong on the
+ * userspace RoCE v2 transport (drivers/net/gaudi/roce/roce_verbs.h) over any DPDK port.
+ *
+ *   roce_pingpong [EAL args] -- [options] [servername]      client when a host is given
+ *   roce_pingpong [EAL args] -- --loop [options]             server on port 0, client on port 1
+ *
+ * Options as ibv_*_pingpong where they apply:
+ *   -p, --port=<port>      TCP port for the exchange (default 18515)
+ *   -s, --size=<size>      message size (default 4096; UD 2048, must be <= the port's MTU)
+ *   -m, --mtu=<size>       path MTU 256..4096 (default 1024; UD: the largest the port carries)
+ *   -r, --rx-depth=<dep>   receives to post (default 500)
+ *   -n, --iters=<iters>    exchanges (default 1000)
+ *   -g, --gid-idx=<idx>    local GID index as in rxe's table for a netdev with one IPv4
+ *                          address: 0 = fe80::/64 link-local from the MAC (IPv6 frames),
+ *                          1 = ::ffff:<--ip> (IPv4 frames). Default 1.
+ *   -c, --chk              as rdma-core: the client zeroes the first byte of every page of
+ *                          its buffer before the first send (the rest stays 0x7b); the server
+ *                          checks those bytes at the end ("invalid data in page N"; here the
+ *                          exit status is 1 then, rdma-core only prints it)
+ *   -T, --transport=rc|uc|ud   (extension; default rc)
+ *   --srq                  ibv_srq_pingpong: -q RC QPs sharing one SRQ (extension; rdma-core
+ *                          has a separate program for it)
+ *   -q, --num-qp=<n>       QPs with --srq (default 16, 1..255, at most -r)
+ * Extensions: --ip=a.b.c.d local IPv4 (default 10.0.0.1 server / 10.0.0.2 client),
+ *   --peer-mac=xx:xx:xx:xx:xx:xx next-hop MAC of the peer (default: resolved, see below),
+ *   --dpdk-port=N (default 0),
+ *   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling),
+ *   --busy-poll (never yield the CPU; see below), --pcap=FILE (write every frame the port
+ *   sends or receives to FILE, for examples/roce_decode).
+ *
+ * CPU sharing: EAL pins the main lcore of every process to the first CPU of its core list,
+ * so two roce_pingpong processes started without -l both spin on CPU 0 and take turns only
+ * when the scheduler preempts them (a few ms per turn: ~8 ms per iteration). In the
+ * two-process mode an end that found nothing to do for kIdleSpins polls calls
+ * sched_yield(), which hands the CPU to the peer at once when they share it (and costs one
+ * system call otherwise). Give each process its own core (-l 0 / -l 1) for the lowest
+ * latency; --busy-poll restores pure spinning.
+ * Neighbours: the Context answers ARP / IPv6 neighbour solicitations for our GID whenever it
+ * is polled, and this program polls it while it waits in the TCP exchange too (the peer's
+ * kernel resolves our GID when it moves its QP to RTR, which happens while we wait). Before our
+ * own RTR it resolves the peer's GID from the exchange to a MAC (peer_mac.h), waiting at most
+ * kResolveMs; --peer-mac skips that.
+ * The TCP exchange is rdma-core's (libibverbs/examples/rc_pingpong.c, v44): each side sends
+ * "LID:QPN:PSN:GID" ("%04x:%06x:%06x:%s", GID as 32 hex digits; LID is 0 on RoCE) as a
+ * 52-byte buffer with its NUL; the server moves its QP to RTR/RTS before it answers, and the
+ * client ends with "done" including its NUL (sizeof "done" = 5 bytes).
+ * --srq speaks srq_pingpong.c's (v44): the same message for each of MAX_QP (256) QPs, the
+ * first -q real and the rest zero, each way in one go (client first; the server connects its QPs
+ * between reading and writing); every QP pingpongs on its own, all receives come from one SRQ
+ * of -r WQEs (refilled when -q or fewer are left), and -n counts the sends and receives of all
+ * QPs together. */
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <netdb.h>
@@ -82,17 +82,17 @@ using namespace gaudi::examples;
 namespace {
 
 enum { kRecvWrid = 1, kSendWrid = 2 };
-constexpr int kSrqMaxQp = 256;		 // srq_pingpong.c MAX_QP: addresses exchanged, used or not
-constexpr uint32_t kUdQkey = 0x11111111; // ibv_ud_pingpong
-// Empty polls before an idle end yields the CPU (two-process mode, see the header comment).
+constexpr int kSrqMaxQp = 256; /* srq_pingpong.c MAX_QP: addresses exchanged, used or not */
+constexpr uint32_t kUdQkey = 0x11111111; /* ibv_ud_pingpong */
+/* Empty polls before an idle end yields the CPU (two-process mode, see the header comment). */
 constexpr unsigned kIdleSpins = 64;
-// rdma-core's -c works on pages of the buffer (sysconf(_SC_PAGESIZE) there; 4 KiB on x86-64).
+/* rdma-core's -c works on pages of the buffer (sysconf(_SC_PAGESIZE) there; 4 KiB on x86-64). */
 constexpr uint32_t kPageSize = 4096;
-// How long to wait for the peer's ARP reply / neighbour advertisement (Linux answers at once;
-// a TCG guest on a loaded host may take a while).
+/* How long to wait for the peer's ARP reply / neighbour advertisement (Linux answers at once;
+ * a TCG guest on a loaded host may take a while). */
 constexpr unsigned kResolveMs = 5000;
 
-struct Opts : PeerOpts { // --ip, --peer-mac, --dpdk-port, --pcap
+struct Opts : PeerOpts { /* --ip, --peer-mac, --dpdk-port, --pcap */
 	int tcp_port = 18515;
 	int size = -1;
 	ibv_mtu mtu = IBV_MTU_1024;
@@ -106,7 +106,7 @@ struct Opts : PeerOpts { // --ip, --peer-mac, --dpdk-port, --pcap
 	bool mtu_set = false;
 	bool busy_poll = false;
 	bool srq = false;
-	int num_qp = 1; // --srq: -q (default 16)
+	int num_qp = 1; /* --srq: -q (default 16) */
 	bool num_qp_set = false;
 };
 
@@ -115,15 +115,15 @@ struct Dest {
 	Gid gid;
 };
 
-// One pingpong end: ibv_rc_pingpong's struct pingpong_context.
+/* One pingpong end: ibv_rc_pingpong's struct pingpong_context. */
 struct End {
 	const Opts &o;
 	bool client;
 	std::unique_ptr<Context> ctx;
 	std::unique_ptr<ProtectionDomain> pd;
 	std::unique_ptr<CompletionQueue> cq;
-	std::unique_ptr<SharedReceiveQueue> srq;    // --srq
-	std::vector<std::unique_ptr<QueuePair>> qp; // one, or -q with --srq
+	std::unique_ptr<SharedReceiveQueue> srq;    /* --srq */
+	std::vector<std::unique_ptr<QueuePair>> qp; /* one, or -q with --srq */
 	std::unique_ptr<MemoryRegion> mr;
 	std::unique_ptr<AddressHandle> ah;
 	std::vector<uint8_t> buf;
@@ -144,11 +144,11 @@ struct End {
 		size = static_cast<uint32_t>(o.size);
 		pd = ctx->alloc_pd();
 		cq = ctx->create_cq(o.rx_depth + o.num_qp);
-		// One buffer receives and is sent back, as in rdma-core (UD: 40 bytes of GRH area first).
+		/* One buffer receives and is sent back, as in rdma-core (UD: 40 bytes of GRH area first). */
 		buf.assign(size + (o.type == IBV_QPT_UD ? 40 : 0), 0x7b);
 		if (client && o.validate)
 			for (uint32_t i = 0; i < size; i += kPageSize)
-				buf[off() + i] = 0; // rdma-core: i / page_size % sizeof(char)
+				buf[off() + i] = 0; /* rdma-core: i / page_size % sizeof(char) */
 		mr = ctx->reg_mr(*pd, buf.data(), buf.size(), IBV_ACCESS_LOCAL_WRITE);
 		if (o.srq && !(srq = ctx->create_srq(*pd, o.rx_depth, 1, &err))) {
 			fprintf(stderr, "Couldn't create SRQ (%d)\n", err);
@@ -181,10 +181,7 @@ struct End {
 		}
 		pending.assign(o.num_qp, 0);
 	}
-	~End()
-	{
-		qp.clear(); // before the SRQ they use
-	}
+	~End() { qp.clear(); /* before the SRQ they use */ }
 	std::vector<Dest> local() const
 	{
 		std::vector<Dest> d;
@@ -193,7 +190,7 @@ struct End {
 		return d;
 	}
 	uint32_t off() const { return o.type == IBV_QPT_UD ? 40 : 0; }
-	// rdma-core's check at the end of a server run with -c.
+	/* rdma-core's check at the end of a server run with -c. */
 	bool check_pages() const
 	{
 		bool ok = true;
@@ -294,7 +291,7 @@ struct End {
 			}
 		}
 	}
-	// srq_pingpong.c find_qp(): the QP a completion belongs to.
+	/* srq_pingpong.c find_qp(): the QP a completion belongs to. */
 	int find_qp(uint32_t qpn) const
 	{
 		for (size_t i = 0; i < qp.size(); i++)
@@ -303,7 +300,7 @@ struct End {
 		return -1;
 	}
 	bool done() const { return failed || (rcnt >= o.iters && scnt >= o.iters); }
-	// ibv_rc_pingpong's completion loop body. Returns false when there was nothing to do.
+	/* ibv_rc_pingpong's completion loop body. Returns false when there was nothing to do. */
 	bool step()
 	{
 		unsigned moved = ctx->poll();
@@ -329,7 +326,7 @@ struct End {
 				++scnt;
 				break;
 			case kRecvWrid:
-				if (--routs <= o.num_qp) { // 1 without --srq, as rc_pingpong
+				if (--routs <= o.num_qp) { /* 1 without --srq, as rc_pingpong */
 					routs += post_recv(o.rx_depth - routs);
 					if (routs < o.rx_depth) {
 						fprintf(stderr, "Couldn't post receive (%d)\n",
@@ -360,7 +357,7 @@ struct End {
 	}
 };
 
-// On failure: the transport counters that are not zero (what went wrong on the wire).
+/* On failure: the transport counters that are not zero (what went wrong on the wire). */
 void print_counters(const Counters &c)
 {
 	const std::pair<const char *, uint64_t> v[] = {{"rx_frames", c.rx_frames},
@@ -417,10 +414,10 @@ bool from_msg(const char *msg, Dest &d)
 
 constexpr size_t kMsgLen = sizeof "0000:000000:000000:00000000000000000000000000000000";
 
-// TCP exchange as pp_client_exch_dest / pp_server_exch_dest (rdma-core v44). The server
-// connects its QPs (`connect`) between reading the client's addresses and sending its own, so
-// that they are ready when the client's first packet comes. --srq: kSrqMaxQp messages each
-// way, ours beyond the QPs we have zero (srq_pingpong.c's memset my_dest).
+/* TCP exchange as pp_client_exch_dest / pp_server_exch_dest (rdma-core v44). The server
+ * connects its QPs (`connect`) between reading the client's addresses and sending its own, so
+ * that they are ready when the client's first packet comes. --srq: kSrqMaxQp messages each
+ * way, ours beyond the QPs we have zero (srq_pingpong.c's memset my_dest). */
 template <typename Connect>
 bool exchange(const Opts &o, Context *ctx, const std::vector<Dest> &mine, std::vector<Dest> &peer,
 	      Connect connect)
@@ -493,7 +490,7 @@ void usage(const char *argv0)
 	       argv0, argv0, argv0);
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {
@@ -594,7 +591,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!o.num_qp_set)
-			o.num_qp = 16; // srq_pingpong.c's default
+			o.num_qp = 16; /* srq_pingpong.c's default */
 		if (o.num_qp < 1 || o.num_qp >= kSrqMaxQp) {
 			fprintf(stderr, "-q: num_qp %d must be 1..%d\n", o.num_qp, kSrqMaxQp - 1);
 			return 1;
@@ -640,7 +637,7 @@ int main(int argc, char **argv)
 		if (!rc && o.validate && !srv.check_pages())
 			rc = 1;
 	} else {
-		// ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it.
+		/* ibv_ud_pingpong: UD messages go at the port's active MTU and must fit in it. */
 		if (o.type == IBV_QPT_UD && !o.mtu_set)
 			o.mtu = port_ib_mtu(o.dpdk_port, 8 /* DETH */);
 		if (o.type == IBV_QPT_UD && uint32_t(o.size) > mtu_bytes(o.mtu)) {
@@ -676,7 +673,7 @@ int main(int argc, char **argv)
 			if (e.step())
 				idle = 0;
 			else if (++idle >= kIdleSpins && !o.busy_poll) {
-				sched_yield(); // let a peer sharing this CPU run (see the header comment)
+				sched_yield(); /* let a peer sharing this CPU run (see the header comment) */
 				idle = 0;
 			}
 		}

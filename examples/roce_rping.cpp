@@ -1,30 +1,30 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// roce_rping: librdmacm's rping on the userspace RoCE v2 transport and its RDMA CM
-// (drivers/net/gaudi/roce/roce_cm.h) over any DPDK port. Talks to rdma-core's `rping` either way.
-//
-//   roce_rping [EAL args] -- -s [-vV] [-S size] [-a addr] [-p port]           server
-//   roce_rping [EAL args] -- -c [-vV] [-S size] [-C count] -a addr --ip=a.b.c.d [-p port]
-//   roce_rping [EAL args] -- --loop [-vV] [-S size] [-C count]   server port 0, client port 1
-//
-// Options as rping's: -s server, -c client, -a address (server: ours, default 10.0.0.1;
-// client: the server's), -p port (7174), -S ping data size (64, at least 26 and below 65536),
-// -C count (client: pings; 0 = forever), -v print the ping data, -V validate it (client).
-// Extensions: --ip=a.b.c.d our IPv4 address as a client (default 10.0.0.2), --dpdk-port=N,
-// --pcap=FILE (every frame the port sends or receives), --loop, --msg: speak librdmacm's
-// rdma_server / rdma_client instead (port 7471 by default; the client SENDs 16 bytes, the server
-// answers with 16, then both disconnect); --ud: udaddy's (port space UDP: SIDR_REQ/SIDR_REP
-// give the client the server's QPN and Q_Key; the client sends -C UD SEND_WITH_IMMs of -S
-// bytes, default 10 x 100, with its QPN as immediate; the server answers with as many).
-//
-// The exchange per ping (rping.c, rdma-core v44), each message a 16-byte SEND of
-// struct rping_rdma_info {__be64 buf; __be32 rkey; __be32 size;}:
-//   client SENDs its source buffer's addr/rkey/size; the server RDMA READs it, then SENDs
-//   "go ahead" (16 bytes); the client SENDs its sink buffer's addr/rkey/size; the server RDMA
-//   WRITEs the data it read (strlen + 1 bytes) there and SENDs "go ahead" again; the client
-//   compares source and sink (-V). The client builds each ping as "rdma-ping-%d: " followed by
-//   the letters 'A'..'z' cycling from a start that moves by one per ping, NUL-terminated.
-// After the last ping the client disconnects (DREQ); the server ends on the DISCONNECTED event.
-// Exit status 0 on success; 1 on a CM error event, a failed completion or a data mismatch.
+/* roce_rping: librdmacm's rping on the userspace RoCE v2 transport and its RDMA CM
+ * (drivers/net/gaudi/roce/roce_cm.h) over any DPDK port. Talks to rdma-core's `rping` either way.
+ *
+ *   roce_rping [EAL args] -- -s [-vV] [-S size] [-a addr] [-p port]           server
+ *   roce_rping [EAL args] -- -c [-vV] [-S size] [-C count] -a addr --ip=a.b.c.d [-p port]
+ *   roce_rping [EAL args] -- --loop [-vV] [-S size] [-C count]   server port 0, client port 1
+ *
+ * Options as rping's: -s server, -c client, -a address (server: ours, default 10.0.0.1;
+ * client: the server's), -p port (7174), -S ping data size (64, at least 26 and below 65536),
+ * -C count (client: pings; 0 = forever), -v print the ping data, -V validate it (client).
+ * Extensions: --ip=a.b.c.d our IPv4 address as a client (default 10.0.0.2), --dpdk-port=N,
+ * --pcap=FILE (every frame the port sends or receives), --loop, --msg: speak librdmacm's
+ * rdma_server / rdma_client instead (port 7471 by default; the client SENDs 16 bytes, the server
+ * answers with 16, then both disconnect); --ud: udaddy's (port space UDP: SIDR_REQ/SIDR_REP
+ * give the client the server's QPN and Q_Key; the client sends -C UD SEND_WITH_IMMs of -S
+ * bytes, default 10 x 100, with its QPN as immediate; the server answers with as many).
+ *
+ * The exchange per ping (rping.c, rdma-core v44), each message a 16-byte SEND of
+ * struct rping_rdma_info {__be64 buf; __be32 rkey; __be32 size;}:
+ *   client SENDs its source buffer's addr/rkey/size; the server RDMA READs it, then SENDs
+ *   "go ahead" (16 bytes); the client SENDs its sink buffer's addr/rkey/size; the server RDMA
+ *   WRITEs the data it read (strlen + 1 bytes) there and SENDs "go ahead" again; the client
+ *   compares source and sink (-V). The client builds each ping as "rdma-ping-%d: " followed by
+ *   the letters 'A'..'z' cycling from a start that moves by one per ping, NUL-terminated.
+ * After the last ping the client disconnects (DREQ); the server ends on the DISCONNECTED event.
+ * Exit status 0 on success; 1 on a CM error event, a failed completion or a data mismatch. */
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <sched.h>
@@ -51,14 +51,14 @@ using namespace gaudi::examples;
 
 namespace {
 
-constexpr int kMinSize = 26; // rping's RPING_MIN_BUFSIZE
+constexpr int kMinSize = 26; /* rping's RPING_MIN_BUFSIZE */
 constexpr int kMaxSize = 64 * 1024 - 1;
-constexpr uint32_t kInfoLen = 16; // struct rping_rdma_info
-constexpr uint32_t kGrhLen = 40;  // UD receives: the GRH area before the data
+constexpr uint32_t kInfoLen = 16; /* struct rping_rdma_info */
+constexpr uint32_t kGrhLen = 40;  /* UD receives: the GRH area before the data */
 constexpr unsigned kIdleSpins = 256;
 
 struct Opts {
-	int server = -1; // -s / -c
+	int server = -1; /* -s / -c */
 	bool loop = false;
 	std::array<uint8_t, 4> addr{10, 0, 0, 1};
 	bool addr_set = false;
@@ -67,8 +67,8 @@ struct Opts {
 	int size = 64;
 	int count = 0;
 	bool verbose = false, validate = false, debug = false;
-	bool msg = false; // --msg: rdma_server / rdma_client's exchange instead of rping's
-	bool ud = false;  // --ud: udaddy's (SIDR, UD SEND_WITH_IMM each way)
+	bool msg = false; /* --msg: rdma_server / rdma_client's exchange instead of rping's */
+	bool ud = false;  /* --ud: udaddy's (SIDR, UD SEND_WITH_IMM each way) */
 	bool port_set = false;
 	const char *pcap = nullptr;
 	uint16_t dpdk_port = 0;
@@ -96,7 +96,7 @@ void get_info(const uint8_t *p, uint64_t &addr, uint32_t &rkey, uint32_t &size)
 	}
 }
 
-// One rping end, stepped by polling (no threads, unlike rping's CM and CQ threads).
+/* One rping end, stepped by polling (no threads, unlike rping's CM and CQ threads). */
 class End {
 public:
 	End(const Opts &o, bool server, uint16_t port, rte_mempool *mp, std::array<uint8_t, 4> ip)
@@ -117,7 +117,7 @@ public:
 		recv_mr_ = ctx_->reg_mr(*pd_, recv_buf_.data(), kInfoLen, IBV_ACCESS_LOCAL_WRITE);
 		send_mr_ = ctx_->reg_mr(*pd_, send_buf_.data(), kInfoLen, 0);
 		rdma_mr_ = ctx_->reg_mr(*pd_, rdma_buf_.data(), rdma_buf_.size(), kRemote);
-		if (o.ud) { // udaddy: one buffer, received into after a 40-byte GRH area
+		if (o.ud) { /* udaddy: one buffer, received into after a 40-byte GRH area */
 			ud_buf_.assign(size_t(o.size) + kGrhLen, 0);
 			ud_mr_ = ctx_->reg_mr(*pd_, ud_buf_.data(), ud_buf_.size(),
 					      IBV_ACCESS_LOCAL_WRITE);
@@ -130,7 +130,7 @@ public:
 		QpInitAttr a;
 		a.qp_type = o.ud ? IBV_QPT_UD : IBV_QPT_RC;
 		a.send_cq = a.recv_cq = cq_.get();
-		a.cap.max_send_wr = o.ud ? uint32_t(o.count) : 16; // RPING_SQ_DEPTH
+		a.cap.max_send_wr = o.ud ? uint32_t(o.count) : 16; /* RPING_SQ_DEPTH */
 		a.cap.max_recv_wr = o.ud ? uint32_t(o.count) : 2;
 		a.cap.max_send_sge = a.cap.max_recv_sge = 1;
 		qp_ = ctx_->create_qp(*pd_, a, &err);
@@ -150,7 +150,7 @@ public:
 	}
 	Context &ctx() { return *ctx_; }
 
-	// Server: listen. Client: connect to dst.
+	/* Server: listen. Client: connect to dst. */
 	bool start(const Gid &dst)
 	{
 		int rc;
@@ -166,7 +166,7 @@ public:
 			       ip, o_.port);
 			return true;
 		}
-		if (o_.ud) { // udaddy: receives posted before the SIDR_REQ
+		if (o_.ud) { /* udaddy: receives posted before the SIDR_REQ */
 			rc = cm_->connect_ud(dst, o_.port, *qp_, &id_);
 			for (int i = 0; rc == 0 && i < o_.count; i++)
 				rc = post_ud_recv();
@@ -174,7 +174,7 @@ public:
 				fprintf(stderr, "rdma_connect: %s\n", strerror(-rc));
 			return rc == 0;
 		}
-		ConnParam p; // rping_init_conn_param
+		ConnParam p; /* rping_init_conn_param */
 		p.responder_resources = 1;
 		p.initiator_depth = 1;
 		p.retry_count = 7;
@@ -190,7 +190,7 @@ public:
 	bool failed() const { return failed_; }
 	int pings() const { return pings_; }
 
-	// One round of progress; true if anything happened.
+	/* One round of progress; true if anything happened. */
 	bool step()
 	{
 		bool busy = ctx_->poll() != 0;
@@ -247,7 +247,7 @@ private:
 			printf("cma_event type %s\n", std::string(cm_event_name(ev.type)).c_str());
 		switch (ev.type) {
 		case CmEventType::connect_request: {
-			if (id_ != nullptr) { // one connection at a time, as rping without -P
+			if (id_ != nullptr) { /* one connection at a time, as rping without -P */
 				cm_->reject(*ev.id);
 				cm_->destroy_id(ev.id);
 				break;
@@ -262,11 +262,12 @@ private:
 				break;
 			}
 			ConnParam
-				p; // rdma_accept(id, NULL): librdmacm answers with the REQ's values
+				/* rdma_accept(id, NULL): librdmacm answers with the REQ's values */
+				p;
 			p.responder_resources = ev.initiator_depth;
 			p.initiator_depth = ev.responder_resources;
-			// accept() takes the QP from RESET to RTS; the receive is posted before the
-			// peer can send (it waits for our REP).
+			/* accept() takes the QP from RESET to RTS; the receive is posted before the
+			 * peer can send (it waits for our REP). */
 			int rc = cm_->accept(*id_, *qp_, p);
 			if (rc == 0)
 				rc = post_recv();
@@ -276,7 +277,7 @@ private:
 		}
 		case CmEventType::established:
 			st_ = St::connected;
-			if (o_.ud) { // SIDR_REP: the server's QPN and Q_Key; send the messages
+			if (o_.ud) { /* SIDR_REP: the server's QPN and Q_Key; send the messages */
 				remote_qpn_ = ev.qp_num;
 				remote_qkey_ = ev.qkey;
 				ah_ = ctx_->create_ah(*pd_, id_->av());
@@ -301,7 +302,8 @@ private:
 		}
 	}
 
-	// rdma_server / rdma_client: one 16-byte SEND each way (client first), then both disconnect.
+	/* rdma_server / rdma_client: one 16-byte SEND each way (client first), then both
+	 * disconnect. */
 	void send_msg()
 	{
 		snprintf(reinterpret_cast<char *>(send_buf_.data()), kInfoLen, "%s",
@@ -317,7 +319,7 @@ private:
 				fail("rdma_disconnect", rc);
 			return;
 		}
-		// rping_test_client's ping text.
+		/* rping_test_client's ping text. */
 		int cc = snprintf(reinterpret_cast<char *>(start_buf_.data()), start_buf_.size(),
 				  "rdma-ping-%d: ", pings_);
 		unsigned char c = uint8_t(start_);
@@ -341,8 +343,8 @@ private:
 		Sge s{uint64_t(ud_buf_.data()), uint32_t(ud_buf_.size()), ud_mr_->lkey()};
 		return qp_->post_recv({1, {&s, 1}});
 	}
-	// udaddy's post_sends: -C SEND_WITH_IMMs of -S bytes, immediate = our QPN (the server
-	// answers to it); the client's unsignaled, the server's signaled.
+	/* udaddy's post_sends: -C SEND_WITH_IMMs of -S bytes, immediate = our QPN (the server
+	 * answers to it); the client's unsignaled, the server's signaled. */
 	void ud_sends(bool signaled)
 	{
 		if (!ah_) {
@@ -366,7 +368,7 @@ private:
 	}
 	void on_ud_completion(const WorkCompletion &wc)
 	{
-		if (wc.opcode == IBV_WC_SEND) { // the server's replies
+		if (wc.opcode == IBV_WC_SEND) { /* the server's replies */
 			if (++pings_ == o_.count)
 				done_ = true;
 			return;
@@ -380,8 +382,8 @@ private:
 			pings_ = received_;
 			done_ = received_ == o_.count;
 		} else if (received_ == o_.count) {
-			// create_reply_ah: the client's address from the SIDR_REQ, its QPN from the
-			// immediate data; the Q_Key is ours (librdmacm's for UDP on both sides).
+			/* create_reply_ah: the client's address from the SIDR_REQ, its QPN from the
+			 * immediate data; the Q_Key is ours (librdmacm's for UDP on both sides). */
 			remote_qpn_ = wc.imm_data;
 			remote_qkey_ = kRdmaUdpQkey;
 			ah_ = ctx_->create_ah(*pd_, id_->av());
@@ -403,8 +405,9 @@ private:
 		}
 		switch (wc.opcode) {
 		case IBV_WC_SEND:
-			// The server's answer is acknowledged: the exchange is over (rdma_server then
-			// disconnects; the QP goes to ERR only now, so nothing unsent is flushed).
+			/* The server's answer is acknowledged: the exchange is over (rdma_server
+			 * then disconnects; the QP goes to ERR only now, so nothing unsent is
+			 * flushed). */
 			if (o_.msg && server_) {
 				pings_ = 1;
 				if (int rc = cm_->disconnect(*id_))
@@ -416,7 +419,7 @@ private:
 				printf("server ping data: %s\n",
 				       reinterpret_cast<const char *>(rdma_buf_.data()));
 			st_ = St::read_complete;
-			if (int rc = post_send_info()) // "go ahead"
+			if (int rc = post_send_info()) /* "go ahead" */
 				fail("post send error", rc);
 			break;
 		case IBV_WC_RDMA_WRITE:
@@ -474,7 +477,7 @@ private:
 
 	void client_recv()
 	{
-		if (st_ == St::read_adv) { // the server has read: offer the sink
+		if (st_ == St::read_adv) { /* the server has read: offer the sink */
 			st_ = St::write_adv;
 			put_info(send_buf_.data(), uint64_t(rdma_buf_.data()), rdma_mr_->rkey(),
 				 uint32_t(o_.size));
@@ -535,7 +538,7 @@ void usage(const char *argv0)
 	       argv0, argv0, argv0, kMinSize, kMaxSize);
 }
 
-// Steps until `e` is done; then keeps answering briefly (the peer's last ACKs, DREP).
+/* Steps until `e` is done; then keeps answering briefly (the peer's last ACKs, DREP). */
 int run(End &e)
 {
 	unsigned idle = 0;
@@ -554,7 +557,7 @@ int run(End &e)
 	return e.failed() ? 1 : 0;
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {
@@ -648,9 +651,9 @@ int main(int argc, char **argv)
 	if (o.msg) {
 		o.count = 1;
 		if (!o.port_set)
-			o.port = 7471; // rdma_server / rdma_client's default
+			o.port = 7471; /* rdma_server / rdma_client's default */
 	}
-	if (o.ud) { // udaddy's defaults: 10 messages of 100 bytes
+	if (o.ud) { /* udaddy's defaults: 10 messages of 100 bytes */
 		if (o.count == 0)
 			o.count = 10;
 		if (!size_set)

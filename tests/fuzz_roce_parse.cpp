@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// libFuzzer target for gaudi::roce::parse (built and run by tests/run-fuzz.sh).
-// Properties checked besides "no crash / no out-of-bounds read" (ASan + UBSan):
-//  - the stats count every frame exactly once;
-//  - a frame that parses ok re-encodes byte-identically through the raw builder, and
-//    through the default builder (lengths, IP checksum, pad, ICRC recomputed) too when its
-//    pad bytes are zero and, for IPv6, the UDP checksum is the computed one.
+/* libFuzzer target for gaudi::roce::parse (built and run by tests/run-fuzz.sh).
+ * Properties checked besides "no crash / no out-of-bounds read" (ASan + UBSan):
+ *  - the stats count every frame exactly once;
+ *  - a frame that parses ok re-encodes byte-identically through the raw builder, and
+ *    through the default builder (lengths, IP checksum, pad, ICRC recomputed) too when its
+ *    pad bytes are zero and, for IPv6, the UDP checksum is the computed one. */
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st.frames != 1 || st.by_result[static_cast<size_t>(e)] != 1)
 		abort();
 	r::Packet q;
-	r::parse_ip({data, size}, q, st); // the raw-IP entry point too
+	r::parse_ip({data, size}, q, st); /* the raw-IP entry point too */
 	if (e != r::ParseError::ok)
 		return 0;
 	if (!p.icrc_ok)
@@ -39,8 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.udp_checksum_ipv6 = false;
 	if (zero_pad && p.ip4.options.size() % 4 == 0 &&
 	    !(p.ip_version == r::IpVersion::v4 && p.udp.checksum)) {
-		// Default encoding may only differ in fields it recomputes; those are all valid here
-		// except EtherType/IHL/protocol which parse() already checked.
+		/* Default encoding may only differ in fields it recomputes; those are all valid here
+		 * except EtherType/IHL/protocol which parse() already checked. */
 		br = r::build(p, {out, sizeof(out)}, o);
 		if (!br || br.len != size || std::memcmp(out, data, size) != 0)
 			abort();

@@ -260,6 +260,6 @@ private:
 	FILE *f_;
 };
 
-} // namespace gaudi_test
+} /* namespace gaudi_test */
 
 #endif /* GAUDI_TEST_EAL_H */

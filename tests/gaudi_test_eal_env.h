@@ -70,6 +70,6 @@ inline const ::testing::Environment *register_eal_env(EalEnvBase *env)
 	return ::testing::AddGlobalTestEnvironment(env);
 }
 
-} // namespace gaudi_test
+} /* namespace gaudi_test */
 
 #endif /* GAUDI_TEST_EAL_ENV_H */

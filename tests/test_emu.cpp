@@ -1699,7 +1699,7 @@ TEST(EmuDevice, CreateChecksAndFirmwareMac)
 	EXPECT_EQ(d->bar().rd32(hw::kNicRegionSize), 0u);
 }
 
-} // namespace
+} /* namespace */
 
 /* ===================================================================================== */
 /* [seq_check] The model holds the driver to the public sequence's traffic-essential steps. */
@@ -2116,7 +2116,7 @@ TEST(EmuDevice, SeqCheckOffPassesWithoutTheSteps)
 	EXPECT_EQ(d->seq_refused(0, SeqStep::txb_tdm), 0u);
 }
 
-} // namespace seq
+} /* namespace seq */
 
 /* RS-FEC codeword counters clear when read [gaudi2_cn.c __gaudi2_cn_get_mac_fec_stats]; the
  * driver's reader (hw::Port) accumulates them, as hbl_cn's correctable_errors_cnt. */

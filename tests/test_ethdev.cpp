@@ -1268,4 +1268,4 @@ TEST(Firmware, NonFatalBootErrorBitsAreWarnedOfByName)
 	}
 }
 
-} // namespace
+} /* namespace */

@@ -1745,4 +1745,4 @@ TEST(RxAttach, StopStartAndCloseWithMbufsOut)
 	rte_memzone_free(mz);
 }
 
-} // namespace
+} /* namespace */

@@ -922,4 +922,4 @@ TEST(FaultsApi, BadArgumentsAndDevargs)
 	}
 }
 
-} // namespace
+} /* namespace */

@@ -780,4 +780,4 @@ TEST(Fw, HostRefusesBadQueues)
 	EXPECT_TRUE(contains(r.host->error(), "illegal queue address")) << r.host->error();
 }
 
-} // namespace
+} /* namespace */

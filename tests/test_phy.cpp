@@ -361,4 +361,4 @@ TEST(Phy, ModelWithoutPhyLinkKeepsTheMacRule)
 	EXPECT_TRUE(p0.link_up());
 }
 
-} // namespace
+} /* namespace */

@@ -25,7 +25,7 @@ namespace {
 
 rte_mempool *g_pool;
 
-// Frame i: 60 bytes, byte 14 onwards carries i (so the capture can be read back in order).
+/* Frame i: 60 bytes, byte 14 onwards carries i (so the capture can be read back in order). */
 rte_mbuf *frame(uint32_t i)
 {
 	rte_mbuf *m = rte_pktmbuf_alloc(g_pool);
@@ -75,7 +75,7 @@ TEST(PortCapture, FramesOfferedAgainAfterAPartialBurstAreRecordedOnce)
 	auto cap = gaudi::examples::PortCapture::open(path.c_str(), uint16_t(port), 0);
 	ASSERT_NE(cap, nullptr);
 
-	// The application's TX buffer: what the port did not take stays at its head.
+	/* The application's TX buffer: what the port did not take stays at its head. */
 	std::vector<rte_mbuf *> pending;
 	uint32_t next = 0;
 	auto offer = [&] {
@@ -93,15 +93,15 @@ TEST(PortCapture, FramesOfferedAgainAfterAPartialBurstAreRecordedOnce)
 	};
 	for (int i = 0; i < 8; i++)
 		pending.push_back(frame(next++));
-	EXPECT_EQ(offer(), 4); // the ring is full after 4
-	EXPECT_EQ(offer(), 0); // offered again, taken none
+	EXPECT_EQ(offer(), 4); /* the ring is full after 4 */
+	EXPECT_EQ(offer(), 0); /* offered again, taken none */
 	EXPECT_EQ(drain(), 4u);
-	pending.push_back(frame(next++)); // a new frame, likely in a freed mbuf
+	pending.push_back(frame(next++)); /* a new frame, likely in a freed mbuf */
 	EXPECT_EQ(offer(), 4);
 	EXPECT_EQ(drain(), 4u);
 	EXPECT_EQ(offer(), 1);
 	EXPECT_EQ(drain(), 1u);
-	for (int i = 0; i < 3; i++) // reused mbufs, new frames
+	for (int i = 0; i < 3; i++) /* reused mbufs, new frames */
 		pending.push_back(frame(next++));
 	EXPECT_EQ(offer(), 3);
 	EXPECT_EQ(drain(), 3u);
@@ -119,7 +119,7 @@ TEST(PortCapture, FramesOfferedAgainAfterAPartialBurstAreRecordedOnce)
 	rte_ring_free(ring);
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {

@@ -329,4 +329,4 @@ TEST(RegmapPublished, FormatTruncates)
  * pointer: GCC's sanitizers make a pointer comparison a run-time one. */
 static_assert(regmap::find(0x545413C - reg::kNic0CfgBase)->cfg_addr == 0x545413C);
 
-} // namespace
+} /* namespace */

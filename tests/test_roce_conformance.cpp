@@ -28,10 +28,10 @@ using namespace gaudi::roce;
 
 namespace {
 
-constexpr uint16_t kPortMtu = 4200; // IB MTU 4096 + RoCE v2 headers
+constexpr uint16_t kPortMtu = 4200; /* IB MTU 4096 + RoCE v2 headers */
 constexpr uint32_t kPeerQpn = 0x000777;
-constexpr uint32_t kPsnA = 0x000100;	// A's first send PSN
-constexpr uint32_t kPsnPeer = 0x000200; // the peer's first request PSN
+constexpr uint32_t kPsnA = 0x000100;	/* A's first send PSN */
+constexpr uint32_t kPsnPeer = 0x000200; /* the peer's first request PSN */
 constexpr unsigned kAllRemote = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 
@@ -85,7 +85,7 @@ protected:
 };
 const auto *eal_env = gaudi_test::register_eal_env(new EalEnv);
 
-// A received frame: its bytes and the decoded packet (spans point into `bytes`).
+/* A received frame: its bytes and the decoded packet (spans point into `bytes`). */
 struct Frame {
 	std::vector<uint8_t> bytes;
 	Packet pkt;
@@ -94,7 +94,7 @@ struct Frame {
 
 struct Opts {
 	ibv_mtu mtu = IBV_MTU_1024;
-	uint8_t timeout = 14; // 67 ms: long enough that no test here relies on it
+	uint8_t timeout = 14; /* 67 ms: long enough that no test here relies on it */
 	uint8_t retry_cnt = 7;
 	uint8_t max_rd_atomic = 4;
 	uint8_t max_dest_rd_atomic = 4;
@@ -185,7 +185,7 @@ protected:
 		return mrs.back().get();
 	}
 
-	// A request/response from the peer to A's QP.
+	/* A request/response from the peer to A's QP. */
 	Packet peer_packet(Opcode op, uint32_t psn, bool ack_req = false)
 	{
 		Packet p = make_packet(op);
@@ -208,7 +208,7 @@ protected:
 		m->pkt_len = static_cast<uint32_t>(r.len);
 		ASSERT_EQ(rte_eth_tx_burst(g_wire.port[1], 0, &m, 1), 1);
 	}
-	// Polls A and collects what it sends for `seconds`, or until `want` frames arrived.
+	/* Polls A and collects what it sends for `seconds`, or until `want` frames arrived. */
 	std::vector<std::unique_ptr<Frame>> collect(double seconds, size_t want = SIZE_MAX)
 	{
 		std::vector<std::unique_ptr<Frame>> out;
@@ -255,13 +255,13 @@ protected:
 
 constexpr uint8_t kAck = static_cast<uint8_t>(Opcode::RC_ACKNOWLEDGE);
 
-// A peer that, like rxe, ACKs only packets with AckReq: a WRITE of 600 packets (more than the
-// 256-PSN window) must get AckReq often enough to keep going without a local ACK timeout.
+/* A peer that, like rxe, ACKs only packets with AckReq: a WRITE of 600 packets (more than the
+ * 256-PSN window) must get AckReq often enough to keep going without a local ACK timeout. */
 TEST_F(Conformance, AckReqAtLeastEveryNPacketsSoLongMessagesNeverStall)
 {
 	Opts o;
 	o.mtu = IBV_MTU_256;
-	o.timeout = 20; // 4.3 s: a stall would show as a timeout, never as success
+	o.timeout = 20; /* 4.3 s: a stall would show as a timeout, never as success */
 	connect(o);
 	QpTuning t = qp->tuning();
 	EXPECT_EQ(t.ack_req_every, 64u);
@@ -292,10 +292,10 @@ TEST_F(Conformance, AckReqAtLeastEveryNPacketsSoLongMessagesNeverStall)
 		}
 	}
 	EXPECT_EQ(received, 600u);
-	collect(0.05); // A takes the last ACK
+	collect(0.05); /* A takes the last ACK */
 	ASSERT_FALSE(ackreq_psns.empty());
-	// One asks per half congestion window (16 packets at first: the 8th), at most every 64th
-	// as the window opens, and the last one.
+	/* One asks per half congestion window (16 packets at first: the 8th), at most every 64th
+	 * as the window opens, and the last one. */
 	EXPECT_EQ(t.initial_window_pkts, 16u);
 	EXPECT_EQ(ackreq_psns.front(), psn_add(kPsnA, 7));
 	EXPECT_EQ(ackreq_psns.back(), psn_add(kPsnA, 599));
@@ -309,8 +309,8 @@ TEST_F(Conformance, AckReqAtLeastEveryNPacketsSoLongMessagesNeverStall)
 	EXPECT_EQ(ctx->counters().retransmits, 0u);
 }
 
-// A duplicate SEND after a READ: the re-ACK carries the duplicate's PSN, not epsn - 1 (the
-// READ's PSN, which an rxe requester would take as the READ's completion).
+/* A duplicate SEND after a READ: the re-ACK carries the duplicate's PSN, not epsn - 1 (the
+ * READ's PSN, which an rxe requester would take as the READ's completion). */
 TEST_F(Conformance, DuplicateSendAckedWithItsOwnPsnNotAReadPsn)
 {
 	connect();
@@ -332,7 +332,7 @@ TEST_F(Conformance, DuplicateSendAckedWithItsOwnPsnNotAReadPsn)
 	EXPECT_EQ(f1[0]->pkt.bth.psn, kPsnPeer);
 	EXPECT_EQ(op(*f1[1]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
 	EXPECT_EQ(f1[1]->pkt.bth.psn, psn_add(kPsnPeer, 1));
-	// The SEND again (its ACK was "lost").
+	/* The SEND again (its ACK was "lost"). */
 	send(snd);
 	auto f2 = collect(2, 1);
 	ASSERT_EQ(f2.size(), 1u);
@@ -341,13 +341,13 @@ TEST_F(Conformance, DuplicateSendAckedWithItsOwnPsnNotAReadPsn)
 	EXPECT_EQ(f2[0]->pkt.bth.psn, kPsnPeer) << "re-ACK names the READ's PSN";
 	EXPECT_EQ(ctx->counters().rx_duplicates, 1u);
 	auto rw = poll_cq(*rcq);
-	ASSERT_EQ(rw.size(), 1u); // delivered once
+	ASSERT_EQ(rw.size(), 1u); /* delivered once */
 }
 
-// Retries that make no progress spend the retry counter and end in IBV_WC_RETRY_EXC_ERR, as
-// rxe's completer does (COMPST_ERROR_RETRY): the first sequence NAK starts a retry; the NAKs
-// that answer its retransmissions, with no progress between, start none (rxe started_retry),
-// so the local ACK timeouts spend the rest.
+/* Retries that make no progress spend the retry counter and end in IBV_WC_RETRY_EXC_ERR, as
+ * rxe's completer does (COMPST_ERROR_RETRY): the first sequence NAK starts a retry; the NAKs
+ * that answer its retransmissions, with no progress between, start none (rxe started_retry),
+ * so the local ACK timeouts spend the rest. */
 TEST_F(Conformance, SequenceNaksSpendTheRetryCounter)
 {
 	Opts o;
@@ -371,7 +371,7 @@ TEST_F(Conformance, SequenceNaksSpendTheRetryCounter)
 			EXPECT_EQ(f->pkt.bth.psn, kPsnA);
 			sends++;
 			Packet nak = peer_packet(Opcode::RC_ACKNOWLEDGE, kPsnA);
-			nak.aeth = {0x60, 0}; // NAK, PSN sequence error, expecting kPsnA
+			nak.aeth = {0x60, 0}; /* NAK, PSN sequence error, expecting kPsnA */
 			send(nak);
 			naks++;
 		}
@@ -380,17 +380,17 @@ TEST_F(Conformance, SequenceNaksSpendTheRetryCounter)
 	ASSERT_EQ(wc.size(), 1u);
 	EXPECT_EQ(wc[0].wr_id, 5u);
 	EXPECT_EQ(wc[0].status, IBV_WC_RETRY_EXC_ERR);
-	EXPECT_EQ(sends, 3u); // the first try + retry_cnt
-	// On a quiet machine: 3 NAKs, 2 timeouts. Under load a timeout may come before a NAK is
-	// taken (and a NAK after the QP's error is not counted): at least one retry was a
-	// timeout's, as the NAKs during the first one spent nothing.
+	EXPECT_EQ(sends, 3u); /* the first try + retry_cnt */
+	/* On a quiet machine: 3 NAKs, 2 timeouts. Under load a timeout may come before a NAK is
+	 * taken (and a NAK after the QP's error is not counted): at least one retry was a
+	 * timeout's, as the NAKs during the first one spent nothing. */
 	EXPECT_GE(ctx->counters().naks_rcvd, 1u);
 	EXPECT_LE(ctx->counters().naks_rcvd, 3u);
 	EXPECT_GE(ctx->counters().timeouts, 1u);
 	EXPECT_EQ(qp->state(), IBV_QPS_ERR);
 }
 
-// More READ/atomic requests in flight than max_dest_rd_atomic: Invalid Request NAK.
+/* More READ/atomic requests in flight than max_dest_rd_atomic: Invalid Request NAK. */
 TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
 {
 	Opts o;
@@ -409,13 +409,13 @@ TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
 	EXPECT_EQ(op(*f[1]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
 	EXPECT_EQ(op(*f[2]), kAck);
 	EXPECT_EQ(f[2]->pkt.aeth.kind(), Aeth::Kind::nak);
-	EXPECT_EQ(f[2]->pkt.aeth.syndrome, 0x61); // Invalid Request
+	EXPECT_EQ(f[2]->pkt.aeth.syndrome, 0x61); /* Invalid Request */
 	EXPECT_EQ(f[2]->pkt.bth.psn, psn_add(kPsnPeer, 2));
 	EXPECT_EQ(ctx->counters().rd_atomic_overflow, 1u);
 	collect(0.01);
-	EXPECT_EQ(qp->state(), IBV_QPS_ERR); // class C error: the responder's QP fails
+	EXPECT_EQ(qp->state(), IBV_QPS_ERR); /* class C error: the responder's QP fails */
 
-	// max_dest_rd_atomic 0 refuses every READ (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ).
+	/* max_dest_rd_atomic 0 refuses every READ (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ). */
 	qp.reset();
 	o.max_dest_rd_atomic = 0;
 	connect(o);
@@ -428,8 +428,8 @@ TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
 	EXPECT_EQ(g[0]->pkt.aeth.syndrome, 0x61);
 }
 
-// A duplicate READ is replayed only while its responder resource exists; one older than the
-// last max_dest_rd_atomic READ/atomics is dropped (IBA class D, rxe duplicate_request()).
+/* A duplicate READ is replayed only while its responder resource exists; one older than the
+ * last max_dest_rd_atomic READ/atomics is dropped (IBA class D, rxe duplicate_request()). */
 TEST_F(Conformance, ReadReplayOnlyWithinResources)
 {
 	Opts o;
@@ -448,7 +448,7 @@ TEST_F(Conformance, ReadReplayOnlyWithinResources)
 	ASSERT_EQ(collect(2, 1).size(), 1u);
 	read(psn_add(kPsnPeer, 1), 100);
 	ASSERT_EQ(collect(2, 1).size(), 1u);
-	// The newest READ is replayed, with its data.
+	/* The newest READ is replayed, with its data. */
 	read(psn_add(kPsnPeer, 1), 100);
 	auto f = collect(2, 1);
 	ASSERT_EQ(f.size(), 1u);
@@ -456,26 +456,26 @@ TEST_F(Conformance, ReadReplayOnlyWithinResources)
 	EXPECT_EQ(f[0]->pkt.bth.psn, psn_add(kPsnPeer, 1));
 	ASSERT_EQ(f[0]->pkt.payload.size(), 8u);
 	EXPECT_EQ(f[0]->pkt.payload[0], 100);
-	// The older one no longer has a resource: dropped, nothing sent.
+	/* The older one no longer has a resource: dropped, nothing sent. */
 	read(kPsnPeer, 0);
 	EXPECT_EQ(collect(0.05).size(), 0u);
 	EXPECT_EQ(ctx->counters().read_replays, 1u);
 	EXPECT_EQ(ctx->counters().dup_no_resource, 1u);
-	// A "duplicate" asking for memory outside the original READ is not replayed either.
+	/* A "duplicate" asking for memory outside the original READ is not replayed either. */
 	read(psn_add(kPsnPeer, 1), 200);
 	EXPECT_EQ(collect(0.05).size(), 0u);
 	EXPECT_EQ(ctx->counters().dup_no_resource, 2u);
 	EXPECT_EQ(qp->state(), IBV_QPS_RTS);
 }
 
-// Atomic results are kept for max_dest_rd_atomic atomics (not a fixed 16): 32 duplicates are
-// all answered from the saved originals and none executes twice.
+/* Atomic results are kept for max_dest_rd_atomic atomics (not a fixed 16): 32 duplicates are
+ * all answered from the saved originals and none executes twice. */
 TEST_F(Conformance, AtomicReplayKeepsMaxDestRdAtomicResults)
 {
 	Opts o;
 	o.max_dest_rd_atomic = 32;
 	connect(o);
-	std::vector<uint8_t> mem(8, 0); // malloc'd: 16-byte aligned
+	std::vector<uint8_t> mem(8, 0); /* malloc'd: 16-byte aligned */
 	MemoryRegion *mm = reg(mem, kAllRemote);
 	uint64_t va = uintptr_t(mem.data());
 	ASSERT_EQ(va % 8, 0u);
@@ -504,10 +504,10 @@ TEST_F(Conformance, AtomicReplayKeepsMaxDestRdAtomicResults)
 	EXPECT_EQ(ctx->counters().atomic_replays, 32u);
 }
 
-// CMP_AND_SWAP and FETCH_AND_ADD as ib_atomic_bw sends them (IBA 9.4.5, rxe_resp.c atomic_reply):
-// the swap happens only when the word equals Compare, the ATOMIC ACKNOWLEDGE carries the
-// original either way; a misaligned address is an Invalid Request, an MR without remote
-// atomic access a Remote Access Error, both NAKed at the request's PSN with the QP to Error.
+/* CMP_AND_SWAP and FETCH_AND_ADD as ib_atomic_bw sends them (IBA 9.4.5, rxe_resp.c atomic_reply):
+ * the swap happens only when the word equals Compare, the ATOMIC ACKNOWLEDGE carries the
+ * original either way; a misaligned address is an Invalid Request, an MR without remote
+ * atomic access a Remote Access Error, both NAKed at the request's PSN with the QP to Error. */
 TEST_F(Conformance, AtomicsCompareSwapFetchAddAndTheirNaks)
 {
 	connect();
@@ -528,25 +528,25 @@ TEST_F(Conformance, AtomicsCompareSwapFetchAddAndTheirNaks)
 		std::memcpy(&v, mem.data() + 8, 8);
 		return v;
 	};
-	// Compare differs: no swap, the original comes back.
+	/* Compare differs: no swap, the original comes back. */
 	auto f = atomic(Opcode::RC_COMPARE_SWAP, 0, va, mm->rkey(), 0xAA, init + 1);
 	ASSERT_EQ(f.size(), 1u);
 	EXPECT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_ATOMIC_ACKNOWLEDGE));
 	EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, init);
 	EXPECT_EQ(f[0]->pkt.aeth.kind(), Aeth::Kind::ack);
 	EXPECT_EQ(word(), init);
-	// Compare matches: swapped.
+	/* Compare matches: swapped. */
 	f = atomic(Opcode::RC_COMPARE_SWAP, 1, va, mm->rkey(), 0xAA, init);
 	ASSERT_EQ(f.size(), 1u);
 	EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, init);
 	EXPECT_EQ(word(), 0xAAu);
-	// Fetch and add wraps modulo 2^64.
+	/* Fetch and add wraps modulo 2^64. */
 	f = atomic(Opcode::RC_FETCH_ADD, 2, va, mm->rkey(), ~uint64_t(0), 0);
 	ASSERT_EQ(f.size(), 1u);
 	EXPECT_EQ(f[0]->pkt.bth.psn, psn_add(kPsnPeer, 2));
 	EXPECT_EQ(f[0]->pkt.atomic_ack_eth.orig, 0xAAu);
 	EXPECT_EQ(word(), 0xA9u);
-	// Misaligned: Invalid Request, nothing written.
+	/* Misaligned: Invalid Request, nothing written. */
 	f = atomic(Opcode::RC_FETCH_ADD, 3, va + 4, mm->rkey(), 1, 0);
 	ASSERT_EQ(f.size(), 1u);
 	EXPECT_EQ(op(*f[0]), kAck);
@@ -556,7 +556,8 @@ TEST_F(Conformance, AtomicsCompareSwapFetchAddAndTheirNaks)
 	EXPECT_EQ(word(), 0xA9u);
 	collect(0.01);
 	EXPECT_EQ(qp->state(), IBV_QPS_ERR);
-	// An MR without IBV_ACCESS_REMOTE_ATOMIC (what roce_perftest registered before issue 24).
+	/* An MR without IBV_ACCESS_REMOTE_ATOMIC (what roce_perftest registered before issue
+	 * 24). */
 	qp.reset();
 	connect();
 	MemoryRegion *no_atomic =
@@ -565,12 +566,12 @@ TEST_F(Conformance, AtomicsCompareSwapFetchAddAndTheirNaks)
 	f = atomic(Opcode::RC_FETCH_ADD, 0, va, no_atomic->rkey(), 1, 0);
 	ASSERT_EQ(f.size(), 1u);
 	EXPECT_EQ(f[0]->pkt.aeth.kind(), Aeth::Kind::nak);
-	EXPECT_EQ(f[0]->pkt.aeth.syndrome, 0x62); // Remote Access Error
+	EXPECT_EQ(f[0]->pkt.aeth.syndrome, 0x62); /* Remote Access Error */
 	EXPECT_EQ(ctx->counters().remote_access_errors, errors + 1);
 	EXPECT_EQ(word(), 0xA9u);
 }
 
-// The 8-byte result of an atomic lands across the local SGEs (4 + 4 bytes here).
+/* The 8-byte result of an atomic lands across the local SGEs (4 + 4 bytes here). */
 TEST_F(Conformance, AtomicResultScatteredAcrossSges)
 {
 	connect();
@@ -602,13 +603,13 @@ TEST_F(Conformance, AtomicResultScatteredAcrossSges)
 	EXPECT_EQ(memcmp(res.data(), b, 4), 0);
 	EXPECT_EQ(memcmp(res.data() + 32, b + 4, 4), 0);
 	for (size_t i = 4; i < 32; i++)
-		EXPECT_EQ(res[i], 0xEE) << i; // nothing between or after the SGEs
+		EXPECT_EQ(res[i], 0xEE) << i; /* nothing between or after the SGEs */
 	for (size_t i = 36; i < res.size(); i++)
 		EXPECT_EQ(res[i], 0xEE) << i;
 }
 
-// RC packets leave with TTL 64 when the AV says 1 (what ibv_rc_pingpong puts in
-// grh.hop_limit; Linux takes the route's hop limit for RoCE v2); an explicit one is kept.
+/* RC packets leave with TTL 64 when the AV says 1 (what ibv_rc_pingpong puts in
+ * grh.hop_limit; Linux takes the route's hop limit for RoCE v2); an explicit one is kept. */
 TEST_F(Conformance, IpTtlIsSaneWhenTheAvSaysOne)
 {
 	Opts o;
@@ -634,7 +635,7 @@ TEST_F(Conformance, IpTtlIsSaneWhenTheAvSaysOne)
 	EXPECT_EQ(f[0]->pkt.ip4.ttl, 17);
 }
 
-// The path MTU is min(requested, what the port carries); the port's is Context::active_mtu().
+/* The path MTU is min(requested, what the port carries); the port's is Context::active_mtu(). */
 TEST_F(Conformance, PathMtuLimitedByThePort)
 {
 	EXPECT_EQ(ctx->active_mtu(), IBV_MTU_4096);
@@ -661,17 +662,17 @@ TEST_F(Conformance, PathMtuLimitedByThePort)
 	ASSERT_EQ(f.size(), 3u);
 	EXPECT_EQ(f[0]->pkt.payload.size(), 1024u);
 	EXPECT_EQ(f[2]->pkt.payload.size(), 3000u - 2048);
-	// A smaller peer MTU is kept.
+	/* A smaller peer MTU is kept. */
 	qp.reset();
 	o.mtu = IBV_MTU_512;
 	connect(o);
 	EXPECT_EQ(qp->attr().path_mtu, IBV_MTU_512);
 }
 
-// The Context answers ARP for its GID over the ethdev and resolves a peer's MAC by ARP.
+/* The Context answers ARP for its GID over the ethdev and resolves a peer's MAC by ARP. */
 TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
 {
-	// The peer asks who has 10.0.0.1.
+	/* The peer asks who has 10.0.0.1. */
 	std::vector<uint8_t> req(60, 0);
 	const MacAddr bcast{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 	std::copy(bcast.begin(), bcast.end(), req.begin());
@@ -693,18 +694,18 @@ TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
 	ASSERT_GE(r.size(), 42u);
 	EXPECT_EQ(r[12], 0x08);
 	EXPECT_EQ(r[13], 0x06);
-	EXPECT_EQ(r[21], 2); // ARP reply
+	EXPECT_EQ(r[21], 2); /* ARP reply */
 	EXPECT_TRUE(std::equal(r.begin() + 22, r.begin() + 28, ctx->mac().begin()));
 	EXPECT_TRUE(std::equal(r.begin() + 28, r.begin() + 32, tpa));
 	EXPECT_EQ(ctx->counters().rx_neighbour, 1u);
 	EXPECT_EQ(ctx->counters().tx_neighbour, 1u);
 	EXPECT_EQ(ctx->counters().rx_not_roce, 0u);
-	// The asker was learned from its request: resolved without asking.
+	/* The asker was learned from its request: resolved without asking. */
 	MacAddr got{};
 	EXPECT_EQ(ctx->resolve(peer_gid, got), 0);
 	EXPECT_EQ(got, peer_mac);
 
-	// 10.0.0.3 is unknown: resolve() broadcasts a request; the peer answers for it.
+	/* 10.0.0.3 is unknown: resolve() broadcasts a request; the peer answers for it. */
 	Gid third = Gid::from_ipv4({10, 0, 0, 3});
 	EXPECT_EQ(ctx->resolve(third, got), -EAGAIN);
 	auto q = collect(2, 1);
@@ -712,8 +713,8 @@ TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
 	const std::vector<uint8_t> &a = q[0]->bytes;
 	ASSERT_GE(a.size(), 42u);
 	EXPECT_TRUE(std::equal(bcast.begin(), bcast.end(), a.begin()));
-	EXPECT_EQ(a[21], 1); // request
-	EXPECT_EQ(a[41], 3); // for 10.0.0.3
+	EXPECT_EQ(a[21], 1); /* request */
+	EXPECT_EQ(a[41], 3); /* for 10.0.0.3 */
 	std::vector<uint8_t> rep(a.begin(), a.begin() + 60);
 	std::copy(ctx->mac().begin(), ctx->mac().end(), rep.begin());
 	const MacAddr third_mac{0x02, 0x33, 0x33, 0x33, 0x33, 0x33};
@@ -732,7 +733,7 @@ TEST_F(Conformance, ContextAnswersArpAndResolvesThePeer)
 	collect(0.05);
 	EXPECT_EQ(ctx->resolve(third, got), 0);
 	EXPECT_EQ(got, third_mac);
-	EXPECT_EQ(ctx->resolve(Gid{}, got), -EINVAL); // :: is not IPv4 like our GID
+	EXPECT_EQ(ctx->resolve(Gid{}, got), -EINVAL); /* :: is not IPv4 like our GID */
 }
 
-} // namespace
+} /* namespace */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Unit tests of the RoCE v2 framing library (drivers/net/gaudi/roce).
-// Shared data (captures, ICRC vectors) is read in place from $GAUDI_SHARED_DATA, else from
-// the path meson compiled in (GAUDI_SHARED_DATA_DEFAULT).
+/* Unit tests of the RoCE v2 framing library (drivers/net/gaudi/roce).
+ * Shared data (captures, ICRC vectors) is read in place from $GAUDI_SHARED_DATA, else from
+ * the path meson compiled in (GAUDI_SHARED_DATA_DEFAULT). */
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +18,7 @@
 #include <rte_log.h>
 #include <rte_net_crc.h>
 extern "C" {
-#include <rte_vect.h> // its generic/ declarations lack extern "C"
+#include <rte_vect.h> /* its generic/ declarations lack extern "C" */
 }
 
 #include "roce_framing.h"
@@ -39,9 +39,9 @@ std::string shared_data()
 #endif
 }
 
-// The tests of published vectors and hardware captures read the shared corpus beside the
-// repository (GAUDI_SHARED_DATA): on a clone without it they skip, saying so; with it, a
-// missing file is a failure.
+/* The tests of published vectors and hardware captures read the shared corpus beside the
+ * repository (GAUDI_SHARED_DATA): on a clone without it they skip, saying so; with it, a
+ * missing file is a failure. */
 #define SKIP_WITHOUT_CORPUS()                                                                      \
 	do {                                                                                       \
 		if (!std::filesystem::is_directory(shared_data()))                                 \
@@ -79,7 +79,7 @@ bool read_pcap(const std::string &path, std::vector<Frame> &out)
 
 const uint8_t kFixed[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
-// A packet for `op` with every field set to something recognisable.
+/* A packet for `op` with every field set to something recognisable. */
 r::Packet sample(r::Opcode op, bool v6, bool vlan, std::span<const uint8_t> payload, uint32_t i = 7)
 {
 	r::Packet p = r::make_packet(op);
@@ -111,9 +111,9 @@ r::Packet sample(r::Opcode op, bool v6, bool vlan, std::span<const uint8_t> payl
 	p.ieth_rkey = 0xC0FFEE00;
 	const r::OpcodeInfo &oi = r::opcode_info(op);
 	if (op == r::Opcode::CNP)
-		; // make_packet's 16 reserved bytes
+		; /* make_packet's 16 reserved bytes */
 	else if (oi.fixed_payload >= 0)
-		p.payload = std::span(kFixed, size_t(oi.fixed_payload)); // ATOMIC_WRITE: 8 B
+		p.payload = std::span(kFixed, size_t(oi.fixed_payload)); /* ATOMIC_WRITE: 8 B */
 	else
 		p.payload = oi.has_payload ? payload : std::span<const uint8_t>{};
 	return p;
@@ -204,11 +204,11 @@ Bytes encode(const r::Packet &p, const r::BuildOptions &o = {})
 
 const uint8_t kPayload[300] = {'h', 'e', 'l', 'l', 'o', ',', ' ', 'R', 'o', 'C', 'E'};
 
-} // namespace
+} /* namespace */
 
-// ---------------------------------------------------------------------------------------
-// First test on purpose: the first ICRC of the process is when a library used to select the
-// algorithm (and raise EAL's SIMD width, and capture the log). It must change nothing global.
+/* ---------------------------------------------------------------------------------------
+ * First test on purpose: the first ICRC of the process is when a library used to select the
+ * algorithm (and raise EAL's SIMD width, and capture the log). It must change nothing global. */
 TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
 {
 	char text[256] = {};
@@ -223,7 +223,7 @@ TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
 	r::Packet q;
 	r::ParseStats st;
 	EXPECT_EQ(r::parse({f.data(), r::build(p, f).len}, q, st),
-		  r::ParseError::ok); // ICRC computed
+		  r::ParseError::ok); /* ICRC computed */
 	int alg = r::icrc_alg();
 	EXPECT_TRUE(alg == RTE_NET_CRC_SCALAR || alg == RTE_NET_CRC_SSE42 ||
 		    alg == RTE_NET_CRC_AVX512)
@@ -233,8 +233,8 @@ TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
 	EXPECT_EQ(rte_log_get_global_level(), global);
 	rte_openlog_stream(nullptr);
 	fclose(mine);
-	// What rte_net_crc said when it chose (its own INFO lines, into the application's stream)
-	// agrees with icrc_alg(): without EAL the SIMD width is 0, so scalar.
+	/* What rte_net_crc said when it chose (its own INFO lines, into the application's stream)
+	 * agrees with icrc_alg(): without EAL the SIMD width is 0, so scalar. */
 	std::string said(text);
 	if (said.find("can't use SSE") != std::string::npos) {
 		EXPECT_EQ(alg, RTE_NET_CRC_SCALAR) << said;
@@ -243,12 +243,12 @@ TEST(RoceCrc, IcrcHasNoProcessWideSideEffects)
 	}
 }
 
-// compute_icrc takes one path up to 512 B of datagram (a masked copy, one CRC) and another above
-// (the masked headers, then the rest in place): both give the CRC of the masked input as the
-// Annex defines it, for IPv4 and IPv6, around the switch and at the largest datagram.
+/* compute_icrc takes one path up to 512 B of datagram (a masked copy, one CRC) and another above
+ * (the masked headers, then the rest in place): both give the CRC of the masked input as the
+ * Annex defines it, for IPv4 and IPv6, around the switch and at the largest datagram. */
 TEST(RoceCrc, IcrcInPlaceEqualsCrcOfMaskedCopy)
 {
-	// Each variant the CPU has (the width raised so that SSE4.2 and AVX512 can be chosen).
+	/* Each variant the CPU has (the width raised so that SSE4.2 and AVX512 can be chosen). */
 	const uint16_t width = rte_vect_get_max_simd_bitwidth();
 	const int before = r::icrc_alg();
 	ASSERT_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512), 0);
@@ -325,7 +325,7 @@ TEST(RoceOpcodes, NamesAndLayout)
 	};
 	for (auto &c : cases)
 		EXPECT_EQ(r::name(c.op), c.name) << int(c.op);
-	// UC has no READ/ATOMIC; UD only SEND_ONLY(_IMM).
+	/* UC has no READ/ATOMIC; UD only SEND_ONLY(_IMM). */
 	for (int op = 0x2C; op < 0x40; ++op)
 		EXPECT_FALSE(r::opcode_info(uint8_t(op)).valid) << op;
 	for (int op = 0x60; op < 0x80; ++op)
@@ -355,8 +355,8 @@ TEST(RoceOpcodes, NamesAndLayout)
 	EXPECT_EQ(r::flow_label_to_udp_sport(0), 0xC000);
 }
 
-// ---------------------------------------------------------------------------------------
-// The 8 published vectors: decode, verify, re-encode.
+/* ---------------------------------------------------------------------------------------
+ * The 8 published vectors: decode, verify, re-encode. */
 TEST(RoceIcrc, PublishedVectors)
 {
 	SKIP_WITHOUT_CORPUS();
@@ -382,10 +382,10 @@ TEST(RoceIcrc, PublishedVectors)
 		ASSERT_EQ(r::parse(f, p, st), r::ParseError::ok);
 		EXPECT_TRUE(p.icrc_ok);
 		EXPECT_EQ(Bytes(f.end() - 4, f.end()), from_hex(wire));
-		// Default builder (lengths, checksum, pad, ICRC computed) reproduces the frame.
+		/* Default builder (lengths, checksum, pad, ICRC computed) reproduces the frame. */
 		r::BuildOptions o;
 		o.trailer = true;
-		o.udp_checksum = p.udp.checksum != 0; // scapy vectors carry a real UDP checksum
+		o.udp_checksum = p.udp.checksum != 0; /* scapy vectors carry a real UDP checksum */
 		EXPECT_EQ(encode(p, o), f);
 		EXPECT_EQ(encode(p, r::BuildOptions::raw()), f);
 		++n;
@@ -408,7 +408,7 @@ TEST(RoceIcrc, MaskedFieldsDoNotChangeIt)
 		q.bth.becn = !q.bth.becn;
 		q.bth.resv6 = 0x2A;
 		q.udp.checksum = 0xBEEF;
-		q.eth.src[0] ^= 0xFF; // Ethernet is not covered
+		q.eth.src[0] ^= 0xFF; /* Ethernet is not covered */
 		Bytes b = encode(q);
 		EXPECT_EQ(Bytes(a.end() - 4, a.end()), Bytes(b.end() - 4, b.end())) << "v6=" << v6;
 		r::Packet s = p;
@@ -416,15 +416,15 @@ TEST(RoceIcrc, MaskedFieldsDoNotChangeIt)
 		Bytes c = encode(s);
 		EXPECT_NE(Bytes(a.end() - 4, a.end()), Bytes(c.end() - 4, c.end()));
 		s = p;
-		s.bth.resv7 = 1; // not masked
+		s.bth.resv7 = 1; /* not masked */
 		c = encode(s);
 		EXPECT_NE(Bytes(a.end() - 4, a.end()), Bytes(c.end() - 4, c.end()));
 	}
 }
 
-// ---------------------------------------------------------------------------------------
-// The shared hardware captures: every RoCE frame decodes, verifies and re-encodes
-// byte-identically; every other frame is reported as not RoCE.
+/* ---------------------------------------------------------------------------------------
+ * The shared hardware captures: every RoCE frame decodes, verifies and re-encodes
+ * byte-identically; every other frame is reported as not RoCE. */
 struct CaptureCase {
 	const char *file;
 	int frames;
@@ -450,7 +450,7 @@ TEST_P(RoceCapture, DecodeVerifyReencode)
 	for (size_t i = 0; i < frames.size(); ++i) {
 		const Bytes &f = frames[i].data;
 		SCOPED_TRACE(std::string(c.file) + " frame " + std::to_string(i + 1));
-		EXPECT_EQ(f.size(), frames[i].len); // captures are not snapped
+		EXPECT_EQ(f.size(), frames[i].len); /* captures are not snapped */
 		r::Packet p;
 		r::ParseError e = r::parse(f, p, st);
 		if (r::is_not_roce(e))
@@ -493,21 +493,22 @@ TEST(RoceCapture, UdQp1CmIsRoce)
 	ASSERT_TRUE(read_pcap(shared_data() + "/pcap/roce/rc-write-read-hw.pcap", frames));
 	r::ParseStats st;
 	r::Packet p;
-	ASSERT_EQ(r::parse(frames[3].data, p, st), r::ParseError::ok); // frame 4: CM REQ
+	ASSERT_EQ(r::parse(frames[3].data, p, st), r::ParseError::ok); /* frame 4: CM REQ */
 	EXPECT_EQ(p.bth.opcode, uint8_t(r::Opcode::UD_SEND_ONLY));
 	EXPECT_EQ(p.bth.dest_qp, 1u);
 	EXPECT_EQ(p.deth.qkey, 0x80010000u);
-	ASSERT_EQ(r::parse(frames[7].data, p, st), r::ParseError::ok); // frame 8: ACK (vector V5)
+	/* frame 8: ACK (vector V5) */
+	ASSERT_EQ(r::parse(frames[7].data, p, st), r::ParseError::ok);
 	EXPECT_EQ(p.bth.opcode, uint8_t(r::Opcode::RC_ACKNOWLEDGE));
 	EXPECT_EQ(p.aeth.syndrome, 0);
 	EXPECT_EQ(p.aeth.msn, 1u);
-	EXPECT_EQ(p.icrc, 0x56cd7bc8u); // wire c8 7b cd 56, LSB first
-	EXPECT_EQ(r::parse(frames[0].data, p, st), r::ParseError::not_udp); // SMB over TCP
+	EXPECT_EQ(p.icrc, 0x56cd7bc8u); /* wire c8 7b cd 56, LSB first */
+	EXPECT_EQ(r::parse(frames[0].data, p, st), r::ParseError::not_udp); /* SMB over TCP */
 }
 
-// ---------------------------------------------------------------------------------------
-// Every opcode x {IPv4, IPv6} x {VLAN, none} x payload sizes: build -> parse -> same fields
-// -> raw re-encode identical.
+/* ---------------------------------------------------------------------------------------
+ * Every opcode x {IPv4, IPv6} x {VLAN, none} x payload sizes: build -> parse -> same fields
+ * -> raw re-encode identical. */
 TEST(RoceRoundTrip, EveryOpcode)
 {
 	int count = 0;
@@ -539,7 +540,7 @@ TEST(RoceRoundTrip, EveryOpcode)
 
 TEST(RoceRoundTrip, Ipv4OptionsAndTrailer)
 {
-	const uint8_t opts[4] = {0x01, 0x01, 0x01, 0x00}; // NOP NOP NOP EOL
+	const uint8_t opts[4] = {0x01, 0x01, 0x01, 0x00}; /* NOP NOP NOP EOL */
 	const uint8_t trailer[6] = {0, 0, 0, 0, 0, 0};
 	r::Packet p = sample(r::Opcode::RC_ACKNOWLEDGE, false, false, {});
 	p.ip4.options = opts;
@@ -559,8 +560,8 @@ TEST(RoceRoundTrip, Ipv4OptionsAndTrailer)
 	EXPECT_EQ(br.len, f.size());
 }
 
-// ---------------------------------------------------------------------------------------
-// Raw builder: forced invalid fields give the precise parser error.
+/* ---------------------------------------------------------------------------------------
+ * Raw builder: forced invalid fields give the precise parser error. */
 TEST(RoceRaw, ForcedFieldsGivePreciseErrors)
 {
 	r::Packet base = sample(r::Opcode::RC_SEND_ONLY, false, false, std::span(kPayload, 13));
@@ -597,11 +598,11 @@ TEST(RoceRaw, ForcedFieldsGivePreciseErrors)
 	check([](r::Packet &q) { q.bth.tver = 1; }, r::ParseError::bad_tver);
 	check([](r::Packet &q) { q.bth.opcode = 0x15; }, r::ParseError::unknown_opcode);
 	check([](r::Packet &q) { q.bth.opcode = 0x11; },
-	      r::ParseError::unexpected_payload); // ACK + data
+	      r::ParseError::unexpected_payload); /* ACK + data */
 	check([](r::Packet &q) { q.bth.pad_cnt = 1; },
-	      r::ParseError::icrc_mismatch); // valid shape, wrong CRC
+	      r::ParseError::icrc_mismatch); /* valid shape, wrong CRC */
 	check([](r::Packet &q) { q.pad = q.pad.first(2); }, r::ParseError::ip_len_mismatch);
-	// Consistent lengths but payload+pad not a multiple of 4.
+	/* Consistent lengths but payload+pad not a multiple of 4. */
 	check(
 		[](r::Packet &q) {
 			q.pad = q.pad.first(2);
@@ -612,19 +613,21 @@ TEST(RoceRaw, ForcedFieldsGivePreciseErrors)
 	check(
 		[](r::Packet &q) {
 			q.bth.opcode =
-				0x11; // ACK: AETH (4 B) present, then only... nothing for ICRC
+				0x11; /* ACK: AETH (4 B) present, then only... nothing for ICRC */
 			q.payload = {};
 			q.pad = {};
 			q.ip4.total_len = static_cast<uint16_t>(20 + 8 + 12 + 2);
 			q.udp.length = 8 + 12 + 2;
 			q.icrc =
-				0; // 4 bytes still written: IP says they are outside the datagram (trailer)
+				/* 4 bytes still written: IP says they are outside the datagram
+				 * (trailer) */
+				0;
 		},
 		r::ParseError::truncated_ext_header);
 }
 
-// ---------------------------------------------------------------------------------------
-// Every prefix of every valid packet is an error, never a crash.
+/* ---------------------------------------------------------------------------------------
+ * Every prefix of every valid packet is an error, never a crash. */
 TEST(RoceRobustness, EveryTruncationIsAnError)
 {
 	std::vector<Bytes> valid;
@@ -642,7 +645,8 @@ TEST(RoceRobustness, EveryTruncationIsAnError)
 		r::Packet p;
 		r::ParseError full = r::parse(f, p, st);
 		for (size_t n = 0; n < f.size(); ++n) {
-			// Exact-size heap copy so that ASan/valgrind catch any read past the end.
+			/* Exact-size heap copy so that ASan/valgrind catch any read past the
+			 * end. */
 			std::unique_ptr<uint8_t[]> cut(new uint8_t[n ? n : 1]);
 			std::memcpy(cut.get(), f.data(), n);
 			r::ParseError e = r::parse(std::span<const uint8_t>(cut.get(), n), p, st);
@@ -670,7 +674,7 @@ TEST(RoceRobustness, RandomBytesAndMutations)
 		std::unique_ptr<uint8_t[]> b(new uint8_t[n ? n : 1]);
 		for (size_t k = 0; k < n; ++k)
 			b[k] = static_cast<uint8_t>(rng());
-		if (n >= 14 && (i & 1)) { // steer half of them past the Ethernet/IP/UDP checks
+		if (n >= 14 && (i & 1)) { /* steer half of them past the Ethernet/IP/UDP checks */
 			b[12] = 0x08;
 			b[13] = 0x00;
 			if (n >= 34) {
@@ -684,7 +688,7 @@ TEST(RoceRobustness, RandomBytesAndMutations)
 		}
 		r::parse(std::span<const uint8_t>(b.get(), n), p, st);
 	}
-	// Mutations of valid frames: 1..4 random bytes changed.
+	/* Mutations of valid frames: 1..4 random bytes changed. */
 	Bytes f = encode(sample(r::Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, false, true,
 				std::span(kPayload, 37)));
 	const int kMut = 100000;
@@ -701,8 +705,8 @@ TEST(RoceRobustness, RandomBytesAndMutations)
 	for (uint64_t c : st.by_result)
 		sum += c;
 	EXPECT_EQ(sum, st.frames);
-	// Changed bytes covered by the ICRC must be caught: only Ethernet MACs/VLAN and masked
-	// fields may change without an error.
+	/* Changed bytes covered by the ICRC must be caught: only Ethernet MACs/VLAN and masked
+	 * fields may change without an error. */
 	EXPECT_LT(ok, kMut / 3);
 	EXPECT_GT(st.count(r::ParseError::icrc_mismatch), 0u);
 	EXPECT_GT(st.count(r::ParseError::not_ip), 0u);
@@ -720,7 +724,7 @@ TEST(RoceIcrc, TooLongDatagram)
 {
 	static uint8_t big[10000];
 	r::Packet p = sample(r::Opcode::RC_SEND_ONLY, false, false, std::span(big, sizeof(big)));
-	Bytes f = encode(p); // fits the 16 KiB scratch
+	Bytes f = encode(p); /* fits the 16 KiB scratch */
 	r::Packet q;
 	r::ParseStats st;
 	EXPECT_EQ(r::parse(f, q, st), r::ParseError::ok);

@@ -30,8 +30,8 @@ TEST(CmMad, HeaderBytes)
 	Mad m;
 	CmRtu rtu;
 	encode(hdr(0x0102030405060708ULL), rtu, m);
-	// Table 145: BaseVersion 1, MgmtClass 0x07 (CM), ClassVersion 2, Method 0x03 (Send),
-	// Status, ClassSpecific, TransactionID, AttributeID 0x0014 (RTU), reserved, modifier.
+	/* Table 145: BaseVersion 1, MgmtClass 0x07 (CM), ClassVersion 2, Method 0x03 (Send),
+	 * Status, ClassSpecific, TransactionID, AttributeID 0x0014 (RTU), reserved, modifier. */
 	const uint8_t want[24] = {0x01, 0x07, 0x02, 0x03, 0, 0,	   0, 0, 1, 2, 3, 4,
 				  5,	6,    7,    8,	  0, 0x14, 0, 0, 0, 0, 0, 0};
 	EXPECT_EQ(std::memcmp(m.data(), want, 24), 0);
@@ -47,7 +47,7 @@ TEST(CmMad, ReqFieldOffsets)
 {
 	CmReq r;
 	r.local_comm_id = 0x11223344;
-	r.service_id = service_id(PortSpace::tcp, 7174); // rping's default port
+	r.service_id = service_id(PortSpace::tcp, 7174); /* rping's default port */
 	r.local_ca_guid = 0x5254FFFE00770001ULL;
 	r.local_qpn = 0x000123;
 	r.responder_resources = 4;
@@ -58,7 +58,7 @@ TEST(CmMad, ReqFieldOffsets)
 	r.starting_psn = 0xABCDEF;
 	r.local_cm_response_timeout = 20;
 	r.retry_count = 7;
-	r.path_packet_payload_mtu = 5; // 4096
+	r.path_packet_payload_mtu = 5; /* 4096 */
 	r.rnr_retry_count = 6;
 	r.max_cm_retries = 15;
 	r.primary.local_port_gid = v4_gid(192, 168, 77, 1);
@@ -75,42 +75,42 @@ TEST(CmMad, ReqFieldOffsets)
 	Mad m;
 	encode(hdr(1), r, m);
 	EXPECT_EQ(m[16], 0x00);
-	EXPECT_EQ(m[17], 0x10); // REQ
-	// LocalCommunicationID at 0.
+	EXPECT_EQ(m[17], 0x10); /* REQ */
+	/* LocalCommunicationID at 0. */
 	EXPECT_EQ(m[24], 0x11);
 	EXPECT_EQ(m[27], 0x44);
-	// ServiceID at 8: 0x0000000001061C06.
+	/* ServiceID at 8: 0x0000000001061C06. */
 	const uint8_t sid[8] = {0, 0, 0, 0, 0x01, 0x06, 0x1C, 0x06};
 	EXPECT_EQ(std::memcmp(&m[32], sid, 8), 0);
-	// LocalCAGUID at 16.
+	/* LocalCAGUID at 16. */
 	EXPECT_EQ(m[40], 0x52);
 	EXPECT_EQ(m[47], 0x01);
-	// LocalQPN at 32 (24 bits), ResponderResources at 35, InitiatorDepth at 39.
+	/* LocalQPN at 32 (24 bits), ResponderResources at 35, InitiatorDepth at 39. */
 	EXPECT_EQ(m[56], 0x00);
 	EXPECT_EQ(m[57], 0x01);
 	EXPECT_EQ(m[58], 0x23);
 	EXPECT_EQ(m[59], 4);
 	EXPECT_EQ(m[63], 2);
-	// Byte 43: RemoteCMResponseTimeout(5) | TransportServiceType(2) | E2E flow control(1).
+	/* Byte 43: RemoteCMResponseTimeout(5) | TransportServiceType(2) | E2E flow control(1). */
 	EXPECT_EQ(m[67], (20 << 3) | 0 | 1);
-	// StartingPSN at 44; byte 47: LocalCMResponseTimeout(5) | RetryCount(3).
+	/* StartingPSN at 44; byte 47: LocalCMResponseTimeout(5) | RetryCount(3). */
 	EXPECT_EQ(m[68], 0xAB);
 	EXPECT_EQ(m[70], 0xEF);
 	EXPECT_EQ(m[71], (20 << 3) | 7);
-	// PartitionKey at 48; byte 50: PathMTU(4) | RDCExists(1) | RNRRetryCount(3);
-	// byte 51: MaxCMRetries(4) | SRQ(1) | ExtendedTransportType(3).
+	/* PartitionKey at 48; byte 50: PathMTU(4) | RDCExists(1) | RNRRetryCount(3);
+	 * byte 51: MaxCMRetries(4) | SRQ(1) | ExtendedTransportType(3). */
 	EXPECT_EQ(m[72], 0xFF);
 	EXPECT_EQ(m[73], 0xFF);
 	EXPECT_EQ(m[74], (5 << 4) | 6);
 	EXPECT_EQ(m[75], 15 << 4);
-	// Primary path at 52: LIDs 0xFFFF, local GID at 56, remote GID at 72.
+	/* Primary path at 52: LIDs 0xFFFF, local GID at 56, remote GID at 72. */
 	EXPECT_EQ(m[76], 0xFF);
 	EXPECT_EQ(m[79], 0xFF);
 	EXPECT_EQ(m[80 + 10], 0xFF);
 	EXPECT_EQ(m[80 + 15], 1);
 	EXPECT_EQ(m[96 + 15], 2);
-	// FlowLabel: 20 bits at 88; PacketRate: low 6 bits of 91; TrafficClass 92; HopLimit 93;
-	// byte 94: SL(4) | SubnetLocal(1); byte 95: LocalACKTimeout(5).
+	/* FlowLabel: 20 bits at 88; PacketRate: low 6 bits of 91; TrafficClass 92; HopLimit 93;
+	 * byte 94: SL(4) | SubnetLocal(1); byte 95: LocalACKTimeout(5). */
 	EXPECT_EQ(m[112], 0x12);
 	EXPECT_EQ(m[113], 0x34);
 	EXPECT_EQ(m[114], 0x50);
@@ -119,7 +119,7 @@ TEST(CmMad, ReqFieldOffsets)
 	EXPECT_EQ(m[117], 64);
 	EXPECT_EQ(m[118], (3 << 4) | (1 << 3));
 	EXPECT_EQ(m[119], 14 << 3);
-	// No alternate path (96..139 zero); PrivateData at 140, 92 bytes.
+	/* No alternate path (96..139 zero); PrivateData at 140, 92 bytes. */
 	for (int i = 120; i < 164; i++)
 		EXPECT_EQ(m[i], 0) << i;
 	EXPECT_EQ(m[164], 0xAA);
@@ -163,21 +163,21 @@ TEST(CmMad, RepRejDreqSidrOffsets)
 	Mad m;
 	encode(hdr(2), rep, m);
 	EXPECT_EQ(m[17], 0x13);
-	EXPECT_EQ(m[28], 0xB1); // RemoteCommID at 4
-	EXPECT_EQ(m[36], 0x00); // LocalQPN at 12
+	EXPECT_EQ(m[28], 0xB1); /* RemoteCommID at 4 */
+	EXPECT_EQ(m[36], 0x00); /* LocalQPN at 12 */
 	EXPECT_EQ(m[38], 0x56);
-	EXPECT_EQ(m[39], 0x12); // VendorID[23:16] at 15
-	EXPECT_EQ(m[43], 0x34); // VendorID[15:8] at 19
-	EXPECT_EQ(m[44], 0x01); // StartingPSN at 20
+	EXPECT_EQ(m[39], 0x12); /* VendorID[23:16] at 15 */
+	EXPECT_EQ(m[43], 0x34); /* VendorID[15:8] at 19 */
+	EXPECT_EQ(m[44], 0x01); /* StartingPSN at 20 */
 	EXPECT_EQ(m[46], 0x03);
-	EXPECT_EQ(m[47], 0x56); // VendorID[7:0] at 23
+	EXPECT_EQ(m[47], 0x56); /* VendorID[7:0] at 23 */
 	EXPECT_EQ(m[48], 1);
 	EXPECT_EQ(m[49], 3);
-	EXPECT_EQ(m[50], (15 << 3) | (1 << 1) | 1); // TargetACKDelay | Failover | E2E
-	EXPECT_EQ(m[51], (7 << 5) | (1 << 4));	    // RNRRetryCount | SRQ
-	EXPECT_EQ(m[52], 0x01);			    // LocalCAGUID at 28
+	EXPECT_EQ(m[50], (15 << 3) | (1 << 1) | 1); /* TargetACKDelay | Failover | E2E */
+	EXPECT_EQ(m[51], (7 << 5) | (1 << 4));	    /* RNRRetryCount | SRQ */
+	EXPECT_EQ(m[52], 0x01);			    /* LocalCAGUID at 28 */
 	EXPECT_EQ(m[59], 0x08);
-	EXPECT_EQ(m[60], 0x5A); // PrivateData at 36
+	EXPECT_EQ(m[60], 0x5A); /* PrivateData at 36 */
 	CmRep rd;
 	ASSERT_TRUE(decode(m, rd));
 	EXPECT_EQ(rd.vendor_id, 0x123456u);
@@ -194,11 +194,11 @@ TEST(CmMad, RepRejDreqSidrOffsets)
 	rej.private_data[147] = 0x77;
 	encode(hdr(3), rej, m);
 	EXPECT_EQ(m[17], 0x12);
-	EXPECT_EQ(m[32], 1 << 6); // MessageREJected: top 2 bits of byte 8
-	EXPECT_EQ(m[33], 5 << 1); // RejectedInfoLength: top 7 bits of byte 9
+	EXPECT_EQ(m[32], 1 << 6); /* MessageREJected: top 2 bits of byte 8 */
+	EXPECT_EQ(m[33], 5 << 1); /* RejectedInfoLength: top 7 bits of byte 9 */
 	EXPECT_EQ(m[34], 0);
-	EXPECT_EQ(m[35], 28);	 // Reason at 10
-	EXPECT_EQ(m[255], 0x77); // PrivateData 84..231
+	EXPECT_EQ(m[35], 28);	 /* Reason at 10 */
+	EXPECT_EQ(m[255], 0x77); /* PrivateData 84..231 */
 	EXPECT_EQ(rej_reason_name(28), "consumer defined");
 
 	CmDreq dq;
@@ -207,7 +207,7 @@ TEST(CmMad, RepRejDreqSidrOffsets)
 	dq.remote_qpn_eecn = 0xC0FFEE;
 	encode(hdr(4), dq, m);
 	EXPECT_EQ(m[17], 0x15);
-	EXPECT_EQ(m[32], 0xC0); // RemoteQPN/EECN at 8
+	EXPECT_EQ(m[32], 0xC0); /* RemoteQPN/EECN at 8 */
 	EXPECT_EQ(m[34], 0xEE);
 	EXPECT_EQ(m[35], 0);
 	CmRtu drep;
@@ -230,15 +230,15 @@ TEST(CmMad, RepRejDreqSidrOffsets)
 	sr.q_key = 0x01234567;
 	encode(hdr(6), sr, m);
 	EXPECT_EQ(m[17], 0x18);
-	EXPECT_EQ(m[30], 0xAB); // VendorID[23:8] at 6
+	EXPECT_EQ(m[30], 0xAB); /* VendorID[23:8] at 6 */
 	EXPECT_EQ(m[31], 0xCD);
-	EXPECT_EQ(m[32], 0x00); // QPN at 8
+	EXPECT_EQ(m[32], 0x00); /* QPN at 8 */
 	EXPECT_EQ(m[34], 0x89);
-	EXPECT_EQ(m[35], 0xEF); // VendorID[7:0] at 11
-	EXPECT_EQ(m[40], 0x01); // ServiceID at 12: 0x0000000001111C06
+	EXPECT_EQ(m[35], 0xEF); /* VendorID[7:0] at 11 */
+	EXPECT_EQ(m[40], 0x01); /* ServiceID at 12: 0x0000000001111C06 */
 	EXPECT_EQ(m[41], 0x11);
 	EXPECT_EQ(m[42], 0x1C);
-	EXPECT_EQ(m[44], 0x01); // Q_Key at 20
+	EXPECT_EQ(m[44], 0x01); /* Q_Key at 20 */
 	EXPECT_EQ(m[47], 0x67);
 	CmSidrRep srd;
 	ASSERT_TRUE(decode(m, srd));
@@ -255,8 +255,8 @@ TEST(CmMad, CmaHdrAndServiceId)
 	h.dst_addr = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 192, 168, 77, 1};
 	std::array<uint8_t, 92> pd{};
 	encode_cma_hdr(h, pd);
-	// cma.c struct cma_hdr: cma_version, ip_version << 4, port (BE), src, dst (IPv4 in the
-	// last 4 bytes of each 16-byte cma_ip_addr).
+	/* cma.c struct cma_hdr: cma_version, ip_version << 4, port (BE), src, dst (IPv4 in the
+	 * last 4 bytes of each 16-byte cma_ip_addr). */
 	const uint8_t want[36] = {0x00, 0x40, 0x80, 0x01, 0,   0,   0,	0, 0,	0,   0,	 0,
 				  0,	0,    0,    0,	  192, 168, 77, 2, 0,	0,   0,	 0,
 				  0,	0,    0,    0,	  0,   0,   0,	0, 192, 168, 77, 1};
@@ -264,10 +264,10 @@ TEST(CmMad, CmaHdrAndServiceId)
 	CmaHdr d;
 	ASSERT_TRUE(decode_cma_hdr(pd, d));
 	EXPECT_EQ(d.src_port, 0x8001);
-	pd[0] = 1; // unknown cma_version
+	pd[0] = 1; /* unknown cma_version */
 	EXPECT_FALSE(decode_cma_hdr(pd, d));
 	pd[0] = 0;
-	pd[1] = 0x50; // IP version 5
+	pd[1] = 0x50; /* IP version 5 */
 	EXPECT_FALSE(decode_cma_hdr(pd, d));
 
 	EXPECT_EQ(service_id(PortSpace::tcp, 7174), 0x0000000001061C06ULL);
@@ -278,7 +278,7 @@ TEST(CmMad, CmaHdrAndServiceId)
 	EXPECT_EQ(port, 7174);
 	ASSERT_TRUE(parse_service_id(service_id(PortSpace::udp, 1), ps, port));
 	EXPECT_EQ(ps, PortSpace::udp);
-	EXPECT_FALSE(parse_service_id(0x1000000000000001ULL, ps, port)); // not an IP service ID
+	EXPECT_FALSE(parse_service_id(0x1000000000000001ULL, ps, port)); /* not an IP service ID */
 }
 
-} // namespace
+} /* namespace */

@@ -55,7 +55,7 @@ std::vector<uint8_t> arp(uint16_t op, const MacAddr &sha, const Gid &spa, const 
 	return f;
 }
 
-// RFC 1071 sum over the IPv6 pseudo-header (RFC 8200 8.1) and the ICMPv6 message.
+/* RFC 1071 sum over the IPv6 pseudo-header (RFC 8200 8.1) and the ICMPv6 message. */
 uint16_t icmp6_sum(const uint8_t *ip, const uint8_t *icmp, size_t len)
 {
 	uint32_t s = 0;
@@ -74,7 +74,7 @@ uint16_t icmp6_sum(const uint8_t *ip, const uint8_t *icmp, size_t len)
 	return uint16_t(s);
 }
 
-// NS (135) or NA (136) with an optional link-layer address option; checksum filled in.
+/* NS (135) or NA (136) with an optional link-layer address option; checksum filled in. */
 std::vector<uint8_t> ndp(uint8_t type, const MacAddr &eth_src, const MacAddr &eth_dst,
 			 const Gid &src, const Gid &dst, const Gid &target, const MacAddr *lla,
 			 uint32_t flags = 0, uint8_t hop = 255)
@@ -144,12 +144,12 @@ TEST(Neighbour, ArpRequestForUsIsAnsweredAndTheAskerLearned)
 	size_t len = 0;
 	ASSERT_EQ(n.input(req, out, len), Neighbour::Result::reply);
 	ASSERT_EQ(len, 60u);
-	EXPECT_EQ(mac_at(out), kPeerMac); // unicast back to the asker
+	EXPECT_EQ(mac_at(out), kPeerMac); /* unicast back to the asker */
 	EXPECT_EQ(mac_at(out + 6), kOurMac);
 	EXPECT_EQ(out[12], 0x08);
 	EXPECT_EQ(out[13], 0x06);
 	const uint8_t *a = out + 14;
-	EXPECT_EQ(a[7], 2); // reply
+	EXPECT_EQ(a[7], 2); /* reply */
 	EXPECT_EQ(mac_at(a + 8), kOurMac);
 	EXPECT_EQ(std::vector<uint8_t>(a + 14, a + 18), (std::vector<uint8_t>{10, 0, 0, 1}));
 	EXPECT_EQ(mac_at(a + 18), kPeerMac);
@@ -172,7 +172,7 @@ TEST(Neighbour, ArpForOthersIgnoredRepliesLearnedJunkCounted)
 	EXPECT_EQ(n.input(other, out, len), Neighbour::Result::consumed);
 	EXPECT_EQ(len, 0u);
 	MacAddr m{};
-	EXPECT_FALSE(n.lookup(gid("10.0.0.2"), m)); // not about us: nothing learned
+	EXPECT_FALSE(n.lookup(gid("10.0.0.2"), m)); /* not about us: nothing learned */
 	EXPECT_EQ(n.stats().not_for_us, 1u);
 
 	auto rep = arp(2, kPeerMac, gid("10.0.0.3"), kOurMac, gid("10.0.0.1"));
@@ -189,12 +189,12 @@ TEST(Neighbour, ArpForOthersIgnoredRepliesLearnedJunkCounted)
 	EXPECT_EQ(n.stats().malformed, 2u);
 	EXPECT_EQ(n.stats().arp_requests_answered, 0u);
 
-	// An ARP probe (sender 0.0.0.0, RFC 5227) is answered, nothing learned for 0.0.0.0.
+	/* An ARP probe (sender 0.0.0.0, RFC 5227) is answered, nothing learned for 0.0.0.0. */
 	auto probe = arp(1, kPeerMac, gid("0.0.0.0"), {}, gid("10.0.0.1"));
 	EXPECT_EQ(n.input(probe, out, len), Neighbour::Result::reply);
 	EXPECT_FALSE(n.lookup(gid("0.0.0.0"), m));
 
-	// Not ARP, not IPv6: not ours.
+	/* Not ARP, not IPv6: not ours. */
 	auto ip4 = eth(kOurMac, kPeerMac, 0x0800);
 	ip4.resize(60);
 	EXPECT_EQ(n.input(ip4, out, len), Neighbour::Result::not_neighbour);
@@ -217,37 +217,37 @@ TEST(Neighbour, NeighborSolicitationForUsGetsASolicitedAdvertisement)
 	EXPECT_EQ(mac_at(out + 6), kOurMac);
 	const uint8_t *ip = out + 14, *icmp = ip + 40;
 	EXPECT_EQ(ip[0] >> 4, 6);
-	EXPECT_EQ(ip[5], 32);  // payload length
-	EXPECT_EQ(ip[6], 58);  // ICMPv6
-	EXPECT_EQ(ip[7], 255); // RFC 4861 7.1.2
+	EXPECT_EQ(ip[5], 32);  /* payload length */
+	EXPECT_EQ(ip[6], 58);  /* ICMPv6 */
+	EXPECT_EQ(ip[7], 255); /* RFC 4861 7.1.2 */
 	EXPECT_EQ(0, memcmp(ip + 8, ours.raw.data(), 16));
 	EXPECT_EQ(0, memcmp(ip + 24, peer.raw.data(), 16));
 	EXPECT_EQ(icmp[0], 136);
-	EXPECT_EQ(icmp[4], 0x60); // Solicited | Override
+	EXPECT_EQ(icmp[4], 0x60); /* Solicited | Override */
 	EXPECT_EQ(0, memcmp(icmp + 8, ours.raw.data(), 16));
-	EXPECT_EQ(icmp[24], 2); // target link-layer address
+	EXPECT_EQ(icmp[24], 2); /* target link-layer address */
 	EXPECT_EQ(icmp[25], 1);
 	EXPECT_EQ(mac_at(icmp + 26), kOurMac);
 	EXPECT_EQ(icmp6_sum(ip, icmp, 32), 0xFFFF) << "ICMPv6 checksum";
 	MacAddr m{};
-	ASSERT_TRUE(n.lookup(peer, m)); // from the source link-layer option
+	ASSERT_TRUE(n.lookup(peer, m)); /* from the source link-layer option */
 	EXPECT_EQ(m, kPeerMac);
 	EXPECT_EQ(n.stats().ns_answered, 1u);
 
-	// Wrong hop limit (forwarded) or checksum: dropped and counted.
+	/* Wrong hop limit (forwarded) or checksum: dropped and counted. */
 	auto hop = ndp(135, kPeerMac, kOurMac, peer, ours, ours, &kPeerMac, 0, 64);
 	EXPECT_EQ(n.input(hop, out, len), Neighbour::Result::consumed);
 	auto sum = ns;
 	sum.back() ^= 0x01;
 	EXPECT_EQ(n.input(sum, out, len), Neighbour::Result::consumed);
 	EXPECT_EQ(n.stats().malformed, 2u);
-	// Duplicate address detection (source ::) and other targets: not answered.
+	/* Duplicate address detection (source ::) and other targets: not answered. */
 	auto dad = ndp(135, kPeerMac, kOurMac, gid("::"), group, ours, nullptr);
 	EXPECT_EQ(n.input(dad, out, len), Neighbour::Result::consumed);
 	auto other = ndp(135, kPeerMac, kOurMac, peer, group, gid("fd00::7"), &kPeerMac);
 	EXPECT_EQ(n.input(other, out, len), Neighbour::Result::consumed);
 	EXPECT_EQ(n.stats().ns_answered, 1u);
-	// Other ICMPv6 (echo request 128) is not ours.
+	/* Other ICMPv6 (echo request 128) is not ours. */
 	auto echo = ndp(135, kPeerMac, kOurMac, peer, ours, ours, nullptr);
 	echo[14 + 40] = 128;
 	EXPECT_EQ(n.input(echo, out, len), Neighbour::Result::not_neighbour);
@@ -265,13 +265,13 @@ TEST(Neighbour, AdvertisementLearned)
 	MacAddr m{};
 	ASSERT_TRUE(n.lookup(peer, m));
 	EXPECT_EQ(m, kPeerMac);
-	// A multicast MAC is never learned.
+	/* A multicast MAC is never learned. */
 	MacAddr mc{0x33, 0x33, 0, 0, 0, 1};
 	auto bad = ndp(136, kPeerMac, kOurMac, gid("fd00::3"), gid("fd00::1"), gid("fd00::3"), &mc,
 		       0x60000000);
 	EXPECT_EQ(n.input(bad, out, len), Neighbour::Result::consumed);
 	EXPECT_FALSE(n.lookup(gid("fd00::3"), m));
-	// An option with length 0 is malformed (RFC 4861 4.6: must be dropped).
+	/* An option with length 0 is malformed (RFC 4861 4.6: must be dropped). */
 	auto zero = na;
 	zero[54 + 25] = 0;
 	zero[54 + 2] = zero[54 + 3] = 0;
@@ -287,7 +287,7 @@ TEST(Neighbour, RequestsAreArpBroadcastOrSolicitedNodeMulticast)
 {
 	Neighbour n(kOurMac);
 	uint8_t out[Neighbour::kMaxFrameLen];
-	EXPECT_EQ(n.build_request(gid("10.0.0.2"), out), 0u); // no IPv4 address of ours yet
+	EXPECT_EQ(n.build_request(gid("10.0.0.2"), out), 0u); /* no IPv4 address of ours yet */
 	n.add_address(gid("10.0.0.1"));
 	n.add_address(gid("fd00::1"));
 	size_t len = n.build_request(gid("10.0.0.2"), out);
@@ -310,11 +310,11 @@ TEST(Neighbour, RequestsAreArpBroadcastOrSolicitedNodeMulticast)
 	EXPECT_EQ(ip[7], 255);
 	EXPECT_EQ(icmp[0], 135);
 	EXPECT_EQ(0, memcmp(icmp + 8, target.raw.data(), 16));
-	EXPECT_EQ(icmp[24], 1); // source link-layer address
+	EXPECT_EQ(icmp[24], 1); /* source link-layer address */
 	EXPECT_EQ(mac_at(icmp + 26), kOurMac);
 	EXPECT_EQ(icmp6_sum(ip, icmp, 32), 0xFFFF);
 
-	// Our own request fed to a peer responder gets answered: the two halves agree.
+	/* Our own request fed to a peer responder gets answered: the two halves agree. */
 	Neighbour peer(kPeerMac);
 	peer.add_address(target);
 	uint8_t rep[Neighbour::kMaxFrameLen];
@@ -342,7 +342,7 @@ TEST(Neighbour, TableKeepsTheNewestEntries)
 		     n.add_address(gid("10.0.0.5")));
 }
 
-// Frames from ROCE_NEIGH_IN through a responder; replies and requests to ROCE_NEIGH_OUT.
+/* Frames from ROCE_NEIGH_IN through a responder; replies and requests to ROCE_NEIGH_OUT. */
 TEST(NeighbourPcap, RepliesForScapy)
 {
 	const char *in = getenv("ROCE_NEIGH_IN"), *out = getenv("ROCE_NEIGH_OUT");
@@ -373,7 +373,7 @@ TEST(NeighbourPcap, RepliesForScapy)
 			replies++;
 		}
 	}
-	// Then our own requests, for the peers scapy's frames announced.
+	/* Then our own requests, for the peers scapy's frames announced. */
 	for (const char *t : {"10.0.0.2", "fd00::2"}) {
 		uint8_t req[Neighbour::kMaxFrameLen];
 		size_t len = n.build_request(gid(t), req);
@@ -389,4 +389,4 @@ TEST(NeighbourPcap, RepliesForScapy)
 	EXPECT_TRUE(n.lookup(gid("fd00::2"), m));
 }
 
-} // namespace
+} /* namespace */

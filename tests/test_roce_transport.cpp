@@ -34,14 +34,14 @@ using namespace gaudi::roce;
 
 namespace {
 
-constexpr uint16_t kPortMtu = 4200; // IB MTU 4096 + RoCE v2 headers
+constexpr uint16_t kPortMtu = 4200; /* IB MTU 4096 + RoCE v2 headers */
 
 struct Wire {
 	uint16_t port[2]{};
 	rte_mempool *pool = nullptr;
 	bool ok = false;
-	bool ring = false;    // net_ring instead of net_gaudi_emu
-	rte_ring *rings[2]{}; // ring[i]: port i -> port 1-i
+	bool ring = false;    /* net_ring instead of net_gaudi_emu */
+	rte_ring *rings[2]{}; /* ring[i]: port i -> port 1-i */
 };
 Wire g_wire;
 
@@ -134,7 +134,7 @@ void drain(uint16_t port)
 		rte_pktmbuf_free_bulk(b, n);
 }
 
-// One side: Context + PD + CQs + MRs.
+/* One side: Context + PD + CQs + MRs. */
 struct Side {
 	std::unique_ptr<Context> ctx;
 	std::unique_ptr<ProtectionDomain> pd;
@@ -146,7 +146,7 @@ struct Side {
 		c.port_id = port;
 		c.tx_pool = g_wire.pool;
 		c.gid = gid;
-		if (g_wire.ring) { // net_ring ports have no MAC: a locally administered one each
+		if (g_wire.ring) { /* net_ring ports have no MAC: a locally administered one each */
 			c.mac_from_port = false;
 			c.mac = {0x02, 0, 0, 0, 0x52, uint8_t(port + 1)};
 		}
@@ -182,8 +182,8 @@ struct Side {
 struct ConnOpts {
 	ibv_mtu mtu = IBV_MTU_4096;
 	uint32_t psn_a = 0x000100, psn_b = 0x000200;
-	uint8_t timeout = 10;					 // 4.2 ms
-	uint8_t retry_cnt = 7, rnr_retry = 7, min_rnr_timer = 1; // 10 us RNR timer
+	uint8_t timeout = 10;					 /* 4.2 ms */
+	uint8_t retry_cnt = 7, rnr_retry = 7, min_rnr_timer = 1; /* 10 us RNR timer */
 	unsigned access =
 		IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 	uint8_t max_rd_atomic = 4;
@@ -234,7 +234,7 @@ protected:
 		drain(g_wire.port[1]);
 		A = std::make_unique<Side>(g_wire.port[0], 1);
 		B = std::make_unique<Side>(g_wire.port[1], 2);
-		if (getenv("ROCE_LOG")) { // debugging aid: every packet on stderr
+		if (getenv("ROCE_LOG")) { /* debugging aid: every packet on stderr */
 			A->ctx->set_packet_log(stderr);
 			B->ctx->set_packet_log(stderr);
 		}
@@ -268,7 +268,7 @@ protected:
 		A->ctx->poll();
 		B->ctx->poll();
 	}
-	// Polls both sides until `want` completions arrived on cq, or the deadline.
+	/* Polls both sides until `want` completions arrived on cq, or the deadline. */
 	std::vector<WorkCompletion> wait(CompletionQueue &cq, size_t want, double seconds = 20)
 	{
 		std::vector<WorkCompletion> out;
@@ -319,9 +319,9 @@ protected:
 constexpr unsigned kAllRemote = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 
-// ---------------------------------------------------------------------------------------
-// Reliable operations under loss, reordering and duplication
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Reliable operations under loss, reordering and duplication
+ * --------------------------------------------------------------------------------------- */
 struct LossCase {
 	double drop, reorder, dup;
 	const char *name;
@@ -333,7 +333,7 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 {
 	const LossCase lc = GetParam();
 	ConnOpts o;
-	o.timeout = 8; // ~1 ms
+	o.timeout = 8; /* ~1 ms */
 	connect(IBV_QPT_RC, o);
 	set_loss(lc.drop, 42, lc.reorder, lc.dup);
 	const std::vector<size_t> sizes = {1, 4096, 1 << 20};
@@ -347,7 +347,7 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	MemoryRegion *mdst = reg(*B, dst, kAllRemote);
 	MemoryRegion *mrecv = reg(*B, recv, IBV_ACCESS_LOCAL_WRITE);
 
-	// WRITEs of each size, then READs of them back, all signaled, wr_id = order.
+	/* WRITEs of each size, then READs of them back, all signaled, wr_id = order. */
 	uint64_t id = 0;
 	size_t off = 0;
 	for (size_t s : sizes) {
@@ -383,7 +383,7 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	EXPECT_TRUE(dst == src) << "WRITE data differs";
 	EXPECT_TRUE(rd == src) << "READ data differs";
 
-	// SENDs (one with immediate) of each size into posted receives.
+	/* SENDs (one with immediate) of each size into posted receives. */
 	off = 0;
 	for (size_t i = 0; i < sizes.size(); i++) {
 		Sge r{uint64_t(uintptr_t(recv.data() + off)), uint32_t(sizes[i]), mrecv->lkey()};
@@ -405,7 +405,7 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	auto swc = wait(*A->scq, sizes.size());
 	auto rwc = wait(*B->rcq, sizes.size());
 	ASSERT_EQ(swc.size(), sizes.size());
-	for (size_t i = 0; i < sizes.size(); i++) { // a send error explains a receive missing
+	for (size_t i = 0; i < sizes.size(); i++) { /* a send error explains a receive missing */
 		EXPECT_EQ(swc[i].wr_id, 200 + i);
 		EXPECT_EQ(swc[i].status, IBV_WC_SUCCESS)
 			<< "timeouts " << A->ctx->counters().timeouts;
@@ -425,7 +425,7 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	}
 	EXPECT_EQ(memcmp(recv.data(), src.data(), total), 0) << "SEND data differs";
 
-	// Atomics: 64 FETCH_AND_ADD then CMP_AND_SWP chain; each exactly once despite retries.
+	/* Atomics: 64 FETCH_AND_ADD then CMP_AND_SWP chain; each exactly once despite retries. */
 	alignas(8) static uint64_t counter;
 	counter = 1000;
 	std::vector<uint8_t> cbuf(8);
@@ -452,7 +452,7 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 		wr.sg_list = {&sge, 1};
 		wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
 		wr.send_flags = IBV_SEND_SIGNALED;
-		// Succeeds only if the previous CAS succeeded: 1192 -> 1193 -> ...
+		/* Succeeds only if the previous CAS succeeded: 1192 -> 1193 -> ... */
 		wr.atomic = {raddr, 1000 + 64 * 3 + uint64_t(i), 1000 + 64 * 3 + uint64_t(i) + 1,
 			     mc->rkey()};
 		ASSERT_EQ(qa->post_send(wr), 0);
@@ -505,7 +505,7 @@ TEST_F(Transport, PsnWrapAndSmallMtuWithScatterGather)
 	o.timeout = 8;
 	connect(IBV_QPT_RC, o);
 	set_loss(0.01, 7);
-	// 64 KiB in 3 SGEs = 256 packets across the 2^24 wrap, then read back, then a SEND.
+	/* 64 KiB in 3 SGEs = 256 packets across the 2^24 wrap, then read back, then a SEND. */
 	std::vector<uint8_t> s1 = pattern(10000, 3), s2 = pattern(30000, 4), s3 = pattern(25536, 5);
 	std::vector<uint8_t> dst(65536, 0), back(65536, 0);
 	MemoryRegion *m1 = reg(*A, s1, 0), *m2 = reg(*A, s2, 0), *m3 = reg(*A, s3, 0);
@@ -538,7 +538,7 @@ TEST_F(Transport, PsnWrapAndSmallMtuWithScatterGather)
 	all.insert(all.end(), s3.begin(), s3.end());
 	EXPECT_TRUE(dst == all);
 	EXPECT_TRUE(back == all);
-	// 1 + 256 + 256 PSNs from 0xFFFFF0 wrapped past 0.
+	/* 1 + 256 + 256 PSNs from 0xFFFFF0 wrapped past 0. */
 	EXPECT_LT(psn_add(0xFFFFF0, 512), 0x000200u);
 	EXPECT_EQ(psn_diff(0x000005, 0xFFFFFE), 7);
 	EXPECT_EQ(psn_diff(0xFFFFFE, 0x000005), -7);
@@ -560,7 +560,7 @@ TEST_F(Transport, UnsignaledCompletionsAndInline)
 		w.rdma = {uintptr_t(dst.data() + 16 * i), md->rkey()};
 		ASSERT_EQ(qa->post_send(w), 0);
 	}
-	memset(msg, 'X', sizeof msg); // inline: the buffer is reusable right after post_send
+	memset(msg, 'X', sizeof msg); /* inline: the buffer is reusable right after post_send */
 	auto wc = wait(*A->scq, 1);
 	ASSERT_EQ(wc.size(), 1u);
 	EXPECT_EQ(wc[0].wr_id, 13u);
@@ -571,9 +571,9 @@ TEST_F(Transport, UnsignaledCompletionsAndInline)
 		EXPECT_EQ(memcmp(dst.data() + 16 * i, "inline-payload!", 16), 0);
 }
 
-// ---------------------------------------------------------------------------------------
-// UD and UC
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * UD and UC
+ * --------------------------------------------------------------------------------------- */
 TEST_F(Transport, UdSendAndQkeyMismatchDropped)
 {
 	connect(IBV_QPT_UD);
@@ -591,12 +591,12 @@ TEST_F(Transport, UdSendAndQkeyMismatchDropped)
 	w.sg_list = {&s, 1};
 	w.opcode = IBV_WR_SEND;
 	w.send_flags = IBV_SEND_SIGNALED;
-	w.ud = {ah.get(), qb->qp_num(), 0x9999}; // wrong Q_Key
+	w.ud = {ah.get(), qb->qp_num(), 0x9999}; /* wrong Q_Key */
 	w.wr_id = 1;
 	ASSERT_EQ(qa->post_send(w), 0);
 	auto wc = wait(*A->scq, 1);
 	ASSERT_EQ(wc.size(), 1u);
-	EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS); // UD: completes when sent
+	EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS); /* UD: completes when sent */
 	run_for(0.01);
 	EXPECT_EQ(B->ctx->counters().rx_bad_qkey, 1u);
 	WorkCompletion rw[2];
@@ -611,15 +611,15 @@ TEST_F(Transport, UdSendAndQkeyMismatchDropped)
 	auto r = wait(*B->rcq, 1);
 	ASSERT_EQ(r.size(), 1u);
 	EXPECT_EQ(r[0].status, IBV_WC_SUCCESS);
-	EXPECT_EQ(r[0].byte_len, 1040u); // 40 B GRH area + payload
+	EXPECT_EQ(r[0].byte_len, 1040u); /* 40 B GRH area + payload */
 	EXPECT_EQ(r[0].src_qp, qa->qp_num());
 	EXPECT_TRUE(r[0].wc_flags & IBV_WC_GRH);
 	EXPECT_TRUE(r[0].wc_flags & IBV_WC_WITH_IMM);
 	EXPECT_EQ(r[0].imm_data, 77u);
 	EXPECT_EQ(memcmp(rbuf.data() + 40, src.data(), 1000), 0);
-	EXPECT_EQ(rbuf[20], 0x45); // IPv4 header in the last 20 B of the GRH area
-	// A message above the path MTU is silently dropped and completes successfully (IBA
-	// C10-93.1.1, rxe fake_udp_send): nothing leaves, B sees nothing.
+	EXPECT_EQ(rbuf[20], 0x45); /* IPv4 header in the last 20 B of the GRH area */
+	/* A message above the path MTU is silently dropped and completes successfully (IBA
+	 * C10-93.1.1, rxe fake_udp_send): nothing leaves, B sees nothing. */
 	std::vector<uint8_t> big(5000);
 	MemoryRegion *mbig = reg(*A, big, 0);
 	Sge sb{uintptr_t(big.data()), 5000, mbig->lkey()};
@@ -639,14 +639,14 @@ TEST_F(Transport, UdSendAndQkeyMismatchDropped)
 	EXPECT_EQ(qb->rq_posted(), 1u);
 }
 
-// RoCE v2 over IPv6: GIDs are IPv6 addresses; the peer's MAC comes from neighbour discovery
-// (NS/NA between the two Contexts); RC data and a UD GRH carry the IPv6 addresses.
+/* RoCE v2 over IPv6: GIDs are IPv6 addresses; the peer's MAC comes from neighbour discovery
+ * (NS/NA between the two Contexts); RC data and a UD GRH carry the IPv6 addresses. */
 TEST_F(Transport, Ipv6GidsNeighbourDiscoveryRcAndUd)
 {
 	Gid ga, gb;
 	ASSERT_TRUE(Gid::parse("fd00::1", ga));
 	ASSERT_TRUE(Gid::parse("fd00::2", gb));
-	A = std::make_unique<Side>(g_wire.port[0], ga); // replaces the IPv4 sides on the ports
+	A = std::make_unique<Side>(g_wire.port[0], ga); /* replaces the IPv4 sides on the ports */
 	B = std::make_unique<Side>(g_wire.port[1], gb);
 	ASSERT_FALSE(A->ctx->gid().is_ipv4());
 	MacAddr mac{};
@@ -659,9 +659,12 @@ TEST_F(Transport, Ipv6GidsNeighbourDiscoveryRcAndUd)
 		}
 		ASSERT_EQ(rc, 0);
 		EXPECT_EQ(mac, B->ctx->mac());
-		EXPECT_GE(B->ctx->counters().rx_neighbour, 1u);				 // the NS
-		EXPECT_GE(A->ctx->counters().rx_neighbour, 1u);				 // the NA
-		EXPECT_EQ(A->ctx->resolve(Gid::from_ipv4({10, 0, 0, 2}), mac), -EINVAL); // family
+		/* the NS */
+		EXPECT_GE(B->ctx->counters().rx_neighbour, 1u);
+		/* the NA */
+		EXPECT_GE(A->ctx->counters().rx_neighbour, 1u);
+		/* family */
+		EXPECT_EQ(A->ctx->resolve(Gid::from_ipv4({10, 0, 0, 2}), mac), -EINVAL);
 	}
 	connect(IBV_QPT_RC);
 	std::vector<uint8_t> src = pattern(10000, 61), dst(10000, 0);
@@ -698,8 +701,8 @@ TEST_F(Transport, Ipv6GidsNeighbourDiscoveryRcAndUd)
 	ASSERT_EQ(rw.size(), 1u);
 	EXPECT_EQ(rw[0].status, IBV_WC_SUCCESS);
 	EXPECT_EQ(rw[0].byte_len, 140u);
-	EXPECT_EQ(rbuf[0] >> 4, 6);				  // GRH = the IPv6 header
-	EXPECT_EQ(0, memcmp(rbuf.data() + 8, ga.raw.data(), 16)); // source GID
+	EXPECT_EQ(rbuf[0] >> 4, 6);				  /* GRH = the IPv6 header */
+	EXPECT_EQ(0, memcmp(rbuf.data() + 8, ga.raw.data(), 16)); /* source GID */
 	EXPECT_EQ(0, memcmp(rbuf.data() + 24, gb.raw.data(), 16));
 	EXPECT_EQ(0, memcmp(rbuf.data() + 40, src.data(), 100));
 }
@@ -772,16 +775,16 @@ TEST_F(Transport, UcLossDropsWholeMessagesOnly)
 	EXPECT_GT(dropped, 0u);
 	EXPECT_LT(n, kMsgs);
 	EXPECT_GT(n, 0);
-	// Every delivered message is complete and correct (no partial placement reported).
+	/* Every delivered message is complete and correct (no partial placement reported). */
 	for (int i = 0; i < n; i++) {
 		uint32_t m = wc[i].imm_data;
 		EXPECT_EQ(memcmp(dst.data() + 4096 * m, src.data() + 4096 * m, 4096), 0) << m;
 	}
 }
 
-// ---------------------------------------------------------------------------------------
-// Protection: wrong rkey, out of bounds, missing access, invalidation
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Protection: wrong rkey, out of bounds, missing access, invalidation
+ * --------------------------------------------------------------------------------------- */
 struct AccessCase {
 	const char *name;
 	ibv_wr_opcode op;
@@ -802,7 +805,7 @@ TEST_P(RcAccess, RemoteAccessErrorTouchesNothing)
 	MemoryRegion *ms = reg(*A, src, IBV_ACCESS_LOCAL_WRITE);
 	MemoryRegion *ml = reg(*A, local, IBV_ACCESS_LOCAL_WRITE);
 	MemoryRegion *md = reg(*B, dst, c.mr_access);
-	// A region of another PD on B: its rkey must not work through qb.
+	/* A region of another PD on B: its rkey must not work through qb. */
 	auto pd2 = B->ctx->alloc_pd();
 	auto mo = B->ctx->reg_mr(*pd2, other.data(), other.size(), kAllRemote);
 	uint32_t rkey = c.rkey_mode == 0   ? md->rkey()
@@ -826,7 +829,7 @@ TEST_P(RcAccess, RemoteAccessErrorTouchesNothing)
 	}
 	w.sg_list = {&s, 1};
 	ASSERT_EQ(qa->post_send(w), 0);
-	SendWr w2 = w; // queued behind: flushed
+	SendWr w2 = w; /* queued behind: flushed */
 	w2.wr_id = 2;
 	ASSERT_EQ(qa->post_send(w2), 0);
 	auto wc = wait(*A->scq, 2, 5);
@@ -938,13 +941,13 @@ TEST_F(Transport, BadCallsReturnErrno)
 	EXPECT_EQ(qa->post_recv({1, {&rs, 1}}), -EINVAL) << "receive into read-only MR";
 }
 
-// ---------------------------------------------------------------------------------------
-// RNR, retry exhaustion
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * RNR, retry exhaustion
+ * --------------------------------------------------------------------------------------- */
 TEST_F(Transport, RnrThenReceivePostedCompletes)
 {
 	ConnOpts o;
-	o.min_rnr_timer = 1; // 10 us
+	o.min_rnr_timer = 1; /* 10 us */
 	connect(IBV_QPT_RC, o);
 	std::vector<uint8_t> src = pattern(3000, 31), rb(4096, 0);
 	MemoryRegion *ms = reg(*A, src, 0);
@@ -987,13 +990,13 @@ TEST_F(Transport, RnrRetryExceeded)
 	auto wc = wait(*A->scq, 1, 2);
 	ASSERT_EQ(wc.size(), 1u);
 	EXPECT_EQ(wc[0].status, IBV_WC_RNR_RETRY_EXC_ERR);
-	EXPECT_EQ(A->ctx->counters().rnr_naks_rcvd, 3u); // first try + 2 retries
+	EXPECT_EQ(A->ctx->counters().rnr_naks_rcvd, 3u); /* first try + 2 retries */
 }
 
 TEST_F(Transport, RetryExceededWhenPeerIsGone)
 {
 	ConnOpts o;
-	o.timeout = 8; // 1.05 ms
+	o.timeout = 8; /* 1.05 ms */
 	o.retry_cnt = 3;
 	connect(IBV_QPT_RC, o);
 	FaultConfig f;
@@ -1018,15 +1021,15 @@ TEST_F(Transport, RetryExceededWhenPeerIsGone)
 	ASSERT_EQ(wc.size(), 1u);
 	EXPECT_EQ(wc[0].wr_id, 77u);
 	EXPECT_EQ(wc[0].status, IBV_WC_RETRY_EXC_ERR);
-	EXPECT_EQ(A->ctx->counters().timeouts, 4u); // 1 + retry_cnt
-	EXPECT_GE(ms_taken, 4 * 1.0);		    // 4 x 4.096us*2^8
+	EXPECT_EQ(A->ctx->counters().timeouts, 4u); /* 1 + retry_cnt */
+	EXPECT_GE(ms_taken, 4 * 1.0);		    /* 4 x 4.096us*2^8 */
 	EXPECT_EQ(qa->state(), IBV_QPS_ERR);
 	EXPECT_EQ(B->ctx->counters().rx_hook_dropped, 4u);
 }
 
-// ---------------------------------------------------------------------------------------
-// ECN / CNP / DCQCN
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * ECN / CNP / DCQCN
+ * --------------------------------------------------------------------------------------- */
 TEST_F(Transport, EcnCeTriggersCnpAndRateCut)
 {
 	connect(IBV_QPT_RC);
@@ -1037,7 +1040,7 @@ TEST_F(Transport, EcnCeTriggersCnpAndRateCut)
 	EXPECT_DOUBLE_EQ(line, 100.0);
 	FaultConfig f;
 	f.seed = 3;
-	f.rx.ecn_ce = 1.0; // a congested switch marks everything arriving at B
+	f.rx.ecn_ce = 1.0; /* a congested switch marks everything arriving at B */
 	qb->set_faults(f);
 	std::vector<PacketLogEntry> log;
 	A->ctx->set_packet_log([&log](const PacketLogEntry &e) {
@@ -1067,11 +1070,11 @@ TEST_F(Transport, EcnCeTriggersCnpAndRateCut)
 	printf("DCQCN: line %.1f Gb/s -> %.2f Gb/s after %lu CNPs\n", line, cut,
 	       qa->cnps_received());
 	EXPECT_LT(cut, line * 0.6);
-	// Recovery: without CNPs the rate climbs back (fast recovery halves the gap per timer).
+	/* Recovery: without CNPs the rate climbs back (fast recovery halves the gap per timer). */
 	qb->set_faults({});
 	run_for(0.02);
 	EXPECT_GT(qa->current_rate_gbps(), cut);
-	// Switchable: with DCQCN off for the QP, CNPs do not change the rate.
+	/* Switchable: with DCQCN off for the QP, CNPs do not change the rate. */
 	QpTuning t = qa->tuning();
 	t.dcqcn = false;
 	qa->set_tuning(t);
@@ -1082,9 +1085,9 @@ TEST_F(Transport, EcnCeTriggersCnpAndRateCut)
 	EXPECT_GE(qa->current_rate_gbps(), before);
 }
 
-// ---------------------------------------------------------------------------------------
-// Research hooks: packet log and reproducibility
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Research hooks: packet log and reproducibility
+ * --------------------------------------------------------------------------------------- */
 TEST_F(Transport, PacketLogLines)
 {
 	connect(IBV_QPT_RC);
@@ -1148,7 +1151,7 @@ TEST_F(Transport, FaultInjectionIsReproducible)
 		EXPECT_EQ(qa->post_send(w), 0);
 		EXPECT_EQ(wait(*A->scq, 1).size(), 1u);
 		A->ctx->set_packet_log(PacketLogFn{});
-		// PSNs differ between runs; compare only the fate sequence.
+		/* PSNs differ between runs; compare only the fate sequence. */
 		std::string fates;
 		for (char c : trace)
 			if (!(c >= '0' && c <= '9'))
@@ -1161,18 +1164,18 @@ TEST_F(Transport, FaultInjectionIsReproducible)
 	EXPECT_NE(a.find("drop"), std::string::npos);
 }
 
-// ---------------------------------------------------------------------------------------
-// Shared receive queue (ibv_srq_pingpong's set-up: several RC QPs, one SRQ)
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Shared receive queue (ibv_srq_pingpong's set-up: several RC QPs, one SRQ)
+ * --------------------------------------------------------------------------------------- */
 
-// Four RC QPs on B take their receives from one SRQ that starts with fewer WQEs than messages
-// in flight: multi-packet SENDs on all four interleave on the wire, under 2 % loss, and
-// every message lands whole, once, in the WQE its first packet took, completed on the right
-// QP in that QP's order; an empty SRQ gives RNR NAKs that end once WQEs are posted again.
+/* Four RC QPs on B take their receives from one SRQ that starts with fewer WQEs than messages
+ * in flight: multi-packet SENDs on all four interleave on the wire, under 2 % loss, and
+ * every message lands whole, once, in the WQE its first packet took, completed on the right
+ * QP in that QP's order; an empty SRQ gives RNR NAKs that end once WQEs are posted again. */
 TEST_F(Transport, SrqSharedByRcQpsUnderLoss)
 {
 	constexpr int kQps = 4, kMsgs = 40;
-	constexpr uint32_t kLen = 9000, kSlots = 8; // 3 packets at MTU 4096
+	constexpr uint32_t kLen = 9000, kSlots = 8; /* 3 packets at MTU 4096 */
 	int err = 0;
 	auto srq = B->ctx->create_srq(*B->pd, 64, 1, &err);
 	ASSERT_NE(srq, nullptr) << err;
@@ -1186,7 +1189,7 @@ TEST_F(Transport, SrqSharedByRcQpsUnderLoss)
 		a.send_cq = B->scq.get();
 		a.recv_cq = B->rcq.get();
 		a.srq = srq.get();
-		a.cap.max_recv_wr = 0; // ignored with an SRQ
+		a.cap.max_recv_wr = 0; /* ignored with an SRQ */
 		qbs.push_back(B->ctx->create_qp(*B->pd, a, &err));
 		ASSERT_NE(qbs.back(), nullptr) << err;
 	}
@@ -1199,7 +1202,7 @@ TEST_F(Transport, SrqSharedByRcQpsUnderLoss)
 		f.tx.drop = 0.02;
 		qas[i]->set_faults(f);
 	}
-	// Message (q, m) carries pattern(kLen, q * 1000 + m).
+	/* Message (q, m) carries pattern(kLen, q * 1000 + m). */
 	std::vector<std::vector<uint8_t>> src;
 	for (int q = 0; q < kQps; q++)
 		for (int m = 0; m < kMsgs; m++)
@@ -1216,7 +1219,7 @@ TEST_F(Transport, SrqSharedByRcQpsUnderLoss)
 	for (uint32_t s = 0; s < kSlots; s++)
 		ASSERT_EQ(post_slot(s), 0);
 	EXPECT_EQ(srq->posted(), kSlots);
-	// Every QP posts all its messages at once: 160 messages for 8 WQEs.
+	/* Every QP posts all its messages at once: 160 messages for 8 WQEs. */
 	for (int q = 0; q < kQps; q++)
 		for (int m = 0; m < kMsgs; m++) {
 			SendWr w;
@@ -1260,15 +1263,15 @@ TEST_F(Transport, SrqSharedByRcQpsUnderLoss)
 	EXPECT_EQ(sent, kQps * kMsgs);
 	for (int q = 0; q < kQps; q++)
 		EXPECT_EQ(next[size_t(q)], kMsgs);
-	EXPECT_GT(B->ctx->counters().rnr_naks_sent, 0u); // the SRQ ran dry on the way
+	EXPECT_GT(B->ctx->counters().rnr_naks_sent, 0u); /* the SRQ ran dry on the way */
 	EXPECT_EQ(srq->posted(), kSlots);
 	qbs.clear();
 	qas.clear();
 }
 
-// ibv_create_srq / ibv_post_srq_recv / ibv_modify_srq(IBV_SRQ_LIMIT) semantics, and what an
-// SRQ's QP refuses; a UD QP takes its receives from an SRQ as well; a QP that fails flushes
-// only the WQE it took, the rest stays for the other QPs.
+/* ibv_create_srq / ibv_post_srq_recv / ibv_modify_srq(IBV_SRQ_LIMIT) semantics, and what an
+ * SRQ's QP refuses; a UD QP takes its receives from an SRQ as well; a QP that fails flushes
+ * only the WQE it took, the rest stays for the other QPs. */
 TEST_F(Transport, SrqCallsLimitUdAndFlush)
 {
 	int err = 0;
@@ -1278,7 +1281,7 @@ TEST_F(Transport, SrqCallsLimitUdAndFlush)
 	EXPECT_EQ(B->ctx->create_srq(*A->pd, 16, 1, &err), nullptr) << "another Context's PD";
 	auto srq = B->ctx->create_srq(*B->pd, 5, 2, &err);
 	ASSERT_NE(srq, nullptr);
-	EXPECT_EQ(srq->max_wr(), 8u); // a power of two
+	EXPECT_EQ(srq->max_wr(), 8u); /* a power of two */
 	auto other_pd = B->ctx->alloc_pd();
 	QpInitAttr a;
 	a.qp_type = IBV_QPT_UD;
@@ -1290,7 +1293,7 @@ TEST_F(Transport, SrqCallsLimitUdAndFlush)
 
 	std::vector<uint8_t> rbuf(8 * 1100), ro(64);
 	MemoryRegion *mr = reg(*B, rbuf, kLW);
-	MemoryRegion *ro_mr = reg(*B, ro, 0); // no LOCAL_WRITE
+	MemoryRegion *ro_mr = reg(*B, ro, 0); /* no LOCAL_WRITE */
 	Sge bad{uintptr_t(ro.data()), 64, ro_mr->lkey()};
 	EXPECT_EQ(srq->post_recv({99, {&bad, 1}}), -EINVAL);
 	Sge three[3] = {};
@@ -1304,7 +1307,7 @@ TEST_F(Transport, SrqCallsLimitUdAndFlush)
 	EXPECT_EQ(srq->arm_limit(9), -EINVAL);
 	ASSERT_EQ(srq->arm_limit(6), 0);
 
-	// UD: A's QP sends to two UD QPs of B that share the SRQ.
+	/* UD: A's QP sends to two UD QPs of B that share the SRQ. */
 	qa = A->qp(IBV_QPT_UD);
 	std::unique_ptr<QueuePair> ub[2];
 	ConnOpts o;
@@ -1338,10 +1341,10 @@ TEST_F(Transport, SrqCallsLimitUdAndFlush)
 		EXPECT_EQ(memcmp(rbuf.data() + i * 1100 + 40, src.data(), 1000), 0);
 	}
 	EXPECT_EQ(srq->posted(), 5u);
-	// 8 -> 7 -> 6 stayed at the limit; 5 < 6 fired it once and disarmed it.
+	/* 8 -> 7 -> 6 stayed at the limit; 5 < 6 fired it once and disarmed it. */
 	EXPECT_EQ(srq->limit_events(), 1u);
 	EXPECT_EQ(srq->limit(), 0u);
-	// A UD QP in error flushes nothing of the SRQ (it held no WQE between messages).
+	/* A UD QP in error flushes nothing of the SRQ (it held no WQE between messages). */
 	QpAttr e;
 	e.qp_state = IBV_QPS_ERR;
 	ASSERT_EQ(ub[0]->modify(e, IBV_QP_STATE), 0);
@@ -1353,16 +1356,16 @@ TEST_F(Transport, SrqCallsLimitUdAndFlush)
 	srq.reset();
 }
 
-// ---------------------------------------------------------------------------------------
-// RDMA CM (roce_cm.h): our CM client against our CM server over the two ports
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * RDMA CM (roce_cm.h): our CM client against our CM server over the two ports
+ * --------------------------------------------------------------------------------------- */
 class Cm : public Transport {
 protected:
 	void SetUp() override
 	{
 		Transport::SetUp();
 		CmConfig c;
-		c.cm_response_timeout = 14; // 67 ms: retransmissions within a test's time
+		c.cm_response_timeout = 14; /* 67 ms: retransmissions within a test's time */
 		c.max_cm_retries = 3;
 		c.timewait_ms = 20;
 		c.seed = 11;
@@ -1376,7 +1379,7 @@ protected:
 		cmb.reset();
 		Transport::TearDown();
 	}
-	// Polls both Contexts until `cm` has an event (or 10 s pass).
+	/* Polls both Contexts until `cm` has an event (or 10 s pass). */
 	bool event(ConnectionManager &cm, CmEvent &ev, double seconds = 10)
 	{
 		auto end =
@@ -1429,11 +1432,11 @@ TEST_F(Cm, ConnectTransferDisconnect)
 	const uint8_t welcome[] = "server private data";
 	ConnParam sp;
 	sp.private_data = welcome;
-	sp.responder_resources = 2; // the client's initiator depth
+	sp.responder_resources = 2; /* the client's initiator depth */
 	sp.initiator_depth = 4;
 	ASSERT_EQ(cma->accept(*sid, *qa, sp), 0);
 	EXPECT_EQ(qa->state(), IBV_QPS_RTS);
-	EXPECT_EQ(cma->accept(*sid, *qa, sp), -EINVAL); // once only
+	EXPECT_EQ(cma->accept(*sid, *qa, sp), -EINVAL); /* once only */
 
 	ASSERT_TRUE(event(*cmb, ev));
 	ASSERT_EQ(ev.type, CmEventType::established) << cm_event_name(ev.type);
@@ -1441,9 +1444,9 @@ TEST_F(Cm, ConnectTransferDisconnect)
 	EXPECT_EQ(std::memcmp(ev.private_data.data(), welcome, sizeof(welcome)), 0);
 	EXPECT_EQ(qb->state(), IBV_QPS_RTS);
 	EXPECT_EQ(qb->attr().dest_qp_num, qa->qp_num());
-	EXPECT_EQ(qb->attr().max_rd_atomic, 2);	     // min(our depth 2, peer's resources 2)
-	EXPECT_EQ(qa->attr().max_dest_rd_atomic, 2); // what the server accepted
-	EXPECT_EQ(qa->attr().max_rd_atomic, 4);	     // min(4, client's resources 4)
+	EXPECT_EQ(qb->attr().max_rd_atomic, 2);	     /* min(our depth 2, peer's resources 2) */
+	EXPECT_EQ(qa->attr().max_dest_rd_atomic, 2); /* what the server accepted */
+	EXPECT_EQ(qa->attr().max_rd_atomic, 4);	     /* min(4, client's resources 4) */
 	EXPECT_EQ(qa->attr().path_mtu, qb->attr().path_mtu);
 	ASSERT_TRUE(event(*cma, ev));
 	ASSERT_EQ(ev.type, CmEventType::established) << cm_event_name(ev.type);
@@ -1451,7 +1454,7 @@ TEST_F(Cm, ConnectTransferDisconnect)
 	EXPECT_EQ(sid->state(), CmState::established);
 	EXPECT_EQ(cid->state(), CmState::established);
 
-	// The QPs the CM brought up carry a SEND and an RDMA READ both ways.
+	/* The QPs the CM brought up carry a SEND and an RDMA READ both ways. */
 	std::vector<uint8_t> src = pattern(65536, 3), dst(65536), rbuf(4096), sbuf = pattern(4096, 4);
 	MemoryRegion *ms = reg(*A, src, kAllRemote), *md = reg(*B, dst, kAllRemote);
 	MemoryRegion *mr = reg(*A, rbuf, kAllRemote), *mb = reg(*B, sbuf, kAllRemote);
@@ -1482,7 +1485,8 @@ TEST_F(Cm, ConnectTransferDisconnect)
 	EXPECT_EQ(rbuf, sbuf);
 	EXPECT_EQ(dst, src);
 
-	// Client disconnects: DREQ, DREP; both see DISCONNECTED, QPs in ERR, then time-wait ends.
+	/* Client disconnects: DREQ, DREP; both see DISCONNECTED, QPs in ERR, then time-wait
+	 * ends. */
 	ASSERT_EQ(cmb->disconnect(*cid), 0);
 	EXPECT_EQ(qb->state(), IBV_QPS_ERR);
 	ASSERT_TRUE(event(*cma, ev));
@@ -1490,7 +1494,7 @@ TEST_F(Cm, ConnectTransferDisconnect)
 	EXPECT_EQ(qa->state(), IBV_QPS_ERR);
 	ASSERT_TRUE(event(*cmb, ev));
 	EXPECT_EQ(ev.type, CmEventType::disconnected) << cm_event_name(ev.type);
-	EXPECT_EQ(cmb->disconnect(*cid), 0); // again: nothing to do
+	EXPECT_EQ(cmb->disconnect(*cid), 0); /* again: nothing to do */
 	ASSERT_TRUE(event(*cmb, ev));
 	EXPECT_EQ(ev.type, CmEventType::timewait_exit) << cm_event_name(ev.type);
 	EXPECT_EQ(cid->state(), CmState::idle);
@@ -1499,7 +1503,7 @@ TEST_F(Cm, ConnectTransferDisconnect)
 	EXPECT_EQ(cma->stats().tx_by_attr[uint16_t(mad::CmAttr::rep)], 1u);
 	EXPECT_EQ(cma->stats().tx_by_attr[uint16_t(mad::CmAttr::drep)], 1u);
 	EXPECT_EQ(cma->stats().retransmits + cmb->stats().retransmits, 0u);
-	EXPECT_EQ(A->ctx->counters().rx_gsi, 3u); // REQ, RTU, DREQ
+	EXPECT_EQ(A->ctx->counters().rx_gsi, 3u); /* REQ, RTU, DREQ */
 	cmb->destroy_id(cid);
 	cma->destroy_id(sid);
 	EXPECT_EQ(cma->connections() + cmb->connections(), 0u);
@@ -1525,26 +1529,26 @@ TEST_F(Cm, RejectAndUnknownService)
 	EXPECT_EQ(qb->state(), IBV_QPS_ERR);
 	cmb->destroy_id(cid);
 
-	// No listener on the port: REJ "invalid service ID" (what the kernel CM answers).
+	/* No listener on the port: REJ "invalid service ID" (what the kernel CM answers). */
 	qb = B->qp(IBV_QPT_RC);
 	ASSERT_EQ(cmb->connect(A->ctx->gid(), 9999, *qb, {}, &cid), 0);
 	ASSERT_TRUE(event(*cmb, ev));
 	ASSERT_EQ(ev.type, CmEventType::rejected) << cm_event_name(ev.type);
 	EXPECT_EQ(ev.status, int(mad::RejReason::invalid_service_id));
-	EXPECT_EQ(cma->connections(), 1u); // only the rejected one above
+	EXPECT_EQ(cma->connections(), 1u); /* only the rejected one above */
 	uint8_t big[57] = {};
 	ConnParam p;
 	p.private_data = big;
 	CmId *x = nullptr;
 	auto q = B->qp(IBV_QPT_RC);
-	EXPECT_EQ(cmb->connect(A->ctx->gid(), 7174, *q, p, &x), -EINVAL); // > 56 B
+	EXPECT_EQ(cmb->connect(A->ctx->gid(), 7174, *q, p, &x), -EINVAL); /* > 56 B */
 	auto ud = B->qp(IBV_QPT_UD);
-	EXPECT_EQ(cmb->connect(A->ctx->gid(), 7174, *ud, {}, &x), -EINVAL); // RC only
+	EXPECT_EQ(cmb->connect(A->ctx->gid(), 7174, *ud, {}, &x), -EINVAL); /* RC only */
 }
 
 TEST_F(Cm, UnansweredReqIsRetriedThenUnreachable)
 {
-	cma.reset(); // A has no CM: its QP1 drops the REQs
+	cma.reset(); /* A has no CM: its QP1 drops the REQs */
 	qb = B->qp(IBV_QPT_RC);
 	CmId *cid = nullptr;
 	ASSERT_EQ(cmb->connect(A->ctx->gid(), 7174, *qb, {}, &cid), 0);
@@ -1552,11 +1556,11 @@ TEST_F(Cm, UnansweredReqIsRetriedThenUnreachable)
 	ASSERT_TRUE(event(*cmb, ev));
 	EXPECT_EQ(ev.type, CmEventType::unreachable) << cm_event_name(ev.type);
 	EXPECT_EQ(ev.status, -ETIMEDOUT);
-	EXPECT_EQ(cmb->stats().retransmits, 3u); // max_cm_retries
+	EXPECT_EQ(cmb->stats().retransmits, 3u); /* max_cm_retries */
 	EXPECT_EQ(cmb->stats().timeouts, 1u);
 	for (int i = 0; i < 100000 && A->ctx->counters().rx_gsi_dropped < 5; i++)
 		poll();
-	EXPECT_EQ(A->ctx->counters().rx_gsi_dropped, 5u); // REQ x4 + REJ(timeout)
+	EXPECT_EQ(A->ctx->counters().rx_gsi_dropped, 5u); /* REQ x4 + REJ(timeout) */
 	EXPECT_EQ(cmb->stats().tx_by_attr[uint16_t(mad::CmAttr::rej)], 1u);
 }
 
@@ -1573,13 +1577,13 @@ TEST_F(Cm, LostRtuIsRecoveredByRepRetransmission)
 	ASSERT_EQ(ev.type, CmEventType::connect_request);
 	CmId *sid = ev.id;
 	ASSERT_EQ(cma->accept(*sid, *qa, {}), 0);
-	// Drop everything A receives until B is established: B's RTU is lost.
+	/* Drop everything A receives until B is established: B's RTU is lost. */
 	while (cid->state() != CmState::established) {
 		B->ctx->poll();
 		cmb->progress();
 		drain(g_wire.port[0]);
 	}
-	ASSERT_TRUE(event(*cma, ev)); // the REP resent -> duplicate REP -> RTU again
+	ASSERT_TRUE(event(*cma, ev)); /* the REP resent -> duplicate REP -> RTU again */
 	EXPECT_EQ(ev.type, CmEventType::established) << cm_event_name(ev.type);
 	EXPECT_GE(cma->stats().retransmits, 1u);
 	EXPECT_GE(cmb->stats().rx_duplicates, 1u);
@@ -1592,7 +1596,7 @@ TEST_F(Cm, SidrResolvesUdQpnAndQkey)
 	CmId *listener = nullptr;
 	ASSERT_EQ(cma->listen(7174, &listener, true), 0);
 	CmId *rc_listener = nullptr;
-	EXPECT_EQ(cma->listen(7174, &rc_listener), 0); // TCP and UDP port spaces apart
+	EXPECT_EQ(cma->listen(7174, &rc_listener), 0); /* TCP and UDP port spaces apart */
 	qa = A->qp(IBV_QPT_UD);
 	qb = B->qp(IBV_QPT_UD);
 	CmId *cid = nullptr;
@@ -1608,7 +1612,7 @@ TEST_F(Cm, SidrResolvesUdQpnAndQkey)
 	EXPECT_EQ(ev.id->remote_gid(), B->ctx->gid());
 	CmId *sid = ev.id;
 	auto rcq = B->qp(IBV_QPT_RC);
-	EXPECT_EQ(cma->accept(*sid, *rcq, {}), -EINVAL); // a SIDR id takes a UD QP
+	EXPECT_EQ(cma->accept(*sid, *rcq, {}), -EINVAL); /* a SIDR id takes a UD QP */
 	ASSERT_EQ(cma->accept(*sid, *qa, {}), 0);
 	EXPECT_EQ(qa->state(), IBV_QPS_RTS);
 	ASSERT_TRUE(event(*cmb, ev));
@@ -1618,7 +1622,7 @@ TEST_F(Cm, SidrResolvesUdQpnAndQkey)
 	EXPECT_EQ(cmb->stats().tx_by_attr[uint16_t(mad::CmAttr::sidr_req)], 1u);
 	EXPECT_EQ(cma->stats().tx_by_attr[uint16_t(mad::CmAttr::sidr_rep)], 1u);
 
-	// A UD SEND with what SIDR gave reaches the server's QP.
+	/* A UD SEND with what SIDR gave reaches the server's QP. */
 	std::vector<uint8_t> rbuf(40 + 100), sbuf = pattern(100, 9);
 	MemoryRegion *mr = reg(*A, rbuf, IBV_ACCESS_LOCAL_WRITE), *ms = reg(*B, sbuf, 0);
 	Sge rs{uint64_t(rbuf.data()), uint32_t(rbuf.size()), mr->lkey()};
@@ -1638,7 +1642,7 @@ TEST_F(Cm, SidrResolvesUdQpnAndQkey)
 	EXPECT_EQ(wc[0].src_qp, qb->qp_num());
 	EXPECT_TRUE(std::equal(sbuf.begin(), sbuf.end(), rbuf.begin() + 40));
 
-	// No UDP listener on the port: SIDR_REP status 1 (service ID not supported).
+	/* No UDP listener on the port: SIDR_REP status 1 (service ID not supported). */
 	auto q2 = B->qp(IBV_QPT_UD);
 	CmId *c2 = nullptr;
 	ASSERT_EQ(cmb->connect_ud(A->ctx->gid(), 9999, *q2, &c2), 0);
@@ -1650,4 +1654,4 @@ TEST_F(Cm, SidrResolvesUdQpnAndQkey)
 	cma->destroy_id(sid);
 }
 
-} // namespace
+} /* namespace */

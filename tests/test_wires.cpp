@@ -531,4 +531,4 @@ TEST(WireArgs, TapDefaultNameAndBusy)
 	close(fd);
 }
 
-} // namespace
+} /* namespace */

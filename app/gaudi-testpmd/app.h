@@ -261,6 +261,6 @@ struct Phases {
 double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Sampler &sampler,
 		   Phases &phases);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_APP_H */

@@ -20,7 +20,7 @@ namespace gtp {
 namespace {
 /* Guards rte_pcapng's process-wide clock (see Capture::copy). */
 rte_spinlock_t pcapng_clock_lock = RTE_SPINLOCK_INITIALIZER;
-} // namespace
+} /* namespace */
 
 std::unique_ptr<BpfFilter> BpfFilter::compile(const std::string &expr, uint32_t snaplen,
 					      std::string &err)
@@ -245,4 +245,4 @@ void Capture::finish(uint64_t ifrecv, uint64_t ifdrop)
 	roce_ = summarize_roce(file_);
 }
 
-} // namespace gtp
+} /* namespace gtp */

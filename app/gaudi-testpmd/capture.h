@@ -105,6 +105,6 @@ private:
 	std::atomic<uint64_t> queued_{0}, dropped_{0}, filtered_{0};
 };
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_CAPTURE_H */

@@ -517,7 +517,7 @@ cmdline_parse_inst_t cli_inst = {
 };
 cmdline_parse_ctx_t cli_ctx[] = {&cli_inst, nullptr};
 
-} // namespace
+} /* namespace */
 
 double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Sampler &sampler,
 		   Phases &phases)
@@ -572,4 +572,4 @@ double interactive(Run &r, std::vector<std::unique_ptr<Capture>> &captures, Samp
 	return double(ui.run_tsc) / double(r.hz);
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -147,4 +147,4 @@ void FlowLive::line(const Run &r, double t, double dt, bool table)
 	}
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -105,6 +105,6 @@ struct FlowLive {
 /* "port 0 -> 1: ipv4/udp vlan 100, imix, 10000 pps" */
 std::string describe(const StreamSpec &s, uint16_t rx_port);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_FLOWSTATS_H */

@@ -143,4 +143,4 @@ bool icmp_echo(rte_mbuf *m, const rte_ether_addr &mac)
 	return true;
 }
 
-} // namespace gtp
+} /* namespace gtp */

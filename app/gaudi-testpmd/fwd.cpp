@@ -219,7 +219,7 @@ void run_forward(Stream &s, const Run &r)
 	}
 }
 
-} // namespace
+} /* namespace */
 
 int lcore_main(void *arg)
 {
@@ -322,4 +322,4 @@ void halt(Run &r, std::vector<std::unique_ptr<Capture>> &captures, uint64_t t_en
 		}
 }
 
-} // namespace gtp
+} /* namespace gtp */

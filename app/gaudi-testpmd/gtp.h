@@ -97,6 +97,6 @@ int parse_args(int argc, char **argv, Config &cfg);
 
 void usage(const char *prog);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_H */

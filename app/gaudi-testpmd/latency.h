@@ -221,6 +221,6 @@ private:
 	uint64_t n_ = 0, diffs_ = 0, sum_abs_ = 0;
 };
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_LATENCY_H */

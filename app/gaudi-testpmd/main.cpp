@@ -40,7 +40,7 @@ void on_signal(int)
 	g_signal.store(true, std::memory_order_relaxed);
 }
 
-} // namespace
+} /* namespace */
 
 static int main_impl(int argc, char **argv)
 {
@@ -319,7 +319,7 @@ static int main_impl(int argc, char **argv)
 	return status;
 }
 
-} // namespace gtp
+} /* namespace gtp */
 
 int main(int argc, char **argv)
 {

@@ -167,4 +167,4 @@ void phases_json(FILE *f, const Run &r)
 	fprintf(f, "%s],\n", m.phases.empty() ? "" : "\n ");
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -62,6 +62,6 @@ void meta_json(FILE *f, const Run &r);
 void meta_port_json(FILE *f, const Run &r, size_t k);
 void phases_json(FILE *f, const Run &r);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_META_H */

@@ -320,7 +320,7 @@ bool parse_ipv4(const std::string &s, uint32_t &out)
 	return true;
 }
 
-} // namespace
+} /* namespace */
 
 int parse_args(int argc, char **argv, Config &cfg)
 {
@@ -825,4 +825,4 @@ int parse_args(int argc, char **argv, Config &cfg)
 	return 0;
 }
 
-} // namespace gtp
+} /* namespace gtp */

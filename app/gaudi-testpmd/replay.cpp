@@ -107,4 +107,4 @@ std::string replay_describe(const Run &r)
 	return s;
 }
 
-} // namespace gtp
+} /* namespace gtp */

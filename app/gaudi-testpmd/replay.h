@@ -56,6 +56,6 @@ inline uint16_t replay_due(const Replay &rp, uint64_t base, uint64_t pos, uint16
 	return k;
 }
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_REPLAY_H */

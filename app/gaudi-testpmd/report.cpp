@@ -58,7 +58,7 @@ std::string rate_text(double fps)
 	snprintf(b, sizeof(b), fps >= 100 ? "%.0f frames/s" : "%.2f frames/s", fps);
 	return b;
 }
-} // namespace
+} /* namespace */
 
 std::string pps_text(double pps)
 {
@@ -408,4 +408,4 @@ int report(const Run &r, const std::vector<std::unique_ptr<Capture>> &captures,
 	return status;
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -581,7 +581,7 @@ void json_pct(FILE *f, double fps, double line)
 		fprintf(f, "null");
 }
 
-} // namespace
+} /* namespace */
 
 double rfc2544_run(Run &r, std::vector<std::unique_ptr<Capture>> &captures, const char *&stopped_by)
 {
@@ -763,4 +763,4 @@ void rfc2544_json(FILE *f)
 	fprintf(f, "},\n");
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -63,6 +63,6 @@ std::string rate_shortfall(double target_pps, double achieved_pps, double len, u
 struct Port;
 std::string port_shortfall(const Run &r, const Port &p, double target_pps, double achieved_pps);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_RFC2544_H */

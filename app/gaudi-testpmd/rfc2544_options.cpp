@@ -124,4 +124,4 @@ bool rfc2544_check(Config &c, const std::vector<std::string> &given)
 	return true;
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -132,7 +132,7 @@ bool connect(End &a, End &b, uint32_t mtu)
 	return a.qp->attr().path_mtu == m && b.qp->attr().path_mtu == m;
 }
 
-} // namespace
+} /* namespace */
 
 int roce_lcore(void *arg)
 {
@@ -226,4 +226,4 @@ int roce_lcore(void *arg)
 	return 0;
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -43,6 +43,6 @@ struct RoceJob {
 /* rte_eal_remote_launch function; arg: RoceJob. */
 int roce_lcore(void *arg);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_ROCE_MODE_H */

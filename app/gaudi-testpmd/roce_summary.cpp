@@ -61,4 +61,4 @@ RoceSummary summarize_roce(const std::string &file)
 	return s;
 }
 
-} // namespace gtp
+} /* namespace gtp */

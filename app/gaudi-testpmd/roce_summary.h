@@ -26,6 +26,6 @@ struct RoceSummary {
 /* Reads file (pcap or pcapng) and summarises its RoCE v2 frames. */
 RoceSummary summarize_roce(const std::string &file);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_ROCE_SUMMARY_H */

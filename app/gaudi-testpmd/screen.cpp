@@ -90,4 +90,4 @@ void live_show(const Run &r, const Sampler &sampler, const Sample &smp, bool scr
 	fflush(stdout);
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -18,6 +18,6 @@ bool screen_wanted(const Run &r);
 /* Shows the sample the sampler just took (last: the last, partial period of the run). */
 void live_show(const Run &r, const Sampler &sampler, const Sample &smp, bool screen, bool last);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_SCREEN_H */

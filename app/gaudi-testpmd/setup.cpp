@@ -750,4 +750,4 @@ void tx_first(Run &r)
 	}
 }
 
-} // namespace gtp
+} /* namespace gtp */

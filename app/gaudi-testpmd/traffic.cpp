@@ -179,7 +179,7 @@ bool parse_field(FieldKind k, const std::string &key, const std::string &s, Fiel
 	return true;
 }
 
-} // namespace
+} /* namespace */
 
 /* ---- sizes --------------------------------------------------------------------------------- */
 
@@ -786,4 +786,4 @@ bool find_stamp(const uint8_t *d, uint32_t len, LatencyStamp &st)
 	return st.magic == kStampMagic;
 }
 
-} // namespace gtp
+} /* namespace gtp */

@@ -279,6 +279,6 @@ private:
  * has none. */
 bool find_stamp(const uint8_t *d, uint32_t len, LatencyStamp &st);
 
-} // namespace gtp
+} /* namespace gtp */
 
 #endif /* GTP_TRAFFIC_H */

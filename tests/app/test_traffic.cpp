@@ -37,7 +37,7 @@ std::vector<uint32_t> lengths(const SizeSpec &z, size_t n, uint64_t seed = 1)
 	return v;
 }
 
-} // namespace
+} /* namespace */
 
 TEST(SizeSchedule, ImixIsExactlySevenFourOneInEveryCycleOfTwelve)
 {
@@ -417,7 +417,7 @@ int parse(std::vector<std::string> args, Config &c, std::string &err)
 	return rc;
 }
 
-} // namespace
+} /* namespace */
 
 TEST(Options, TxpktsImixImpliesTxonlyAndPlainLengthKeepsIo)
 {

@@ -99,7 +99,7 @@ long number(const char *s)
 	return (*s == '\0' || *end != '\0' || errno != 0 || v < 0) ? -1 : v;
 }
 
-} // namespace
+} /* namespace */
 
 int main(int argc, char **argv)
 {

@@ -62,4 +62,4 @@ int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector
 	return 0;
 }
 
-} // namespace gaudi
+} /* namespace gaudi */

@@ -112,4 +112,4 @@ public:
 int read_fw_file(const std::string &fw_dir, const std::string &name, std::vector<uint8_t> *image,
 		 std::string *path, std::string *err);
 
-} // namespace gaudi
+} /* namespace gaudi */

@@ -193,7 +193,7 @@ void warn_boot_bits(const char *name, uint32_t err0, uint32_t *warned)
 	}
 }
 
-} // namespace
+} /* namespace */
 
 gaudi_fw_state::~gaudi_fw_state()
 {

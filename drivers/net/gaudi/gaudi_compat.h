@@ -70,7 +70,7 @@ inline uint32_t crc32_eth_table(const uint8_t *p, uint32_t len)
 		c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
 	return ~c;
 }
-} // namespace gaudi_compat
+} /* namespace gaudi_compat */
 
 /* A context replaced here is not freed: another thread may still be computing with it. */
 static inline void gaudi_net_crc_set_alg(rte_net_crc_alg alg)

@@ -174,7 +174,7 @@ int gaudi_port_hw_init(rte_eth_dev *dev)
 	return 0;
 }
 
-} // namespace
+} /* namespace */
 
 /* The hardware goes back to its probed state; the ethdev-level settings the application
  * made (promiscuous, all-multicast, MAC addresses in dev->data) stay, and ethdev replays
@@ -248,7 +248,7 @@ const eth_dev_ops gaudi_ops = {
 	.fec_set = gaudi_fec_set,
 };
 
-} // namespace
+} /* namespace */
 
 /* Create the ethdev of hardware port hw_port of an adapter. */
 int gaudi_port_create(gaudi_adapter *ad, rte_device *device, unsigned hw_port, const uint8_t mac[6])

@@ -44,7 +44,7 @@ void tick(void *arg)
 	}
 }
 
-} // namespace
+} /* namespace */
 
 fw::CpucpNicStatus gaudi_fw_status_of(const gaudi_port *port)
 {

@@ -27,7 +27,7 @@ constexpr uint16_t kDefaultRxRing = 512;
 constexpr uint16_t kDefaultTxRing = 1024;
 constexpr uint16_t kBurst = 32;
 
-} // namespace
+} /* namespace */
 
 int gaudi_dev_infos_get(rte_eth_dev *dev, rte_eth_dev_info *info)
 {
@@ -119,7 +119,7 @@ int module_eeprom(const rte_eth_dev *dev, uint8_t out[Backend::kModuleEepromLen]
 	return rc;
 }
 
-} // namespace
+} /* namespace */
 
 int gaudi_get_module_info(rte_eth_dev *dev, rte_eth_dev_module_info *info)
 {
@@ -223,7 +223,7 @@ unsigned reg_dump_words(unsigned p)
 		n += reg_row_offsets(p, r, o);
 	return n;
 }
-} // namespace
+} /* namespace */
 
 int gaudi_get_reg(rte_eth_dev *dev, rte_dev_reg_info *info)
 {

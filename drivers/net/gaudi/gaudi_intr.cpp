@@ -37,7 +37,7 @@ Backend *irq_backend(rte_eth_dev *dev)
 	return be != nullptr && be->irqs_routed() ? be : nullptr;
 }
 
-} // namespace
+} /* namespace */
 
 namespace {
 
@@ -58,7 +58,7 @@ void lsc_check(rte_eth_dev *dev)
 	}
 }
 
-} // namespace
+} /* namespace */
 
 void gaudi_intr_lsc_check(rte_eth_dev *dev)
 {
@@ -176,7 +176,7 @@ void close_fd(int *fd)
 	*fd = -1;
 }
 
-} // namespace
+} /* namespace */
 
 int gaudi_intr_init(rte_eth_dev *dev)
 {
@@ -223,7 +223,7 @@ void rx_intr_release(rte_eth_dev *dev)
 		irq_backend(dev)->bind_irq(port->hw.id(), reg::INTR_RX_RING0, -1);
 	close_fd(&port->rxq_fd);
 }
-} // namespace
+} /* namespace */
 
 void gaudi_intr_uninit(rte_eth_dev *dev)
 {
@@ -476,7 +476,7 @@ void link_eq_disown(gaudi_link_eq *le)
 	rte_spinlock_unlock(&le->lock);
 }
 
-} // namespace
+} /* namespace */
 
 void gaudi_link_eq_free::operator()(gaudi_link_eq *le) const
 {

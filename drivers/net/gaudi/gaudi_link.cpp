@@ -75,7 +75,7 @@ namespace {
 constexpr uint32_t kFecNone = RTE_ETH_FEC_MODE_CAPA_MASK(NOFEC);
 constexpr uint32_t kFecRs = RTE_ETH_FEC_MODE_CAPA_MASK(RS);
 constexpr uint32_t kFecAuto = RTE_ETH_FEC_MODE_CAPA_MASK(AUTO);
-} // namespace
+} /* namespace */
 
 int gaudi_fec_get_capability(rte_eth_dev *dev, rte_eth_fec_capa *capa, unsigned num)
 {
@@ -153,7 +153,7 @@ FlowCfg fc_to_cfg(const gaudi_port *port, const rte_eth_fc_conf &fc, bool pfc)
 	}
 	return f;
 }
-} // namespace
+} /* namespace */
 
 void gaudi_flow_defaults(gaudi_port *port)
 {

@@ -103,7 +103,7 @@ eth_dev_ops make_secondary_ops()
 	return o;
 }
 const eth_dev_ops gaudi_secondary_ops = make_secondary_ops();
-} // namespace
+} /* namespace */
 
 /* Secondary probe: attach to the ports the primary created ("<nic>_p<N>"). The datapath
  * stays in the primary (the model's engine and the queues' consumer state live there), so the

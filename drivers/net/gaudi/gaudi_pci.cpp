@@ -250,7 +250,7 @@ rte_pci_driver gaudi_pci_driver = {
 	.id_table = gaudi_pci_ids,
 	.drv_flags = RTE_PCI_DRV_NEED_MAPPING,
 };
-} // namespace
+} /* namespace */
 
 RTE_PMD_REGISTER_PCI(net_gaudi, gaudi_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(net_gaudi, gaudi_pci_ids);

@@ -133,7 +133,7 @@ void link_alarm(void *arg)
 	schedule(dev, next);
 }
 
-} // namespace
+} /* namespace */
 
 int gaudi_phy_bringup(Backend &be, const gaudi_fw_state &fw,
 		      const std::vector<gaudi_bringup_port> &ports, std::unique_ptr<Phy> *out,

@@ -49,7 +49,7 @@ gaudi_port *gaudi_port_of(uint16_t port_id)
 	return static_cast<gaudi_port *>(dev->data->dev_private);
 }
 
-} // namespace
+} /* namespace */
 
 /* At most kLogPerSec recovery log lines per port and second: under a fault storm (e.g. the
  * random fault mode) a line per event would flood the application's console. The counters
@@ -240,7 +240,7 @@ int inject(uint16_t port_id, rte_pmd_gaudi_fault kind, uint64_t after, uint32_t 
 		    be.fault_kind_name(unsigned(kind)), arg, after);
 	return 0;
 }
-} // namespace
+} /* namespace */
 
 extern "C" {
 

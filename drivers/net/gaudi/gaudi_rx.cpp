@@ -136,7 +136,7 @@ inline uint32_t parse_ptype(const uint8_t *p, uint32_t len)
 	return pt;
 }
 
-} // namespace
+} /* namespace */
 
 const uint32_t gaudi_ptypes[] = {
 	RTE_PTYPE_L2_ETHER,	RTE_PTYPE_L2_ETHER_VLAN, RTE_PTYPE_L2_ETHER_QINQ,
@@ -193,7 +193,7 @@ bool sw_filter_pass(const gaudi_port *port, const uint8_t *frame)
 			return true;
 	return false;
 }
-} // namespace
+} /* namespace */
 
 namespace {
 /* Give the HW back the run of CQ entries from hw_ci whose slots no attached mbuf holds: slots
@@ -224,7 +224,7 @@ inline void rx_attach(gaudi_rx_ring *ring, rte_mbuf *m, uint32_t slot, uint32_t 
 				  static_cast<uint16_t>(1u << ring->slot_log2), sh);
 	m->data_len = static_cast<uint16_t>(len);
 }
-} // namespace
+} /* namespace */
 
 void gaudi_rx_release(gaudi_rxq *rxq)
 {
@@ -301,7 +301,7 @@ __rte_noinline bool rx_frame_slow(gaudi_rxq *rxq, rte_mbuf *m, const uint8_t *sr
 	}
 	return true;
 }
-} // namespace
+} /* namespace */
 
 /* CQEs are taken in groups: the group's CQEs are read (valid bit, slot, length) and given back
  * first, with a prefetch of each frame's slot, then each mbuf's fields are set and its frame

@@ -30,7 +30,7 @@ uint32_t slot_log2_for(uint32_t max_frame)
 	return std::clamp<uint32_t>(l, kRxSlotMinLog2, kRxSlotMaxLog2);
 }
 
-} // namespace
+} /* namespace */
 
 namespace {
 
@@ -79,7 +79,7 @@ gaudi_rx_ring *rx_ring_create(const rte_eth_dev *dev, uint16_t qid, uint32_t nb,
 	return ring;
 }
 
-} // namespace
+} /* namespace */
 
 void gaudi_rxq_release(rte_eth_dev *dev, uint16_t qid)
 {
@@ -150,7 +150,7 @@ uint64_t rxq_mbuf_init(uint16_t port_id)
 	std::memcpy(&v, &mb.rearm_data, sizeof(v));
 	return v;
 }
-} // namespace
+} /* namespace */
 
 int gaudi_rx_queue_setup(rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc, unsigned int socket,
 			 const rte_eth_rxconf *conf, rte_mempool *mp)

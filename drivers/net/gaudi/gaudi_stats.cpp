@@ -24,7 +24,7 @@ uint64_t mac_tx(const gaudi_port *port, const Port &hw, TxStat s)
 {
 	return port->mac_tx_base[size_t(s)] + hw.tx_stat(s);
 }
-} // namespace
+} /* namespace */
 
 void gaudi_mac_stats_reset(gaudi_port *port)
 {
@@ -291,7 +291,7 @@ uint64_t port_x(const gaudi_port *port, const Port &hw, unsigned i)
 	}
 }
 
-} // namespace
+} /* namespace */
 
 int gaudi_xstats_get_names(rte_eth_dev *dev, rte_eth_xstat_name *names, unsigned n)
 {

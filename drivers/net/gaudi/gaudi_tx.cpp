@@ -68,7 +68,7 @@ void tx_free_mbufs(rte_mbuf **ms, uint32_t n, bool fast, bool clean)
 					     i - run);
 	}
 }
-} // namespace
+} /* namespace */
 
 void gaudi_tx_complete(gaudi_txq *txq, uint32_t last)
 {
@@ -281,7 +281,7 @@ uint16_t tx_burst_locked(gaudi_txq *txq, rte_mbuf **pkts, uint16_t nb_pkts)
 		tx_free_mbufs(copied.m, copied.n, txq->fast_free, false);
 	return n;
 }
-} // namespace
+} /* namespace */
 
 /* ---- [faults] the TX queue's part of recovery ---- */
 
@@ -407,7 +407,7 @@ void qp_recover(gaudi_txq *txq)
 			   port->rec.qp_recoveries);
 }
 
-} // namespace
+} /* namespace */
 
 void gaudi_tx_recover(gaudi_txq *txq)
 {

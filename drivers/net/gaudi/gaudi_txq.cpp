@@ -141,7 +141,7 @@ TxRingCfg txq_ring_cfg(rte_eth_dev *dev, const gaudi_txq *txq)
 	return {txq->mz->iova, gaudi_log2u(txq->nb_desc), gaudi_db_ci_iova(gaudi_priv(dev)),
 		dev->data->mtu};
 }
-} // namespace
+} /* namespace */
 
 void gaudi_txq_hw_config(rte_eth_dev *dev, gaudi_txq *txq)
 {

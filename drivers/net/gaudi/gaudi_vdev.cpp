@@ -326,7 +326,7 @@ rte_vdev_driver gaudi_emu_driver = {
 	.probe = emu_probe,
 	.remove = emu_remove,
 };
-} // namespace
+} /* namespace */
 
 const emu::Device *gaudi_vdev_model(const gaudi_adapter *ad, const rte_device *device)
 {

@@ -413,7 +413,7 @@ int arg_phy_fault(const char *k, const char *v, void *opaque)
 
 constexpr gaudi_devarg_key kEmuDevargs[] = {GAUDI_EMU_DEVARGS(GAUDI_DEVARG_KEY)};
 
-} // namespace
+} /* namespace */
 
 std::span<const gaudi_devarg_key> gaudi_emu_devargs()
 {

@@ -99,7 +99,7 @@ int tel_seq(const char *cmd, const char *params, rte_tel_data *d)
 	gaudi_tel_dict_add_uint(d, "unmodeled_accesses", unmodeled);
 	return 0;
 }
-} // namespace
+} /* namespace */
 
 /* Help texts stay under RTE_TEL_MAX_STRING_LEN (128): a longer one fails registration. */
 RTE_INIT(gaudi_emu_telemetry)

@@ -102,7 +102,7 @@ rearm:
 		r.wd_active = false;
 }
 
-} // namespace
+} /* namespace */
 
 void gaudi_watchdog_start(rte_eth_dev *dev)
 {

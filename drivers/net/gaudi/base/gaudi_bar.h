@@ -65,4 +65,4 @@ private:
 	const BarHooks *hooks_ = nullptr;
 };
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

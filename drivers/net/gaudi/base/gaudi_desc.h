@@ -187,4 +187,4 @@ inline constexpr EnumRow kQpErrSyndromeChoiceRows[] = {
 	{"wqe_dma_fault", uint32_t(QpErrSyndrome::wqe_dma_fault)},
 };
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

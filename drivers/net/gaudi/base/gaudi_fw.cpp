@@ -39,7 +39,7 @@ uint32_t load32(const void *p)
 	return __atomic_load_n(static_cast<const uint32_t *>(p), __ATOMIC_ACQUIRE);
 }
 
-} // namespace
+} /* namespace */
 
 const char *fw_err_name(FwErr e)
 {
@@ -644,4 +644,4 @@ FwErr FwHost::nic_set_checkers(unsigned port, uint32_t type, bool check, bool dr
 		      nullptr);
 }
 
-} // namespace gaudi::hw::fw
+} /* namespace gaudi::hw::fw */

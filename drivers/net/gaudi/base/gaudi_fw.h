@@ -189,4 +189,4 @@ private:
 inline constexpr size_t kCqPacketOff = 0;
 inline constexpr size_t kCqDataOff = 4096;
 
-} // namespace gaudi::hw::fw
+} /* namespace gaudi::hw::fw */

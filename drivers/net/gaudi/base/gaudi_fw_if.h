@@ -180,7 +180,7 @@ GAUDI_FW_DEV_STS0(GAUDI_FW_BIT)
  * clear and tmr,txs hbm memory init"]. Kept out of the list above: the digest's DEV_STS0 table
  * stops at bit 26. */
 inline constexpr uint32_t NIC_MEM_CLEAR_EN = 1u << 27;
-} // namespace dev_sts0
+} /* namespace dev_sts0 */
 namespace err0 {
 GAUDI_FW_ERR0(GAUDI_FW_BIT)
 #undef GAUDI_FW_BIT
@@ -189,7 +189,7 @@ GAUDI_FW_ERR0(GAUDI_FW_BIT)
 inline constexpr uint32_t kFatal = DRAM_INIT_FAIL | DRAM_SKIPPED | PLL_FAIL | DEVICE_UNUSABLE_FAIL |
 				   BINNING_FAIL | EEPROM_FAIL | ENG_ARC_MEM_SCRUB_FAIL |
 				   NIC_FW_FAIL;
-} // namespace err0
+} /* namespace err0 */
 
 /* mmHW_STATE values (enum hl_device_hw_state, habanalabs.h): 0 clean, 1 dirty. */
 inline constexpr uint32_t kHwStateDirty = 1;
@@ -690,4 +690,4 @@ inline constexpr uint32_t kCpuTimeoutUs = 30000000;	   /* GAUDI2_CPU_TIMEOUT_USE
 inline constexpr uint32_t kMsgToCpuTimeoutUs = 4000000;	   /* GAUDI2_MSG_TO_CPU_TIMEOUT_USEC */
 inline constexpr uint32_t kCpucpInfoTimeoutUs = 10000000;  /* HL_CPUCP_INFO_TIMEOUT_USEC */
 
-} // namespace gaudi::hw::fw
+} /* namespace gaudi::hw::fw */

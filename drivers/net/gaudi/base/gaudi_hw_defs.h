@@ -127,4 +127,4 @@ inline constexpr ConstRow kConstRows[] = {
 	{"NIC engines", kMaxPorts},
 };
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

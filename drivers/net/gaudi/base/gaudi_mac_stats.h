@@ -107,4 +107,4 @@ static_assert(4 * static_cast<uint32_t>(RxStat::mac_control_frames_received) ==
 static_assert(4 * static_cast<uint32_t>(TxStat::ether_stats_pkts) ==
 	      reg::MAC_GLOB_STAT_TX0_ETHERSTATSPKTS_4);
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

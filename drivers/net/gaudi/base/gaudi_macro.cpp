@@ -24,7 +24,7 @@ constexpr uint32_t kRsFecControl50g = 0x400;
 /* RXB / TXB ICRC_CFG: iCRC computed and checked with the bytes reversed (ICRC_REV_BYTES). */
 constexpr uint32_t kIcrcRevBytes = reg::RXB_CORE_ICRC_CFG_ICRC_REV_BYTES.mask();
 static_assert(kIcrcRevBytes == 0x2);
-} // namespace
+} /* namespace */
 
 void mac_config(Bar &bar, unsigned macro_port, Speed s)
 {
@@ -95,4 +95,4 @@ void config(Bar &bar, unsigned macro_port, Speed s)
 	txb_config(bar, macro_port, s);
 }
 
-} // namespace gaudi::hw::macro
+} /* namespace gaudi::hw::macro */

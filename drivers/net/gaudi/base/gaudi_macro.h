@@ -120,5 +120,5 @@ void config(Bar &bar, unsigned macro_port, Speed s);
  * its first step]. */
 void rxb_drop_all(Bar &bar, unsigned macro_port);
 
-} // namespace macro
-} // namespace gaudi::hw
+} /* namespace macro */
+} /* namespace gaudi::hw */

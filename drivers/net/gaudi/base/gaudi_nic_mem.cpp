@@ -43,7 +43,7 @@ constexpr uint64_t tmr_timeout(unsigned i)
 constexpr unsigned kTxsPortSchedQs = 64;
 constexpr unsigned kPfcPrios = 4;
 
-} // namespace
+} /* namespace */
 
 void tmr_config(Bar &bar, unsigned macro_port, uint64_t tmr_addr, uint32_t clk_mhz)
 {
@@ -156,4 +156,4 @@ void stop_traffic(Bar &bar, uint64_t open)
 	}
 }
 
-} // namespace gaudi::hw::nicmem
+} /* namespace gaudi::hw::nicmem */

@@ -137,4 +137,4 @@ void txs_config(Bar &bar, unsigned port, uint64_t txs_addr);
  * list caches stopped, then the macro's TXS copy read. */
 void stop_traffic(Bar &bar, uint64_t open);
 
-} // namespace gaudi::hw::nicmem
+} /* namespace gaudi::hw::nicmem */

@@ -44,7 +44,7 @@ uint32_t ffs32(uint32_t mask)
 constexpr int32_t kPam4Taps[5] = {2, -10, 23, 0, 0};
 constexpr int32_t kNrzTaps[5] = {0, -10, 26, 0, 0};
 
-} // namespace
+} /* namespace */
 
 Phy::Phy(Bar &nic, uint64_t ports_mask, const PhyTimings &t, SleepFn sleep)
     : nic_(nic), ports_mask_(ports_mask), t_(t), sleep_(sleep ? sleep : default_sleep)
@@ -590,4 +590,4 @@ bool Phy::tuned(unsigned port, PhyRate rate)
 	return true;
 }
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

@@ -145,4 +145,4 @@ private:
 	std::string err_;
 };
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

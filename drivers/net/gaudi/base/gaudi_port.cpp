@@ -59,7 +59,7 @@ static_assert((reg::MAC_PCS_VENDOR_VL0_0_M0.put(0xC1) | reg::MAC_PCS_VENDOR_VL0_
 static_assert(kVl100g[0].m01 == vl0_m01(Speed::g100) && kVl100g[1].m01 == vl1_m01(Speed::g100) &&
 	      kVl50g[0].m01 == vl0_m01(Speed::g50) && kVl50g[1].m01 == vl1_m01(Speed::g50) &&
 	      kVl25g[0].m01 == vl0_m01(Speed::g25) && kVl25g[1].m01 == vl1_m01(Speed::g25));
-} // namespace
+} /* namespace */
 
 bool Port::mac_ch_reset(unsigned lane)
 {
@@ -142,7 +142,7 @@ inline uint32_t mac_47_32(const uint8_t *m)
 {
 	return (m[0] << 8) | m[1];
 }
-} // namespace
+} /* namespace */
 
 void Port::set_mac_addr(const uint8_t mac[6])
 {
@@ -229,7 +229,7 @@ constexpr uint32_t flows(uint32_t v)
 	return reg::RXB_CORE_XOFF_THRESHOLD_0_XOFF_THRESHOLD_FLOW0.put(v) |
 	       reg::RXB_CORE_XOFF_THRESHOLD_0_XOFF_THRESHOLD_FLOW1.put(v);
 }
-} // namespace
+} /* namespace */
 
 void Port::set_flow(const FlowCfg &f)
 {
@@ -318,7 +318,7 @@ void disable_interrupts(Bar &bar, unsigned port)
 	bar.wr32(reg::phy(port) + reg::PHY_PHY_LINK_STS_INTR,
 		 reg::PHY_PHY_LINK_STS_INTR_MASK.mask());
 }
-} // namespace
+} /* namespace */
 
 void nic_quiescence(Bar &bar, unsigned nports)
 {
@@ -403,7 +403,7 @@ qpc::Image<N> whole_image(const qpc::Image<N> &img)
 	w.mask.fill(0xFFFFFFFF); /* a NULL mask in gaudi2_cn.c: every bit of the context */
 	return w;
 }
-} // namespace
+} /* namespace */
 
 bool Port::qpc_write_req(const qpc::ReqImage &img, bool whole)
 {
@@ -477,7 +477,7 @@ constexpr uint32_t kBthMkey = 0xFFFF;
 constexpr uint32_t kPerfBwWindowUs = 100000;
 constexpr uint32_t kLatencyWindowUs = 2;
 constexpr uint32_t kStatsTotType = 3;
-} // namespace
+} /* namespace */
 
 void Port::rmw(uint32_t off, reg::Field f, uint32_t v)
 {
@@ -554,7 +554,7 @@ bool poll_ci(volatile uint32_t *ci, P pred)
 	}
 	return true;
 }
-} // namespace
+} /* namespace */
 
 bool Port::db_fifo_align(volatile uint32_t *ci)
 {
@@ -740,4 +740,4 @@ void Port::eq_disable()
 	bar_->wr32(reg::qpc(port_) + reg::QPC_EVENT_QUE_CFG, 0);
 }
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

@@ -254,4 +254,4 @@ private:
  * ports init"]. */
 void nic_quiescence(Bar &bar, unsigned nports);
 
-} // namespace gaudi::hw
+} /* namespace gaudi::hw */

@@ -117,4 +117,4 @@ struct Image {
 using ReqImage = Image<kReqDwords>;
 using ResImage = Image<kResDwords>;
 
-} // namespace gaudi::hw::qpc
+} /* namespace gaudi::hw::qpc */

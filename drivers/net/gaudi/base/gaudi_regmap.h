@@ -89,4 +89,4 @@ constexpr size_t format_name(uint32_t nic_off, std::span<char> out)
 	return format_name(*r, macro_of(nic_off), out);
 }
 
-} // namespace gaudi::hw::regmap
+} /* namespace gaudi::hw::regmap */

@@ -32,7 +32,7 @@ struct PublishedField {
 	uint32_t mask;
 };
 
-// clang-format off
+/* clang-format off */
 inline constexpr PublishedBlock kPublishedBlocks[] = {
 {0x5400000, 0x5400010, "NIC0_UMR0_0_UNSECURE_DOORBELL0"},
 {0x5400080, 0x5400090, "NIC0_UMR0_0_UNSECURE_DOORBELL1"},
@@ -9593,6 +9593,6 @@ inline constexpr PublishedField kPublishedFields[] = {
 {"PRT0_MAC_CORE_MAC_RST_CFG", "MAC_REG_SW_RST_N", 10, 0x400},
 {"PRT0_MAC_CORE_MAC_TS", "PRESCALE", 0, 0xFFFFFFFF},
 };
-// clang-format on
+/* clang-format on */
 
-} // namespace gaudi::hw::regmap
+} /* namespace gaudi::hw::regmap */

@@ -777,4 +777,4 @@ inline constexpr uint32_t CMD_DEFAULT = CMD_TX_ENA | CMD_RX_ENA | CMD_PROMIS_EN 
 					CMD_TX_PAD_EN | CMD_CNTL_FRAME_ENA;
 static_assert(CMD_DEFAULT == 0x2913);
 
-} // namespace gaudi::hw::reg
+} /* namespace gaudi::hw::reg */

@@ -221,4 +221,4 @@ inline constexpr uint64_t kPolRxMaskHl225 = 0x0FFFFFFFFBCFull;
 inline constexpr uint16_t kTxSwapHl225Macro0 = 0x2013;
 inline constexpr uint16_t kTxSwapHl225Macro11 = 0x2301;
 
-} // namespace gaudi::hw::serdes
+} /* namespace gaudi::hw::serdes */

@@ -116,4 +116,4 @@ inline void arm_nic_eq_msix(Bar &sm, unsigned nports, uint64_t msix_db)
 				 msix_db);
 }
 
-} // namespace gaudi::hw::sm
+} /* namespace gaudi::hw::sm */

@@ -297,7 +297,7 @@ private:
 	Device::Impl::ProfCounts *c_;
 	uint64_t t0_;
 };
-} // namespace
+} /* namespace */
 
 void Device::Impl::hook_write(void *ctx, uint32_t off, uint32_t val)
 {
@@ -722,4 +722,4 @@ unsigned SharedView::nports() const
 	return impl_->shm->nports;
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

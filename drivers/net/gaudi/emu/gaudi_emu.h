@@ -368,4 +368,4 @@ private:
 	std::unique_ptr<Impl> impl_;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -77,6 +77,6 @@ inline uint64_t rxb_mac48(uint32_t hi, uint32_t lo)
 	return v;
 }
 
-} // namespace detail
+} /* namespace detail */
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -87,4 +87,4 @@ private:
 	std::atomic<uint64_t> drops_{0};
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

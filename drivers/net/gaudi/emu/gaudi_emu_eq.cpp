@@ -138,4 +138,4 @@ void Device::Impl::clear_irq(unsigned p, uint32_t bits)
 	wr(q + reg::QPC_INTERRUPT_CAUSE, rd(q + reg::QPC_INTERRUPT_CAUSE) & ~bits);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

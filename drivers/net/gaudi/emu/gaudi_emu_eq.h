@@ -18,4 +18,4 @@ struct alignas(64) EqState {
 	IommuCache cache;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -100,7 +100,7 @@ uint32_t apply(FaultState &s, FaultKind k, uint32_t arg)
 	return link_ms;
 }
 
-} // namespace
+} /* namespace */
 
 const char *fault_kind_name(FaultKind k)
 {
@@ -344,4 +344,4 @@ void fault_random_init(FaultState &s, const FaultRandom &r, unsigned port)
 	s.rearm();
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

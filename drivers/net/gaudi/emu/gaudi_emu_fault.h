@@ -95,7 +95,7 @@ struct FaultState {
 	}
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */
 
 namespace gaudi::emu {
 
@@ -121,4 +121,4 @@ bool fault_take_eq_full(FaultState &s);
 bool fault_arm(FaultState &s, const FaultSpec &f, uint32_t *link_ms);
 void fault_random_init(FaultState &s, const FaultRandom &r, unsigned port);
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -24,4 +24,4 @@ inline uint32_t pad_like_sender_mac(uint8_t *dst, const uint8_t *src, uint32_t l
 	return hw::kMinFrameNoFcs;
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -54,7 +54,7 @@ const char *fw_reg_name(uint32_t off)
 	return "none";
 }
 
-} // namespace
+} /* namespace */
 
 /* ---- set-up ---- */
 
@@ -817,4 +817,4 @@ void Device::mac_of(const uint8_t base[6], unsigned port, uint8_t out[6])
 	out[5] = uint8_t(low);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -72,4 +72,4 @@ struct FwModel {
 	std::array<fw::CpucpNicStatus, kMaxPorts> status{};
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

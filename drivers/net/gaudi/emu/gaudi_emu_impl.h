@@ -154,7 +154,7 @@ inline constexpr uint32_t kSeqTx = seq_bit(SeqStep::txb_tdm) | seq_bit(SeqStep::
 inline constexpr uint32_t kSeqEq = seq_bit(SeqStep::ev_que_axuser);
 inline constexpr uint32_t kSeqCi = seq_bit(SeqStep::db_fifo_axuser);
 
-} // namespace detail
+} /* namespace detail */
 
 struct Device::Impl {
 	struct PortModel {
@@ -579,4 +579,4 @@ struct Device::Impl {
 	rte_spinlock_t engine_lock_ = RTE_SPINLOCK_INITIALIZER; /* one engine pass at a time */
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -30,7 +30,7 @@ int collect(const struct rte_memseg_list *, const struct rte_memseg *ms, void *a
 	return 0;
 }
 
-} // namespace
+} /* namespace */
 
 Iommu::~Iommu()
 {
@@ -133,4 +133,4 @@ void Iommu::mem_event(enum rte_mem_event type, const void *addr, size_t len, voi
 	rte_rwlock_write_unlock(&self->lock_);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -100,4 +100,4 @@ private:
 	uint8_t *va_ = nullptr;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -271,4 +271,4 @@ void Device::Impl::stats_reset(unsigned p)
 		std::atomic_ref<uint64_t>(c).store(0, std::memory_order_relaxed);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

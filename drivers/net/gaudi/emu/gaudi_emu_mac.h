@@ -134,6 +134,6 @@ struct MacTally {
 	}
 };
 
-} // namespace detail
+} /* namespace detail */
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

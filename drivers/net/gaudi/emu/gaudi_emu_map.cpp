@@ -156,7 +156,7 @@ std::vector<uint32_t> instances(const char *block)
 	}
 	return {};
 }
-} // namespace
+} /* namespace */
 
 /* The map of registers the published sources define and this model knows (kRegRows and the
  * arrays above, every port, lane and macro), and which of them hardware alone writes. */
@@ -280,4 +280,4 @@ bool Device::Impl::check_access(uint32_t off, bool write, uint32_t val, uint32_t
 	return true;
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

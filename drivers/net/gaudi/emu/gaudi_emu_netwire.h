@@ -72,4 +72,4 @@ private:
 	std::atomic<uint64_t> tx_lost_{0};
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

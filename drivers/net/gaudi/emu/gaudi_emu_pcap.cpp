@@ -34,7 +34,7 @@ pcap_t *open_offline(const std::string &path, std::string *err)
 	return h;
 }
 
-} // namespace
+} /* namespace */
 
 std::unique_ptr<PcapSource> PcapSource::open(const std::string &path, std::string *err)
 {
@@ -140,4 +140,4 @@ void PcapSink::write(const uint8_t *data, uint32_t len)
 
 void PcapSink::flush() { pcap_dump_flush(dumper_); }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -57,4 +57,4 @@ private:
 	pcap_dumper_t *dumper_ = nullptr;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

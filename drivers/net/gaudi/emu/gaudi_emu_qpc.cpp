@@ -19,7 +19,7 @@ inline void apply_gateway(std::array<uint32_t, N> &img, const uint32_t *data, co
 	for (size_t i = 0; i < N; i++)
 		img[i] = (img[i] & ~mask[i]) | (data[i] & mask[i]);
 }
-} // namespace
+} /* namespace */
 
 void Device::Impl::on_qpc_write(unsigned p, uint32_t r, uint32_t val, uint32_t old)
 {
@@ -317,4 +317,4 @@ void Device::Impl::write_db_ci(unsigned p, uint32_t consumed)
 		store_release(dst, (consumed - 1) % kDbFifoEntries); /* unmapped: update lost */
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -20,4 +20,4 @@ struct NicDram {
 	std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

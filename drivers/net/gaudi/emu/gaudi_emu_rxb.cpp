@@ -35,7 +35,7 @@ constexpr uint32_t buffers_of(uint32_t len)
 {
 	return (len + kRxbBuff - 1) / kRxbBuff;
 }
-} // namespace
+} /* namespace */
 
 void Device::Impl::rxb_view(unsigned q, RxView &v) const
 {
@@ -135,4 +135,4 @@ void Device::Impl::rxb_reset(unsigned q)
 	b.frames.store(0, std::memory_order_relaxed);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -33,4 +33,4 @@ struct RxbState {
 	std::atomic<uint32_t> frames{0};
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -447,4 +447,4 @@ bool Device::Impl::pump_net(unsigned q)
 
 /* ---- [wires tap/udp] end ---- */
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -88,4 +88,4 @@ struct RxView {
 	uint32_t seq_missing = 0;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -67,7 +67,7 @@ constexpr SeqRow kSeqRows[] = {
 	 "(gaudi2_cn_config_hw_mac) match no speed, or not the same one"},
 };
 static_assert(std::size(kSeqRows) == kSeqSteps);
-} // namespace
+} /* namespace */
 
 const char *seq_step_name(SeqStep s)
 {
@@ -274,4 +274,4 @@ void Device::Impl::trace(char rw, uint32_t off, uint32_t val)
 		reg::kNic0CfgBase + off, val, name);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -48,7 +48,7 @@ constexpr uint32_t kAdapting = 0x8000;
 /* [choice] Response nibble of a command the MCU does not take. */
 constexpr uint32_t kResRefused = 0x3;
 
-} // namespace
+} /* namespace */
 
 void Device::Impl::serdes_mark_map()
 {
@@ -362,4 +362,4 @@ std::vector<uint8_t> Device::phy_fw_image()
 	return img;
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -25,4 +25,4 @@ struct SerdesModel {
 	uint64_t commands = 0;
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

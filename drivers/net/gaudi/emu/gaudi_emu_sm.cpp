@@ -28,7 +28,7 @@ constexpr uint32_t mon_off(uint32_t reg0, unsigned mon)
 	return reg0 - hw::sm::kWindowBase + 4 * mon;
 }
 
-} // namespace
+} /* namespace */
 
 void Device::Impl::sm_init()
 {
@@ -185,4 +185,4 @@ uint64_t Device::sm_lost() const
 	return impl_->sm_.lost;
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

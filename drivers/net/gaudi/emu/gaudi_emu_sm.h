@@ -31,4 +31,4 @@ struct SmModel {
 	uint64_t lost = 0; /* monitor writes the model has nowhere to put */
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -45,7 +45,7 @@ bool bring_up(const std::string &name, std::string *err)
 	return ok;
 }
 
-} // namespace
+} /* namespace */
 
 bool tap_name_valid(const std::string &name)
 {
@@ -133,4 +133,4 @@ unsigned TapWire::recv(unsigned max)
 	return n;
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

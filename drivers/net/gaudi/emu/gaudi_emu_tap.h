@@ -38,4 +38,4 @@ private:
 /* Checks a TAP interface name (1..15 bytes, no '/', ':' ',' or white space). */
 bool tap_name_valid(const std::string &name);
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -360,4 +360,4 @@ void Device::Impl::run_doorbell(unsigned p, const Doorbell &db, Delivery &dlv)
 		run.template operator()<false>();
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

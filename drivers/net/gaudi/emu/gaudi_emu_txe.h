@@ -26,7 +26,7 @@ struct Doorbell {
 	uint32_t second; /* QPN */
 };
 
-} // namespace detail
+} /* namespace detail */
 
 struct alignas(64) TxState {
 	rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
@@ -60,4 +60,4 @@ struct alignas(64) DbFifo {
 	alignas(64) std::atomic<uint32_t> popped{0}; /* the engine's, under tx.lock only */
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -15,7 +15,7 @@ namespace {
 
 std::string why(const char *call) { return std::string(call) + ": " + strerror(errno); }
 
-} // namespace
+} /* namespace */
 
 bool parse_udp_endpoint(const std::string &s, UdpEndpoint *out, std::string *err)
 {
@@ -152,4 +152,4 @@ unsigned UdpWire::recv(unsigned max)
 	}
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -55,4 +55,4 @@ private:
 	std::array<iovec, kBatch> rx_iov_{};
 };
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

@@ -77,7 +77,7 @@ bool glob(const char *p, const char *s)
 	return *s != '\0' && (*p == '?' || *p == *s) && glob(p + 1, s + 1);
 }
 
-} // namespace
+} /* namespace */
 
 void Device::Impl::value_rules_build()
 {
@@ -118,4 +118,4 @@ void Device::Impl::value_check(uint32_t off, uint32_t val)
 		name, val, r.source, want);
 }
 
-} // namespace gaudi::emu
+} /* namespace gaudi::emu */

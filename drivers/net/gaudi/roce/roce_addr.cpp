@@ -21,7 +21,7 @@ Gid Gid::link_local(const uint8_t mac[6])
 	Gid g;
 	g.raw[0] = 0xFE;
 	g.raw[1] = 0x80;
-	g.raw[8] = mac[0] ^ 0x02; // the universal/local bit, inverted
+	g.raw[8] = mac[0] ^ 0x02; /* the universal/local bit, inverted */
 	g.raw[9] = mac[1];
 	g.raw[10] = mac[2];
 	g.raw[11] = 0xFF;
@@ -95,4 +95,4 @@ bool Gid::from_wire(std::string_view hex, Gid &out)
 	return true;
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

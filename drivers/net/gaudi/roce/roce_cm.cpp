@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// RDMA CM over RoCE v2 (roce_cm.h): the IB CM state machine on QP1 and librdmacm's IP
-// addressing. Facts from IBA Vol 1 chapter 12 and Linux drivers/infiniband/core/cm.c (which
-// REQ/REP fields drive which QP attribute, duplicate handling) and cma.c (cma_hdr, service IDs,
-// access flags at INIT).
+/* RDMA CM over RoCE v2 (roce_cm.h): the IB CM state machine on QP1 and librdmacm's IP
+ * addressing. Facts from IBA Vol 1 chapter 12 and Linux drivers/infiniband/core/cm.c (which
+ * REQ/REP fields drive which QP attribute, duplicate handling) and cma.c (cma_hdr, service IDs,
+ * access flags at INIT). */
 #include "roce_cm.h"
 #include "roce_cm_internal.h"
 
@@ -26,7 +26,7 @@ void copy_pd(std::array<uint8_t, N> &dst, std::span<const uint8_t> src)
 	std::copy_n(src.begin(), std::min(N, src.size()), dst.begin());
 }
 
-// Modified EUI-64 of the MAC: the node GUID rxe derives from its netdev (rxe.c).
+/* Modified EUI-64 of the MAC: the node GUID rxe derives from its netdev (rxe.c). */
 uint64_t guid_from_mac(const MacAddr &m)
 {
 	return uint64_t(m[0] ^ 2) << 56 | uint64_t(m[1]) << 48 | uint64_t(m[2]) << 40 |
@@ -34,7 +34,7 @@ uint64_t guid_from_mac(const MacAddr &m)
 	       uint64_t(m[4]) << 8 | m[5];
 }
 
-} // namespace
+} /* namespace */
 
 std::string_view cm_state_name(CmState s)
 {
@@ -61,7 +61,7 @@ ConnectionManager::ConnectionManager(Context &ctx, const CmConfig &cfg)
       rng_(cfg.seed ? cfg.seed : rte_get_timer_cycles())
 {
 	next_comm_id_ = uint32_t(rng_());
-	next_port_ = uint16_t(32768 + rng_() % 16384); // an ephemeral port for connect()
+	next_port_ = uint16_t(32768 + rng_() % 16384); /* an ephemeral port for connect() */
 	ctx_.set_gsi_handler([this](const Packet &pkt) { rx(pkt); });
 }
 
@@ -78,7 +78,7 @@ size_t ConnectionManager::connections() const
 
 uint64_t ConnectionManager::response_ns() const
 {
-	return 4096ULL << cfg_.cm_response_timeout; // 4.096 us * 2^x
+	return 4096ULL << cfg_.cm_response_timeout; /* 4.096 us * 2^x */
 }
 
 uint64_t ConnectionManager::next_tid()
@@ -168,15 +168,15 @@ int ConnectionManager::qp_to_init(QueuePair &qp, bool rd)
 	QpAttr a;
 	a.qp_state = IBV_QPS_INIT;
 	a.pkey_index = 0;
-	// cm.c cm_init_qp_init_attr: remote READ and atomics only with responder resources.
+	/* cm.c cm_init_qp_init_attr: remote READ and atomics only with responder resources. */
 	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
 			    (rd ? IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC : 0);
 	return qp.modify(a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS);
 }
 
-// ---------------------------------------------------------------------------------------
-// Application calls
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Application calls
+ * --------------------------------------------------------------------------------------- */
 int ConnectionManager::listen(uint16_t port, CmId **out, bool ud)
 {
 	for (auto &p : ids_)
@@ -219,14 +219,14 @@ int ConnectionManager::connect(const Gid &dst, uint16_t port, QueuePair &qp, con
 	id->started_ = rte_get_timer_cycles();
 	*out = id.get();
 	ids_.push_back(std::move(id));
-	progress(); // sends the REQ at once when the MAC is known
+	progress(); /* sends the REQ at once when the MAC is known */
 	return 0;
 }
 
 int ConnectionManager::ud_to_rts(QueuePair &qp)
 {
-	// cma.c cma_ib_init_qp_attr for UD: INIT with the port space's Q_Key, then RTR and RTS
-	// (rdma_create_qp does this for a UD id).
+	/* cma.c cma_ib_init_qp_attr for UD: INIT with the port space's Q_Key, then RTR and RTS
+	 * (rdma_create_qp does this for a UD id). */
 	QpAttr a;
 	int rc = 0;
 	if (qp.state() == IBV_QPS_RESET) {
@@ -260,7 +260,7 @@ int ConnectionManager::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, 
 	if (next_port_ < 32768)
 		next_port_ = 32768;
 	id->remote_port_ = port;
-	id->local_comm_id_ = next_comm_id_++; // the SIDR RequestID
+	id->local_comm_id_ = next_comm_id_++; /* the SIDR RequestID */
 	id->av_.gid = dst;
 	id->av_.hop_limit = 64;
 	id->qp_ = &qp;
@@ -276,7 +276,7 @@ mad::CmaHdr ConnectionManager::cma_hdr(const CmId &id) const
 	mad::CmaHdr ch;
 	ch.ip_version = ctx_.gid().is_ipv4() ? 4 : 6;
 	ch.src_port = id.local_port_;
-	if (ch.ip_version == 4) { // IPv4 in the last 4 bytes, as librdmacm's cma_hdr
+	if (ch.ip_version == 4) { /* IPv4 in the last 4 bytes, as librdmacm's cma_hdr */
 		std::copy_n(ctx_.gid().raw.begin() + 12, 4, ch.src_addr.begin() + 12);
 		std::copy_n(id.av_.gid.raw.begin() + 12, 4, ch.dst_addr.begin() + 12);
 	} else {
@@ -328,7 +328,7 @@ void ConnectionManager::send_req(CmId &id)
 	r.responder_resources = id.param_.responder_resources;
 	r.initiator_depth = id.param_.initiator_depth;
 	r.remote_cm_response_timeout = cfg_.cm_response_timeout;
-	r.transport_service_type = 0; // RC
+	r.transport_service_type = 0; /* RC */
 	r.starting_psn = id.local_psn_;
 	r.local_cm_response_timeout = cfg_.cm_response_timeout;
 	r.retry_count = id.param_.retry_count & 7;
@@ -363,7 +363,7 @@ int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 		id.qp_ = &qp;
 		send_sidr_rep(id.av_, id.tid_, id.remote_comm_id_,
 			      mad::service_id(mad::PortSpace::udp, id.local_port_), 0, qp.qp_num());
-		id.state_ = CmState::established; // SIDR has no RTU (IBA 12.11)
+		id.state_ = CmState::established; /* SIDR has no RTU (IBA 12.11) */
 		return 0;
 	}
 	if (id.state_ != CmState::req_rcvd || qp.type() != IBV_QPT_RC ||
@@ -374,11 +374,11 @@ int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 	int rc = qp_to_init(qp, p.responder_resources > 0);
 	if (rc)
 		return rc;
-	// cm.c cm_init_qp_rtr_attr / cm_init_qp_rts_attr, passive side: the REQ's QPN, path MTU,
-	// ACK timeout, retry and RNR retry counts. A message's Starting PSN is the PSN its sender
-	// will receive at (Linux: cm_req_handler takes the REQ's as the passive sq_psn, and
-	// rdma_init_qp_attr sets rq_psn to the id's own seq_num, the one its REQ/REP carried):
-	// we receive at ours (in the REP) and send at the REQ's.
+	/* cm.c cm_init_qp_rtr_attr / cm_init_qp_rts_attr, passive side: the REQ's QPN, path MTU,
+	 * ACK timeout, retry and RNR retry counts. A message's Starting PSN is the PSN its sender
+	 * will receive at (Linux: cm_req_handler takes the REQ's as the passive sq_psn, and
+	 * rdma_init_qp_attr sets rq_psn to the id's own seq_num, the one its REQ/REP carried):
+	 * we receive at ours (in the REP) and send at the REQ's. */
 	QpAttr a;
 	a.qp_state = IBV_QPS_RTR;
 	a.ah_attr = id.av_;
@@ -415,7 +415,7 @@ int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 	rep.local_ca_guid = guid_;
 	copy_pd(rep.private_data, p.private_data);
 	mad::MadHeader h;
-	h.transaction_id = id.tid_; // the REQ's (cm.c: the passive side answers in its TID)
+	h.transaction_id = id.tid_; /* the REQ's (cm.c: the passive side answers in its TID) */
 	mad::encode(h, rep, id.last_);
 	id.state_ = CmState::rep_sent;
 	send(id, true);
@@ -470,7 +470,7 @@ void ConnectionManager::destroy_id(CmId *id)
 		reject(*id);
 	else if ((id->state_ == CmState::established && !id->ud_) ||
 		 id->state_ == CmState::rep_sent)
-		disconnect(*id); // one DREQ; the peer's DREQ retries get a DREP (stale id)
+		disconnect(*id); /* one DREQ; the peer's DREQ retries get a DREP (stale id) */
 	else if (id->state_ == CmState::req_sent)
 		send_rej(id->av_, id->tid_, id->local_comm_id_, 0, mad::MsgKind::req,
 			 mad::RejReason::timeout);
@@ -478,9 +478,9 @@ void ConnectionManager::destroy_id(CmId *id)
 	std::erase_if(ids_, [id](const auto &p) { return p.get() == id; });
 }
 
-// ---------------------------------------------------------------------------------------
-// Timers
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Timers
+ * --------------------------------------------------------------------------------------- */
 void ConnectionManager::enter_timewait(CmId &id)
 {
 	id.state_ = CmState::timewait;
@@ -527,7 +527,7 @@ void ConnectionManager::progress()
 			set_timer(id, response_ns());
 			continue;
 		}
-		// Out of retries (IBA 12.9.5.x: a REJ with reason Timeout for REQ/REP).
+		/* Out of retries (IBA 12.9.5.x: a REJ with reason Timeout for REQ/REP). */
 		stats_.timeouts++;
 		id.retransmit_ = false;
 		if (id.state_ == CmState::sidr_req_sent) {
@@ -551,4 +551,4 @@ void ConnectionManager::progress()
 	}
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

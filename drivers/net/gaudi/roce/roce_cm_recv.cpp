@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// RDMA CM over RoCE v2, receive side (roce_cm.h): the MADs QP1 hands over, by message - REQ,
-// MRA, REJ, REP, RTU, DREQ, DREP, SIDR - against the connection's state (IBA Vol 1 chapter 12;
-// Linux drivers/infiniband/core/cm.c for duplicates and stale messages).
+/* RDMA CM over RoCE v2, receive side (roce_cm.h): the MADs QP1 hands over, by message - REQ,
+ * MRA, REJ, REP, RTU, DREQ, DREP, SIDR - against the connection's state (IBA Vol 1 chapter 12;
+ * Linux drivers/infiniband/core/cm.c for duplicates and stale messages). */
 #include "roce_cm.h"
 #include "roce_cm_internal.h"
 
@@ -16,9 +16,9 @@ namespace gaudi::roce {
 using cm_detail::kReqUserData;
 using cm_detail::mtu_code;
 
-// ---------------------------------------------------------------------------------------
-// Receive
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Receive
+ * --------------------------------------------------------------------------------------- */
 void ConnectionManager::rx(const Packet &pkt)
 {
 	std::span<const uint8_t> m = pkt.payload;
@@ -62,7 +62,7 @@ void ConnectionManager::rx(const Packet &pkt)
 		break;
 	default:
 		stats_.rx_bad++;
-		break; // LAP, APR, ClassPortInfo: not supported
+		break; /* LAP, APR, ClassPortInfo: not supported */
 	}
 }
 
@@ -71,7 +71,7 @@ void ConnectionManager::rx_req(const Packet &pkt, const mad::MadHeader &h,
 {
 	mad::CmReq r;
 	mad::decode(m, r);
-	// Who sent it: the GRH (IP) source and the frame's source MAC (the next hop).
+	/* Who sent it: the GRH (IP) source and the frame's source MAC (the next hop). */
 	AddressVector av;
 	av.mac = pkt.eth.src;
 	if (pkt.ip_version == IpVersion::v4)
@@ -80,7 +80,7 @@ void ConnectionManager::rx_req(const Packet &pkt, const mad::MadHeader &h,
 		av.gid = Gid::from_ipv6(pkt.ip6.src);
 	av.hop_limit = 64;
 	av.traffic_class = r.primary.traffic_class;
-	// A duplicate (cm.c cm_dup_req_handler): REP again if sent, else ignore.
+	/* A duplicate (cm.c cm_dup_req_handler): REP again if sent, else ignore. */
 	for (auto &p : ids_) {
 		if (!p->listener_ && p->remote_comm_id_ == r.local_comm_id &&
 		    p->remote_ca_guid_ == r.local_ca_guid) {
@@ -146,7 +146,8 @@ void ConnectionManager::rx_rep(const mad::MadHeader &, std::span<const uint8_t> 
 		return;
 	}
 	if (id->state_ == CmState::established && id->remote_comm_id_ == rep.local_comm_id) {
-		stats_.rx_duplicates++; // our RTU was lost: send it again (cm.c cm_dup_rep_handler)
+		/* our RTU was lost: send it again (cm.c cm_dup_rep_handler) */
+		stats_.rx_duplicates++;
 		send_to(id->av_, id->last_);
 		return;
 	}
@@ -156,9 +157,9 @@ void ConnectionManager::rx_rep(const mad::MadHeader &, std::span<const uint8_t> 
 	id->remote_ca_guid_ = rep.local_ca_guid;
 	id->remote_qpn_ = rep.local_qpn;
 	id->deadline_ = 0;
-	// cm.c active side: RTR with the REP's QPN, receiving at our PSN (the REQ's), RTS sending
-	// at the REP's PSN (see accept()); the peer's responder resources bound our initiator
-	// depth; the REP's RNR retry count is ours.
+	/* cm.c active side: RTR with the REP's QPN, receiving at our PSN (the REQ's), RTS sending
+	 * at the REP's PSN (see accept()); the peer's responder resources bound our initiator
+	 * depth; the REP's RNR retry count is ours. */
 	QueuePair &qp = *id->qp_;
 	QpAttr a;
 	a.qp_state = IBV_QPS_RTR;
@@ -257,7 +258,7 @@ void ConnectionManager::rx_mra(std::span<const uint8_t> m)
 		stats_.rx_unmatched++;
 		return;
 	}
-	// IBA 12.6.6: the peer needs longer; wait its service timeout without resending.
+	/* IBA 12.6.6: the peer needs longer; wait its service timeout without resending. */
 	id->retries_left_ = cfg_.max_cm_retries;
 	set_timer(*id, response_ns() + (4096ULL << std::min<uint8_t>(mra.service_timeout, 31)));
 }
@@ -273,7 +274,7 @@ void ConnectionManager::rx_dreq(const Packet &pkt, const mad::MadHeader &h,
 	mad::MadHeader hh;
 	hh.transaction_id = h.transaction_id;
 	if (id == nullptr || id->remote_comm_id_ != d.local_comm_id) {
-		// cm.c cm_dreq_handler: a DREQ for a connection we no longer have gets a DREP.
+		/* cm.c cm_dreq_handler: a DREQ for a connection we no longer have gets a DREP. */
 		stats_.rx_unmatched++;
 		AddressVector av;
 		av.mac = pkt.eth.src;
@@ -323,8 +324,8 @@ void ConnectionManager::rx_drep(std::span<const uint8_t> m)
 	push(CmEventType::disconnected, id);
 }
 
-// SIDR (IBA 12.11): a UD peer asks for the QPN and Q_Key behind a service ID; no connection
-// state beyond the answer.
+/* SIDR (IBA 12.11): a UD peer asks for the QPN and Q_Key behind a service ID; no connection
+ * state beyond the answer. */
 void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
 				    std::span<const uint8_t> m)
 {
@@ -335,7 +336,7 @@ void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
 	av.gid = pkt.ip_version == IpVersion::v4 ? Gid::from_ipv4(pkt.ip4.src)
 						 : Gid::from_ipv6(pkt.ip6.src);
 	av.hop_limit = 64;
-	for (auto &p : ids_) { // a duplicate: the SIDR_REP again once accepted
+	for (auto &p : ids_) { /* a duplicate: the SIDR_REP again once accepted */
 		if (!p->listener_ && p->ud_ && p->remote_comm_id_ == r.request_id &&
 		    p->av_.gid == av.gid) {
 			stats_.rx_duplicates++;
@@ -355,7 +356,7 @@ void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
 	mad::CmaHdr ch;
 	if (listener == nullptr ||
 	    !mad::decode_cma_hdr({r.private_data.data(), r.private_data.size()}, ch)) {
-		// SIDR_REP status 1: service ID not supported (Table 120).
+		/* SIDR_REP status 1: service ID not supported (Table 120). */
 		send_sidr_rep(av, h.transaction_id, r.request_id, r.service_id, 1, 0);
 		return;
 	}
@@ -411,4 +412,4 @@ void ConnectionManager::rx_sidr_rep(std::span<const uint8_t> m)
 	events_.push_back(ev);
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

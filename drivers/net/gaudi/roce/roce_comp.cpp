@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Completer: ACKs, NAKs, RNR NAKs, READ responses and atomic ACKs; go-back-N retries,
-// the local ACK timeout and send completions (rxe_comp.c).
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* Completer: ACKs, NAKs, RNR NAKs, READ responses and atomic ACKs; go-back-N retries,
+ * the local ACK timeout and send completions (rxe_comp.c).
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
 #include <algorithm>
@@ -56,7 +56,7 @@ void QueuePair::go_back(uint32_t psn, uint64_t now)
 
 bool QueuePair::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
 {
-	// IBA 9.7.5.1: a NAK implicitly ACKs every PSN before it.
+	/* IBA 9.7.5.1: a NAK implicitly ACKs every PSN before it. */
 	if (psn_diff(psn, una_) < 0)
 		return false;
 	if (!process_ack(psn_add(psn, -1), now))
@@ -66,13 +66,13 @@ bool QueuePair::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
 
 bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 {
-	// Idempotent: an old PSN completes nothing (the loop stops at the first later WQE).
+	/* Idempotent: an old PSN completes nothing (the loop stops at the first later WQE). */
 	bool progress = false;
 	while (sq_tail_ != sq_head_) {
 		SendWqe &w = sq_[sq_tail_ & sq_mask_];
 		uint32_t last = psn_add(w.first_psn, w.npkts - 1);
 		if (psn_diff(last, psn) > 0) {
-			// Partially acknowledged multi-packet message: skip what arrived.
+			/* Partially acknowledged multi-packet message: skip what arrived. */
 			if (sq_tail_ == cur_ && !is_read_or_atomic(w.opcode)) {
 				uint32_t acked =
 					static_cast<uint32_t>(psn_diff(psn, w.first_psn) + 1);
@@ -81,8 +81,8 @@ bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 			break;
 		}
 		if (is_read_or_atomic(w.opcode) && !w.done) {
-			// A later PSN is acknowledged but this READ/atomic response never arrived
-			// (IBA 9.7.5.1.2: responses are in order, so it was lost): ask again.
+			/* A later PSN is acknowledged but this READ/atomic response never arrived
+			 * (IBA 9.7.5.1.2: responses are in order, so it was lost): ask again. */
 			una_ = psn_add(w.first_psn, w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0);
 			go_back(una_, now);
 			return false;
@@ -110,8 +110,8 @@ bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 
 void QueuePair::fail_send(uint32_t idx, ibv_wc_status st)
 {
-	// Complete everything before idx (already acknowledged by the caller) then idx in error,
-	// then flush the rest (IBA 10.8.3: the QP enters the Error state).
+	/* Complete everything before idx (already acknowledged by the caller) then idx in error,
+	 * then flush the rest (IBA 10.8.3: the QP enters the Error state). */
 	if (idx == sq_tail_ && sq_tail_ != sq_head_) {
 		complete_send(sq_[sq_tail_ & sq_mask_], st);
 		sq_tail_++;
@@ -127,7 +127,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 	}
 	uint32_t psn = pkt.bth.psn;
 	uint8_t op = pkt.bth.opcode;
-	// Responses must be for PSNs we sent and have not fully acknowledged.
+	/* Responses must be for PSNs we sent and have not fully acknowledged. */
 	if (psn_diff(psn, sent_end_) >= 0) {
 		ctx_.counters_.rx_out_of_window++;
 		return;
@@ -143,7 +143,8 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 			uint32_t idx;
 			if (!nak_target(psn, now, &idx))
 				return;
-			// IBA 9.7.5.2.8: wait the responder's RNR timer, then retry; 7 = forever.
+			/* IBA 9.7.5.2.8: wait the responder's RNR timer, then retry; 7 =
+			 * forever. */
 			if (rnr_left_ == 0) {
 				fail_send(idx, IBV_WC_RNR_RETRY_EXC_ERR);
 				return;
@@ -163,12 +164,13 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 				return;
 			switch (pkt.aeth.syndrome) {
 			case kNakSeq:
-				// IBA 9.7.5.2.1: retransmit; a NAK that made no progress spends one retry
-				// (nak_target reset the counter if it did), as rxe_comp.c COMPST_ERROR_RETRY,
-				// unless a retry already runs: a duplicated or late NAK for it is not a
-				// new loss (rxe: started_retry), and the local ACK timeout spends the
-				// retries. Without that timeout (timeout 0) every NAK still spends one, or
-				// a peer that keeps NAKing would hold the WQE for ever.
+				/* IBA 9.7.5.2.1: retransmit; a NAK that made no progress spends
+				 * one retry (nak_target reset the counter if it did), as
+				 * rxe_comp.c COMPST_ERROR_RETRY, unless a retry already runs: a
+				 * duplicated or late NAK for it is not a new loss (rxe:
+				 * started_retry), and the local ACK timeout spends the retries.
+				 * Without that timeout (timeout 0) every NAK still spends one,
+				 * or a peer that keeps NAKing would hold the WQE for ever. */
 				if (retry_started_ && ack_timeout_ns(attr_.timeout) != 0)
 					return;
 				if (retry_left_ == 0) {
@@ -199,7 +201,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 	uint32_t idx;
 	SendWqe *w = find_wqe(psn, &idx);
 	if (w == nullptr) {
-		ctx_.counters_.rx_duplicates++; // already completed
+		ctx_.counters_.rx_duplicates++; /* already completed */
 		return;
 	}
 	if (op == static_cast<uint8_t>(Opcode::RC_ATOMIC_ACKNOWLEDGE)) {
@@ -213,7 +215,8 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 		}
 		if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), now))
 			return;
-		// Host order into the local 8 bytes, which may span SGEs (post_send checked len 8).
+		/* Host order into the local 8 bytes, which may span SGEs (post_send checked len
+		 * 8). */
 		uint64_t orig = pkt.atomic_ack_eth.orig;
 		uint8_t bytes[8];
 		std::memcpy(bytes, &orig, 8);
@@ -222,7 +225,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 		process_ack(psn, now);
 		return;
 	}
-	// READ response (IBA 9.7.5.1.4).
+	/* READ response (IBA 9.7.5.1.4). */
 	if (w->opcode != IBV_WR_RDMA_READ) {
 		ctx_.counters_.rx_bad_opcode++;
 		return;
@@ -233,7 +236,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 		return;
 	}
 	if (k > w->resp_pkts) {
-		// A response got lost: re-request the residual once per progress point.
+		/* A response got lost: re-request the residual once per progress point. */
 		ctx_.counters_.rx_out_of_sequence++;
 		if (w->rereq_from != w->resp_pkts) {
 			uint32_t miss = psn_add(w->first_psn, w->resp_pkts);
@@ -288,7 +291,7 @@ void QueuePair::requester_timers(uint64_t now)
 	uint64_t to = ns * hz_ / 1000000000ull;
 	if (now - last_progress_ <= to)
 		return;
-	// IBA 9.7.6.1.3: local ACK timeout; retry_cnt retries, then IBV_WC_RETRY_EXC_ERR.
+	/* IBA 9.7.6.1.3: local ACK timeout; retry_cnt retries, then IBV_WC_RETRY_EXC_ERR. */
 	ctx_.counters_.timeouts++;
 	if (retry_left_ == 0) {
 		uint32_t idx;
@@ -301,4 +304,4 @@ void QueuePair::requester_timers(uint64_t now)
 	retry_spend(una_, now);
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

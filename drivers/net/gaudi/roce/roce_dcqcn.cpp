@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// DCQCN (Zhu et al., SIGCOMM 2015): CNPs from the notification point (Annex A17.9) and the
-// reaction point's rate (token bucket) on the requester side.
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* DCQCN (Zhu et al., SIGCOMM 2015): CNPs from the notification point (Annex A17.9) and the
+ * reaction point's rate (token bucket) on the requester side.
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ void Context::send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp)
 	p.ip_version = rx.ip_version;
 	p.ip4.src = rx.ip4.dst;
 	p.ip4.dst = rx.ip4.src;
-	p.ip4.tos = 0xC0; // DSCP 48, not ECT: CNPs must not be marked themselves
+	p.ip4.tos = 0xC0; /* DSCP 48, not ECT: CNPs must not be marked themselves */
 	p.ip4.id = ip_id_++;
 	p.ip6.src = rx.ip6.dst;
 	p.ip6.dst = rx.ip6.src;
@@ -31,7 +31,7 @@ void Context::send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp)
 		counters_.cnps_sent++;
 }
 
-// DCQCN reaction point (Zhu et al. 2015, Algorithm 1).
+/* DCQCN reaction point (Zhu et al. 2015, Algorithm 1). */
 void QueuePair::rate_on_cnp(uint64_t now)
 {
 	rate_->cnps++;
@@ -63,7 +63,7 @@ void QueuePair::rate_timers(uint64_t now)
 	if (now - rate_->last_inc >= p.rate_inc_timer_us * us) {
 		rate_->last_inc = now;
 		if (++rate_->stage >
-		    p.fast_recovery_stages) // additive increase after fast recovery
+		    p.fast_recovery_stages) /* additive increase after fast recovery */
 			rate_->rt = std::min(p.line_rate_gbps * 1e9, rate_->rt + p.rai_gbps * 1e9);
 		rate_->rc = (rate_->rt + rate_->rc) / 2;
 		if (rate_->rc >= p.line_rate_gbps * 1e9 * 0.999) {
@@ -97,4 +97,4 @@ uint64_t QueuePair::cnps_received() const
 	return rate_->cnps;
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// RoCE v2 framing: see roce_framing.h for the wire format and the sources of each fact.
+/* RoCE v2 framing: see roce_framing.h for the wire format and the sources of each fact. */
 #include "roce_framing.h"
 
 #include <cstdint>
@@ -10,9 +10,9 @@ namespace gaudi::roce {
 
 namespace {
 
-// ---------------------------------------------------------------------------------------
-// Big-endian load/store on byte pointers (no alignment assumptions).
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Big-endian load/store on byte pointers (no alignment assumptions).
+ * --------------------------------------------------------------------------------------- */
 inline uint16_t ld16(const uint8_t *p)
 {
 	return static_cast<uint16_t>(p[0] << 8 | p[1]);
@@ -51,10 +51,10 @@ inline void st64(uint8_t *p, uint64_t v)
 	st32(p + 4, uint32_t(v));
 }
 
-// ---------------------------------------------------------------------------------------
-// Opcode table. Per operation (low 5 bits) the extension headers and whether data follows,
-// IBA Vol 1 9.2 / Table 38 as encoded in Linux ib_pack.h and rxe_opcode.c.
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Opcode table. Per operation (low 5 bits) the extension headers and whether data follows,
+ * IBA Vol 1 9.2 / Table 38 as encoded in Linux ib_pack.h and rxe_opcode.c.
+ * --------------------------------------------------------------------------------------- */
 struct OpDef {
 	uint8_t code;
 	std::string_view name;
@@ -68,8 +68,8 @@ constexpr uint16_t E(Ext e)
 {
 	return static_cast<uint16_t>(e);
 }
-constexpr uint16_t kRd = Ext::RDETH | Ext::DETH; // RD requests
-constexpr uint16_t kRdR = E(Ext::RDETH);	 // RD responses
+constexpr uint16_t kRd = Ext::RDETH | Ext::DETH; /* RD requests */
+constexpr uint16_t kRdR = E(Ext::RDETH);	 /* RD responses */
 
 constexpr OpDef kOps[] = {
 	{0x00, "RC_SEND_FIRST", kNone, true},
@@ -137,7 +137,7 @@ constexpr OpDef kOps[] = {
 	{0x64, "UD_SEND_ONLY", E(Ext::DETH), true},
 	{0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", Ext::DETH | Ext::ImmDt, true},
 
-	// Annex A17.9.3: BTH (BECN=1) + 16 reserved bytes + ICRC.
+	/* Annex A17.9.3: BTH (BECN=1) + 16 reserved bytes + ICRC. */
 	{0x81, "CNP", kNone, true, static_cast<int16_t>(kCnpReservedLen)},
 };
 
@@ -189,7 +189,7 @@ constexpr std::array<Opcode, kNumOps> make_op_list()
 }
 constexpr std::array<Opcode, kNumOps> kOpList = make_op_list();
 
-// Facts checked at compile time against the vectors/captures.
+/* Facts checked at compile time against the vectors/captures. */
 static_assert(kTable[0x0A].ext_len == kRethLen);
 static_assert(kTable[0x12].ext_len == kAethLen + kAtomicAckEthLen);
 static_assert(kTable[0x4B].num_ext == 4);
@@ -221,7 +221,7 @@ constexpr std::string_view kErrNames[kNumParseErrors] = {
 	"icrc_mismatch",
 };
 
-// One's-complement sum (RFC 1071), not folded.
+/* One's-complement sum (RFC 1071), not folded. */
 uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
@@ -244,7 +244,7 @@ ParseError done(ParseStats &stats, ParseError e)
 	return e;
 }
 
-// Decodes IP..ICRC of `d` into `out`; does not touch the stats.
+/* Decodes IP..ICRC of `d` into `out`; does not touch the stats. */
 ParseError parse_datagram(std::span<const uint8_t> d, IpVersion v, Packet &out,
 			  const ParseOptions &opt, size_t &datagram_len)
 {
@@ -280,7 +280,7 @@ ParseError parse_datagram(std::span<const uint8_t> d, IpVersion v, Packet &out,
 		ip_end = h.total_len;
 		if (h.protocol != kIpProtoUdp)
 			return ParseError::not_udp;
-		if ((h.flags_frag & 0x3FFF) != 0) // MF or offset
+		if ((h.flags_frag & 0x3FFF) != 0) /* MF or offset */
 			return ParseError::ip_fragment;
 		if (opt.verify_ip_checksum)
 			out.ip_checksum_ok =
@@ -309,7 +309,7 @@ ParseError parse_datagram(std::span<const uint8_t> d, IpVersion v, Packet &out,
 	}
 	datagram_len = ip_end;
 
-	// UDP
+	/* UDP */
 	if (ip_end - ip_hdr_len < kUdpHdrLen)
 		return ParseError::truncated_udp;
 	const uint8_t *u = p + ip_hdr_len;
@@ -322,7 +322,7 @@ ParseError parse_datagram(std::span<const uint8_t> d, IpVersion v, Packet &out,
 	if (out.udp.length < kUdpHdrLen || out.udp.length != ip_end - ip_hdr_len)
 		return ParseError::udp_len_mismatch;
 
-	// BTH
+	/* BTH */
 	size_t off = ip_hdr_len + kUdpHdrLen;
 	if (ip_end - off < kBthLen)
 		return ParseError::truncated_bth;
@@ -349,7 +349,7 @@ ParseError parse_datagram(std::span<const uint8_t> d, IpVersion v, Packet &out,
 		return ParseError::unknown_opcode;
 	out.ext_mask = oi.ext_mask;
 
-	// Extension headers, in table (= wire) order.
+	/* Extension headers, in table (= wire) order. */
 	if (ip_end - off < oi.ext_len)
 		return ParseError::truncated_ext_header;
 	for (uint8_t i = 0; i < oi.num_ext; ++i) {
@@ -386,10 +386,10 @@ ParseError parse_datagram(std::span<const uint8_t> d, IpVersion v, Packet &out,
 		off += kExtLens[ext_index(oi.ext[i])];
 	}
 
-	// Payload, pad, ICRC.
+	/* Payload, pad, ICRC. */
 	if (ip_end - off < kIcrcLen)
 		return ParseError::truncated_icrc;
-	size_t body = ip_end - off - kIcrcLen; // payload + pad
+	size_t body = ip_end - off - kIcrcLen; /* payload + pad */
 	if (!oi.has_payload && body != 0)
 		return ParseError::unexpected_payload;
 	if (body % 4 != 0 || bth.pad_cnt > body)
@@ -427,11 +427,11 @@ void reset(Packet &out, bool has_eth)
 	out.has_eth = has_eth;
 }
 
-} // namespace
+} /* namespace */
 
-// ---------------------------------------------------------------------------------------
-// Tables
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Tables
+ * --------------------------------------------------------------------------------------- */
 size_t ext_len(Ext e)
 {
 	return kExtLens[ext_index(e)];
@@ -498,9 +498,9 @@ std::string_view error_name(BuildError e)
 	return "invalid";
 }
 
-// ---------------------------------------------------------------------------------------
-// Checksums
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Checksums
+ * --------------------------------------------------------------------------------------- */
 uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr)
 {
 	if (hdr.size() < kIpv4HdrMinLen)
@@ -510,9 +510,9 @@ uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr)
 	return csum_fold(s);
 }
 
-// ---------------------------------------------------------------------------------------
-// Parser
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Parser
+ * --------------------------------------------------------------------------------------- */
 ParseError parse(std::span<const uint8_t> f, Packet &out, ParseStats &stats,
 		 const ParseOptions &opt)
 {
@@ -544,7 +544,7 @@ ParseError parse(std::span<const uint8_t> f, Packet &out, ParseStats &stats,
 		v = IpVersion::v6;
 	else
 		return done(stats, ParseError::not_ip);
-	size_t dlen = SIZE_MAX; // set once the IP length is known to fit
+	size_t dlen = SIZE_MAX; /* set once the IP length is known to fit */
 	std::span<const uint8_t> d = f.subspan(off);
 	ParseError e = parse_datagram(d, v, out, opt, dlen);
 	if (dlen <= d.size())
@@ -560,7 +560,7 @@ ParseError parse_ip(std::span<const uint8_t> d, Packet &out, ParseStats &stats,
 	out.frame_len = d.size();
 	if (d.empty())
 		return done(stats, ParseError::truncated_ip);
-	IpVersion v = (d[0] >> 4) == 6 ? IpVersion::v6 : IpVersion::v4; // others fail as v4
+	IpVersion v = (d[0] >> 4) == 6 ? IpVersion::v6 : IpVersion::v4; /* others fail as v4 */
 	size_t dlen = SIZE_MAX;
 	ParseError e = parse_datagram(d, v, out, opt, dlen);
 	if (dlen <= d.size())
@@ -568,9 +568,9 @@ ParseError parse_ip(std::span<const uint8_t> d, Packet &out, ParseStats &stats,
 	return done(stats, e);
 }
 
-// ---------------------------------------------------------------------------------------
-// Builder
-// ---------------------------------------------------------------------------------------
+/* ---------------------------------------------------------------------------------------
+ * Builder
+ * --------------------------------------------------------------------------------------- */
 BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions &opt)
 {
 	const bool v4 = pkt.ip_version == IpVersion::v4;
@@ -599,7 +599,7 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 		return {BuildError::buffer_too_small, total};
 
 	uint8_t *p = out.data();
-	// Ethernet
+	/* Ethernet */
 	if (pkt.has_eth) {
 		std::memcpy(p, pkt.eth.dst.data(), 6);
 		std::memcpy(p + 6, pkt.eth.src.data(), 6);
@@ -613,7 +613,7 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 		     opt.lengths ? (v4 ? kEtherTypeIpv4 : kEtherTypeIpv6) : pkt.eth.ether_type);
 	}
 	uint8_t *ip = p + eth_len;
-	// IP
+	/* IP */
 	if (v4) {
 		const Ipv4Header &h = pkt.ip4;
 		ip[0] = opt.lengths ? static_cast<uint8_t>(0x40 | (ip_hdr_len / 4))
@@ -642,13 +642,13 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 		std::memcpy(ip + 8, h.src.data(), 16);
 		std::memcpy(ip + 24, h.dst.data(), 16);
 	}
-	// UDP
+	/* UDP */
 	uint8_t *u = ip + ip_hdr_len;
 	st16(u, pkt.udp.src_port);
 	st16(u + 2, pkt.udp.dst_port);
 	st16(u + 4, opt.lengths ? static_cast<uint16_t>(udp_len) : pkt.udp.length);
 	st16(u + 6, udp_csum ? 0 : pkt.udp.checksum);
-	// BTH
+	/* BTH */
 	uint8_t *b = u + kUdpHdrLen;
 	const Bth &t = pkt.bth;
 	b[0] = t.opcode;
@@ -659,7 +659,7 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 	st24(b + 5, t.dest_qp);
 	b[8] = static_cast<uint8_t>((t.ack_req ? 0x80 : 0) | (t.resv7 & 0x7F));
 	st24(b + 9, t.psn);
-	// Extension headers in wire (bit) order
+	/* Extension headers in wire (bit) order */
 	uint8_t *x = b + kBthLen;
 	for (size_t bit = 0; bit < kNumExt; ++bit) {
 		if (!(ext_mask & (1u << bit)))
@@ -704,7 +704,7 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 		}
 		x += kExtLens[bit];
 	}
-	// Payload, pad
+	/* Payload, pad */
 	if (plen)
 		std::memcpy(x, pkt.payload.data(), plen);
 	x += plen;
@@ -713,7 +713,7 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 	else if (pad_len)
 		std::memcpy(x, pkt.pad.data(), pad_len);
 	x += pad_len;
-	// ICRC (LSB first), before the UDP checksum because the ICRC masks that field
+	/* ICRC (LSB first), before the UDP checksum because the ICRC masks that field */
 	uint32_t icrc = pkt.icrc;
 	if (opt.icrc)
 		compute_icrc({ip, dgram_len - kIcrcLen}, pkt.ip_version, ip_hdr_len, icrc);
@@ -723,7 +723,7 @@ BuildResult build(const Packet &pkt, std::span<uint8_t> out, const BuildOptions 
 	x[3] = uint8_t(icrc >> 24);
 	x += kIcrcLen;
 	if (udp_csum) {
-		// Pseudo header (RFC 768 / RFC 8200 8.1) + UDP header + data, as written.
+		/* Pseudo header (RFC 768 / RFC 8200 8.1) + UDP header + data, as written. */
 		uint32_t s = 0;
 		if (v4) {
 			s = csum_add(s, ip + 12, 8);
@@ -747,15 +747,15 @@ Packet make_packet(Opcode op)
 	Packet p;
 	p.eth.dst = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
 	p.eth.src = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
-	p.ip4.src = {192, 0, 2, 1}; // RFC 5737 documentation range
+	p.ip4.src = {192, 0, 2, 1}; /* RFC 5737 documentation range */
 	p.ip4.dst = {192, 0, 2, 2};
-	p.ip6.src = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}; // RFC 3849
+	p.ip6.src = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}; /* RFC 3849 */
 	p.ip6.dst = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
 	p.bth.opcode = static_cast<uint8_t>(op);
 	const OpcodeInfo &oi = opcode_info(op);
 	p.ext_mask = oi.ext_mask;
 	if (has_ext(oi.ext_mask, Ext::DETH))
-		p.deth.qkey = 0x80010000; // GSI Q_Key (QP1 / CM)
+		p.deth.qkey = 0x80010000; /* GSI Q_Key (QP1 / CM) */
 	if (op == Opcode::CNP) {
 		p.bth.becn = true;
 		p.payload = std::span<const uint8_t>(kZeros, sizeof(kZeros));
@@ -763,4 +763,4 @@ Packet make_packet(Opcode op)
 	return p;
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

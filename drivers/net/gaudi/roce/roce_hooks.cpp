@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Research hooks: seeded fault injection (drop, duplicate, reorder, delay, corrupt, ECN CE)
-// on TX and RX, held packets and the packet log.
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* Research hooks: seeded fault injection (drop, duplicate, reorder, delay, corrupt, ECN CE)
+ * on TX and RX, held packets and the packet log.
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
 #include <cstring>
@@ -10,8 +10,8 @@
 
 namespace gaudi::roce {
 
-// Mark a received frame's IP ECN field CE in place (what a congested switch does), fixing the
-// IPv4 header checksum. The ICRC masks TOS/traffic class (A17.4.1), so it stays valid.
+/* Mark a received frame's IP ECN field CE in place (what a congested switch does), fixing the
+ * IPv4 header checksum. The ICRC masks TOS/traffic class (A17.4.1), so it stays valid. */
 void mark_ce(uint8_t *frame, size_t len, Packet &pkt)
 {
 	size_t ip = kEthHdrLen + (pkt.eth.has_vlan ? kVlanTagLen : 0);
@@ -27,7 +27,7 @@ void mark_ce(uint8_t *frame, size_t len, Packet &pkt)
 	} else {
 		if (len < ip + kIpv6HdrLen)
 			return;
-		frame[ip + 1] |= 0x30; // traffic class bits 1:0 are byte 1 bits 5:4
+		frame[ip + 1] |= 0x30; /* traffic class bits 1:0 are byte 1 bits 5:4 */
 		pkt.ip6.traffic_class |= kEcnCe;
 	}
 }
@@ -47,7 +47,7 @@ void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
 	uint32_t flen = m->pkt_len;
 	if (qp != nullptr && qp->faults_on_) {
 		const FaultDir &f = qp->faults_.tx;
-		// Always draw the same number of values per packet: reproducible sequences.
+		/* Always draw the same number of values per packet: reproducible sequences. */
 		double r_drop = qp->rnd(), r_cor = qp->rnd(), r_ce = qp->rnd(), r_dup = qp->rnd(),
 		       r_reo = qp->rnd(), r_del = qp->rnd();
 		uint64_t now = rte_get_timer_cycles();
@@ -60,7 +60,7 @@ void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
 		uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 		std::string_view fate;
 		if (r_cor < f.corrupt) {
-			d[m->data_len - 1] ^= 0x01; // last ICRC byte
+			d[m->data_len - 1] ^= 0x01; /* last ICRC byte */
 			fate = "corrupt";
 		}
 		if (r_ce < f.ecn_ce) {
@@ -79,7 +79,8 @@ void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
 		}
 		if (r_reo < f.reorder) {
 			log(true, pkt, lqpn, flen, "reorder");
-			hold(m, now + hz_ / 50000, qp, false); // 20 us: later packets overtake it
+			hold(m, now + hz_ / 50000, qp,
+			     false); /* 20 us: later packets overtake it */
 			return;
 		}
 		if (r_del < f.delay) {
@@ -99,7 +100,7 @@ void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
 
 void Context::hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx)
 {
-	if (held_count_ == held_.size()) { // no room: deliver now
+	if (held_count_ == held_.size()) { /* no room: deliver now */
 		if (rx) {
 			rx_frame(m, true);
 		} else if (tx_reserve()) {
@@ -122,7 +123,7 @@ void Context::release_held(uint64_t now)
 			continue;
 		}
 		Held h = held_[i];
-		// Keep order among the rest; the list is short.
+		/* Keep order among the rest; the list is short. */
 		std::memmove(&held_[i], &held_[i + 1], (held_count_ - i - 1) * sizeof(Held));
 		held_count_--;
 		if (h.rx) {
@@ -161,8 +162,8 @@ void Context::log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame
 		log_fn_(e);
 }
 
-// RX fault injection (research hooks) for a packet addressed to `qp`: false when the packet
-// was consumed (dropped, treated as corrupt, or held back to be delivered later).
+/* RX fault injection (research hooks) for a packet addressed to `qp`: false when the packet
+ * was consumed (dropped, treated as corrupt, or held back to be delivered later). */
 bool Context::rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt,
 			unsigned &copies)
 {
@@ -209,11 +210,11 @@ void QueuePair::set_faults(const FaultConfig &f)
 
 double QueuePair::rnd()
 {
-	// xorshift64*: fast, seeded, reproducible.
+	/* xorshift64*: fast, seeded, reproducible. */
 	rng_ ^= rng_ >> 12;
 	rng_ ^= rng_ << 25;
 	rng_ ^= rng_ >> 27;
 	return double((rng_ * 0x2545F4914F6CDD1Dull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

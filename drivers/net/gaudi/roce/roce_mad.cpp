@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// CM MAD codec (roce_mad.h). Field positions: IBA Vol 1 chapter 12, Tables 106-120.
+/* CM MAD codec (roce_mad.h). Field positions: IBA Vol 1 chapter 12, Tables 106-120. */
 #include "roce_mad.h"
 
 #include <algorithm>
@@ -9,7 +9,7 @@ namespace gaudi::roce::mad {
 
 namespace {
 
-// Byte offsets below are into the CM data, i.e. after the MAD header.
+/* Byte offsets below are into the CM data, i.e. after the MAD header. */
 struct Writer {
 	uint8_t *d;
 	void u8(size_t off, uint8_t v) { d[kMadHeaderSize + off] = v; }
@@ -34,7 +34,7 @@ struct Writer {
 		u32(off, uint32_t(v >> 32));
 		u32(off + 4, uint32_t(v));
 	}
-	// `width` bits starting `bit` bits below the byte's MSB (IBA bit numbering).
+	/* `width` bits starting `bit` bits below the byte's MSB (IBA bit numbering). */
 	void bits(size_t off, unsigned bit, unsigned width, unsigned v)
 	{
 		unsigned shift = 8 - bit - width;
@@ -74,14 +74,14 @@ void begin(const MadHeader &h, CmAttr attr, Mad &out)
 	encode_header(hh, out);
 }
 
-// REQ path block at `off`: primary at 52, alternate at 96 (Table 106).
+/* REQ path block at `off`: primary at 52, alternate at 96 (Table 106). */
 void put_path(Writer &w, size_t off, const CmPath &p)
 {
 	w.u16(off + 0, p.local_port_lid);
 	w.u16(off + 2, p.remote_port_lid);
 	w.bytes(off + 4, p.local_port_gid);
 	w.bytes(off + 20, p.remote_port_gid);
-	w.u24(off + 36, (p.flow_label & 0xFFFFF) << 4); // 20 bits at the MSB of bytes 36..38
+	w.u24(off + 36, (p.flow_label & 0xFFFFF) << 4); /* 20 bits at the MSB of bytes 36..38 */
 	w.bits(off + 39, 2, 6, p.packet_rate);
 	w.u8(off + 40, p.traffic_class);
 	w.u8(off + 41, p.hop_limit);
@@ -105,7 +105,7 @@ void get_path(const Reader &r, size_t off, CmPath &p)
 	p.local_ack_timeout = uint8_t(r.bits(off + 43, 0, 5));
 }
 
-} // namespace
+} /* namespace */
 
 std::string_view attr_name(uint16_t attr)
 {
@@ -182,7 +182,7 @@ void encode_header(const MadHeader &h, Mad &out)
 		d[8 + i] = uint8_t(h.transaction_id >> (56 - 8 * i));
 	d[16] = uint8_t(h.attribute_id >> 8);
 	d[17] = uint8_t(h.attribute_id);
-	d[18] = d[19] = 0; // reserved
+	d[18] = d[19] = 0; /* reserved */
 	for (int i = 0; i < 4; i++)
 		d[20 + i] = uint8_t(h.attribute_modifier >> (24 - 8 * i));
 }
@@ -333,11 +333,11 @@ void encode(const MadHeader &h, const CmRep &m, Mad &out)
 	w.u32(4, m.remote_comm_id);
 	w.u32(8, m.local_q_key);
 	w.u24(12, m.local_qpn);
-	w.u8(15, uint8_t(m.vendor_id >> 16)); // VendorID[23:16]
+	w.u8(15, uint8_t(m.vendor_id >> 16)); /* VendorID[23:16] */
 	w.u24(16, m.local_eecn);
-	w.u8(19, uint8_t(m.vendor_id >> 8)); // VendorID[15:8]
+	w.u8(19, uint8_t(m.vendor_id >> 8)); /* VendorID[15:8] */
 	w.u24(20, m.starting_psn);
-	w.u8(23, uint8_t(m.vendor_id)); // VendorID[7:0]
+	w.u8(23, uint8_t(m.vendor_id)); /* VendorID[7:0] */
 	w.u8(24, m.responder_resources);
 	w.u8(25, m.initiator_depth);
 	w.bits(26, 0, 5, m.target_ack_delay);
@@ -444,9 +444,9 @@ void encode(const MadHeader &h, const CmSidrRep &m, Mad &out)
 	w.u32(0, m.request_id);
 	w.u8(4, m.status);
 	w.u8(5, m.additional_information_length);
-	w.u16(6, uint16_t(m.vendor_id >> 8)); // VendorID[23:8]
+	w.u16(6, uint16_t(m.vendor_id >> 8)); /* VendorID[23:8] */
 	w.u24(8, m.qpn);
-	w.u8(11, uint8_t(m.vendor_id)); // VendorID[7:0]
+	w.u8(11, uint8_t(m.vendor_id)); /* VendorID[7:0] */
 	w.u64(12, m.service_id);
 	w.u32(20, m.q_key);
 	w.bytes(24, m.additional_information);
@@ -474,7 +474,7 @@ bool parse_service_id(uint64_t sid, PortSpace &ps, uint16_t &port)
 {
 	if ((sid & 0xFFFFFFFFFF000000ULL) != 0x0000000001000000ULL)
 		return false;
-	// Bit 24 is set in both the base and the port spaces 0x01xx: bits 16..31 are the space.
+	/* Bit 24 is set in both the base and the port spaces 0x01xx: bits 16..31 are the space. */
 	uint16_t raw = uint16_t(sid >> 16);
 	ps = raw == 0x0102 ? PortSpace::ipoib : PortSpace(raw);
 	port = uint16_t(sid);
@@ -503,4 +503,4 @@ bool decode_cma_hdr(std::span<const uint8_t> in, CmaHdr &h)
 	return h.cma_version == kCmaVersion && (h.ip_version == 4 || h.ip_version == 6);
 }
 
-} // namespace gaudi::roce::mad
+} /* namespace gaudi::roce::mad */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// ARP and IPv6 Neighbour Discovery for a RoCE v2 endpoint: see roce_neigh.h.
+/* ARP and IPv6 Neighbour Discovery for a RoCE v2 endpoint: see roce_neigh.h. */
 #include "roce_neigh.h"
 
 #include <algorithm>
@@ -17,12 +17,12 @@ constexpr size_t kEth = sizeof(rte_ether_hdr);
 constexpr size_t kArp = sizeof(rte_arp_hdr);
 constexpr size_t kIp6 = sizeof(rte_ipv6_hdr);
 constexpr uint8_t kProtoIcmpv6 = 58;
-// RFC 4861 4.3 / 4.4: type, code, checksum, 4 B reserved/flags, 16 B target.
+/* RFC 4861 4.3 / 4.4: type, code, checksum, 4 B reserved/flags, 16 B target. */
 constexpr size_t kNdpLen = 24;
 constexpr uint8_t kIcmpNs = 135, kIcmpNa = 136;
 constexpr uint8_t kOptSrcLla = 1, kOptTgtLla = 2;
 constexpr uint32_t kNaSolicited = 0x40000000, kNaOverride = 0x20000000;
-constexpr uint8_t kNdpHopLimit = 255; // RFC 4861 7.1.1: anything else was forwarded: drop
+constexpr uint8_t kNdpHopLimit = 255; /* RFC 4861 7.1.1: anything else was forwarded: drop */
 
 uint16_t rd16(const uint8_t *p)
 {
@@ -51,7 +51,7 @@ void put_eth(uint8_t *p, const MacAddr &dst, const MacAddr &src, uint16_t type)
 	p[13] = uint8_t(type);
 }
 
-} // namespace
+} /* namespace */
 
 bool Neighbour::add_address(const Gid &gid)
 {
@@ -88,7 +88,7 @@ bool Neighbour::lookup(const Gid &ip, MacAddr &mac) const
 
 void Neighbour::learn(const Gid &ip, const MacAddr &mac)
 {
-	// Never learn a multicast/broadcast MAC or all-zero (RFC 1812 3.3.2 / RFC 4861 7.2.5 spirit).
+	/* Never learn a multicast/broadcast MAC or all-zero (RFC 1812 3.3.2 / RFC 4861 7.2.5 spirit). */
 	if ((mac[0] & 1) != 0 ||
 	    std::all_of(mac.begin(), mac.end(), [](uint8_t b) { return b == 0; }))
 		return;
@@ -136,8 +136,8 @@ Neighbour::Result Neighbour::arp_input(std::span<const uint8_t> f, std::span<uin
 		stats_.not_for_us++;
 		return Result::consumed;
 	}
-	// RFC 826 "packet reception": a request or reply naming us as target gives the sender's
-	// binding. A sender address 0.0.0.0 is an ARP probe (RFC 5227): answer, learn nothing.
+	/* RFC 826 "packet reception": a request or reply naming us as target gives the sender's
+	 * binding. A sender address 0.0.0.0 is an ARP probe (RFC 5227): answer, learn nothing. */
 	bool probe = spa.ipv4() == std::array<uint8_t, 4>{0, 0, 0, 0};
 	if (!probe)
 		learn(spa, sha);
@@ -146,14 +146,14 @@ Neighbour::Result Neighbour::arp_input(std::span<const uint8_t> f, std::span<uin
 	if (reply.size() < kMinFrameLen)
 		return Result::consumed;
 	uint8_t *o = reply.data();
-	std::memset(o, 0, kMinFrameLen); // Ethernet padding to 60 B
+	std::memset(o, 0, kMinFrameLen); /* Ethernet padding to 60 B */
 	put_eth(o, sha, mac_, RTE_ETHER_TYPE_ARP);
 	uint8_t *r = o + kEth;
-	std::memcpy(r, a, 6); // htype, ptype, hlen, plen as asked
+	std::memcpy(r, a, 6); /* htype, ptype, hlen, plen as asked */
 	r[6] = 0;
 	r[7] = RTE_ARP_OP_REPLY;
 	std::memcpy(r + 8, mac_.data(), 6);
-	std::memcpy(r + 14, a + 24, 4); // our IP: the one asked for
+	std::memcpy(r + 14, a + 24, 4); /* our IP: the one asked for */
 	std::memcpy(r + 18, a + 8, 6);
 	std::memcpy(r + 24, a + 14, 4);
 	reply_len = kMinFrameLen;
@@ -171,7 +171,8 @@ Neighbour::Result Neighbour::ndp_input(std::span<const uint8_t> f, std::span<uin
 		return Result::not_neighbour;
 	uint8_t type = icmp[0];
 	if (type != kIcmpNs && type != kIcmpNa)
-		return Result::not_neighbour; // other ICMPv6 (echo, RA, ...) is not ours to judge
+		return Result::
+			not_neighbour; /* other ICMPv6 (echo, RA, ...) is not ours to judge */
 	rte_ipv6_hdr h;
 	std::memcpy(&h, ip, kIp6);
 	if (plen < kNdpLen || f.size() < kEth + kIp6 + plen || ip[7] != kNdpHopLimit ||
@@ -182,7 +183,7 @@ Neighbour::Result Neighbour::ndp_input(std::span<const uint8_t> f, std::span<uin
 	std::array<uint8_t, 16> src, target;
 	std::memcpy(src.data(), ip + 8, 16);
 	std::memcpy(target.data(), icmp + 8, 16);
-	// Link-layer address option (RFC 4861 4.6.1): type, length in 8 B units, MAC.
+	/* Link-layer address option (RFC 4861 4.6.1): type, length in 8 B units, MAC. */
 	const uint8_t *lla = nullptr;
 	for (size_t off = kNdpLen; off + 2 <= plen;) {
 		size_t olen = size_t(icmp[off + 1]) * 8;
@@ -248,8 +249,9 @@ size_t Neighbour::build_ndp(uint8_t type, const MacAddr &eth_dst,
 	std::memcpy(icmp + 26, mac_.data(), 6);
 	rte_ipv6_hdr h;
 	std::memcpy(&h, ip, kIp6);
-	uint16_t ck = rte_ipv6_udptcp_cksum(&h, icmp); // generic: pseudo-header with h.proto (58)
-	std::memcpy(icmp + 2, &ck, 2);		       // already in network order
+	uint16_t ck =
+		rte_ipv6_udptcp_cksum(&h, icmp); /* generic: pseudo-header with h.proto (58) */
+	std::memcpy(icmp + 2, &ck, 2);		 /* already in network order */
 	return kLen;
 }
 
@@ -272,10 +274,10 @@ size_t Neighbour::build_request(const Gid &target, std::span<uint8_t> out) const
 		a[7] = RTE_ARP_OP_REQUEST;
 		std::memcpy(a + 8, mac_.data(), 6);
 		std::memcpy(a + 14, src->data() + 12, 4);
-		std::memcpy(a + 24, target.raw.data() + 12, 4); // target MAC left 0
+		std::memcpy(a + 24, target.raw.data() + 12, 4); /* target MAC left 0 */
 		return kMinFrameLen;
 	}
-	// RFC 4291 2.7.1 solicited-node group ff02::1:ffXX:XXXX; RFC 2464 7: MAC 33:33 + low 32 bits.
+	/* RFC 4291 2.7.1 solicited-node group ff02::1:ffXX:XXXX; RFC 2464 7: MAC 33:33 + low 32 bits. */
 	std::array<uint8_t, 16> group{0xFF,
 				      0x02,
 				      0,
@@ -296,4 +298,4 @@ size_t Neighbour::build_request(const Gid &target, std::span<uint8_t> out) const
 	return build_ndp(kIcmpNs, mc, *src, group, target.raw, 0, out);
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Network TX/RX path: ethdev bursts, building and parsing frames, dispatch to the QPs,
-// ARP/ND through roce_neigh, the progress engine poll() (rxe_net.c / rxe_recv.c).
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
-//
-// Structure: Context::poll() = RX burst -> parse (roce_framing) -> per-QP dispatch
-// (requests to the responder half, ACK/READ responses/atomic ACKs to the requester half,
-// CNPs to the DCQCN reaction point) -> held (delayed/reordered) packets -> timers ->
-// per-QP TX (responder output queue first, then requester packets) -> tx_burst.
-// Reliability (RC) is go-back-N as in IBA 9.7: cumulative ACKs, PSN-sequence NAKs,
-// local ACK timeout, RNR NAK backoff, responder duplicate detection.
+/* Network TX/RX path: ethdev bursts, building and parsing frames, dispatch to the QPs,
+ * ARP/ND through roce_neigh, the progress engine poll() (rxe_net.c / rxe_recv.c).
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+ *
+ * Structure: Context::poll() = RX burst -> parse (roce_framing) -> per-QP dispatch
+ * (requests to the responder half, ACK/READ responses/atomic ACKs to the requester half,
+ * CNPs to the DCQCN reaction point) -> held (delayed/reordered) packets -> timers ->
+ * per-QP TX (responder output queue first, then requester packets) -> tx_burst.
+ * Reliability (RC) is go-back-N as in IBA 9.7: cumulative ACKs, PSN-sequence NAKs,
+ * local ACK timeout, RNR NAK backoff, responder duplicate detection. */
 #include "roce_internal.h"
 
 #include <algorithm>
@@ -36,7 +36,7 @@ void Context::tx_flush()
 
 bool Context::tx_reserve()
 {
-	if (tx_count_ + 2 > tx_buf_.size()) // 2: room for a hook duplicate
+	if (tx_count_ + 2 > tx_buf_.size()) /* 2: room for a hook duplicate */
 		tx_flush();
 	return tx_count_ + 2 <= tx_buf_.size();
 }
@@ -113,7 +113,7 @@ int Context::send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<cons
 		p.ip6.dst = av.gid.raw;
 	}
 	p.udp.src_port = flow_label_to_udp_sport(fl);
-	p.bth.pkey = 0xFFFF; // the default partition, as rxe's GSI sends
+	p.bth.pkey = 0xFFFF; /* the default partition, as rxe's GSI sends */
 	p.bth.dest_qp = dest_qpn;
 	p.bth.psn = gsi_psn_++ & kPsnMask;
 	p.deth.qkey = kGsiQkey;
@@ -121,7 +121,7 @@ int Context::send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<cons
 	p.payload = mad;
 	if (!emit(nullptr, p))
 		return -ENOBUFS;
-	tx_flush(); // a MAD goes out now, not at the next poll(): the CM is called between polls
+	tx_flush(); /* a MAD goes out now, not at the next poll(): the CM is called between polls */
 	counters_.tx_gsi++;
 	return 0;
 }
@@ -195,8 +195,8 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 		return;
 	}
 	if (pkt.bth.dest_qp == kGsiQpn) {
-		// QP1: MADs for the CM. Anything but a UD SEND with the GSI Q_Key is dropped here
-		// (IBA 13.5.1: QP1 is a UD QP; GMPs carry the well-known GSI Q_Key).
+		/* QP1: MADs for the CM. Anything but a UD SEND with the GSI Q_Key is dropped here
+		 * (IBA 13.5.1: QP1 is a UD QP; GMPs carry the well-known GSI Q_Key). */
 		if (gsi_fn_ && pkt.bth.opcode == u8(Opcode::UD_SEND_ONLY) &&
 		    pkt.deth.qkey == kGsiQkey) {
 			log(false, pkt, kGsiQpn, len, "");
@@ -219,7 +219,7 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 	}
 	unsigned copies = 1;
 	if (!from_hold && qp->faults_on_ && !rx_faults(qp, m, data, len, pkt, copies))
-		return; // dropped, counted as corrupt or held back by a research hook
+		return; /* dropped, counted as corrupt or held back by a research hook */
 	log(false, pkt, qp->qpn_, len, copies == 2 ? "dup" : "");
 	uint8_t ecn = pkt.ip_version == IpVersion::v4 ? (pkt.ip4.tos & kEcnMask)
 						      : (pkt.ip6.traffic_class & kEcnMask);
@@ -232,7 +232,7 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 			continue;
 		}
 		if (ecn == kEcnCe && c == 0) {
-			// Notification point (A17.9): answer congestion with a CNP to the flow's sender.
+			/* Notification point (A17.9): answer congestion with a CNP to the flow's sender. */
 			counters_.rx_ecn_ce++;
 			uint32_t src =
 				qp->type_ == IBV_QPT_UD ? pkt.deth.src_qp : qp->attr_.dest_qp_num;
@@ -271,6 +271,6 @@ unsigned Context::poll()
 	return n + static_cast<unsigned>(counters_.tx_frames - before);
 }
 
-// QueuePair: setup and state machine
+/* QueuePair: setup and state machine */
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// QP state machine: ibv_modify_qp transitions, Error state and flush, per-QP timers
-// (rxe_qp.c).
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* QP state machine: ibv_modify_qp transitions, Error state and flush, per-QP timers
+ * (rxe_qp.c).
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
 #include <algorithm>
@@ -61,7 +61,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 		to_error();
 		return 0;
 	}
-	// Required attributes per transition: ibv_modify_qp(3) table (PORT not needed here).
+	/* Required attributes per transition: ibv_modify_qp(3) table (PORT not needed here). */
 	bool ok = false;
 	if (cur == IBV_QPS_RESET && next == IBV_QPS_INIT)
 		ok = type_ == IBV_QPT_UD ? need(IBV_QP_PKEY_INDEX | IBV_QP_QKEY)
@@ -83,7 +83,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 		ok = !(mask & (IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_DEST_QPN | IBV_QP_AV));
 	if (!ok)
 		return -EINVAL;
-	// Validate before changing anything.
+	/* Validate before changing anything. */
 	if ((mask & IBV_QP_PATH_MTU) && mtu_bytes(a.path_mtu) == 0)
 		return -EINVAL;
 	if ((mask & IBV_QP_PKEY_INDEX) && a.pkey_index >= ctx_.cfg_.pkey_table.size())
@@ -101,12 +101,12 @@ int QueuePair::modify(const QpAttr &a, int mask)
 		return -EINVAL;
 	if (((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a.max_dest_rd_atomic > kMaxRdAtomic) ||
 	    ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a.max_rd_atomic > kMaxRdAtomic))
-		return -EINVAL; // rxe_qp_chk_attr: above the device's max_qp_rd_atom
+		return -EINVAL; /* rxe_qp_chk_attr: above the device's max_qp_rd_atom */
 	ibv_mtu mtu = (mask & IBV_QP_PATH_MTU) ? a.path_mtu : attr_.path_mtu;
 	if (next == IBV_QPS_RTR) {
-		// The path MTU is min(local, peer): the application passes the peer's (or its own
-		// choice) and the port bounds it. UD messages are limited by the port MTU alone
-		// (IBA 9.8.2 / ibv_ud_pingpong).
+		/* The path MTU is min(local, peer): the application passes the peer's (or its own
+		 * choice) and the port bounds it. UD messages are limited by the port MTU alone
+		 * (IBA 9.8.2 / ibv_ud_pingpong). */
 		ibv_mtu port = ctx_.active_mtu();
 		if (type_ == IBV_QPT_UD && !(mask & IBV_QP_PATH_MTU))
 			mtu = port;
@@ -115,7 +115,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 	}
 	uint32_t room = rte_pktmbuf_data_room_size(ctx_.cfg_.tx_pool) - RTE_PKTMBUF_HEADROOM;
 	if (next == IBV_QPS_RTR && mtu_bytes(mtu) + kMaxHdr > room)
-		return -EINVAL; // a full-PMTU frame must fit one TX mbuf
+		return -EINVAL; /* a full-PMTU frame must fit one TX mbuf */
 	if (mask & IBV_QP_PKEY_INDEX)
 		attr_.pkey_index = a.pkey_index;
 	if (mask & IBV_QP_QKEY)
@@ -168,8 +168,8 @@ int QueuePair::modify(const QpAttr &a, int mask)
 
 void QueuePair::flush()
 {
-	// IBA 10.3.1 / 11.4: in the Error state all outstanding WRs complete with flush errors,
-	// signaled or not.
+	/* IBA 10.3.1 / 11.4: in the Error state all outstanding WRs complete with flush errors,
+	 * signaled or not. */
 	while (sq_tail_ != sq_head_) {
 		SendWqe &w = sq_[sq_tail_ & sq_mask_];
 		WorkCompletion wc;
@@ -188,7 +188,7 @@ void QueuePair::flush()
 		complete_recv(r, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, 0);
 		rq_tail_++;
 	}
-	// The SRQ's own WQEs stay there for its other QPs; only the one this QP took is flushed.
+	/* The SRQ's own WQEs stay there for its other QPs; only the one this QP took is flushed. */
 	if (srq_held_) {
 		complete_recv(*srq_wqe_, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, 0);
 		srq_held_ = false;
@@ -202,7 +202,7 @@ void QueuePair::to_error()
 	flush();
 }
 
-// Posting
+/* Posting */
 
 void QueuePair::timers(uint64_t now)
 {
@@ -210,6 +210,6 @@ void QueuePair::timers(uint64_t now)
 	rate_timers(now);
 }
 
-// Responder
+/* Responder */
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

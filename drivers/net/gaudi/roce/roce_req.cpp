@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Requester: turns send WQEs into request packets -- opcodes, headers, AckReq, the PSN
-// window, max_rd_atomic (rxe_req.c).
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* Requester: turns send WQEs into request packets -- opcodes, headers, AckReq, the PSN
+ * window, max_rd_atomic (rxe_req.c).
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
 #include <algorithm>
@@ -12,7 +12,7 @@ void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest
 {
 	pkt.eth.dst = av.mac;
 	pkt.eth.src = ctx_.mac_;
-	uint8_t ecn = tuning_.ecn ? kEcnEct0 : 0; // A17.9: senders mark ECT
+	uint8_t ecn = tuning_.ecn ? kEcnEct0 : 0; /* A17.9: senders mark ECT */
 	uint32_t fl = av.flow_label ? (av.flow_label & 0xFFFFF) : calc_flow_label(qpn_, dest_qpn);
 	uint8_t hop = av.hop_limit > 1 ? av.hop_limit : ctx_.cfg_.hop_limit;
 	if (ctx_.v4_) {
@@ -30,7 +30,7 @@ void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest
 		pkt.ip6.src = ctx_.gid_.raw;
 		pkt.ip6.dst = av.gid.raw;
 	}
-	// Annex A17.5.1 / rdma_flow_label_to_udp_sport: per-flow entropy keeps a QP on one path.
+	/* Annex A17.5.1 / rdma_flow_label_to_udp_sport: per-flow entropy keeps a QP on one path. */
 	pkt.udp.src_port = flow_label_to_udp_sport(fl);
 	pkt.bth.pkey = ctx_.cfg_.pkey_table[attr_.pkey_index];
 	pkt.bth.dest_qp = dest_qpn;
@@ -111,11 +111,11 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	} else {
 		fill_headers(pkt, attr_.ah_attr, attr_.dest_qp_num, psn_add(w.first_psn, k));
 	}
-	// IBA 9.7.2: an ACK per message, and one at least every ack_req_every packets so that a
-	// long message never fills the PSN window without one asked for (an rxe responder ACKs
-	// only packets with AckReq).
-	// Within the congestion window: one ACK asked for per half window keeps the ACK clock
-	// running (rxe's responder answers only those).
+	/* IBA 9.7.2: an ACK per message, and one at least every ack_req_every packets so that a
+	 * long message never fills the PSN window without one asked for (an rxe responder ACKs
+	 * only packets with AckReq).
+	 * Within the congestion window: one ACK asked for per half window keeps the ACK clock
+	 * running (rxe's responder answers only those). */
 	uint32_t every = std::max<uint32_t>(1, std::min(tuning_.ack_req_every, window() / 2));
 	bool ack_req = type_ == IBV_QPT_RC && (last || !data || noack_pkts_ + 1 >= every);
 	pkt.bth.ack_req = ack_req;
@@ -124,7 +124,7 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	pkt.ieth_rkey = w.inv_rkey;
 	if (has_ext(pkt.ext_mask, Ext::RETH)) {
 		if (w.opcode == IBV_WR_RDMA_READ) {
-			// A re-request after lost responses asks only for the residual (rxe 030e46e495af).
+			/* A re-request after lost responses asks only for the residual (rxe 030e46e495af). */
 			uint64_t done = uint64_t(w.resp_pkts) * mtu;
 			pkt.reth = {w.raddr + done, w.rkey,
 				    static_cast<uint32_t>(w.len - std::min<uint64_t>(done, w.len))};
@@ -165,11 +165,11 @@ void QueuePair::window_reset()
 
 void QueuePair::window_on_ack(uint32_t pkts)
 {
-	if (cwnd_ < ssthresh_) { // slow start: one more per packet acknowledged
+	if (cwnd_ < ssthresh_) { /* slow start: one more per packet acknowledged */
 		cwnd_ = std::min(cwnd_ + pkts, ssthresh_);
 		return;
 	}
-	cwnd_acc_ += pkts; // congestion avoidance: one more per window acknowledged
+	cwnd_acc_ += pkts; /* congestion avoidance: one more per window acknowledged */
 	if (cwnd_acc_ >= cwnd_) {
 		cwnd_acc_ -= cwnd_;
 		cwnd_ = std::min(cwnd_ + 1, tuning_.max_inflight_pkts);
@@ -178,7 +178,7 @@ void QueuePair::window_on_ack(uint32_t pkts)
 
 void QueuePair::window_on_loss()
 {
-	// RFC 5681 (4): ssthresh to half the packets in flight, the window to it.
+	/* RFC 5681 (4): ssthresh to half the packets in flight, the window to it. */
 	uint32_t flight = uint32_t(std::max<int32_t>(psn_diff(sent_end_, una_), 0));
 	ssthresh_ = std::max(std::min(cwnd_, flight) / 2, tuning_.min_window_pkts);
 	cwnd_ = ssthresh_;
@@ -200,7 +200,7 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 			continue;
 		}
 		bool ra = is_read_or_atomic(w.opcode);
-		if (is_rc() && ra && w.done) { // already answered: never ask twice
+		if (is_rc() && ra && w.done) { /* already answered: never ask twice */
 			cur_++;
 			cur_pkt_ = 0;
 			continue;
@@ -210,7 +210,7 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 		if (is_rc()) {
 			if (psn_diff(psn, una_) >= int32_t(window()))
 				break;
-			if (ra) { // IBA 9.7.7.2.1 (max_rd_atomic): outstanding READ/atomic limit
+			if (ra) { /* IBA 9.7.7.2.1 (max_rd_atomic): outstanding READ/atomic limit */
 				uint32_t outstanding = 0;
 				for (uint32_t i = sq_tail_; i != cur_; i++) {
 					const SendWqe &o = sq_[i & sq_mask_];
@@ -226,7 +226,7 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 		if (is_rc()) {
 			if (psn_diff(sent_end_, una_) == 0)
 				last_progress_ =
-					now; // timer starts with the first outstanding packet
+					now; /* timer starts with the first outstanding packet */
 			uint32_t end = ra ? psn_add(w.first_psn, w.npkts) : psn_add(psn, 1);
 			if (psn_diff(end, sent_end_) > 0)
 				sent_end_ = end;
@@ -234,7 +234,7 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 		if (ra || ++cur_pkt_ == w.npkts) {
 			cur_++;
 			cur_pkt_ = 0;
-			if (!is_rc()) { // UC/UD complete once sent (IBA 10.8.3.1: unreliable)
+			if (!is_rc()) { /* UC/UD complete once sent (IBA 10.8.3.1: unreliable) */
 				complete_send(w, IBV_WC_SUCCESS);
 				sq_tail_++;
 			}
@@ -243,4 +243,4 @@ unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
 	return sent;
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Responder: executes requests (SEND, WRITE, READ, atomics), duplicates and the READ/atomic
-// resources, ACK coalescing and NAKs, receive completions (rxe_resp.c).
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* Responder: executes requests (SEND, WRITE, READ, atomics), duplicates and the READ/atomic
+ * resources, ACK coalescing and NAKs, receive completions (rxe_resp.c).
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
 #include <algorithm>
@@ -31,7 +31,7 @@ QueuePair::RecvWqe *QueuePair::recv_wqe()
 {
 	if (srq_ == nullptr)
 		return rq_tail_ == rq_head_ ? nullptr : &rq_[rq_tail_ & rq_mask_];
-	// rxe get_srq_wqe(): copied out of the SRQ, kept by the QP until the message completes.
+	/* rxe get_srq_wqe(): copied out of the SRQ, kept by the QP until the message completes. */
 	if (!srq_held_ && !srq_->take(*srq_wqe_))
 		return nullptr;
 	srq_held_ = true;
@@ -46,12 +46,12 @@ void QueuePair::recv_consumed()
 		rq_tail_++;
 }
 
-// Requester
+/* Requester */
 
 MemoryRegion *QueuePair::check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const
 {
-	// IBA 10.6.3 / 9.7.5.2.4: R_Key names a valid MR of this QP's PD, the QP and the MR
-	// grant the access, and [va, va+len) lies inside the MR. Otherwise: remote access error.
+	/* IBA 10.6.3 / 9.7.5.2.4: R_Key names a valid MR of this QP's PD, the QP and the MR
+	 * grant the access, and [va, va+len) lies inside the MR. Otherwise: remote access error. */
 	MemoryRegion *mr = ctx_.lookup_mr(rkey);
 	if (mr == nullptr || !mr->valid_ || &mr->pd_ != &pd_ || !(mr->access_ & need) ||
 	    !(attr_.qp_access_flags & need) || !mr->contains(va, len)) {
@@ -69,7 +69,7 @@ QueuePair::RespItem *QueuePair::push_resp(RespKind k)
 		RespItem &prev = resp_[(resp_tail_ - 1) % resp_.size()];
 		if (prev.kind == RespKind::ack)
 			prev.ready =
-				true; // keep PSN order: a held ACK cannot wait behind a response
+				true; /* keep PSN order: a held ACK cannot wait behind a response */
 	}
 	RespItem &it = resp_[resp_tail_++ % resp_.size()];
 	it = RespItem{};
@@ -83,7 +83,7 @@ void QueuePair::queue_ack(uint32_t psn, bool ready, uint64_t now)
 	if (resp_tail_ != resp_head_) {
 		RespItem &last = resp_[(resp_tail_ - 1) % resp_.size()];
 		if (last.kind ==
-		    RespKind::ack) { // coalesce: one cumulative ACK, for the newest PSN
+		    RespKind::ack) { /* coalesce: one cumulative ACK, for the newest PSN */
 			if (psn_diff(psn, last.psn) > 0)
 				last.psn = psn;
 			last.msn = msn_;
@@ -93,7 +93,7 @@ void QueuePair::queue_ack(uint32_t psn, bool ready, uint64_t now)
 	}
 	RespItem *it = push_resp(RespKind::ack);
 	if (it == nullptr)
-		return; // the requester retries; the duplicate gets a new ACK
+		return; /* the requester retries; the duplicate gets a new ACK */
 	it->psn = psn;
 	it->syndrome = kSynAck;
 	it->ready = ready;
@@ -116,7 +116,7 @@ void QueuePair::rx_request(const Packet &pkt, uint64_t now, bool ce)
 		ctx_.counters_.rx_bad_state++;
 		return;
 	}
-	// P_Key (IBA 9.2.1.1 / 10.9): same partition, low 15 bits.
+	/* P_Key (IBA 9.2.1.1 / 10.9): same partition, low 15 bits. */
 	uint16_t mine = ctx_.cfg_.pkey_table[attr_.pkey_index];
 	if ((pkt.bth.pkey & 0x7FFF) != (mine & 0x7FFF) ||
 	    ((pkt.bth.pkey & 0x8000) == 0 && (mine & 0x8000) == 0)) {
@@ -138,14 +138,14 @@ void QueuePair::rx_request(const Packet &pkt, uint64_t now, bool ce)
 		rx_ud_request(pkt);
 }
 
-// Executes one in-sequence request packet: true = done; false = not executed, `nak` says
-// what to answer (an AETH syndrome, or kNakDrop for nothing).
+/* Executes one in-sequence request packet: true = done; false = not executed, `nak` says
+ * what to answer (an AETH syndrome, or kNakDrop for nothing). */
 bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc,
 			uint8_t &nak)
 {
 	(void)oi;
 	(void)now;
-	// RC or UC: compare operations (bits 4:0), named after the RC opcodes.
+	/* RC or UC: compare operations (bits 4:0), named after the RC opcodes. */
 	const uint8_t op = pkt.bth.opcode & kOpOperationMask;
 	auto is = [op](std::initializer_list<Opcode> l) {
 		return std::any_of(l.begin(), l.end(),
@@ -177,14 +177,15 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 	bool cas = op == operation(Opcode::RC_COMPARE_SWAP),
 	     faa = op == operation(Opcode::RC_FETCH_ADD);
 	nak = kNakInvReq;
-	// Opcode sequence (IBA 9.7.5.2.2 / 9.8.3.2.2): MIDDLE/LAST continue a FIRST of the same kind.
+	/* Opcode sequence (IBA 9.7.5.2.2 / 9.8.3.2.2): MIDDLE/LAST continue a FIRST of the same
+	 * kind. */
 	if (middle || last) {
 		if ((send && in_msg_ != InMsg::send) || (write && in_msg_ != InMsg::write))
 			return false;
 	} else if (in_msg_ != InMsg::none) {
 		return false;
 	}
-	// Lengths (IBA 9.7.5.2.3?): FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU.
+	/* Lengths (IBA 9.7.5.2.3?): FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU. */
 	if (((first || middle) && n != mtu) || (last && (n == 0 || n > mtu)) || (only && n > mtu))
 		return false;
 	if (send) {
@@ -196,7 +197,8 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		if (first || only)
 			msg_off_ = 0;
 		if (!scatter(r.seg, r.nseg, msg_off_, payload)) {
-			// Local length error at the responder: IBA 9.7.5.2.3? -> Invalid Request NAK.
+			/* Local length error at the responder: IBA 9.7.5.2.3? -> Invalid Request
+			 * NAK. */
 			complete_recv(r, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, msg_off_ + n, 0, 0, 0, 0);
 			recv_consumed();
 			in_msg_ = InMsg::none;
@@ -210,7 +212,8 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		unsigned flags = imm ? IBV_WC_WITH_IMM : 0;
 		uint32_t inv_rkey = 0;
 		if (inv) {
-			// IBA 10.6.5: Send with Invalidate invalidates the named R_Key of this PD.
+			/* IBA 10.6.5: Send with Invalidate invalidates the named R_Key of this
+			 * PD. */
 			MemoryRegion *mr = ctx_.lookup_mr(pkt.ieth_rkey);
 			if (mr == nullptr || &mr->pd_ != &pd_)
 				return false;
@@ -238,7 +241,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 			msg_off_ = 0;
 		}
 		if (uint64_t(msg_off_) + n > wr_len_ || ((last || only) && msg_off_ + n != wr_len_))
-			return false; // length disagrees with the RETH
+			return false; /* length disagrees with the RETH */
 		if (imm && recv_wqe() == nullptr) {
 			nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
 			return false;
@@ -263,12 +266,12 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		return false;
 	if ((read || cas || faa) &&
 	    (attr_.max_dest_rd_atomic == 0 || rd_atomic_in_flight() >= attr_.max_dest_rd_atomic)) {
-		// rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ (IBA class C): more READ/atomic requests
-		// outstanding than the responder resources -> Invalid Request NAK (class C).
+		/* rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ (IBA class C): more READ/atomic requests
+		 * outstanding than the responder resources -> Invalid Request NAK (class C). */
 		ctx_.counters_.rd_atomic_overflow++;
 		return false;
 	}
-	if (read) { // RDMA READ request
+	if (read) { /* RDMA READ request */
 		if (pkt.reth.dma_len != 0 &&
 		    check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
 				 IBV_ACCESS_REMOTE_READ) == nullptr) {
@@ -277,7 +280,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		}
 		RespItem *it = push_resp(RespKind::read);
 		if (it == nullptr) {
-			nak = kNakDrop; // no room: drop silently, the requester retries
+			nak = kNakDrop; /* no room: drop silently, the requester retries */
 			return false;
 		}
 		msn_ = psn_add(msn_, 1);
@@ -290,9 +293,9 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 			       pkt.reth.va, pkt.reth.dma_len, pkt.reth.rkey, 0});
 		return true;
 	}
-	if (cas || faa) { // atomics, IBA 9.4.5
+	if (cas || faa) { /* atomics, IBA 9.4.5 */
 		if (pkt.atomic_eth.va & 7)
-			return false; // misaligned: invalid request
+			return false; /* misaligned: invalid request */
 		if (check_remote(pkt.atomic_eth.rkey, pkt.atomic_eth.va, 8,
 				 IBV_ACCESS_REMOTE_ATOMIC) == nullptr) {
 			nak = kNakRemAccess;
@@ -311,7 +314,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		} else {
 			*p = orig + pkt.atomic_eth.swap_add;
 		}
-		// Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3).
+		/* Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3). */
 		save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig});
 		msn_ = psn_add(msn_, 1);
 		it->msn = msn_;
@@ -319,7 +322,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		it->orig = orig;
 		return true;
 	}
-	return false; // FLUSH, ATOMIC_WRITE, ...: not supported -> invalid request
+	return false; /* FLUSH, ATOMIC_WRITE, ...: not supported -> invalid request */
 }
 
 QueuePair::RdResource *QueuePair::find_resource(uint32_t psn)
@@ -334,7 +337,7 @@ QueuePair::RdResource *QueuePair::find_resource(uint32_t psn)
 
 void QueuePair::save_resource(const RdResource &r)
 {
-	// Ring of max_dest_rd_atomic entries, oldest overwritten (rxe_prepare_res).
+	/* Ring of max_dest_rd_atomic entries, oldest overwritten (rxe_prepare_res). */
 	if (attr_.max_dest_rd_atomic == 0)
 		return;
 	rd_res_[rd_res_next_ % attr_.max_dest_rd_atomic] = r;
@@ -343,9 +346,9 @@ void QueuePair::save_resource(const RdResource &r)
 
 uint32_t QueuePair::rd_atomic_in_flight() const
 {
-	// READ responses not fully sent and atomic ACKs not sent: the resources still busy. A
-	// requester within its max_rd_atomic (<= our max_dest_rd_atomic) never exceeds them, as
-	// it sends a new one only after a response completed.
+	/* READ responses not fully sent and atomic ACKs not sent: the resources still busy. A
+	 * requester within its max_rd_atomic (<= our max_dest_rd_atomic) never exceeds them, as
+	 * it sends a new one only after a response completed. */
 	uint32_t n = 0;
 	for (uint32_t i = resp_head_; i != resp_tail_; i++) {
 		const RespItem &o = resp_[i % resp_.size()];
@@ -357,14 +360,15 @@ uint32_t QueuePair::rd_atomic_in_flight() const
 
 void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 {
-	// IBA 9.7.5.2.2 duplicates: SEND/WRITE re-acknowledged; READ replayed and atomic answered
-	// from the saved result, both only from the responder resources (else dropped: class D).
+	/* IBA 9.7.5.2.2 duplicates: SEND/WRITE re-acknowledged; READ replayed and atomic answered
+	 * from the saved result, both only from the responder resources (else dropped: class D). */
 	ctx_.counters_.rx_duplicates++;
 	uint32_t psn = pkt.bth.psn;
 	uint8_t op = pkt.bth.opcode;
 	if (op == u8(Opcode::RC_RDMA_READ_REQUEST)) {
 		RdResource *res = find_resource(psn);
-		// The re-request asks for a residual of the original READ (rxe duplicate_request()).
+		/* The re-request asks for a residual of the original READ (rxe
+		 * duplicate_request()). */
 		if (res == nullptr || !res->read || pkt.reth.rkey != res->rkey ||
 		    pkt.reth.va < res->va || pkt.reth.dma_len > res->len ||
 		    pkt.reth.va - res->va > res->len - pkt.reth.dma_len) {
@@ -375,7 +379,7 @@ void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 		    check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
 				 IBV_ACCESS_REMOTE_READ) == nullptr)
 			return;
-		// Stop an older generation of the same READ still being sent.
+		/* Stop an older generation of the same READ still being sent. */
 		for (uint32_t i = resp_head_; i != resp_tail_; i++) {
 			RespItem &o = resp_[i % resp_.size()];
 			if (o.kind == RespKind::read && psn_diff(psn, o.psn) >= 0 &&
@@ -407,9 +411,9 @@ void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 		}
 		return;
 	}
-	// SEND/WRITE: ACK the duplicate's own PSN. epsn - 1 may be a READ's or an atomic's PSN,
-	// and an ACK carrying that PSN completes the READ/atomic at an rxe requester with no data
-	// (rxe_comp.c: an ACK for a pending WQE's last PSN -> COMPST_COMP_ACK).
+	/* SEND/WRITE: ACK the duplicate's own PSN. epsn - 1 may be a READ's or an atomic's PSN,
+	 * and an ACK carrying that PSN completes the READ/atomic at an rxe requester with no data
+	 * (rxe_comp.c: an ACK for a pending WQE's last PSN -> COMPST_COMP_ACK). */
 	queue_ack(psn, true, now);
 }
 
@@ -419,7 +423,7 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
 	int32_t d = psn_diff(psn, epsn_);
 	uint8_t op = pkt.bth.opcode;
 	if (d > 0) {
-		// IBA 9.7.5.2.1: PSN sequence error, NAK once until the expected PSN arrives.
+		/* IBA 9.7.5.2.1: PSN sequence error, NAK once until the expected PSN arrives. */
 		ctx_.counters_.rx_out_of_sequence++;
 		if (!nak_sent_) {
 			queue_nak(epsn_, kNakSeq);
@@ -436,14 +440,15 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
 		if (nak == kNakDrop)
 			return;
 		if (is_rnr(nak)) {
-			// RNR NAK: nothing consumed; later packets of this message are dropped silently.
+			/* RNR NAK: nothing consumed; later packets of this message are dropped
+			 * silently. */
 			ctx_.counters_.rnr_naks_sent++;
 			queue_nak(psn, nak);
 			nak_sent_ = true;
 			return;
 		}
-		// Invalid request / remote access error: NAK, then the QP goes to Error (IBA 9.9.3.1.2
-		// responder class C/D errors).
+		/* Invalid request / remote access error: NAK, then the QP goes to Error (IBA
+		 * 9.9.3.1.2 responder class C/D errors). */
 		queue_nak(psn, nak);
 		nak_sent_ = true;
 		error_after_resp_ = true;
@@ -467,11 +472,12 @@ void QueuePair::rx_uc_request(const Packet &pkt)
 	uint32_t psn = pkt.bth.psn;
 	const uint8_t op = pkt.bth.opcode & kOpOperationMask;
 	if (psn != epsn_) {
-		// IBA 9.8.3.2.1: lost packets abort the current message; resynchronise on the PSN.
+		/* IBA 9.8.3.2.1: lost packets abort the current message; resynchronise on the
+		 * PSN. */
 		ctx_.counters_.rx_out_of_sequence++;
 		in_msg_ = InMsg::none;
 		epsn_ = psn;
-		bool continues = false; // MIDDLE or LAST of a message whose start was lost
+		bool continues = false; /* MIDDLE or LAST of a message whose start was lost */
 		for (Opcode o :
 		     {Opcode::RC_SEND_MIDDLE, Opcode::RC_SEND_LAST,
 		      Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_RDMA_WRITE_MIDDLE,
@@ -489,13 +495,13 @@ void QueuePair::rx_uc_request(const Packet &pkt)
 			ctx_.counters_.rx_no_recv_wqe++;
 		else
 			ctx_.counters_.rx_bad_opcode++;
-		in_msg_ = InMsg::none; // drop the rest of this message
+		in_msg_ = InMsg::none; /* drop the rest of this message */
 	}
 }
 
 void QueuePair::rx_ud_request(const Packet &pkt)
 {
-	// IBA 10.2.5 / 9.6.1: Q_Key must match, else silently dropped.
+	/* IBA 10.2.5 / 9.6.1: Q_Key must match, else silently dropped. */
 	if (pkt.deth.qkey != attr_.qkey) {
 		ctx_.counters_.rx_bad_qkey++;
 		return;
@@ -510,8 +516,8 @@ void QueuePair::rx_ud_request(const Packet &pkt)
 		return;
 	}
 	RecvWqe &r = *rw;
-	// The first 40 bytes of a UD receive hold the GRH; for RoCE v2 over IPv4 the IPv4 header
-	// is in its last 20 bytes (rdma-core ibv_post_recv(3)).
+	/* The first 40 bytes of a UD receive hold the GRH; for RoCE v2 over IPv4 the IPv4 header
+	 * is in its last 20 bytes (rdma-core ibv_post_recv(3)). */
 	std::array<uint8_t, kGrhLen> grh{};
 	if (pkt.ip_version == IpVersion::v4) {
 		uint8_t *h = grh.data() + 20;
@@ -560,7 +566,8 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
 		case RespKind::nak:
 			if (it.kind == RespKind::ack && !it.ready && now < it.deadline &&
 			    pkts_since_ack_ < tuning_.ack_every)
-				return sent; // coalescing: wait for more packets or the ACK timer
+				/* coalescing: wait for more packets or the ACK timer */
+				return sent;
 			pkt = make_packet(Opcode::RC_ACKNOWLEDGE);
 			fill_headers(pkt, attr_.ah_attr, attr_.dest_qp_num, it.psn);
 			pkt.aeth = {it.syndrome, it.msn};
@@ -570,7 +577,7 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
 				ctx_.counters_.acks_sent++;
 				pkts_since_ack_ = 0;
 			} else if (is_rnr(it.syndrome)) {
-				// counted when queued
+				/* counted when queued */
 			} else {
 				ctx_.counters_.naks_sent++;
 			}
@@ -602,7 +609,8 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
 			pkt = make_packet(op);
 			fill_headers(pkt, attr_.ah_attr, attr_.dest_qp_num, psn_add(it.psn, k));
 			pkt.aeth = {0, it.msn};
-			// Data straight from the registered memory (validated when the request came in).
+			/* Data straight from the registered memory (validated when the request
+			 * came in). */
 			pkt.payload = {
 				reinterpret_cast<const uint8_t *>(static_cast<uintptr_t>(it.va)),
 				n};
@@ -625,4 +633,4 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
 	return sent;
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// Verbs objects: Context, ProtectionDomain, MemoryRegion, AddressHandle, CompletionQueue,
-// QueuePair creation and posting (rxe_verbs.c / rxe_mr.c).
-// API contract: roce_verbs.h; how the parts fit: roce_internal.h.
+/* Verbs objects: Context, ProtectionDomain, MemoryRegion, AddressHandle, CompletionQueue,
+ * QueuePair creation and posting (rxe_verbs.c / rxe_mr.c).
+ * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 #include "roce_log.h"
 
@@ -18,7 +18,7 @@ namespace gaudi::roce {
 
 uint32_t rnr_timer_us(uint8_t code)
 {
-	// IBA Table 45 (microseconds); NOT the rxe table (it has the 61410 typo).
+	/* IBA Table 45 (microseconds); NOT the rxe table (it has the 61410 typo). */
 	static constexpr uint32_t kTable[32] = {
 		655360, 10,    20,    30,    40,    60,	    80,	    120,    160,    240,   320,
 		480,	640,   960,   1280,  1920,  2560,   3840,   5120,   7680,   10240, 15360,
@@ -30,7 +30,7 @@ uint64_t ack_timeout_ns(uint8_t timeout)
 {
 	if (timeout == 0)
 		return 0;
-	return 4096ull << std::min<uint8_t>(timeout, 31); // 4.096 us = 4096 ns
+	return 4096ull << std::min<uint8_t>(timeout, 31); /* 4.096 us = 4096 ns */
 }
 
 uint32_t mtu_bytes(ibv_mtu mtu)
@@ -65,7 +65,7 @@ bool MemoryRegion::contains(uint64_t va, uint64_t len) const
 	return va >= base && len <= length_ && va - base <= length_ - len;
 }
 
-// CompletionQueue
+/* CompletionQueue */
 
 bool CompletionQueue::push(const WorkCompletion &wc)
 {
@@ -89,7 +89,7 @@ int CompletionQueue::poll_cq(std::span<WorkCompletion> wc)
 	return static_cast<int>(n);
 }
 
-// Context
+/* Context */
 
 Context::Context(const ContextConfig &cfg) : cfg_(cfg) {}
 
@@ -187,7 +187,7 @@ std::unique_ptr<MemoryRegion> Context::reg_mr(ProtectionDomain &pd, void *addr, 
 				    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 	if (&pd.ctx_ != this || (addr == nullptr && length != 0) || (access & ~kKnown) != 0)
 		return fail(-EINVAL);
-	// IBA 10.6.3.1 / ibv_reg_mr(3): remote write or atomic needs local write.
+	/* IBA 10.6.3.1 / ibv_reg_mr(3): remote write or atomic needs local write. */
 	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IBV_ACCESS_LOCAL_WRITE))
 		return fail(-EINVAL);
@@ -207,7 +207,7 @@ uint32_t Context::register_mr(MemoryRegion *mr)
 	for (uint32_t i = 0; i < mrs_.size(); i++) {
 		if (mrs_[i] == nullptr) {
 			mrs_[i] = mr;
-			mr_gen_[i]++; // a stale rkey of a freed MR does not match its slot's successor
+			mr_gen_[i]++; /* a stale rkey of a freed MR does not match its slot's successor */
 			return ((i + 1) << 8) | mr_gen_[i];
 		}
 	}
@@ -285,7 +285,7 @@ SharedReceiveQueue::SharedReceiveQueue(ProtectionDomain &pd, uint32_t n, uint32_
 
 SharedReceiveQueue::~SharedReceiveQueue()
 {
-	// ibv_destroy_srq fails with EBUSY while QPs use it; here that is a lifetime bug.
+	/* ibv_destroy_srq fails with EBUSY while QPs use it; here that is a lifetime bug. */
 	if (attached_ != 0)
 		ROCE_LOG(ERR, "SRQ destroyed with %u QPs attached", attached_);
 	pd_.ctx_.live_objects_--;
@@ -331,7 +331,7 @@ void Context::unregister_qp(QueuePair *qp)
 	uint32_t slot = qp->qpn_ - kQpnBase;
 	if (slot < qps_.size() && qps_[slot] == qp)
 		qps_[slot] = nullptr;
-	// Held packets refer to the QP: drop them.
+	/* Held packets refer to the QP: drop them. */
 	uint32_t w = 0;
 	for (uint32_t i = 0; i < held_count_; i++) {
 		if (held_[i].qp == qp)
@@ -360,7 +360,7 @@ bool QueuePair::resolve_sges(const Context &c, const ProtectionDomain &pd,
 		out[n++] = {reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(s.addr)), s.length};
 		t += s.length;
 	}
-	if (t > 0x80000000ull) // IBA: messages up to 2^31 bytes
+	if (t > 0x80000000ull) /* IBA: messages up to 2^31 bytes */
 		return false;
 	total = static_cast<uint32_t>(t);
 	return true;
@@ -421,7 +421,7 @@ int QueuePair::post_send(const SendWr &wr)
 			op == IBV_WR_RDMA_WRITE_WITH_IMM || op == IBV_WR_RDMA_READ ||
 			op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
 		break;
-	case IBV_QPT_UC: // IBA 9.8.1 Table 40: UC has SEND and RDMA WRITE only
+	case IBV_QPT_UC: /* IBA 9.8.1 Table 40: UC has SEND and RDMA WRITE only */
 		ok_op = op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
 			op == IBV_WR_RDMA_WRITE || op == IBV_WR_RDMA_WRITE_WITH_IMM;
 		break;
@@ -474,7 +474,7 @@ int QueuePair::post_send(const SendWr &wr)
 		break;
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		if (w.len != 8 || (wr.atomic.remote_addr & 7) != 0) // IBA 9.4.5: 8-byte aligned
+		if (w.len != 8 || (wr.atomic.remote_addr & 7) != 0) /* IBA 9.4.5: 8-byte aligned */
 			return -EINVAL;
 		w.raddr = wr.atomic.remote_addr;
 		w.rkey = wr.atomic.rkey;
@@ -487,8 +487,8 @@ int QueuePair::post_send(const SendWr &wr)
 	if (type_ == IBV_QPT_UD) {
 		if (wr.ud.ah == nullptr || &wr.ud.ah->pd_ != &pd_ || wr.ud.remote_qpn > kPsnMask)
 			return -EINVAL;
-		// IBA C10-93.1.1: a UD message above the port MTU emits nothing and is not an error
-		// (rxe_req.c fake_udp_send() completes it successfully).
+		/* IBA C10-93.1.1: a UD message above the port MTU emits nothing and is not an error
+		 * (rxe_req.c fake_udp_send() completes it successfully). */
 		w.oversize = w.len > mtu;
 		w.ah = wr.ud.ah;
 		w.remote_qpn = wr.ud.remote_qpn;
@@ -505,7 +505,8 @@ int QueuePair::post_send(const SendWr &wr)
 
 int QueuePair::post_recv(const RecvWr &wr)
 {
-	if (state_ == IBV_QPS_RESET || srq_ != nullptr) // an SRQ's QP takes no receives of its own
+	if (state_ == IBV_QPS_RESET ||
+	    srq_ != nullptr) /* an SRQ's QP takes no receives of its own */
 		return -EINVAL;
 	if (rq_head_ - rq_tail_ >= rq_.size())
 		return -ENOMEM;
@@ -521,4 +522,4 @@ int QueuePair::post_recv(const RecvWr &wr)
 	return 0;
 }
 
-} // namespace gaudi::roce
+} /* namespace gaudi::roce */
