@@ -15,7 +15,8 @@ out the time the thread waited for a CPU: the one to compare on a shared machine
 see the same load, interleaved run by run.
 
     tests/lib/roce_goodput.py --build build --ref main --repeat 5 [--seconds 0.5] \\
-        [--eal=--force-max-simd-bitwidth=512] [--bench=--sizes=65536 --bench=--ud-sizes=]
+        [--eal=--force-max-simd-bitwidth=512] [--bench=--sizes=65536 --bench=--ud-sizes=] \\
+        [--vdev-args=rx_copy_max=1024]
 """
 import argparse
 import os
@@ -77,10 +78,10 @@ def plugin(bld):
     return emu if 'librte_net_gaudi_emu.so' in targets else os.path.join(gaudi, 'librte_net_gaudi.so')
 
 
-def run(bld, seconds, eal, bench):
+def run(bld, seconds, eal, bench, vdev_args):
     cmd = [os.path.join(bld, 'examples', 'roce_bench'), '--no-huge', '-m', '1024', '--no-pci',
            '--no-shconf', '-l', '1', '-d', plugin(bld),
-           '--vdev', 'net_gaudi_emu0,ports=2,wire=pair,engine=inline',
+           '--vdev', 'net_gaudi_emu0,ports=2,wire=pair,engine=inline' + vdev_args,
            '--log-level=lib.*:error'] + eal + ['--', '--seconds', str(seconds)] + bench
     out = sh(cmd, capture_output=True).stdout
     got = {}
@@ -119,7 +120,11 @@ def main():
     ap.add_argument('--bench', action='append', default=[],
                     help='extra roce_bench argument for both builds (repeatable), e.g. '
                     '--bench=--sizes=65536; "--opt=value" is passed as two arguments')
+    ap.add_argument('--vdev-args', default='',
+                    help='extra devargs of the net_gaudi_emu vdev for both builds, e.g. '
+                    'rx_copy_max=1024 (attach-mode RX: frames above 1024 B not copied)')
     a = ap.parse_args()
+    vdev_args = ''.join(',' + d for d in a.vdev_args.split(',') if d)
     if a.repeat < 1 or a.seconds <= 0:
         sys.exit('--repeat: want 1 or more; --seconds: want more than 0')
     bench = []
@@ -135,13 +140,14 @@ def main():
     headers = {}
     for _ in range(a.repeat):
         for name, bld in (('ref', ref_bld), ('new', os.path.abspath(a.build))):
-            got, headers[name] = run(bld, a.seconds, a.eal, bench)
+            got, headers[name] = run(bld, a.seconds, a.eal, bench, vdev_args)
             runs[name].append(got)
     print(f'machine: {machine()}; load average {start} at the start, {load()} at the end')
     print(f'ref {commit[:12]} ({headers["ref"]})')
     print(f'new {head}{" + uncommitted changes" if dirty else ""} ({headers["new"]})')
     print(f'{a.repeat} alternate runs of each, {a.seconds} s per size; EAL extra: '
-          f'{" ".join(a.eal) or "none"}; roce_bench extra: {" ".join(bench) or "none"}')
+          f'{" ".join(a.eal) or "none"}; roce_bench extra: {" ".join(bench) or "none"}; '
+          f'vdev extra: {vdev_args[1:] or "none"}')
     print('medians; wall = Gbit/s of goodput, cpu = Gbit/s per CPU-second of the thread')
     print(f'{"":9} {"size":>6} {"ref wall":>9} {"new wall":>9} {"ratio":>7} '
           f'{"ref cpu":>9} {"new cpu":>9} {"ratio":>7}')
