@@ -739,12 +739,12 @@ TEST(Devargs, ErrorsNameTheDevarg)
 }
 
 /* net_gaudi_emu's probe (its plugin, librte_net_gaudi_emu.so) logs under the model's log type,
- * pmd.net.gaudi.emu, not the PMD core's (issue 23): with the core's type at CRIT its devarg
- * error is still printed, with its own there it is not. */
+ * pmd.net.gaudi.emu, not the PMD core's probe type (pmd.net.gaudi.init, issue 23): with the
+ * core's type at CRIT its devarg error is still printed, with its own there it is not. */
 TEST(Devargs, EmuProbeLogsUnderItsLogType)
 {
 	const int emu = rte_log_register("pmd.net.gaudi.emu");
-	const int core = rte_log_register("pmd.net.gaudi");
+	const int core = rte_log_register("pmd.net.gaudi.init");
 	ASSERT_GE(emu, 0);
 	ASSERT_GE(core, 0);
 	ASSERT_NE(emu, core);

@@ -6,7 +6,6 @@
 
 #include "gaudi_logs.h"
 
-RTE_LOG_REGISTER_DEFAULT(gaudi_logtype, NOTICE);
 RTE_LOG_REGISTER_SUFFIX(gaudi_logtype_init, init, NOTICE);
 RTE_LOG_REGISTER_SUFFIX(gaudi_logtype_driver, driver, NOTICE);
 RTE_LOG_REGISTER_SUFFIX(gaudi_logtype_rx, rx, NOTICE);

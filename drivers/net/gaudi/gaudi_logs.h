@@ -15,15 +15,12 @@ extern int gaudi_logtype_init;
 extern int gaudi_logtype_driver;
 extern int gaudi_logtype_rx;
 extern int gaudi_logtype_tx;
-/* pmd.net.gaudi itself: what the vdev glue (gaudi_vdev.cpp) logs through GAUDI_LOG. */
-extern int gaudi_logtype;
 
 #define GAUDI_LOG_TYPE(type, level, fmt, ...) \
 	rte_log(RTE_LOG_##level, type, "gaudi: " fmt "\n", ##__VA_ARGS__)
 
 #define PMD_INIT_LOG(level, fmt, ...) GAUDI_LOG_TYPE(gaudi_logtype_init, level, fmt, ##__VA_ARGS__)
 #define PMD_DRV_LOG(level, fmt, ...) GAUDI_LOG_TYPE(gaudi_logtype_driver, level, fmt, ##__VA_ARGS__)
-#define GAUDI_LOG(level, fmt, ...) GAUDI_LOG_TYPE(gaudi_logtype, level, fmt, ##__VA_ARGS__)
 
 /* The datapath's messages below GAUDI_LOG_DP_LEVEL are compiled out, as RTE_LOG_DP does (its
  * level, RTE_LOG_DP_LEVEL, is INFO in DPDK's rte_config.h): a build with
