@@ -158,6 +158,7 @@ struct QueuePair::RespItem {
 	uint64_t va;  /* READ: next byte to send */
 	uint32_t len; /* READ: bytes left */
 	uint32_t total_pkts, sent_pkts;
+	uint8_t res;	   /* READ: index of its RdResource */
 	uint64_t orig;	   /* atomic ACK */
 	uint64_t deadline; /* ACK: latest send time */
 };
@@ -169,6 +170,8 @@ struct QueuePair::RdResource {
 	uint64_t va;	    /* READ: first byte */
 	uint32_t len, rkey; /* READ */
 	uint64_t orig;	    /* atomic: original value returned */
+	uint32_t flight;    /* READ: response packets sent and not confirmed */
+	bool sent_all;	    /* READ: the latest generation of responses sent in full */
 };
 
 /* DCQCN reaction point state (Zhu et al. 2015). */

@@ -150,6 +150,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 		nak_sent_ = false;
 		std::fill(rd_res_.begin(), rd_res_.end(), RdResource{});
 		rd_res_next_ = 0;
+		rd_window_reset();
 	}
 	if (next == IBV_QPS_RTS && cur == IBV_QPS_RTR) {
 		next_psn_ = una_ = sent_end_ = attr_.sq_psn;

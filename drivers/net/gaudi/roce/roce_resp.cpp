@@ -289,8 +289,11 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		it->va = pkt.reth.va;
 		it->len = pkt.reth.dma_len;
 		it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
+		rd_last_req_ = now;
+		rd_confirm_oldest();
+		it->res = uint8_t(rd_res_next_);
 		save_resource({true, true, pkt.bth.psn, psn_add(pkt.bth.psn, it->total_pkts - 1),
-			       pkt.reth.va, pkt.reth.dma_len, pkt.reth.rkey, 0});
+			       pkt.reth.va, pkt.reth.dma_len, pkt.reth.rkey, 0, 0, false});
 		return true;
 	}
 	if (cas || faa) { /* atomics, IBA 9.4.5 */
@@ -315,7 +318,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 			*p = orig + pkt.atomic_eth.swap_add;
 		}
 		/* Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3). */
-		save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig});
+		save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig, 0, false});
 		msn_ = psn_add(msn_, 1);
 		it->msn = msn_;
 		it->psn = pkt.bth.psn;
@@ -340,6 +343,7 @@ void QueuePair::save_resource(const RdResource &r)
 	/* Ring of max_dest_rd_atomic entries, oldest overwritten (rxe_prepare_res). */
 	if (attr_.max_dest_rd_atomic == 0)
 		return;
+	rd_forget(rd_res_[rd_res_next_ % attr_.max_dest_rd_atomic]);
 	rd_res_[rd_res_next_ % attr_.max_dest_rd_atomic] = r;
 	rd_res_next_ = (rd_res_next_ + 1) % attr_.max_dest_rd_atomic;
 }
@@ -356,6 +360,86 @@ uint32_t QueuePair::rd_atomic_in_flight() const
 		     o.kind == RespKind::atomic_ack;
 	}
 	return n;
+}
+
+/* READ response window (QpTuning::read_stall_us). */
+
+void QueuePair::rd_window_reset()
+{
+	rd_cwnd_ = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
+	rd_ssthresh_ = tuning_.max_inflight_pkts;
+	rd_cwnd_acc_ = rd_flight_ = 0;
+	rd_loss_armed_ = true;
+}
+
+bool QueuePair::rd_window_allows(const RdResource &r, uint64_t now)
+{
+	if (tuning_.initial_window_pkts == 0 || rd_flight_ == r.flight ||
+	    rd_flight_ < std::min(rd_cwnd_, tuning_.max_inflight_pkts))
+		return true; /* off, the oldest READ in flight, or room in the window */
+	if (now - rd_last_req_ < uint64_t(tuning_.read_stall_us) * hz_ / 1000000)
+		return false;
+	/* No READ request for a while: the requester has what was sent or will re-request it;
+	 * waiting longer would only stall its last READs until its ACK timeout. */
+	for (uint32_t i = 0; i < attr_.max_dest_rd_atomic; i++)
+		rd_res_[i].flight = 0;
+	rd_flight_ = 0;
+	return true;
+}
+
+void QueuePair::rd_forget(RdResource &r)
+{
+	rd_flight_ -= std::min(r.flight, rd_flight_);
+	r.flight = 0;
+}
+
+void QueuePair::rd_confirm_oldest()
+{
+	/* A new READ: the requester completed one, the oldest answered in full (rxe sends a READ
+	 * beyond max_rd_atomic only after one completed). Its packets arrived: the window opens
+	 * by them (slow start up to rd_ssthresh_, then one per window, as window_on_ack). */
+	uint32_t n = attr_.max_dest_rd_atomic;
+	for (uint32_t j = 0; j < n; j++) {
+		RdResource &r = rd_res_[(rd_res_next_ + j) % n];
+		if (!r.valid || !r.read || r.flight == 0)
+			continue;
+		if (!r.sent_all)
+			return;
+		uint32_t pkts = r.flight;
+		rd_forget(r);
+		rd_loss_armed_ = true;
+		if (rd_cwnd_ < rd_ssthresh_) {
+			rd_cwnd_ = std::min(rd_cwnd_ + pkts, rd_ssthresh_);
+			return;
+		}
+		rd_cwnd_acc_ += pkts;
+		if (rd_cwnd_acc_ >= rd_cwnd_) {
+			rd_cwnd_acc_ -= rd_cwnd_;
+			rd_cwnd_ = std::min(rd_cwnd_ + 1, tuning_.max_inflight_pkts);
+		}
+		return;
+	}
+}
+
+void QueuePair::rd_on_duplicate(const RdResource &r)
+{
+	/* The responses of this READ from the gap on, and of every later READ, are lost or
+	 * dropped by the requester: no longer in flight. Halve once per loss: the requester
+	 * re-requests each later READ too, and again the same one only after its ACK timeout. */
+	uint32_t n = attr_.max_dest_rd_atomic;
+	for (uint32_t i = 0; i < n; i++)
+		if (rd_res_[i].valid && rd_res_[i].read &&
+		    psn_diff(rd_res_[i].first_psn, r.first_psn) >= 0) {
+			rd_res_[i].sent_all = false;
+			rd_forget(rd_res_[i]);
+		}
+	if (rd_loss_armed_ || psn_diff(r.first_psn, rd_dup_psn_) <= 0) {
+		rd_ssthresh_ = std::max(rd_cwnd_ / 2, tuning_.min_window_pkts);
+		rd_cwnd_ = rd_ssthresh_;
+		rd_cwnd_acc_ = 0;
+		rd_loss_armed_ = false;
+	}
+	rd_dup_psn_ = r.first_psn;
 }
 
 void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
@@ -379,17 +463,22 @@ void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 		    check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
 				 IBV_ACCESS_REMOTE_READ) == nullptr)
 			return;
-		/* Stop an older generation of the same READ still being sent. */
+		/* Stop an older generation of the same READ still being sent, and of the READs
+		 * after it: a requester takes responses in PSN order only, so it drops them and
+		 * re-requests those READs as well (go-back-N, rxe req_retry). */
 		for (uint32_t i = resp_head_; i != resp_tail_; i++) {
 			RespItem &o = resp_[i % resp_.size()];
-			if (o.kind == RespKind::read && psn_diff(psn, o.psn) >= 0 &&
-			    psn_diff(psn, psn_add(o.psn, o.total_pkts)) < 0)
+			if (o.kind == RespKind::read &&
+			    psn_diff(psn_add(o.psn, o.total_pkts), psn) > 0)
 				o.total_pkts = o.sent_pkts;
 		}
+		rd_last_req_ = now;
+		rd_on_duplicate(*res);
 		RespItem *it = push_resp(RespKind::read);
 		if (it == nullptr)
 			return;
 		uint32_t mtu = pmtu();
+		it->res = uint8_t(res - rd_res_.data());
 		it->psn = psn;
 		it->va = pkt.reth.va;
 		it->len = pkt.reth.dma_len;
@@ -600,6 +689,11 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
 			uint32_t mtu = pmtu();
 			uint32_t k = it.sent_pkts;
 			uint32_t n = std::min(mtu, it.len);
+			RdResource &res = rd_res_[it.res];
+			if (!rd_window_allows(res, now)) {
+				ctx_.counters_.read_window_waits++;
+				return sent;
+			}
 			if (!rate_allows(n + kMaxHdr, now))
 				return sent;
 			Opcode op = it.total_pkts == 1	     ? Opcode::RC_RDMA_READ_RESPONSE_ONLY
@@ -619,8 +713,12 @@ unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
 			it.sent_pkts++;
 			it.va += n;
 			it.len -= n;
-			if (it.sent_pkts == it.total_pkts)
+			res.flight++;
+			rd_flight_++;
+			if (it.sent_pkts == it.total_pkts) {
+				res.sent_all = true;
 				resp_head_++;
+			}
 			break;
 		}
 		}

@@ -230,6 +230,14 @@ struct QpTuning {
 	 * where a fixed 256-packet window lost and resent most of each. 0 = fixed window. */
 	uint32_t min_window_pkts = 4;
 	uint32_t initial_window_pkts = 16;
+	/* Responder: READ responses have no ACK, so the same window (same bounds, 0 = off)
+	 * limits the READ response packets sent and not yet known delivered. A new READ request
+	 * confirms the oldest READ answered in full (the requester completed one, the window
+	 * opens by its packets); a duplicate READ request is the loss signal (IBA 9.7.5.2.2, rxe
+	 * req_retry re-requests from the gap) and halves it once per loss. The oldest READ in
+	 * flight may always finish, and with no READ request for read_stall_us the packets in
+	 * flight count as delivered (the requester's last READs). */
+	uint32_t read_stall_us = 500;
 	bool dcqcn = true; /* requester rate reaction to CNPs (if the Context allows) */
 	bool ecn = true;   /* mark ECT(0) on sent packets */
 };
@@ -328,10 +336,11 @@ struct Counters {
 	uint64_t tx_hook_dropped = 0;
 	uint64_t acks_sent = 0, naks_sent = 0, rnr_naks_sent = 0;
 	uint64_t acks_rcvd = 0, naks_rcvd = 0, rnr_naks_rcvd = 0;
-	uint64_t retransmits = 0;     /* go-back-N restarts (NAK, timeout, RNR, missing response) */
-	uint64_t timeouts = 0;	      /* local ACK timeouts */
-	uint64_t read_replays = 0;    /* duplicate READ requests re-executed */
-	uint64_t atomic_replays = 0;  /* duplicate atomics answered from the saved result */
+	uint64_t retransmits = 0;  /* go-back-N restarts (NAK, timeout, RNR, missing response) */
+	uint64_t timeouts = 0;	   /* local ACK timeouts */
+	uint64_t read_replays = 0; /* duplicate READ requests re-executed */
+	uint64_t read_window_waits = 0; /* READ response held back by the response window */
+	uint64_t atomic_replays = 0;	/* duplicate atomics answered from the saved result */
 	uint64_t dup_no_resource = 0; /* duplicate READ/atomic older than the responder resources */
 	uint64_t rd_atomic_overflow =
 		0;		  /* READ/atomic beyond max_dest_rd_atomic (Invalid Request NAK) */
@@ -659,6 +668,12 @@ private:
 	void save_resource(const RdResource &r);
 	uint32_t rd_atomic_in_flight() const;
 	void rx_rc_duplicate(const Packet &pkt, uint64_t now);
+	/* READ response window (QpTuning::read_stall_us) */
+	void rd_window_reset();
+	bool rd_window_allows(const RdResource &r, uint64_t now);
+	void rd_confirm_oldest();
+	void rd_on_duplicate(const RdResource &r);
+	void rd_forget(RdResource &r);
 	void complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
 			   unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp);
 	void to_error();
@@ -721,6 +736,12 @@ private:
 	uint32_t rd_res_next_ = 0;
 	bool error_after_resp_ = false;
 	uint64_t last_cnp_ = 0;
+	/* READ response window: rd_cwnd_ packets, rd_flight_ sent and not confirmed (the sum of
+	 * the resources' own counts); one halving per loss until a new READ confirms progress. */
+	uint32_t rd_cwnd_ = 16, rd_ssthresh_ = 256, rd_cwnd_acc_ = 0, rd_flight_ = 0;
+	bool rd_loss_armed_ = true;
+	uint32_t rd_dup_psn_ = 0;
+	uint64_t rd_last_req_ = 0; /* cycles at the last READ request, new or duplicate */
 
 	/* DCQCN reaction point */
 	std::unique_ptr<Rate> rate_;
