@@ -12,6 +12,8 @@
 #include <getopt.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,8 +23,48 @@
 
 namespace gaudi::examples {
 
+namespace {
+const char *g_prog = "example";
+} /* namespace */
+
+const char *prog_name()
+{
+	return g_prog;
+}
+
+bool bad_opt(const char *opt, const char *text, const char *what)
+{
+	fprintf(stderr, "%s: %s %s: %s\n", g_prog, opt, text, what);
+	return false;
+}
+
+bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t &out)
+{
+	auto bad = [&](const char *why) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s (%" PRIu64 "..%" PRIu64 ")", why, min, max);
+		return bad_opt(opt, text, msg);
+	};
+	/* strtoull takes a sign and leading blanks (and "-1" becomes 2^64 - 1): a digit first. */
+	if (text[0] < '0' || text[0] > '9')
+		return bad("not an unsigned number");
+	errno = 0;
+	char *end = nullptr;
+	unsigned long long v = strtoull(text, &end, 0);
+	if (*end != '\0')
+		return bad("not an unsigned number");
+	if (errno == ERANGE || v < min || v > max)
+		return bad("out of range");
+	out = v;
+	return true;
+}
+
 bool eal_init(int &argc, char **&argv)
 {
+	if (argc > 0 && argv[0] != nullptr) {
+		const char *slash = strrchr(argv[0], '/');
+		g_prog = slash ? slash + 1 : argv[0];
+	}
 	setvbuf(stdout, nullptr, _IOLBF, 0);
 	int n = rte_eal_init(argc, argv);
 	if (n < 0) {
@@ -84,6 +126,9 @@ bool server_arg(int argc, char **argv, const char *&server)
 {
 	if (optind == argc - 1)
 		server = argv[optind];
+	if (optind < argc - 1)
+		fprintf(stderr, "%s: %s: a second server host (after %s); one only\n", g_prog,
+			argv[optind + 1], argv[optind]);
 	return optind >= argc - 1;
 }
 
