@@ -23,18 +23,14 @@
 
 namespace gaudi::examples {
 
-namespace {
-const char *g_prog = "example";
-} /* namespace */
-
 const char *prog_name()
 {
-	return g_prog;
+	return program_invocation_short_name; /* glibc: argv[0]'s last component */
 }
 
 bool bad_opt(const char *opt, const char *text, const char *what)
 {
-	fprintf(stderr, "%s: %s %s: %s\n", g_prog, opt, text, what);
+	fprintf(stderr, "%s: %s %s: %s\n", prog_name(), opt, text, what);
 	return false;
 }
 
@@ -61,10 +57,6 @@ bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, u
 
 bool eal_init(int &argc, char **&argv)
 {
-	if (argc > 0 && argv[0] != nullptr) {
-		const char *slash = strrchr(argv[0], '/');
-		g_prog = slash ? slash + 1 : argv[0];
-	}
 	setvbuf(stdout, nullptr, _IOLBF, 0);
 	int n = rte_eal_init(argc, argv);
 	if (n < 0) {
@@ -127,7 +119,7 @@ bool server_arg(int argc, char **argv, const char *&server)
 	if (optind == argc - 1)
 		server = argv[optind];
 	if (optind < argc - 1)
-		fprintf(stderr, "%s: %s: a second server host (after %s); one only\n", g_prog,
+		fprintf(stderr, "%s: %s: a second server host (after %s); one only\n", prog_name(),
 			argv[optind + 1], argv[optind]);
 	return optind >= argc - 1;
 }

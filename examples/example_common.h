@@ -63,7 +63,7 @@ bool parse_ib_mtu(const char *s, ibv_mtu &out);
 bool parse_mac(const char *s, roce::MacAddr &out);
 bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out);
 
-/* The program's name (argv[0]'s last component, set by eal_init), for its error lines. */
+/* The program's name (argv[0]'s last component), for its error lines. */
 const char *prog_name();
 
 /* Says "prog: opt text: what" on one line on stderr (the form every bad option value takes);

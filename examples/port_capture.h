@@ -15,6 +15,7 @@
 
 #include <sys/time.h>
 
+#include <cerrno> /* program_invocation_short_name (glibc) */
 #include <cstdio>
 #include <memory>
 
@@ -22,8 +23,6 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
-
-#include "example_common.h"
 
 namespace gaudi::examples {
 
@@ -37,14 +36,14 @@ public:
 		if (c->pcap_ != nullptr)
 			c->dump_ = pcap_dump_open(c->pcap_, path);
 		if (c->dump_ == nullptr) {
-			fprintf(stderr, "%s: --pcap %s: %s\n", prog_name(), path,
+			fprintf(stderr, "%s: --pcap %s: %s\n", program_invocation_short_name, path,
 				c->pcap_ ? pcap_geterr(c->pcap_) : "pcap_open_dead failed");
 			return nullptr;
 		}
 		static const rte_mbuf_dynflag flag = {"gaudi_example_capture_seen", 0};
 		int bit = rte_mbuf_dynflag_register(&flag);
 		if (bit < 0) {
-			fprintf(stderr, "%s: --pcap %s: no dynamic mbuf flag left\n", prog_name(),
+			fprintf(stderr, "%s: --pcap %s: no dynamic mbuf flag left\n", program_invocation_short_name,
 				path);
 			return nullptr;
 		}
@@ -53,7 +52,7 @@ public:
 		c->tx_cb_ = rte_eth_add_tx_callback(port, queue, on_tx, c.get());
 		if (c->rx_cb_ == nullptr || c->tx_cb_ == nullptr) {
 			fprintf(stderr, "%s: --pcap %s: ethdev RX/TX callbacks unavailable\n",
-				prog_name(), path);
+				program_invocation_short_name, path);
 			return nullptr;
 		}
 		return c;
