@@ -89,7 +89,8 @@ int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd, uint16_t nb_txd)
 	int socket = rte_eth_dev_socket_id(port);
 	if ((rc = rte_eth_dev_configure(port, 1, 1, &conf)) != 0 ||
 	    (rc = rte_eth_rx_queue_setup(port, 0, nb_rxd, socket, nullptr, mp)) != 0 ||
-	    (rc = rte_eth_tx_queue_setup(port, 0, nb_txd != 0 ? nb_txd : nb_rxd, socket, nullptr)) != 0)
+	    (rc = rte_eth_tx_queue_setup(port, 0, nb_txd != 0 ? nb_txd : nb_rxd, socket,
+					 nullptr)) != 0)
 		return rc;
 	rte_eth_promiscuous_enable(port); /* not every PMD has it; the examples work without */
 	return rte_eth_dev_start(port);
@@ -181,31 +182,20 @@ int parse_peer_opt(int c, const char *arg, PeerOpts &o)
 {
 	switch (c) {
 	case kOptIp:
-		if (!parse_ipv4(arg, o.ip)) {
-			fprintf(stderr, "--ip: an IPv4 address a.b.c.d, not %s\n", arg);
-			return -1;
-		}
+		if (!parse_ipv4(arg, o.ip))
+			return bad_opt("--ip", arg, "not an IPv4 address (a.b.c.d)") ? 1 : -1;
 		o.ip_set = true;
 		return 1;
 	case kOptPeerMac:
-		if (!parse_mac(arg, o.peer_mac)) {
-			fprintf(stderr, "--peer-mac: a MAC address xx:xx:xx:xx:xx:xx, not %s\n",
-				arg);
-			return -1;
-		}
+		if (!parse_mac(arg, o.peer_mac))
+			return bad_opt("--peer-mac", arg, "not a MAC address (xx:xx:xx:xx:xx:xx)")
+				       ? 1
+				       : -1;
 		o.peer_mac_set = true;
 		return 1;
-	case kOptDpdkPort: {
-		char *end = nullptr;
-		unsigned long v = strtoul(arg, &end, 0);
-		if (*arg == '\0' || *end != '\0' || v >= RTE_MAX_ETHPORTS) {
-			fprintf(stderr, "--dpdk-port: a port number below %d, not %s\n",
-				RTE_MAX_ETHPORTS, arg);
-			return -1;
-		}
-		o.dpdk_port = uint16_t(v);
-		return 1;
-	}
+	case kOptDpdkPort:
+		return parse_uint("--dpdk-port", arg, 0, RTE_MAX_ETHPORTS - 1, o.dpdk_port) ? 1
+											    : -1;
 	case kOptPcap:
 		o.pcap = arg;
 		return 1;

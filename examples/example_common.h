@@ -84,7 +84,6 @@ bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, T
 	return true;
 }
 
-
 /* The options of the examples that talk to a peer process, alike in each (long options only,
  * getopt_long codes from kPeerOptFirst): --ip=a.b.c.d our IPv4 address, --peer-mac=xx:..:xx the
  * peer's MAC (resolved otherwise), --dpdk-port=N, --pcap=FILE (port_capture.h). */

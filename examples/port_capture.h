@@ -43,8 +43,8 @@ public:
 		static const rte_mbuf_dynflag flag = {"gaudi_example_capture_seen", 0};
 		int bit = rte_mbuf_dynflag_register(&flag);
 		if (bit < 0) {
-			fprintf(stderr, "%s: --pcap %s: no dynamic mbuf flag left\n", program_invocation_short_name,
-				path);
+			fprintf(stderr, "%s: --pcap %s: no dynamic mbuf flag left\n",
+				program_invocation_short_name, path);
 			return nullptr;
 		}
 		c->seen_ = uint64_t(1) << bit;

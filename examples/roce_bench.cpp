@@ -410,7 +410,8 @@ int main(int argc, char **argv)
 			secs = strtod(v, &end);
 			/* a point runs this long per size: a day is far beyond any use */
 			if (end == v || *end != '\0' || !(secs > 0 && secs <= 86400))
-				return !bad_opt("--seconds", v, "not a duration in seconds (0..86400]");
+				return !bad_opt("--seconds", v,
+						"not a duration in seconds (0..86400]");
 		} else if (!strcmp(argv[i], "--mtu") && i + 1 < argc) {
 			if (!parse_ib_mtu(argv[i + 1], mtu))
 				return !bad_opt("--mtu", argv[i + 1],
@@ -449,7 +450,7 @@ int main(int argc, char **argv)
 			       "[--seconds S]\n");
 			return 0;
 		} else {
-			static const char *const with_value[] = {"--seconds", "--mtu", "--sizes",
+			static const char *const with_value[] = {"--seconds",  "--mtu", "--sizes",
 								 "--ud-sizes", "--rxd", "--txd"};
 			bool needs = false;
 			for (const char *w : with_value)

@@ -534,7 +534,8 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			if (!parse_ib_mtu(optarg, o.mtu))
-				return !bad_opt("-m", optarg, "not a path MTU (256|512|1024|2048|4096)");
+				return !bad_opt("-m", optarg,
+						"not a path MTU (256|512|1024|2048|4096)");
 			o.mtu_set = true;
 			break;
 		case 'r':
