@@ -7,7 +7,8 @@
  *
  * Options as ibv_*_pingpong where they apply:
  *   -p, --port=<port>      TCP port for the exchange (default 18515)
- *   -s, --size=<size>      message size 1..16 MiB (default 4096; UD 2048, must be <= the port's MTU)
+ *   -s, --size=<size>      message size, 1..16 MiB (default 4096; UD 2048, at most the port's
+ *                          MTU)
  *   -m, --mtu=<size>       path MTU 256..4096 (default 1024; UD: the largest the port carries)
  *   -r, --rx-depth=<dep>   receives to post (default 500)
  *   -n, --iters=<iters>    exchanges (default 1000)
