@@ -158,9 +158,12 @@ ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len)
 
 bool parse_ib_mtu(const char *s, ibv_mtu &out)
 {
-	int m = atoi(s);
+	char *end = nullptr;
+	unsigned long m = strtoul(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end != '\0')
+		return false; /* atoi took "1024x" and "-1" */
 	for (ibv_mtu v : {IBV_MTU_256, IBV_MTU_512, IBV_MTU_1024, IBV_MTU_2048, IBV_MTU_4096})
-		if (roce::mtu_bytes(v) == uint32_t(m)) {
+		if (roce::mtu_bytes(v) == m) {
 			out = v;
 			return true;
 		}
@@ -182,20 +185,23 @@ int parse_peer_opt(int c, const char *arg, PeerOpts &o)
 {
 	switch (c) {
 	case kOptIp:
-		if (!parse_ipv4(arg, o.ip))
-			return bad_opt("--ip", arg, "not an IPv4 address (a.b.c.d)") ? 1 : -1;
+		if (!parse_ipv4(arg, o.ip)) {
+			bad_opt("--ip", arg, "not an IPv4 address (a.b.c.d)");
+			return -1;
+		}
 		o.ip_set = true;
 		return 1;
 	case kOptPeerMac:
-		if (!parse_mac(arg, o.peer_mac))
-			return bad_opt("--peer-mac", arg, "not a MAC address (xx:xx:xx:xx:xx:xx)")
-				       ? 1
-				       : -1;
+		if (!parse_mac(arg, o.peer_mac)) {
+			bad_opt("--peer-mac", arg, "not a MAC address (xx:xx:xx:xx:xx:xx)");
+			return -1;
+		}
 		o.peer_mac_set = true;
 		return 1;
 	case kOptDpdkPort:
-		return parse_uint("--dpdk-port", arg, 0, RTE_MAX_ETHPORTS - 1, o.dpdk_port) ? 1
-											    : -1;
+		if (!parse_uint("--dpdk-port", arg, 0, RTE_MAX_ETHPORTS - 1, o.dpdk_port))
+			return -1;
+		return 1;
 	case kOptPcap:
 		o.pcap = arg;
 		return 1;

@@ -419,28 +419,22 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
 			if (!parse_sizes(argv[++i], 1u << 30, sizes)) {
-				fprintf(stderr,
-					"--sizes: want comma-separated byte counts "
-					"1..1073741824, got '%s'\n",
-					argv[i]);
-				return 1;
+				return !bad_opt("--sizes", argv[i],
+						"not comma-separated byte counts (1..1073741824)");
 			}
 		} else if (!strcmp(argv[i], "--ud-sizes") && i + 1 < argc) {
 			if (!parse_sizes(argv[++i], 4096, ud_sizes)) {
-				fprintf(stderr,
-					"--ud-sizes: want comma-separated byte counts "
-					"1..4096 (or '' for none), got '%s'\n",
-					argv[i]);
-				return 1;
+				return !bad_opt("--ud-sizes", argv[i],
+						"not comma-separated byte counts (1..4096, or '' "
+						"for none)");
 			}
 		} else if ((!strcmp(argv[i], "--rxd") || !strcmp(argv[i], "--txd")) &&
 			   i + 1 < argc) {
 			char *end;
 			unsigned long n = strtoul(argv[i + 1], &end, 10);
 			if (*end != '\0' || n < 64 || n > 32768 || (n & (n - 1))) {
-				fprintf(stderr, "%s: want a power of two 64..32768, got '%s'\n",
-					argv[i], argv[i + 1]);
-				return 1;
+				return !bad_opt(argv[i], argv[i + 1],
+						"not a power of two (64..32768)");
 			}
 			(argv[i][2] == 'r' ? rxd : txd) = uint16_t(n);
 			i++;

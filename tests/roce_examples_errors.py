@@ -60,6 +60,10 @@ BAD = [
     ('bench', ['--seconds', '-1'], 'roce_bench: --seconds -1: not a duration'),
     ('bench', ['--seconds', 'abc'], 'roce_bench: --seconds abc: not a duration'),
     ('bench', ['--bogus'], 'roce_bench: --bogus: unknown option'),
+    ('bench', ['--mtu', '1024x'], 'roce_bench: --mtu 1024x: not a path MTU'),
+    ('bench', ['--rxd', '100'], 'roce_bench: --rxd 100: not a power of two (64..32768)'),
+    ('bench', ['--sizes', '0'], 'roce_bench: --sizes 0: not comma-separated byte counts'),
+    ('bench', ['--mtu'], 'roce_bench: --mtu: a value is needed'),
 ]
 
 
