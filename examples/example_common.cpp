@@ -12,6 +12,8 @@
 #include <getopt.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +22,38 @@
 #include <rte_eal.h>
 
 namespace gaudi::examples {
+
+const char *prog_name()
+{
+	return program_invocation_short_name; /* glibc: argv[0]'s last component */
+}
+
+bool bad_opt(const char *opt, const char *text, const char *what)
+{
+	fprintf(stderr, "%s: %s %s: %s\n", prog_name(), opt, text, what);
+	return false;
+}
+
+bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t &out)
+{
+	auto bad = [&](const char *why) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s (%" PRIu64 "..%" PRIu64 ")", why, min, max);
+		return bad_opt(opt, text, msg);
+	};
+	/* strtoull takes a sign and leading blanks (and "-1" becomes 2^64 - 1): a digit first. */
+	if (text[0] < '0' || text[0] > '9')
+		return bad("not an unsigned number");
+	errno = 0;
+	char *end = nullptr;
+	unsigned long long v = strtoull(text, &end, 0);
+	if (*end != '\0')
+		return bad("not an unsigned number");
+	if (errno == ERANGE || v < min || v > max)
+		return bad("out of range");
+	out = v;
+	return true;
+}
 
 bool eal_init(int &argc, char **&argv)
 {
@@ -55,7 +89,8 @@ int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd, uint16_t nb_txd)
 	int socket = rte_eth_dev_socket_id(port);
 	if ((rc = rte_eth_dev_configure(port, 1, 1, &conf)) != 0 ||
 	    (rc = rte_eth_rx_queue_setup(port, 0, nb_rxd, socket, nullptr, mp)) != 0 ||
-	    (rc = rte_eth_tx_queue_setup(port, 0, nb_txd != 0 ? nb_txd : nb_rxd, socket, nullptr)) != 0)
+	    (rc = rte_eth_tx_queue_setup(port, 0, nb_txd != 0 ? nb_txd : nb_rxd, socket,
+					 nullptr)) != 0)
 		return rc;
 	rte_eth_promiscuous_enable(port); /* not every PMD has it; the examples work without */
 	return rte_eth_dev_start(port);
@@ -84,6 +119,9 @@ bool server_arg(int argc, char **argv, const char *&server)
 {
 	if (optind == argc - 1)
 		server = argv[optind];
+	if (optind < argc - 1)
+		fprintf(stderr, "%s: %s: a second server host (after %s); one only\n", prog_name(),
+			argv[optind + 1], argv[optind]);
 	return optind >= argc - 1;
 }
 
@@ -120,9 +158,12 @@ ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len)
 
 bool parse_ib_mtu(const char *s, ibv_mtu &out)
 {
-	int m = atoi(s);
+	char *end = nullptr;
+	unsigned long m = strtoul(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end != '\0')
+		return false; /* atoi took "1024x" and "-1" */
 	for (ibv_mtu v : {IBV_MTU_256, IBV_MTU_512, IBV_MTU_1024, IBV_MTU_2048, IBV_MTU_4096})
-		if (roce::mtu_bytes(v) == uint32_t(m)) {
+		if (roce::mtu_bytes(v) == m) {
 			out = v;
 			return true;
 		}
@@ -145,30 +186,22 @@ int parse_peer_opt(int c, const char *arg, PeerOpts &o)
 	switch (c) {
 	case kOptIp:
 		if (!parse_ipv4(arg, o.ip)) {
-			fprintf(stderr, "--ip: an IPv4 address a.b.c.d, not %s\n", arg);
+			bad_opt("--ip", arg, "not an IPv4 address (a.b.c.d)");
 			return -1;
 		}
 		o.ip_set = true;
 		return 1;
 	case kOptPeerMac:
 		if (!parse_mac(arg, o.peer_mac)) {
-			fprintf(stderr, "--peer-mac: a MAC address xx:xx:xx:xx:xx:xx, not %s\n",
-				arg);
+			bad_opt("--peer-mac", arg, "not a MAC address (xx:xx:xx:xx:xx:xx)");
 			return -1;
 		}
 		o.peer_mac_set = true;
 		return 1;
-	case kOptDpdkPort: {
-		char *end = nullptr;
-		unsigned long v = strtoul(arg, &end, 0);
-		if (*arg == '\0' || *end != '\0' || v >= RTE_MAX_ETHPORTS) {
-			fprintf(stderr, "--dpdk-port: a port number below %d, not %s\n",
-				RTE_MAX_ETHPORTS, arg);
+	case kOptDpdkPort:
+		if (!parse_uint("--dpdk-port", arg, 0, RTE_MAX_ETHPORTS - 1, o.dpdk_port))
 			return -1;
-		}
-		o.dpdk_port = uint16_t(v);
 		return 1;
-	}
 	case kOptPcap:
 		o.pcap = arg;
 		return 1;

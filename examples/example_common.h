@@ -42,8 +42,8 @@ int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd = 1024, uint16_t 
  * nullptr, said on stderr, on failure. */
 rte_mempool *start_ports(const char *pool_name, unsigned n, bool loop, uint16_t port);
 
-/* The one positional argument, the server's host (stays nullptr without one); false when there
- * are more. */
+/* The one positional argument, the server's host (stays nullptr without one); false, said on
+ * one line naming the extra one, when there are more. */
 bool server_arg(int argc, char **argv, const char *&server);
 
 /* The RoCE Context on port: GID ::ffff:ip (IPv4 frames) or, with link_local, fe80:: from the
@@ -62,6 +62,27 @@ ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len);
 bool parse_ib_mtu(const char *s, ibv_mtu &out);
 bool parse_mac(const char *s, roce::MacAddr &out);
 bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out);
+
+/* The program's name (argv[0]'s last component), for its error lines. */
+const char *prog_name();
+
+/* Says "prog: opt text: what" on one line on stderr (the form every bad option value takes);
+ * returns false. */
+bool bad_opt(const char *opt, const char *text, const char *what);
+
+/* An unsigned decimal (or 0x hex) option value in min..max: digits only (no sign, no blanks, no
+ * trailing text), no overflow. false, said with bad_opt naming the option and the range, when the
+ * text is not one; out is untouched then. */
+bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t &out);
+template <class T>
+bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, T &out)
+{
+	uint64_t v = 0;
+	if (!parse_uint(opt, text, min, max, v))
+		return false;
+	out = T(v);
+	return true;
+}
 
 /* The options of the examples that talk to a peer process, alike in each (long options only,
  * getopt_long codes from kPeerOptFirst): --ip=a.b.c.d our IPv4 address, --peer-mac=xx:..:xx the

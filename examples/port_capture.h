@@ -15,6 +15,7 @@
 
 #include <sys/time.h>
 
+#include <cerrno> /* program_invocation_short_name (glibc) */
 #include <cstdio>
 #include <memory>
 
@@ -35,21 +36,23 @@ public:
 		if (c->pcap_ != nullptr)
 			c->dump_ = pcap_dump_open(c->pcap_, path);
 		if (c->dump_ == nullptr) {
-			fprintf(stderr, "capture %s: %s\n", path,
+			fprintf(stderr, "%s: --pcap %s: %s\n", program_invocation_short_name, path,
 				c->pcap_ ? pcap_geterr(c->pcap_) : "pcap_open_dead failed");
 			return nullptr;
 		}
 		static const rte_mbuf_dynflag flag = {"gaudi_example_capture_seen", 0};
 		int bit = rte_mbuf_dynflag_register(&flag);
 		if (bit < 0) {
-			fprintf(stderr, "capture %s: no dynamic mbuf flag left\n", path);
+			fprintf(stderr, "%s: --pcap %s: no dynamic mbuf flag left\n",
+				program_invocation_short_name, path);
 			return nullptr;
 		}
 		c->seen_ = uint64_t(1) << bit;
 		c->rx_cb_ = rte_eth_add_rx_callback(port, queue, on_rx, c.get());
 		c->tx_cb_ = rte_eth_add_tx_callback(port, queue, on_tx, c.get());
 		if (c->rx_cb_ == nullptr || c->tx_cb_ == nullptr) {
-			fprintf(stderr, "capture %s: ethdev RX/TX callbacks unavailable\n", path);
+			fprintf(stderr, "%s: --pcap %s: ethdev RX/TX callbacks unavailable\n",
+				program_invocation_short_name, path);
 			return nullptr;
 		}
 		return c;

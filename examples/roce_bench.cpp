@@ -46,6 +46,9 @@ extern "C" {
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
+using gaudi::examples::bad_opt;
+using gaudi::examples::parse_ib_mtu;
+using gaudi::examples::prog_name;
 
 namespace {
 
@@ -401,43 +404,53 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--icrc"))
 			icrc = true;
-		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
-			secs = atof(argv[++i]);
-		else if (!strcmp(argv[i], "--mtu") && i + 1 < argc)
-			mtu = ibv_mtu(__builtin_ctz(atoi(argv[++i]) >> 7));
-		else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+			char *end = nullptr;
+			const char *v = argv[++i];
+			secs = strtod(v, &end);
+			/* a point runs this long per size: a day is far beyond any use */
+			if (end == v || *end != '\0' || !(secs > 0 && secs <= 86400))
+				return !bad_opt("--seconds", v,
+						"not a duration in seconds (0..86400]");
+		} else if (!strcmp(argv[i], "--mtu") && i + 1 < argc) {
+			if (!parse_ib_mtu(argv[i + 1], mtu))
+				return !bad_opt("--mtu", argv[i + 1],
+						"not a path MTU (256|512|1024|2048|4096)");
+			i++;
+		} else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
 			if (!parse_sizes(argv[++i], 1u << 30, sizes)) {
-				fprintf(stderr,
-					"--sizes: want comma-separated byte counts "
-					"1..1073741824, got '%s'\n",
-					argv[i]);
-				return 1;
+				return !bad_opt("--sizes", argv[i],
+						"not comma-separated byte counts (1..1073741824)");
 			}
 		} else if (!strcmp(argv[i], "--ud-sizes") && i + 1 < argc) {
 			if (!parse_sizes(argv[++i], 4096, ud_sizes)) {
-				fprintf(stderr,
-					"--ud-sizes: want comma-separated byte counts "
-					"1..4096 (or '' for none), got '%s'\n",
-					argv[i]);
-				return 1;
+				return !bad_opt("--ud-sizes", argv[i],
+						"not comma-separated byte counts (1..4096, or '' "
+						"for none)");
 			}
 		} else if ((!strcmp(argv[i], "--rxd") || !strcmp(argv[i], "--txd")) &&
 			   i + 1 < argc) {
 			char *end;
 			unsigned long n = strtoul(argv[i + 1], &end, 10);
 			if (*end != '\0' || n < 64 || n > 32768 || (n & (n - 1))) {
-				fprintf(stderr, "%s: want a power of two 64..32768, got '%s'\n",
-					argv[i], argv[i + 1]);
-				return 1;
+				return !bad_opt(argv[i], argv[i + 1],
+						"not a power of two (64..32768)");
 			}
 			(argv[i][2] == 'r' ? rxd : txd) = uint16_t(n);
 			i++;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: roce_bench [EAL args] -- [--seconds S] [--mtu 256..4096] "
+			       "[--sizes LIST] [--ud-sizes LIST] [--rxd N] [--txd N] | --icrc "
+			       "[--seconds S]\n");
+			return 0;
 		} else {
-			fprintf(stderr,
-				"usage: roce_bench [EAL args] -- [--seconds S] [--mtu "
-				"256..4096] [--sizes LIST] [--ud-sizes LIST] [--rxd N] [--txd N] | "
-				"--icrc "
-				"[--seconds S]\n");
+			static const char *const with_value[] = {"--seconds",  "--mtu", "--sizes",
+								 "--ud-sizes", "--rxd", "--txd"};
+			bool needs = false;
+			for (const char *w : with_value)
+				needs |= !strcmp(argv[i], w);
+			fprintf(stderr, "%s: %s: %s (see --help)\n", prog_name(), argv[i],
+				needs ? "a value is needed" : "unknown option");
 			return 1;
 		}
 	}

@@ -53,6 +53,10 @@ using namespace gaudi::examples::perftest;
 
 namespace {
 
+/* -t, -r: a work queue of the RoCE layer holds up to 65536 requests (as its SRQ). */
+constexpr uint32_t kMaxDepth = 65536;
+#define TESTS "write|read|send|atomic|write_lat|read_lat|send_lat"
+
 void usage(const char *argv0)
 {
 	printf("Usage: %s [EAL args] -- --test=TEST [options]          server\n"
@@ -80,19 +84,6 @@ void usage(const char *argv0)
 	       "  --dpdk-port=N           the DPDK port (0)\n"
 	       "  --pcap=FILE             every frame the port sends or receives\n",
 	       argv0, argv0);
-}
-
-/* A whole number lo..hi for option opt; false (said: "-q: 1 to 64 QPs, not 65") otherwise. */
-bool in_range(const char *opt, const char *what, const char *arg, long lo, long hi, uint32_t &v)
-{
-	char *end = nullptr;
-	long n = strtol(arg, &end, 0);
-	if (*arg == '\0' || *end != '\0' || n < lo || n > hi) {
-		fprintf(stderr, "%s: %ld to %ld %s, not %s\n", opt, lo, hi, what, arg);
-		return false;
-	}
-	v = uint32_t(n);
-	return true;
 }
 
 } /* namespace */
@@ -137,17 +128,16 @@ int main(int argc, char **argv)
 				o.test = Test::read, o.lat = true;
 			else if (!strcmp(optarg, "send_lat"))
 				o.test = Test::send, o.lat = true;
-			else {
-				usage(argv[0]);
-				return 1;
-			}
+			else
+				return !bad_opt("-T", optarg, "not a test (" TESTS ")");
 			break;
 		case 's':
-			o.size = strtoull(optarg, nullptr, 0);
+			if (!parse_uint("-s", optarg, 1, kMaxSize, o.size))
+				return 1;
 			o.size_set = true;
 			break;
 		case 'q':
-			if (!in_range("-q", "QPs", optarg, 1, 64, o.num_qps))
+			if (!parse_uint("-q", optarg, 1, 64, o.num_qps))
 				return 1;
 			break;
 		case 'R':
@@ -157,11 +147,11 @@ int main(int argc, char **argv)
 			o.duplex = true;
 			break;
 		case 'I':
-			if (!in_range("-I", "bytes inline", optarg, 0, 4096, o.inline_size))
+			if (!parse_uint("-I", optarg, 0, 4096, o.inline_size))
 				return 1;
 			break;
 		case 'D':
-			if (!in_range("-D", "seconds", optarg, 1, 3600, o.duration))
+			if (!parse_uint("-D", optarg, 1, 3600, o.duration))
 				return 1;
 			break;
 		case 'A':
@@ -169,50 +159,51 @@ int main(int argc, char **argv)
 				o.cas = false;
 			else if (!strcmp(optarg, "CMP_AND_SWAP"))
 				o.cas = true;
-			else {
-				fprintf(stderr, "-A: FETCH_AND_ADD or CMP_AND_SWAP, not %s\n",
-					optarg);
-				return 1;
-			}
+			else
+				return !bad_opt("-A", optarg,
+						"not an atomic type (FETCH_AND_ADD|CMP_AND_SWAP)");
 			break;
 		case 'a':
 			o.all = true;
 			break;
 		case 'n':
-			o.iters = strtoull(optarg, nullptr, 0);
+			if (!parse_uint("-n", optarg, 5, UINT32_MAX, o.iters))
+				return 1;
 			o.iters_set = true;
 			break;
 		case 'm':
-			if (!parse_ib_mtu(optarg, o.mtu)) {
-				usage(argv[0]);
-				return 1;
-			}
+			if (!parse_ib_mtu(optarg, o.mtu))
+				return !bad_opt("-m", optarg,
+						"not a path MTU (256|512|1024|2048|4096)");
 			break;
 		case 'p':
-			o.tcp_port = atoi(optarg);
+			if (!parse_uint("-p", optarg, 1, 65535, o.tcp_port))
+				return 1;
 			break;
 		case 't':
-			o.tx_depth = uint32_t(atoi(optarg));
+			if (!parse_uint("-t", optarg, 1, kMaxDepth, o.tx_depth))
+				return 1;
 			break;
 		case 'r':
-			o.rx_depth = uint32_t(atoi(optarg));
+			if (!parse_uint("-r", optarg, 1, kMaxDepth, o.rx_depth))
+				return 1;
 			break;
 		case 'x':
-			o.gid_idx = atoi(optarg);
+			/* the GID table: 0 link-local IPv6, 1 IPv4 */
+			if (!parse_uint("-x", optarg, 0, 1, o.gid_idx))
+				return 1;
 			break;
-		default:
+		case 'h':
 			usage(argv[0]);
-			return c == 'h' ? 0 : 1;
+			return 0;
+		default:
+			return 1; /* getopt named the unknown option or the missing value */
 		}
 	}
-	if (!server_arg(argc, argv, o.server)) {
-		usage(argv[0]);
+	if (!server_arg(argc, argv, o.server))
 		return 1;
-	}
-	if (!o.test_set || o.iters < 5 || o.size < 1 || o.size > kMaxSize || o.tx_depth < 1 ||
-	    o.rx_depth < 1 || (o.gid_idx != 0 && o.gid_idx != 1)) {
-		fprintf(stderr, "need --test, -n >= 5, 1 <= -s <= 2^23, -x 0|1\n");
-		usage(argv[0]);
+	if (!o.test_set) {
+		fprintf(stderr, "%s: --test: missing (" TESTS ")\n", prog_name());
 		return 1;
 	}
 	/* What this peer does not do (perftest does): say so instead of hanging the peer. */

@@ -7,7 +7,8 @@
  *
  * Options as ibv_*_pingpong where they apply:
  *   -p, --port=<port>      TCP port for the exchange (default 18515)
- *   -s, --size=<size>      message size (default 4096; UD 2048, must be <= the port's MTU)
+ *   -s, --size=<size>      message size, 1..16 MiB (default 4096; UD 2048, at most the port's
+ *                          MTU)
  *   -m, --mtu=<size>       path MTU 256..4096 (default 1024; UD: the largest the port carries)
  *   -r, --rx-depth=<dep>   receives to post (default 500)
  *   -n, --iters=<iters>    exchanges (default 1000)
@@ -27,7 +28,8 @@
  *   --dpdk-port=N (default 0),
  *   --loop (both ends in this process on ports 0/1 of a `pair`, interleaved polling),
  *   --busy-poll (never yield the CPU; see below), --pcap=FILE (write every frame the port
- *   sends or receives to FILE, for examples/roce_decode).
+ *   sends or receives to FILE, for examples/roce_decode; with --loop port 0, which sees both
+ *   directions).
  *
  * CPU sharing: EAL pins the main lcore of every process to the first CPU of its core list,
  * so two roce_pingpong processes started without -l both spin on CPU 0 and take turns only
@@ -82,6 +84,9 @@ using namespace gaudi::examples;
 namespace {
 
 enum { kRecvWrid = 1, kSendWrid = 2 };
+/* -s: both ends' buffers live in this process with --loop; 16 MiB keeps that small while far
+ * above what a pingpong measures (ibv_rc_pingpong itself has no limit). */
+constexpr uint32_t kMaxSize = 16u << 20;
 constexpr int kSrqMaxQp = 256; /* srq_pingpong.c MAX_QP: addresses exchanged, used or not */
 constexpr uint32_t kUdQkey = 0x11111111; /* ibv_ud_pingpong */
 /* Empty polls before an idle end yields the CPU (two-process mode, see the header comment). */
@@ -94,7 +99,7 @@ constexpr unsigned kResolveMs = 5000;
 
 struct Opts : PeerOpts { /* --ip, --peer-mac, --dpdk-port, --pcap */
 	int tcp_port = 18515;
-	int size = -1;
+	int size = 0; /* 0: the default, 4096 (2048 for UD) */
 	ibv_mtu mtu = IBV_MTU_1024;
 	int rx_depth = 500;
 	int iters = 1000;
@@ -521,41 +526,45 @@ int main(int argc, char **argv)
 		}
 		switch (c) {
 		case 'p':
-			o.tcp_port = atoi(optarg);
+			if (!parse_uint("-p", optarg, 1, 65535, o.tcp_port))
+				return 1;
 			break;
 		case 's':
-			o.size = atoi(optarg);
+			if (!parse_uint("-s", optarg, 1, kMaxSize, o.size))
+				return 1;
 			break;
 		case 'm':
-			if (!parse_ib_mtu(optarg, o.mtu)) {
-				usage(argv[0]);
-				return 1;
-			}
+			if (!parse_ib_mtu(optarg, o.mtu))
+				return !bad_opt("-m", optarg,
+						"not a path MTU (256|512|1024|2048|4096)");
 			o.mtu_set = true;
 			break;
 		case 'r':
-			o.rx_depth = atoi(optarg);
+			/* ibv_create_srq's limit, and a receive queue's in the RoCE layer */
+			if (!parse_uint("-r", optarg, 1, 65536, o.rx_depth))
+				return 1;
 			break;
 		case 'n':
-			o.iters = atoi(optarg);
+			if (!parse_uint("-n", optarg, 1, INT32_MAX, o.iters))
+				return 1;
 			break;
 		case 'g':
-			o.gid_idx = atoi(optarg);
-			if (o.gid_idx != 0 && o.gid_idx != 1) {
-				fprintf(stderr,
-					"GID index %d: the table has 0 (link-local IPv6) and 1 "
-					"(IPv4)\n",
-					o.gid_idx);
+			/* the table has 0 (link-local IPv6) and 1 (IPv4) */
+			if (!parse_uint("-g", optarg, 0, 1, o.gid_idx))
 				return 1;
-			}
 			break;
 		case 'c':
 			o.validate = true;
 			break;
 		case 'T':
-			o.type = !strcmp(optarg, "ud")	 ? IBV_QPT_UD
-				 : !strcmp(optarg, "uc") ? IBV_QPT_UC
-							 : IBV_QPT_RC;
+			if (!strcmp(optarg, "rc"))
+				o.type = IBV_QPT_RC;
+			else if (!strcmp(optarg, "uc"))
+				o.type = IBV_QPT_UC;
+			else if (!strcmp(optarg, "ud"))
+				o.type = IBV_QPT_UD;
+			else
+				return !bad_opt("-T", optarg, "not a transport (rc|uc|ud)");
 			break;
 		case 'L':
 			o.loop = true;
@@ -567,19 +576,20 @@ int main(int argc, char **argv)
 			o.srq = true;
 			break;
 		case 'q':
-			o.num_qp = atoi(optarg);
+			if (!parse_uint("-q", optarg, 1, kSrqMaxQp - 1, o.num_qp))
+				return 1;
 			o.num_qp_set = true;
 			break;
-		default:
+		case 'h':
 			usage(argv[0]);
-			return c == 'h' ? 0 : 1;
+			return 0;
+		default:
+			return 1; /* getopt named the unknown option or the missing value */
 		}
 	}
-	if (!server_arg(argc, argv, o.server)) {
-		usage(argv[0]);
+	if (!server_arg(argc, argv, o.server))
 		return 1;
-	}
-	if (o.size < 0)
+	if (o.size == 0)
 		o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
 	if (o.num_qp_set && !o.srq) {
 		fprintf(stderr, "-q: several QPs only with --srq (ibv_srq_pingpong)\n");
@@ -615,6 +625,10 @@ int main(int argc, char **argv)
 				mtu_bytes(o.mtu));
 			return 1;
 		}
+		/* Port 0, the server's, sees every frame of the pair: the whole conversation. */
+		std::unique_ptr<PortCapture> cap;
+		if (o.pcap != nullptr && !(cap = PortCapture::open(o.pcap, 0, 0)))
+			return 1;
 		End srv(o, false, 0, mp, {10, 0, 0, 1}), cli(o, true, 1, mp, {10, 0, 0, 2});
 		for (const Dest &d : cli.local())
 			print_dest("local", d);

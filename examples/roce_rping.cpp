@@ -10,7 +10,8 @@
  * client: the server's), -p port (7174), -S ping data size (64, at least 26 and below 65536),
  * -C count (client: pings; 0 = forever), -v print the ping data, -V validate it (client).
  * Extensions: --ip=a.b.c.d our IPv4 address as a client (default 10.0.0.2), --dpdk-port=N,
- * --pcap=FILE (every frame the port sends or receives), --loop, --msg: speak librdmacm's
+ * --pcap=FILE (every frame the port sends or receives; with --loop port 0, which sees both
+ * directions), --loop, --msg: speak librdmacm's
  * rdma_server / rdma_client instead (port 7471 by default; the client SENDs 16 bytes, the server
  * answers with 16, then both disconnect); --ud: udaddy's (port space UDP: SIDR_REQ/SIDR_REP
  * give the client the server's QPN and Q_Key; the client sends -C UD SEND_WITH_IMMs of -S
@@ -573,20 +574,17 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "a:p:C:S:scvVdh", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'a':
-			if (!parse_ipv4(optarg, o.addr)) {
-				fprintf(stderr, "-a %s: an IPv4 address is needed\n", optarg);
-				return 1;
-			}
+			if (!parse_ipv4(optarg, o.addr))
+				return !bad_opt("-a", optarg, "not an IPv4 address (a.b.c.d)");
 			o.addr_set = true;
 			break;
 		case 'I':
-			if (!parse_ipv4(optarg, o.ip)) {
-				fprintf(stderr, "--ip %s: an IPv4 address is needed\n", optarg);
-				return 1;
-			}
+			if (!parse_ipv4(optarg, o.ip))
+				return !bad_opt("--ip", optarg, "not an IPv4 address (a.b.c.d)");
 			break;
 		case 'p':
-			o.port = uint16_t(atoi(optarg));
+			if (!parse_uint("-p", optarg, 1, 65535, o.port))
+				return 1;
 			o.port_set = true;
 			break;
 		case 'M':
@@ -596,20 +594,14 @@ int main(int argc, char **argv)
 			o.ud = true;
 			break;
 		case 'C':
-			o.count = atoi(optarg);
-			if (o.count < 0) {
-				fprintf(stderr, "Invalid count %d\n", o.count);
+			/* 0: ping until stopped, as rping */
+			if (!parse_uint("-C", optarg, 0, INT32_MAX, o.count))
 				return 1;
-			}
 			break;
 		case 'S':
-			o.size = atoi(optarg);
-			size_set = true;
-			if (o.size < kMinSize || o.size > kMaxSize) {
-				fprintf(stderr, "Invalid size %d (valid range is %d to %d)\n",
-					o.size, kMinSize, kMaxSize);
+			if (!parse_uint("-S", optarg, kMinSize, kMaxSize, o.size))
 				return 1;
-			}
+			size_set = true;
 			break;
 		case 's':
 			o.server = 1;
@@ -627,7 +619,9 @@ int main(int argc, char **argv)
 			o.debug = true;
 			break;
 		case 'P':
-			o.dpdk_port = uint16_t(atoi(optarg));
+			if (!parse_uint("--dpdk-port", optarg, 0, RTE_MAX_ETHPORTS - 1,
+					o.dpdk_port))
+				return 1;
 			break;
 		case 'W':
 			o.pcap = optarg;
@@ -635,13 +629,20 @@ int main(int argc, char **argv)
 		case 'L':
 			o.loop = true;
 			break;
-		default:
+		case 'h':
 			usage(argv[0]);
-			return c == 'h' ? 0 : 1;
+			return 0;
+		default:
+			return 1; /* getopt named the unknown option or the missing value */
 		}
 	}
-	if (optind < argc || (o.server == -1 && !o.loop)) {
-		usage(argv[0]);
+	if (optind < argc) {
+		fprintf(stderr, "%s: %s: unexpected argument (the server's address is -a)\n",
+			prog_name(), argv[optind]);
+		return 1;
+	}
+	if (o.server == -1 && !o.loop) {
+		fprintf(stderr, "%s: -s (server), -c (client) or --loop is needed\n", prog_name());
 		return 1;
 	}
 	if (o.server == 0 && !o.addr_set) {
@@ -666,6 +667,10 @@ int main(int argc, char **argv)
 		return 1;
 	int rc = 0;
 	if (o.loop) {
+		/* Port 0, the server's, sees every frame of the pair: the whole conversation. */
+		std::unique_ptr<PortCapture> cap;
+		if (o.pcap != nullptr && !(cap = PortCapture::open(o.pcap, 0, 0)))
+			return 1;
 		{
 			End srv(o, true, 0, mp, {10, 0, 0, 1}), cli(o, false, 1, mp, {10, 0, 0, 2});
 			if (!srv.start({}) || !cli.start(Gid::from_ipv4({10, 0, 0, 1})))

@@ -99,9 +99,9 @@ def main():
         # Bad input (-R's, the peer options'): one line naming the option, exit status 1.
         for args, said in ((['--test=write', '-R', '-x', '0'], "-R: the RDMA CM's addresses are IPv4"),
                            (['--test=write', '-R', 'localhost'], '-R: the server is an IPv4 address, not localhost'),
-                           (['--test=write', '--ip=10.0.0'], '--ip: an IPv4 address a.b.c.d, not 10.0.0'),
+                           (['--test=write', '--ip=10.0.0'], 'roce_perftest: --ip 10.0.0: not an IPv4 address'),
                            (['--test=write', '--peer-mac=02:00'],
-                            '--peer-mac: a MAC address xx:xx:xx:xx:xx:xx, not 02:00')):
+                            'roce_perftest: --peer-mac 02:00: not a MAC address')):
             if only and only not in 'bad input':
                 break
             a, b = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)

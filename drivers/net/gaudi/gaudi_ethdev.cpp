@@ -321,8 +321,10 @@ int gaudi_remove_ports(rte_device *device)
 	RTE_ETH_FOREACH_DEV_OF(pid, device)
 	{
 		/* ethdev refuses to close a started port; a secondary only lets go of its own
-		 * attachment (the port runs on in the primary). */
-		if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+		 * attachment (the port runs on in the primary). A port never started or stopped
+		 * by the application is left alone (ethdev logs "already stopped" otherwise). */
+		if (rte_eal_process_type() == RTE_PROC_PRIMARY &&
+		    rte_eth_devices[pid].data->dev_started)
 			rte_eth_dev_stop(pid);
 		rte_eth_dev_close(pid);
 	}
