@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Research hooks: seeded fault injection (drop, duplicate, reorder, delay, corrupt, ECN CE)
- * on TX and RX, held packets and the packet log.
+/* Research hooks: seeded fault injection (drop, duplicate, reorder, delay, corrupt, ECN CE),
+ * held packets (the delay line) and the packet log. The TX and RX paths (roce_net.cpp) call
+ * tx_hook / rx_hook once per frame of a QP with faults set, as a filter that may consume,
+ * delay or pass the frame; the ordinary transmit lives in roce_net.cpp.
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_internal.h"
 
@@ -41,61 +43,53 @@ bool FaultConfig::enabled() const
 	return any(tx) || any(rx);
 }
 
-void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
+/* TX filter: draws the packet's fate. The frame is consumed (dropped, held back for a later
+ * release) or passed on to the TX path with `fate` for the packet log; a duplicate is queued
+ * here, ahead of the original. */
+Context::HookVerdict Context::tx_hook(QueuePair *qp, rte_mbuf *m, const Packet &pkt,
+				      std::string_view &fate)
 {
-	uint32_t lqpn = qp ? qp->qpn_ : 0;
+	const FaultDir &f = qp->faults_.tx;
+	uint32_t lqpn = qp->qpn_;
 	uint32_t flen = m->pkt_len;
-	if (qp != nullptr && qp->faults_on_) {
-		const FaultDir &f = qp->faults_.tx;
-		/* Always draw the same number of values per packet: reproducible sequences. */
-		double r_drop = qp->rnd(), r_cor = qp->rnd(), r_ce = qp->rnd(), r_dup = qp->rnd(),
-		       r_reo = qp->rnd(), r_del = qp->rnd();
-		uint64_t now = rte_get_timer_cycles();
-		if (r_drop < f.drop) {
-			log(true, pkt, lqpn, flen, "drop");
-			counters_.tx_hook_dropped++;
-			rte_pktmbuf_free(m);
-			return;
-		}
-		uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
-		std::string_view fate;
-		if (r_cor < f.corrupt) {
-			d[m->data_len - 1] ^= 0x01; /* last ICRC byte */
-			fate = "corrupt";
-		}
-		if (r_ce < f.ecn_ce) {
-			Packet tmp = pkt;
-			mark_ce(d, m->data_len, tmp);
-			fate = "ce";
-		}
-		if (r_dup < f.dup) {
-			rte_mbuf *c = rte_pktmbuf_copy(m, cfg_.tx_pool, 0, UINT32_MAX);
-			if (c != nullptr) {
-				tx_buf_[tx_count_++] = c;
-				counters_.tx_frames++;
-				counters_.tx_bytes += flen;
-				fate = "dup";
-			}
-		}
-		if (r_reo < f.reorder) {
-			log(true, pkt, lqpn, flen, "reorder");
-			hold(m, now + hz_ / 50000, qp,
-			     false); /* 20 us: later packets overtake it */
-			return;
-		}
-		if (r_del < f.delay) {
-			log(true, pkt, lqpn, flen, "delay");
-			hold(m, now + static_cast<uint64_t>(f.delay_ms * 1e-3 * double(hz_)), qp,
-			     false);
-			return;
-		}
-		log(true, pkt, lqpn, flen, fate);
-	} else {
-		log(true, pkt, lqpn, flen, {});
+	/* Always draw the same number of values per packet: reproducible sequences. */
+	double r_drop = qp->rnd(), r_cor = qp->rnd(), r_ce = qp->rnd(), r_dup = qp->rnd(),
+	       r_reo = qp->rnd(), r_del = qp->rnd();
+	uint64_t now = rte_get_timer_cycles();
+	if (r_drop < f.drop) {
+		log(true, pkt, lqpn, flen, "drop");
+		counters_.tx_hook_dropped++;
+		rte_pktmbuf_free(m);
+		return HookVerdict::consumed;
 	}
-	tx_buf_[tx_count_++] = m;
-	counters_.tx_frames++;
-	counters_.tx_bytes += flen;
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	if (r_cor < f.corrupt) {
+		d[m->data_len - 1] ^= 0x01; /* last ICRC byte */
+		fate = "corrupt";
+	}
+	if (r_ce < f.ecn_ce) {
+		Packet tmp = pkt;
+		mark_ce(d, m->data_len, tmp);
+		fate = "ce";
+	}
+	if (r_dup < f.dup) {
+		rte_mbuf *c = rte_pktmbuf_copy(m, cfg_.tx_pool, 0, UINT32_MAX);
+		if (c != nullptr) {
+			tx_push(c);
+			fate = "dup";
+		}
+	}
+	if (r_reo < f.reorder) {
+		log(true, pkt, lqpn, flen, "reorder");
+		hold(m, now + hz_ / 50000, qp, false); /* 20 us: later packets overtake it */
+		return HookVerdict::consumed;
+	}
+	if (r_del < f.delay) {
+		log(true, pkt, lqpn, flen, "delay");
+		hold(m, now + static_cast<uint64_t>(f.delay_ms * 1e-3 * double(hz_)), qp, false);
+		return HookVerdict::consumed;
+	}
+	return HookVerdict::pass;
 }
 
 void Context::hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx)
@@ -104,8 +98,7 @@ void Context::hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx)
 		if (rx) {
 			rx_frame(m, true);
 		} else if (tx_reserve()) {
-			tx_buf_[tx_count_++] = m;
-			counters_.tx_frames++;
+			tx_push(m);
 		} else {
 			rte_pktmbuf_free(m);
 		}
@@ -129,9 +122,7 @@ void Context::release_held(uint64_t now)
 		if (h.rx) {
 			rx_frame(h.m, true);
 		} else if (tx_reserve()) {
-			tx_buf_[tx_count_++] = h.m;
-			counters_.tx_frames++;
-			counters_.tx_bytes += h.m->pkt_len;
+			tx_push(h.m);
 		} else {
 			rte_pktmbuf_free(h.m);
 		}
@@ -162,10 +153,10 @@ void Context::log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame
 		log_fn_(e);
 }
 
-/* RX fault injection (research hooks) for a packet addressed to `qp`: false when the packet
- * was consumed (dropped, treated as corrupt, or held back to be delivered later). */
-bool Context::rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt,
-			unsigned &copies)
+/* RX filter for a packet addressed to `qp`: consumed (dropped, counted as corrupt, or held
+ * back to be delivered later), passed, or passed twice (a duplicate). */
+Context::HookVerdict Context::rx_hook(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len,
+				      Packet &pkt)
 {
 	const FaultDir &f = qp->faults_.rx;
 	double r_drop = qp->rnd(), r_cor = qp->rnd(), r_ce = qp->rnd(), r_dup = qp->rnd(),
@@ -175,14 +166,14 @@ bool Context::rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len,
 		log(false, pkt, qp->qpn_, len, "drop");
 		counters_.rx_hook_dropped++;
 		rte_pktmbuf_free(m);
-		return false;
+		return HookVerdict::consumed;
 	}
 	if (r_cor < f.corrupt) {
 		log(false, pkt, qp->qpn_, len, "corrupt");
 		counters_.rx_hook_corrupted++;
 		counters_.rx_icrc_errors++;
 		rte_pktmbuf_free(m);
-		return false;
+		return HookVerdict::consumed;
 	}
 	if (r_ce < f.ecn_ce && m->nb_segs == 1)
 		mark_ce(data, len, pkt);
@@ -193,12 +184,10 @@ bool Context::rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len,
 			uint64_t d = reo ? hz_ / 50000
 					 : static_cast<uint64_t>(f.delay_ms * 1e-3 * double(hz_));
 			hold(m, now + d, qp, true);
-			return false;
+			return HookVerdict::consumed;
 		}
 	}
-	if (r_dup < f.dup)
-		copies = 2;
-	return true;
+	return r_dup < f.dup ? HookVerdict::pass_twice : HookVerdict::pass;
 }
 
 void QueuePair::set_faults(const FaultConfig &f)

@@ -49,6 +49,24 @@ rte_mbuf *Context::alloc_frame()
 	return m;
 }
 
+void Context::tx_push(rte_mbuf *m)
+{
+	tx_buf_[tx_count_++] = m;
+	counters_.tx_frames++;
+	counters_.tx_bytes += m->pkt_len;
+}
+
+/* The one place a built frame enters the TX staging: through the research filter when the QP
+ * has faults set (roce_hooks.cpp), into the packet log, then into the burst. */
+void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
+{
+	std::string_view fate;
+	if (qp != nullptr && qp->faults_on_ && tx_hook(qp, m, pkt, fate) == HookVerdict::consumed)
+		return;
+	log(true, pkt, qp ? qp->qpn_ : 0, m->pkt_len, fate);
+	tx_push(m);
+}
+
 bool Context::emit(QueuePair *qp, Packet &pkt)
 {
 	if (!tx_reserve())
@@ -82,9 +100,7 @@ bool Context::send_raw(std::span<const uint8_t> frame)
 	std::memcpy(rte_pktmbuf_mtod(m, uint8_t *), frame.data(), frame.size());
 	m->data_len = static_cast<uint16_t>(frame.size());
 	m->pkt_len = static_cast<uint32_t>(frame.size());
-	tx_buf_[tx_count_++] = m;
-	counters_.tx_frames++;
-	counters_.tx_bytes += frame.size();
+	tx_push(m);
 	counters_.tx_neighbour++;
 	return true;
 }
@@ -218,8 +234,12 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 		return;
 	}
 	unsigned copies = 1;
-	if (!from_hold && qp->faults_on_ && !rx_faults(qp, m, data, len, pkt, copies))
-		return; /* dropped, counted as corrupt or held back by a research hook */
+	if (!from_hold && qp->faults_on_) {
+		HookVerdict v = rx_hook(qp, m, data, len, pkt);
+		if (v == HookVerdict::consumed)
+			return; /* dropped, counted as corrupt or held back by a research hook */
+		copies = v == HookVerdict::pass_twice ? 2 : 1;
+	}
 	log(false, pkt, qp->qpn_, len, copies == 2 ? "dup" : "");
 	uint8_t ecn = pkt.ip_version == IpVersion::v4 ? (pkt.ip4.tos & kEcnMask)
 						      : (pkt.ip6.traffic_class & kEcnMask);

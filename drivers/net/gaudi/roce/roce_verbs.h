@@ -431,11 +431,14 @@ private:
 	 * mbuf/room. */
 	bool emit(QueuePair *qp, Packet &pkt);
 	void queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt);
+	void tx_push(rte_mbuf *m); /* into the burst; the caller made room (tx_reserve) */
+	void rx_frame(rte_mbuf *m, bool from_hold);
+	/* Research hooks (roce_hooks.cpp): a filter on a QP's frames. */
+	enum class HookVerdict : uint8_t { pass, pass_twice, consumed };
+	HookVerdict tx_hook(QueuePair *qp, rte_mbuf *m, const Packet &pkt, std::string_view &fate);
+	HookVerdict rx_hook(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt);
 	void hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx);
 	void release_held(uint64_t now);
-	void rx_frame(rte_mbuf *m, bool from_hold);
-	bool rx_faults(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt,
-		       unsigned &copies);
 	void log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len,
 		 std::string_view fate);
 	void send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp);
