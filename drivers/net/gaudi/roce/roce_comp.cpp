@@ -2,14 +2,14 @@
 /* Completer: ACKs, NAKs, RNR NAKs, READ responses and atomic ACKs; go-back-N retries,
  * the local ACK timeout and send completions (rxe_comp.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace gaudi::roce {
 
-void QueuePair::complete_send(SendWqe &w, ibv_wc_status st)
+void QpImpl::complete_send(SendWqe &w, ibv_wc_status st)
 {
 	if (st == IBV_WC_SUCCESS && !w.signaled)
 		return;
@@ -23,7 +23,7 @@ void QueuePair::complete_send(SendWqe &w, ibv_wc_status st)
 		ctx_.counters_.cq_overflows++;
 }
 
-QueuePair::SendWqe *QueuePair::find_wqe(uint32_t psn, uint32_t *idx)
+QpImpl::SendWqe *QpImpl::find_wqe(uint32_t psn, uint32_t *idx)
 {
 	for (uint32_t i = sq_tail_; i != sq_head_; i++) {
 		SendWqe &w = sq_[i & sq_mask_];
@@ -38,7 +38,7 @@ QueuePair::SendWqe *QueuePair::find_wqe(uint32_t psn, uint32_t *idx)
 	return nullptr;
 }
 
-void QueuePair::go_back(uint32_t psn, uint64_t now)
+void QpImpl::go_back(uint32_t psn, uint64_t now)
 {
 	uint32_t idx;
 	SendWqe *w = find_wqe(psn, &idx);
@@ -54,7 +54,7 @@ void QueuePair::go_back(uint32_t psn, uint64_t now)
 	ctx_.counters_.retransmits++;
 }
 
-bool QueuePair::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
+bool QpImpl::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
 {
 	/* IBA 9.7.5.1: a NAK implicitly ACKs every PSN before it. */
 	if (psn_diff(psn, una_) < 0)
@@ -64,7 +64,7 @@ bool QueuePair::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
 	return find_wqe(psn, idx) != nullptr;
 }
 
-bool QueuePair::process_ack(uint32_t psn, uint64_t now)
+bool QpImpl::process_ack(uint32_t psn, uint64_t now)
 {
 	/* Idempotent: an old PSN completes nothing (the loop stops at the first later WQE). */
 	bool progress = false;
@@ -108,7 +108,7 @@ bool QueuePair::process_ack(uint32_t psn, uint64_t now)
 	return true;
 }
 
-void QueuePair::fail_send(uint32_t idx, ibv_wc_status st)
+void QpImpl::fail_send(uint32_t idx, ibv_wc_status st)
 {
 	/* Complete everything before idx (already acknowledged by the caller) then idx in error,
 	 * then flush the rest (IBA 10.8.3: the QP enters the Error state). */
@@ -119,7 +119,7 @@ void QueuePair::fail_send(uint32_t idx, ibv_wc_status st)
 	to_error();
 }
 
-void QueuePair::rx_response(const Packet &pkt, uint64_t now)
+void QpImpl::rx_response(const Packet &pkt, uint64_t now)
 {
 	if (!is_rc() || (state_ != IBV_QPS_RTS)) {
 		ctx_.counters_.rx_bad_state++;
@@ -272,7 +272,7 @@ void QueuePair::rx_response(const Packet &pkt, uint64_t now)
 	}
 }
 
-void QueuePair::requester_timers(uint64_t now)
+void QpImpl::requester_timers(uint64_t now)
 {
 	if (state_ != IBV_QPS_RTS || !is_rc())
 		return;

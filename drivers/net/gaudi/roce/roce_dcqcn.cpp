@@ -2,13 +2,13 @@
 /* DCQCN (Zhu et al., SIGCOMM 2015): CNPs from the notification point (Annex A17.9) and the
  * reaction point's rate (token bucket) on the requester side.
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <algorithm>
 
 namespace gaudi::roce {
 
-void Context::send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp)
+void ContextImpl::send_cnp(const Packet &rx, uint32_t dest_qpn, QpImpl *qp)
 {
 	Packet p = make_packet(Opcode::CNP);
 	p.eth.dst = rx.eth.src;
@@ -32,7 +32,7 @@ void Context::send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp)
 }
 
 /* DCQCN reaction point (Zhu et al. 2015, Algorithm 1). */
-void QueuePair::rate_on_cnp(uint64_t now)
+void QpImpl::rate_on_cnp(uint64_t now)
 {
 	rate_->cnps++;
 	if (!ctx_.cfg_.dcqcn || !tuning_.dcqcn)
@@ -50,7 +50,7 @@ void QueuePair::rate_on_cnp(uint64_t now)
 	}
 }
 
-void QueuePair::rate_timers(uint64_t now)
+void QpImpl::rate_timers(uint64_t now)
 {
 	if (!rate_->limited)
 		return;
@@ -73,7 +73,7 @@ void QueuePair::rate_timers(uint64_t now)
 	}
 }
 
-bool QueuePair::rate_allows(uint32_t bytes, uint64_t now)
+bool QpImpl::rate_allows(uint32_t bytes, uint64_t now)
 {
 	if (!rate_->limited)
 		return true;
@@ -87,12 +87,12 @@ bool QueuePair::rate_allows(uint32_t bytes, uint64_t now)
 	return true;
 }
 
-double QueuePair::current_rate_gbps() const
+double QpImpl::current_rate_gbps() const
 {
 	return rate_->rc / 1e9;
 }
 
-uint64_t QueuePair::cnps_received() const
+uint64_t QpImpl::cnps_received() const
 {
 	return rate_->cnps;
 }

@@ -4,7 +4,7 @@
  * tx_hook / rx_hook once per frame of a QP with faults set, as a filter that may consume,
  * delay or pass the frame; the ordinary transmit lives in roce_net.cpp.
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <cstring>
 
@@ -46,8 +46,8 @@ bool FaultConfig::enabled() const
 /* TX filter: draws the packet's fate. The frame is consumed (dropped, held back for a later
  * release) or passed on to the TX path with `fate` for the packet log; a duplicate is queued
  * here, ahead of the original. */
-Context::HookVerdict Context::tx_hook(QueuePair *qp, rte_mbuf *m, const Packet &pkt,
-				      std::string_view &fate)
+ContextImpl::HookVerdict ContextImpl::tx_hook(QpImpl *qp, rte_mbuf *m, const Packet &pkt,
+					      std::string_view &fate)
 {
 	const FaultDir &f = qp->faults_.tx;
 	uint32_t lqpn = qp->qpn_;
@@ -92,7 +92,7 @@ Context::HookVerdict Context::tx_hook(QueuePair *qp, rte_mbuf *m, const Packet &
 	return HookVerdict::pass;
 }
 
-void Context::hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx)
+void ContextImpl::hold(rte_mbuf *m, uint64_t release, QpImpl *qp, bool rx)
 {
 	if (held_count_ == held_.size()) { /* no room: deliver now */
 		if (rx) {
@@ -107,7 +107,7 @@ void Context::hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx)
 	held_[held_count_++] = {m, release, qp, rx};
 }
 
-void Context::release_held(uint64_t now)
+void ContextImpl::release_held(uint64_t now)
 {
 	uint32_t i = 0;
 	while (i < held_count_) {
@@ -129,8 +129,8 @@ void Context::release_held(uint64_t now)
 	}
 }
 
-void Context::log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len,
-		  std::string_view fate)
+void ContextImpl::log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len,
+		      std::string_view fate)
 {
 	if (log_file_ == nullptr && !log_fn_)
 		return;
@@ -155,8 +155,8 @@ void Context::log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame
 
 /* RX filter for a packet addressed to `qp`: consumed (dropped, counted as corrupt, or held
  * back to be delivered later), passed, or passed twice (a duplicate). */
-Context::HookVerdict Context::rx_hook(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len,
-				      Packet &pkt)
+ContextImpl::HookVerdict ContextImpl::rx_hook(QpImpl *qp, rte_mbuf *m, uint8_t *data, uint32_t len,
+					      Packet &pkt)
 {
 	const FaultDir &f = qp->faults_.rx;
 	double r_drop = qp->rnd(), r_cor = qp->rnd(), r_ce = qp->rnd(), r_dup = qp->rnd(),
@@ -190,14 +190,14 @@ Context::HookVerdict Context::rx_hook(QueuePair *qp, rte_mbuf *m, uint8_t *data,
 	return r_dup < f.dup ? HookVerdict::pass_twice : HookVerdict::pass;
 }
 
-void QueuePair::set_faults(const FaultConfig &f)
+void QpImpl::set_faults(const FaultConfig &f)
 {
 	faults_ = f;
 	faults_on_ = f.enabled();
 	rng_ = f.seed ? f.seed : 0x9E3779B97F4A7C15ull;
 }
 
-double QueuePair::rnd()
+double QpImpl::rnd()
 {
 	/* xorshift64*: fast, seeded, reproducible. */
 	rng_ ^= rng_ >> 12;

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* RoCE v2 transport internals shared by its parts (not installed, not for applications):
- * constants, small helpers and the private types of Context and QueuePair.
+ * constants and small helpers. roce_verbs.h is the public API and holds no state; the
+ * implementation types that embed its objects are in roce_qp.h (QpImpl) and roce_ctx.h
+ * (ContextImpl, PdImpl, MrImpl, AhImpl, CqImpl, SrqImpl), which the .cpp files include.
  *
  * The transport is split the way Linux rxe splits its roles (drivers/infiniband/sw/rxe):
+ *   roce_api.cpp     the public classes' methods, each through to_impl() (no logic)
  *   roce_verbs.cpp   verbs objects: Context/PD/MR/AH/CQ/QP creation, post_send/post_recv
  *                    (rxe_verbs.c, rxe_mr.c)
  *   roce_qp.cpp      QP state machine: modify, error/flush, timers (rxe_qp.c)
@@ -113,76 +116,24 @@ inline ibv_mtu ib_mtu_for_port(uint16_t port_mtu)
 /* Mark a received frame's IP ECN field CE in place (roce_hooks.cpp). */
 void mark_ce(uint8_t *frame, size_t len, Packet &pkt);
 
-/* A packet held back by a research hook (delay/reorder), released at `release`. */
-struct Context::Held {
-	rte_mbuf *m;
-	uint64_t release;
-	QueuePair *qp;
-	bool rx;
-};
-
-struct QueuePair::Seg {
-	uint8_t *addr;
-	uint32_t len;
-};
-struct QueuePair::SendWqe {
-	uint64_t wr_id;
-	ibv_wr_opcode opcode;
-	bool signaled, solicited;
-	uint32_t len, imm, inv_rkey;
-	uint64_t raddr, cmp, swap;
-	uint32_t rkey;
-	const AddressHandle *ah;
-	uint32_t remote_qpn, remote_qkey;
-	uint32_t nseg;
-	std::array<Seg, kMaxSge> seg;
-	uint32_t first_psn, npkts;
-	uint32_t resp_pkts;  /* READ response packets placed */
-	uint32_t rereq_from; /* READ: resp_pkts when the request was last sent */
-	bool done;	     /* READ/atomic: response complete */
-	bool oversize;	     /* UD message above the PMTU: completes without being sent */
-};
-struct QueuePair::RecvWqe {
-	uint64_t wr_id;
-	uint32_t nseg;
-	uint32_t len;
-	std::array<Seg, kMaxSge> seg;
-};
-/* Responder output queue entries, sent in order (IBA 9.7.5.1: responses in PSN order). */
-enum class QueuePair::RespKind : uint8_t { ack, nak, read, atomic_ack };
-struct QueuePair::RespItem {
-	RespKind kind;
-	uint8_t syndrome;
-	bool ready; /* ACK: coalescing finished */
-	uint32_t psn, msn;
-	uint64_t va;  /* READ: next byte to send */
-	uint32_t len; /* READ: bytes left */
-	uint32_t total_pkts, sent_pkts;
-	uint8_t res;	   /* READ: index of its RdResource */
-	uint64_t orig;	   /* atomic ACK */
-	uint64_t deadline; /* ACK: latest send time */
-};
-/* Responder resource of one READ or atomic (rxe struct resp_res): what a duplicate of it
- * may replay. max_dest_rd_atomic of them, oldest overwritten. */
-struct QueuePair::RdResource {
-	bool valid, read;
-	uint32_t first_psn, last_psn;
-	uint64_t va;	    /* READ: first byte */
-	uint32_t len, rkey; /* READ */
-	uint64_t orig;	    /* atomic: original value returned */
-	uint32_t flight;    /* READ: response packets sent and not confirmed */
-	bool sent_all;	    /* READ: the latest generation of responses sent in full */
-};
-
-/* DCQCN reaction point state (Zhu et al. 2015). */
-struct QueuePair::Rate {
-	bool limited = false;
-	double rc = 0, rt = 0, alpha = 1, tokens = 0;
-	uint64_t last_token = 0, last_alpha = 0, last_inc = 0, last_cnp = 0;
-	uint32_t stage = 0;
-	uint64_t cnps = 0;
-};
-
-enum class QueuePair::InMsg : uint8_t { none = 0, send, write };
+/* The downcast from a public object to the implementation type that embeds it (rdma-core's
+ * to_<provider>_<obj>(), a container_of): roce_qp.h, roce_ctx.h. */
+#define ROCE_TO_IMPL(Pub, Impl)                      \
+	inline Impl *to_impl(Pub *p)                 \
+	{                                            \
+		return static_cast<Impl *>(p);       \
+	}                                            \
+	inline const Impl *to_impl(const Pub *p)     \
+	{                                            \
+		return static_cast<const Impl *>(p); \
+	}                                            \
+	inline Impl &to_impl(Pub &p)                 \
+	{                                            \
+		return static_cast<Impl &>(p);       \
+	}                                            \
+	inline const Impl &to_impl(const Pub &p)     \
+	{                                            \
+		return static_cast<const Impl &>(p); \
+	}
 
 } /* namespace gaudi::roce */

@@ -9,7 +9,7 @@
  * per-QP TX (responder output queue first, then requester packets) -> tx_burst.
  * Reliability (RC) is go-back-N as in IBA 9.7: cumulative ACKs, PSN-sequence NAKs,
  * local ACK timeout, RNR NAK backoff, responder duplicate detection. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <algorithm>
 #include <array>
@@ -21,7 +21,7 @@
 
 namespace gaudi::roce {
 
-void Context::tx_flush()
+void ContextImpl::tx_flush()
 {
 	if (tx_count_ == 0)
 		return;
@@ -34,14 +34,14 @@ void Context::tx_flush()
 	tx_count_ -= n;
 }
 
-bool Context::tx_reserve()
+bool ContextImpl::tx_reserve()
 {
 	if (tx_count_ + 2 > tx_buf_.size()) /* 2: room for a hook duplicate */
 		tx_flush();
 	return tx_count_ + 2 <= tx_buf_.size();
 }
 
-rte_mbuf *Context::alloc_frame()
+rte_mbuf *ContextImpl::alloc_frame()
 {
 	rte_mbuf *m = rte_pktmbuf_alloc(cfg_.tx_pool);
 	if (m == nullptr)
@@ -49,7 +49,7 @@ rte_mbuf *Context::alloc_frame()
 	return m;
 }
 
-void Context::tx_push(rte_mbuf *m)
+void ContextImpl::tx_push(rte_mbuf *m)
 {
 	tx_buf_[tx_count_++] = m;
 	counters_.tx_frames++;
@@ -58,7 +58,7 @@ void Context::tx_push(rte_mbuf *m)
 
 /* The one place a built frame enters the TX staging: through the research filter when the QP
  * has faults set (roce_hooks.cpp), into the packet log, then into the burst. */
-void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
+void ContextImpl::queue_tx(QpImpl *qp, rte_mbuf *m, const Packet &pkt)
 {
 	std::string_view fate;
 	if (qp != nullptr && qp->faults_on_ && tx_hook(qp, m, pkt, fate) == HookVerdict::consumed)
@@ -67,7 +67,7 @@ void Context::queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt)
 	tx_push(m);
 }
 
-bool Context::emit(QueuePair *qp, Packet &pkt)
+bool ContextImpl::emit(QpImpl *qp, Packet &pkt)
 {
 	if (!tx_reserve())
 		return false;
@@ -86,7 +86,7 @@ bool Context::emit(QueuePair *qp, Packet &pkt)
 	return true;
 }
 
-bool Context::send_raw(std::span<const uint8_t> frame)
+bool ContextImpl::send_raw(std::span<const uint8_t> frame)
 {
 	if (!tx_reserve())
 		return false;
@@ -105,7 +105,7 @@ bool Context::send_raw(std::span<const uint8_t> frame)
 	return true;
 }
 
-int Context::send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<const uint8_t> mad)
+int ContextImpl::send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<const uint8_t> mad)
 {
 	Packet p = make_packet(Opcode::UD_SEND_ONLY);
 	p.eth.dst = av.mac;
@@ -142,7 +142,7 @@ int Context::send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<cons
 	return 0;
 }
 
-int Context::resolve(const Gid &peer, MacAddr &mac)
+int ContextImpl::resolve(const Gid &peer, MacAddr &mac)
 {
 	if (neigh_ == nullptr)
 		return -ENOTSUP;
@@ -163,7 +163,7 @@ int Context::resolve(const Gid &peer, MacAddr &mac)
 	return -EAGAIN;
 }
 
-void Context::rx_frame(rte_mbuf *m, bool from_hold)
+void ContextImpl::rx_frame(rte_mbuf *m, bool from_hold)
 {
 	counters_.rx_frames += from_hold ? 0 : 1;
 	uint8_t *data;
@@ -226,7 +226,7 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 		return;
 	}
 	uint32_t slot = pkt.bth.dest_qp - kQpnBase;
-	QueuePair *qp = slot < qps_.size() ? qps_[slot] : nullptr;
+	QpImpl *qp = slot < qps_.size() ? qps_[slot] : nullptr;
 	if (qp == nullptr) {
 		log(false, pkt, 0, len, "no-qp");
 		counters_.rx_unknown_qp++;
@@ -270,7 +270,7 @@ void Context::rx_frame(rte_mbuf *m, bool from_hold)
 	rte_pktmbuf_free(m);
 }
 
-unsigned Context::poll()
+unsigned ContextImpl::poll()
 {
 	uint64_t now = rte_get_timer_cycles();
 	uint16_t n = rte_eth_rx_burst(cfg_.port_id, cfg_.queue_id, rx_buf_.data(), cfg_.rx_burst);
@@ -280,7 +280,7 @@ unsigned Context::poll()
 		release_held(now);
 	now = rte_get_timer_cycles();
 	uint64_t before = counters_.tx_frames;
-	for (QueuePair *qp : qps_) {
+	for (QpImpl *qp : qps_) {
 		if (qp == nullptr || qp->state_ == IBV_QPS_RESET)
 			continue;
 		qp->timers(now);

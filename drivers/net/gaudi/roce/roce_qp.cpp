@@ -2,7 +2,7 @@
 /* QP state machine: ibv_modify_qp transitions, Error state and flush, per-QP timers
  * (rxe_qp.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,9 +11,9 @@
 
 namespace gaudi::roce {
 
-QueuePair::QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint32_t qpn)
-    : ctx_(c), pd_(pd), type_(a.qp_type), scq_(a.send_cq), rcq_(a.recv_cq), cap_(a.cap),
-      sq_sig_all_(a.sq_sig_all), qpn_(qpn), hz_(c.hz_), rate_(std::make_unique<Rate>())
+QpImpl::QpImpl(ContextImpl &c, PdImpl &pd, const QpInitAttr &a, uint32_t qpn)
+    : ctx_(c), pd_(pd), type_(a.qp_type), scq_(to_impl(a.send_cq)), rcq_(to_impl(a.recv_cq)),
+      cap_(a.cap), sq_sig_all_(a.sq_sig_all), qpn_(qpn), hz_(c.hz_), rate_(std::make_unique<Rate>())
 {
 	uint32_t sqn = pow2_at_least(a.cap.max_send_wr),
 		 rqn = a.srq ? 1 : pow2_at_least(a.cap.max_recv_wr);
@@ -27,7 +27,7 @@ QueuePair::QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint
 	resp_.assign(kRespQueueLen, RespItem{});
 	rd_res_.assign(kMaxRdAtomic, RdResource{});
 	if (a.srq != nullptr) {
-		srq_ = a.srq;
+		srq_ = to_impl(a.srq);
 		srq_->attached_++;
 		srq_wqe_ = std::make_unique<RecvWqe>();
 	}
@@ -35,14 +35,14 @@ QueuePair::QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint
 	rate_->rc = rate_->rt = c.cfg_.dcqcn_params.line_rate_gbps * 1e9;
 }
 
-QueuePair::~QueuePair()
+QpImpl::~QpImpl()
 {
 	if (srq_ != nullptr)
 		srq_->attached_--;
 	ctx_.unregister_qp(this);
 }
 
-int QueuePair::modify(const QpAttr &a, int mask)
+int QpImpl::modify(const QpAttr &a, int mask)
 {
 	ibv_qp_state cur = state_;
 	ibv_qp_state next = (mask & IBV_QP_STATE) ? a.qp_state : cur;
@@ -167,7 +167,7 @@ int QueuePair::modify(const QpAttr &a, int mask)
 	return 0;
 }
 
-void QueuePair::flush()
+void QpImpl::flush()
 {
 	/* IBA 10.3.1 / 11.4: in the Error state all outstanding WRs complete with flush errors,
 	 * signaled or not. */
@@ -196,7 +196,7 @@ void QueuePair::flush()
 	}
 }
 
-void QueuePair::to_error()
+void QpImpl::to_error()
 {
 	state_ = IBV_QPS_ERR;
 	attr_.qp_state = IBV_QPS_ERR;
@@ -205,7 +205,7 @@ void QueuePair::to_error()
 
 /* Posting */
 
-void QueuePair::timers(uint64_t now)
+void QpImpl::timers(uint64_t now)
 {
 	requester_timers(now);
 	rate_timers(now);

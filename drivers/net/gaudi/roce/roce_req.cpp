@@ -2,13 +2,13 @@
 /* Requester: turns send WQEs into request packets -- opcodes, headers, AckReq, the PSN
  * window, max_rd_atomic (rxe_req.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <algorithm>
 
 namespace gaudi::roce {
 
-void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn)
+void QpImpl::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn)
 {
 	pkt.eth.dst = av.mac;
 	pkt.eth.src = ctx_.mac_;
@@ -37,7 +37,7 @@ void QueuePair::fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest
 	pkt.bth.psn = psn & kPsnMask;
 }
 
-bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
+bool QpImpl::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 {
 	uint32_t mtu = pmtu();
 	bool uc = type_ == IBV_QPT_UC;
@@ -156,14 +156,14 @@ bool QueuePair::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	return true;
 }
 
-void QueuePair::window_reset()
+void QpImpl::window_reset()
 {
 	cwnd_ = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
 	ssthresh_ = tuning_.max_inflight_pkts;
 	cwnd_acc_ = 0;
 }
 
-void QueuePair::window_on_ack(uint32_t pkts)
+void QpImpl::window_on_ack(uint32_t pkts)
 {
 	if (cwnd_ < ssthresh_) { /* slow start: one more per packet acknowledged */
 		cwnd_ = std::min(cwnd_ + pkts, ssthresh_);
@@ -176,7 +176,7 @@ void QueuePair::window_on_ack(uint32_t pkts)
 	}
 }
 
-void QueuePair::window_on_loss()
+void QpImpl::window_on_loss()
 {
 	/* RFC 5681 (4): ssthresh to half the packets in flight, the window to it. */
 	uint32_t flight = uint32_t(std::max<int32_t>(psn_diff(sent_end_, una_), 0));
@@ -185,7 +185,7 @@ void QueuePair::window_on_loss()
 	cwnd_acc_ = 0;
 }
 
-unsigned QueuePair::tx_requests(uint64_t now, unsigned budget)
+unsigned QpImpl::tx_requests(uint64_t now, unsigned budget)
 {
 	if (state_ != IBV_QPS_RTS || rnr_wait_)
 		return 0;

@@ -2,7 +2,7 @@
 /* Responder: executes requests (SEND, WRITE, READ, atomics), duplicates and the READ/atomic
  * resources, ACK coalescing and NAKs, receive completions (rxe_resp.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,8 +10,8 @@
 
 namespace gaudi::roce {
 
-void QueuePair::complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
-			      unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp)
+void QpImpl::complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
+			   unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp)
 {
 	WorkCompletion wc;
 	wc.wr_id = r.wr_id;
@@ -27,7 +27,7 @@ void QueuePair::complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, ui
 		ctx_.counters_.cq_overflows++;
 }
 
-QueuePair::RecvWqe *QueuePair::recv_wqe()
+QpImpl::RecvWqe *QpImpl::recv_wqe()
 {
 	if (srq_ == nullptr)
 		return rq_tail_ == rq_head_ ? nullptr : &rq_[rq_tail_ & rq_mask_];
@@ -38,7 +38,7 @@ QueuePair::RecvWqe *QueuePair::recv_wqe()
 	return srq_wqe_.get();
 }
 
-void QueuePair::recv_consumed()
+void QpImpl::recv_consumed()
 {
 	if (srq_ != nullptr)
 		srq_held_ = false;
@@ -48,11 +48,11 @@ void QueuePair::recv_consumed()
 
 /* Requester */
 
-MemoryRegion *QueuePair::check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const
+MrImpl *QpImpl::check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const
 {
 	/* IBA 10.6.3 / 9.7.5.2.4: R_Key names a valid MR of this QP's PD, the QP and the MR
 	 * grant the access, and [va, va+len) lies inside the MR. Otherwise: remote access error. */
-	MemoryRegion *mr = ctx_.lookup_mr(rkey);
+	MrImpl *mr = ctx_.lookup_mr(rkey);
 	if (mr == nullptr || !mr->valid_ || &mr->pd_ != &pd_ || !(mr->access_ & need) ||
 	    !(attr_.qp_access_flags & need) || !mr->contains(va, len)) {
 		ctx_.counters_.remote_access_errors++;
@@ -61,7 +61,7 @@ MemoryRegion *QueuePair::check_remote(uint32_t rkey, uint64_t va, uint64_t len, 
 	return mr;
 }
 
-QueuePair::RespItem *QueuePair::push_resp(RespKind k)
+QpImpl::RespItem *QpImpl::push_resp(RespKind k)
 {
 	if (resp_tail_ - resp_head_ >= resp_.size())
 		return nullptr;
@@ -78,7 +78,7 @@ QueuePair::RespItem *QueuePair::push_resp(RespKind k)
 	return &it;
 }
 
-void QueuePair::queue_ack(uint32_t psn, bool ready, uint64_t now)
+void QpImpl::queue_ack(uint32_t psn, bool ready, uint64_t now)
 {
 	if (resp_tail_ != resp_head_) {
 		RespItem &last = resp_[(resp_tail_ - 1) % resp_.size()];
@@ -100,7 +100,7 @@ void QueuePair::queue_ack(uint32_t psn, bool ready, uint64_t now)
 	it->deadline = now + uint64_t(tuning_.ack_delay_us) * hz_ / 1000000;
 }
 
-void QueuePair::queue_nak(uint32_t psn, uint8_t syndrome)
+void QpImpl::queue_nak(uint32_t psn, uint8_t syndrome)
 {
 	RespItem *it = push_resp(RespKind::nak);
 	if (it == nullptr)
@@ -109,7 +109,7 @@ void QueuePair::queue_nak(uint32_t psn, uint8_t syndrome)
 	it->syndrome = syndrome;
 }
 
-void QueuePair::rx_request(const Packet &pkt, uint64_t now, bool ce)
+void QpImpl::rx_request(const Packet &pkt, uint64_t now, bool ce)
 {
 	(void)ce;
 	if ((state_ != IBV_QPS_RTR && state_ != IBV_QPS_RTS) || error_after_resp_) {
@@ -140,8 +140,7 @@ void QueuePair::rx_request(const Packet &pkt, uint64_t now, bool ce)
 
 /* Executes one in-sequence request packet: true = done; false = not executed, `nak` says
  * what to answer (an AETH syndrome, or kNakDrop for nothing). */
-bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc,
-			uint8_t &nak)
+bool QpImpl::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc, uint8_t &nak)
 {
 	(void)oi;
 	(void)now;
@@ -214,7 +213,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 		if (inv) {
 			/* IBA 10.6.5: Send with Invalidate invalidates the named R_Key of this
 			 * PD. */
-			MemoryRegion *mr = ctx_.lookup_mr(pkt.ieth_rkey);
+			MrImpl *mr = ctx_.lookup_mr(pkt.ieth_rkey);
 			if (mr == nullptr || &mr->pd_ != &pd_)
 				return false;
 			mr->valid_ = false;
@@ -328,7 +327,7 @@ bool QueuePair::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, b
 	return false; /* FLUSH, ATOMIC_WRITE, ...: not supported -> invalid request */
 }
 
-QueuePair::RdResource *QueuePair::find_resource(uint32_t psn)
+QpImpl::RdResource *QpImpl::find_resource(uint32_t psn)
 {
 	for (uint32_t i = 0; i < attr_.max_dest_rd_atomic; i++) {
 		RdResource &r = rd_res_[i];
@@ -338,7 +337,7 @@ QueuePair::RdResource *QueuePair::find_resource(uint32_t psn)
 	return nullptr;
 }
 
-void QueuePair::save_resource(const RdResource &r)
+void QpImpl::save_resource(const RdResource &r)
 {
 	/* Ring of max_dest_rd_atomic entries, oldest overwritten (rxe_prepare_res). */
 	if (attr_.max_dest_rd_atomic == 0)
@@ -348,7 +347,7 @@ void QueuePair::save_resource(const RdResource &r)
 	rd_res_next_ = (rd_res_next_ + 1) % attr_.max_dest_rd_atomic;
 }
 
-uint32_t QueuePair::rd_atomic_in_flight() const
+uint32_t QpImpl::rd_atomic_in_flight() const
 {
 	/* READ responses not fully sent and atomic ACKs not sent: the resources still busy. A
 	 * requester within its max_rd_atomic (<= our max_dest_rd_atomic) never exceeds them, as
@@ -364,7 +363,7 @@ uint32_t QueuePair::rd_atomic_in_flight() const
 
 /* READ response window (QpTuning::read_stall_us). */
 
-void QueuePair::rd_window_reset()
+void QpImpl::rd_window_reset()
 {
 	rd_cwnd_ = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
 	rd_ssthresh_ = tuning_.max_inflight_pkts;
@@ -372,7 +371,7 @@ void QueuePair::rd_window_reset()
 	rd_loss_armed_ = true;
 }
 
-bool QueuePair::rd_window_allows(const RdResource &r, uint64_t now)
+bool QpImpl::rd_window_allows(const RdResource &r, uint64_t now)
 {
 	if (tuning_.initial_window_pkts == 0 || rd_flight_ == r.flight ||
 	    rd_flight_ < std::min(rd_cwnd_, tuning_.max_inflight_pkts))
@@ -387,13 +386,13 @@ bool QueuePair::rd_window_allows(const RdResource &r, uint64_t now)
 	return true;
 }
 
-void QueuePair::rd_forget(RdResource &r)
+void QpImpl::rd_forget(RdResource &r)
 {
 	rd_flight_ -= std::min(r.flight, rd_flight_);
 	r.flight = 0;
 }
 
-void QueuePair::rd_confirm_oldest()
+void QpImpl::rd_confirm_oldest()
 {
 	/* A new READ: the requester completed one, the oldest answered in full (rxe sends a READ
 	 * beyond max_rd_atomic only after one completed). Its packets arrived: the window opens
@@ -421,7 +420,7 @@ void QueuePair::rd_confirm_oldest()
 	}
 }
 
-void QueuePair::rd_on_duplicate(const RdResource &r)
+void QpImpl::rd_on_duplicate(const RdResource &r)
 {
 	/* The responses of this READ from the gap on, and of every later READ, are lost or
 	 * dropped by the requester: no longer in flight. Halve once per loss: the requester
@@ -442,7 +441,7 @@ void QueuePair::rd_on_duplicate(const RdResource &r)
 	rd_dup_psn_ = r.first_psn;
 }
 
-void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
+void QpImpl::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 {
 	/* IBA 9.7.5.2.2 duplicates: SEND/WRITE re-acknowledged; READ replayed and atomic answered
 	 * from the saved result, both only from the responder resources (else dropped: class D). */
@@ -506,7 +505,7 @@ void QueuePair::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 	queue_ack(psn, true, now);
 }
 
-void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
+void QpImpl::rx_rc_request(const Packet &pkt, uint64_t now)
 {
 	uint32_t psn = pkt.bth.psn;
 	int32_t d = psn_diff(psn, epsn_);
@@ -556,7 +555,7 @@ void QueuePair::rx_rc_request(const Packet &pkt, uint64_t now)
 	queue_ack(psn, pkt.bth.ack_req || pkts_since_ack_ >= tuning_.ack_every, now);
 }
 
-void QueuePair::rx_uc_request(const Packet &pkt)
+void QpImpl::rx_uc_request(const Packet &pkt)
 {
 	uint32_t psn = pkt.bth.psn;
 	const uint8_t op = pkt.bth.opcode & kOpOperationMask;
@@ -588,7 +587,7 @@ void QueuePair::rx_uc_request(const Packet &pkt)
 	}
 }
 
-void QueuePair::rx_ud_request(const Packet &pkt)
+void QpImpl::rx_ud_request(const Packet &pkt)
 {
 	/* IBA 10.2.5 / 9.6.1: Q_Key must match, else silently dropped. */
 	if (pkt.deth.qkey != attr_.qkey) {
@@ -642,7 +641,7 @@ void QueuePair::rx_ud_request(const Packet &pkt)
 	recv_consumed();
 }
 
-unsigned QueuePair::tx_responses(uint64_t now, unsigned budget)
+unsigned QpImpl::tx_responses(uint64_t now, unsigned budget)
 {
 	unsigned sent = 0;
 	if (!is_rc())

@@ -2,7 +2,7 @@
 /* Verbs objects: Context, ProtectionDomain, MemoryRegion, AddressHandle, CompletionQueue,
  * QueuePair creation and posting (rxe_verbs.c / rxe_mr.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
-#include "roce_internal.h"
+#include "roce_ctx.h"
 #include "roce_log.h"
 
 #include <algorithm>
@@ -59,7 +59,7 @@ uint32_t calc_flow_label(uint32_t lqpn, uint32_t rqpn)
 	return static_cast<uint32_t>(v & 0xFFFFF);
 }
 
-bool MemoryRegion::contains(uint64_t va, uint64_t len) const
+bool MrImpl::contains(uint64_t va, uint64_t len) const
 {
 	uint64_t base = reinterpret_cast<uintptr_t>(addr_);
 	return va >= base && len <= length_ && va - base <= length_ - len;
@@ -67,7 +67,7 @@ bool MemoryRegion::contains(uint64_t va, uint64_t len) const
 
 /* CompletionQueue */
 
-bool CompletionQueue::push(const WorkCompletion &wc)
+bool CqImpl::push(const WorkCompletion &wc)
 {
 	if (count_ == ring_.size()) {
 		overflows_++;
@@ -78,7 +78,7 @@ bool CompletionQueue::push(const WorkCompletion &wc)
 	return true;
 }
 
-int CompletionQueue::poll_cq(std::span<WorkCompletion> wc)
+int CqImpl::poll_cq(std::span<WorkCompletion> wc)
 {
 	uint32_t n = std::min<uint32_t>(count_, static_cast<uint32_t>(wc.size()));
 	for (uint32_t i = 0; i < n; i++) {
@@ -91,19 +91,19 @@ int CompletionQueue::poll_cq(std::span<WorkCompletion> wc)
 
 /* Context */
 
-Context::Context(const ContextConfig &cfg) : cfg_(cfg) {}
+ContextImpl::ContextImpl(const ContextConfig &cfg) : cfg_(cfg) {}
 
-std::unique_ptr<Context> Context::create(const ContextConfig &cfg, int *err)
+std::unique_ptr<ContextImpl> ContextImpl::create(const ContextConfig &cfg, int *err)
 {
 	auto fail = [err](int e) {
 		if (err)
 			*err = e;
-		return std::unique_ptr<Context>();
+		return std::unique_ptr<ContextImpl>();
 	};
 	if (!rte_eth_dev_is_valid_port(cfg.port_id) || cfg.tx_pool == nullptr || cfg.max_qps == 0 ||
 	    cfg.max_mrs == 0 || cfg.max_mrs > 0xFFFFFF || cfg.rx_burst == 0)
 		return fail(-EINVAL);
-	std::unique_ptr<Context> c(new Context(cfg));
+	std::unique_ptr<ContextImpl> c(new ContextImpl(cfg));
 	if (cfg.mac_from_port) {
 		rte_ether_addr a;
 		if (rte_eth_macaddr_get(cfg.port_id, &a) != 0)
@@ -132,7 +132,7 @@ std::unique_ptr<Context> Context::create(const ContextConfig &cfg, int *err)
 	return c;
 }
 
-Context::~Context()
+ContextImpl::~ContextImpl()
 {
 	if (live_objects_ != 0)
 		ROCE_LOG(ERR, "Context destroyed with %u live objects (PD/CQ/SRQ/QP/MR/AH)",
@@ -143,45 +143,45 @@ Context::~Context()
 		rte_pktmbuf_free(held_[i].m);
 }
 
-ibv_mtu Context::active_mtu() const
+ibv_mtu ContextImpl::active_mtu() const
 {
 	uint16_t port_mtu = RTE_ETHER_MTU;
 	rte_eth_dev_get_mtu(cfg_.port_id, &port_mtu);
 	return ib_mtu_for_port(port_mtu);
 }
 
-std::unique_ptr<ProtectionDomain> Context::alloc_pd()
+std::unique_ptr<PdImpl> ContextImpl::alloc_pd()
 {
 	live_objects_++;
-	return std::unique_ptr<ProtectionDomain>(new ProtectionDomain(*this));
+	return std::unique_ptr<PdImpl>(new PdImpl(*this));
 }
 
-ProtectionDomain::~ProtectionDomain()
+PdImpl::~PdImpl()
 {
 	ctx_.live_objects_--;
 }
 
-std::unique_ptr<CompletionQueue> Context::create_cq(uint32_t depth)
+std::unique_ptr<CqImpl> ContextImpl::create_cq(uint32_t depth)
 {
 	if (depth == 0 || depth > (1u << 22))
 		return nullptr;
-	return std::unique_ptr<CompletionQueue>(new CompletionQueue(depth));
+	return std::unique_ptr<CqImpl>(new CqImpl(depth));
 }
 
-std::unique_ptr<AddressHandle> Context::create_ah(ProtectionDomain &pd, const AddressVector &av)
+std::unique_ptr<AhImpl> ContextImpl::create_ah(PdImpl &pd, const AddressVector &av)
 {
 	if (&pd.ctx_ != this || av.gid.is_ipv4() != v4_)
 		return nullptr;
-	return std::unique_ptr<AddressHandle>(new AddressHandle(pd, av));
+	return std::unique_ptr<AhImpl>(new AhImpl(pd, av));
 }
 
-std::unique_ptr<MemoryRegion> Context::reg_mr(ProtectionDomain &pd, void *addr, size_t length,
-					      unsigned access, int *err)
+std::unique_ptr<MrImpl> ContextImpl::reg_mr(PdImpl &pd, void *addr, size_t length, unsigned access,
+					    int *err)
 {
 	auto fail = [err](int e) {
 		if (err)
 			*err = e;
-		return std::unique_ptr<MemoryRegion>();
+		return std::unique_ptr<MrImpl>();
 	};
 	constexpr unsigned kKnown = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
@@ -191,7 +191,7 @@ std::unique_ptr<MemoryRegion> Context::reg_mr(ProtectionDomain &pd, void *addr, 
 	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IBV_ACCESS_LOCAL_WRITE))
 		return fail(-EINVAL);
-	std::unique_ptr<MemoryRegion> mr(new MemoryRegion(pd, addr, length, access));
+	std::unique_ptr<MrImpl> mr(new MrImpl(pd, addr, length, access));
 	uint32_t key = register_mr(mr.get());
 	if (key == 0)
 		return fail(-ENOMEM);
@@ -202,7 +202,7 @@ std::unique_ptr<MemoryRegion> Context::reg_mr(ProtectionDomain &pd, void *addr, 
 	return mr;
 }
 
-uint32_t Context::register_mr(MemoryRegion *mr)
+uint32_t ContextImpl::register_mr(MrImpl *mr)
 {
 	for (uint32_t i = 0; i < mrs_.size(); i++) {
 		if (mrs_[i] == nullptr) {
@@ -214,14 +214,14 @@ uint32_t Context::register_mr(MemoryRegion *mr)
 	return 0;
 }
 
-void Context::unregister_mr(uint32_t key)
+void ContextImpl::unregister_mr(uint32_t key)
 {
 	uint32_t idx = (key >> 8) - 1;
 	if (idx < mrs_.size())
 		mrs_[idx] = nullptr;
 }
 
-MemoryRegion *Context::lookup_mr(uint32_t key) const
+MrImpl *ContextImpl::lookup_mr(uint32_t key) const
 {
 	uint32_t idx = (key >> 8) - 1;
 	if (idx >= mrs_.size() || mrs_[idx] == nullptr || mrs_[idx]->key_ != key)
@@ -229,29 +229,29 @@ MemoryRegion *Context::lookup_mr(uint32_t key) const
 	return mrs_[idx];
 }
 
-MemoryRegion::~MemoryRegion()
+MrImpl::~MrImpl()
 {
 	pd_.ctx_.unregister_mr(key_);
 	pd_.ctx_.live_objects_--;
 }
 
-std::unique_ptr<QueuePair> Context::create_qp(ProtectionDomain &pd, const QpInitAttr &a, int *err)
+std::unique_ptr<QpImpl> ContextImpl::create_qp(PdImpl &pd, const QpInitAttr &a, int *err)
 {
 	auto fail = [err](int e) {
 		if (err)
 			*err = e;
-		return std::unique_ptr<QueuePair>();
+		return std::unique_ptr<QpImpl>();
 	};
 	if (&pd.ctx_ != this || a.send_cq == nullptr || a.recv_cq == nullptr ||
 	    (a.qp_type != IBV_QPT_RC && a.qp_type != IBV_QPT_UC && a.qp_type != IBV_QPT_UD) ||
 	    a.cap.max_send_wr == 0 || (a.cap.max_recv_wr == 0 && a.srq == nullptr) ||
 	    a.cap.max_send_wr > 65536 || a.cap.max_recv_wr > 65536 ||
 	    a.cap.max_send_sge > kMaxSge || a.cap.max_recv_sge > kMaxSge ||
-	    a.cap.max_inline_data > 4096 || (a.srq != nullptr && &a.srq->pd_ != &pd))
+	    a.cap.max_inline_data > 4096 || (a.srq != nullptr && &to_impl(a.srq)->pd_ != &pd))
 		return fail(-EINVAL);
 	for (uint32_t i = 0; i < qps_.size(); i++) {
 		if (qps_[i] == nullptr) {
-			std::unique_ptr<QueuePair> qp(new QueuePair(*this, pd, a, kQpnBase + i));
+			std::unique_ptr<QpImpl> qp(new QpImpl(*this, pd, a, kQpnBase + i));
 			qps_[i] = qp.get();
 			live_objects_++;
 			if (err)
@@ -262,8 +262,8 @@ std::unique_ptr<QueuePair> Context::create_qp(ProtectionDomain &pd, const QpInit
 	return fail(-ENOMEM);
 }
 
-std::unique_ptr<SharedReceiveQueue> Context::create_srq(ProtectionDomain &pd, uint32_t max_wr,
-							uint32_t max_sge, int *err)
+std::unique_ptr<SrqImpl> ContextImpl::create_srq(PdImpl &pd, uint32_t max_wr, uint32_t max_sge,
+						 int *err)
 {
 	if (&pd.ctx_ != this || max_wr == 0 || max_wr > 65536 || max_sge == 0 ||
 	    max_sge > kMaxSge) {
@@ -274,16 +274,15 @@ std::unique_ptr<SharedReceiveQueue> Context::create_srq(ProtectionDomain &pd, ui
 	live_objects_++;
 	if (err)
 		*err = 0;
-	return std::unique_ptr<SharedReceiveQueue>(
-		new SharedReceiveQueue(pd, pow2_at_least(max_wr), max_sge));
+	return std::unique_ptr<SrqImpl>(new SrqImpl(pd, pow2_at_least(max_wr), max_sge));
 }
 
-SharedReceiveQueue::SharedReceiveQueue(ProtectionDomain &pd, uint32_t n, uint32_t max_sge)
+SrqImpl::SrqImpl(PdImpl &pd, uint32_t n, uint32_t max_sge)
     : pd_(pd), ring_(n), mask_(n - 1), max_sge_(max_sge)
 {
 }
 
-SharedReceiveQueue::~SharedReceiveQueue()
+SrqImpl::~SrqImpl()
 {
 	/* ibv_destroy_srq fails with EBUSY while QPs use it; here that is a lifetime bug. */
 	if (attached_ != 0)
@@ -291,21 +290,21 @@ SharedReceiveQueue::~SharedReceiveQueue()
 	pd_.ctx_.live_objects_--;
 }
 
-int SharedReceiveQueue::post_recv(const RecvWr &wr)
+int SrqImpl::post_recv(const RecvWr &wr)
 {
 	if (head_ - tail_ > mask_)
 		return -ENOMEM;
 	if (wr.sg_list.size() > max_sge_)
 		return -EINVAL;
-	QueuePair::RecvWqe &r = ring_[head_ & mask_];
+	QpImpl::RecvWqe &r = ring_[head_ & mask_];
 	r.wr_id = wr.wr_id;
-	if (!QueuePair::resolve_sges(pd_.ctx_, pd_, wr.sg_list, true, r.seg, r.nseg, r.len))
+	if (!QpImpl::resolve_sges(pd_.ctx_, pd_, wr.sg_list, true, r.seg, r.nseg, r.len))
 		return -EINVAL;
 	head_++;
 	return 0;
 }
 
-int SharedReceiveQueue::arm_limit(uint32_t limit)
+int SrqImpl::arm_limit(uint32_t limit)
 {
 	if (limit > mask_ + 1)
 		return -EINVAL;
@@ -313,7 +312,7 @@ int SharedReceiveQueue::arm_limit(uint32_t limit)
 	return 0;
 }
 
-bool SharedReceiveQueue::take(QueuePair::RecvWqe &out)
+bool SrqImpl::take(QpImpl::RecvWqe &out)
 {
 	if (head_ == tail_)
 		return false;
@@ -326,7 +325,7 @@ bool SharedReceiveQueue::take(QueuePair::RecvWqe &out)
 	return true;
 }
 
-void Context::unregister_qp(QueuePair *qp)
+void ContextImpl::unregister_qp(QpImpl *qp)
 {
 	uint32_t slot = qp->qpn_ - kQpnBase;
 	if (slot < qps_.size() && qps_[slot] == qp)
@@ -343,14 +342,14 @@ void Context::unregister_qp(QueuePair *qp)
 	live_objects_--;
 }
 
-bool QueuePair::resolve_sges(const Context &c, const ProtectionDomain &pd,
-			     std::span<const Sge> sges, bool need_write,
-			     std::array<Seg, kMaxSge> &out, uint32_t &n, uint32_t &total)
+bool QpImpl::resolve_sges(const ContextImpl &c, const PdImpl &pd, std::span<const Sge> sges,
+			  bool need_write, std::array<Seg, kMaxSge> &out, uint32_t &n,
+			  uint32_t &total)
 {
 	n = 0;
 	uint64_t t = 0;
 	for (const Sge &s : sges) {
-		MemoryRegion *mr = c.lookup_mr(s.lkey);
+		MrImpl *mr = c.lookup_mr(s.lkey);
 		if (mr == nullptr || !mr->valid_ || &mr->pd_ != &pd ||
 		    !mr->contains(s.addr, s.length) ||
 		    (need_write && !(mr->access_ & IBV_ACCESS_LOCAL_WRITE)))
@@ -366,8 +365,8 @@ bool QueuePair::resolve_sges(const Context &c, const ProtectionDomain &pd,
 	return true;
 }
 
-void QueuePair::gather(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off, uint32_t n,
-		       uint8_t *dst)
+void QpImpl::gather(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off, uint32_t n,
+		    uint8_t *dst)
 {
 	for (uint32_t i = 0; i < nseg && n > 0; i++) {
 		if (off >= seg[i].len) {
@@ -382,8 +381,8 @@ void QueuePair::gather(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint3
 	}
 }
 
-bool QueuePair::scatter(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
-			std::span<const uint8_t> src)
+bool QpImpl::scatter(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
+		     std::span<const uint8_t> src)
 {
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < nseg; i++)
@@ -406,7 +405,7 @@ bool QueuePair::scatter(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint
 	return true;
 }
 
-int QueuePair::post_send(const SendWr &wr)
+int QpImpl::post_send(const SendWr &wr)
 {
 	if (state_ != IBV_QPS_RTS)
 		return -EINVAL;
@@ -485,12 +484,13 @@ int QueuePair::post_send(const SendWr &wr)
 		break;
 	}
 	if (type_ == IBV_QPT_UD) {
-		if (wr.ud.ah == nullptr || &wr.ud.ah->pd_ != &pd_ || wr.ud.remote_qpn > kPsnMask)
+		if (wr.ud.ah == nullptr || &to_impl(wr.ud.ah)->pd_ != &pd_ ||
+		    wr.ud.remote_qpn > kPsnMask)
 			return -EINVAL;
 		/* IBA C10-93.1.1: a UD message above the port MTU emits nothing and is not an error
 		 * (rxe_req.c fake_udp_send() completes it successfully). */
 		w.oversize = w.len > mtu;
-		w.ah = wr.ud.ah;
+		w.ah = to_impl(wr.ud.ah);
 		w.remote_qpn = wr.ud.remote_qpn;
 		w.remote_qkey = (wr.ud.remote_qkey & 0x80000000u) ? attr_.qkey : wr.ud.remote_qkey;
 	}
@@ -503,7 +503,7 @@ int QueuePair::post_send(const SendWr &wr)
 	return 0;
 }
 
-int QueuePair::post_recv(const RecvWr &wr)
+int QpImpl::post_recv(const RecvWr &wr)
 {
 	if (state_ == IBV_QPS_RESET ||
 	    srq_ != nullptr) /* an SRQ's QP takes no receives of its own */

@@ -356,11 +356,18 @@ struct Counters {
 /* A UD SEND_ONLY received on QP1 (the GSI): the parsed packet, valid during the call only. */
 using GsiRecvFn = std::function<void(const Packet &pkt)>;
 
+/* ---------------------------------------------------------------------------------------
+ * Objects. Each class here is the public face of an implementation type private to the
+ * library (roce_ctx.h, roce_qp.h) that embeds it, as rdma-core's providers embed struct
+ * ibv_qp in their own QP: the header holds no state. Objects are made only by the factories;
+ * the destructor is virtual so that the std::unique_ptr they return frees the whole object.
+ * --------------------------------------------------------------------------------------- */
+
 class Context {
 public:
 	/* Returns nullptr and sets *err (negative errno) on failure: bad port, no pool, ... */
 	static std::unique_ptr<Context> create(const ContextConfig &cfg, int *err = nullptr);
-	~Context();
+	virtual ~Context() = default;
 	Context(const Context &) = delete;
 	Context &operator=(const Context &) = delete;
 
@@ -384,12 +391,12 @@ public:
 	 * Returns the number of packets received + sent (0 = idle). */
 	unsigned poll();
 
-	const Counters &counters() const { return counters_; }
-	void reset_counters() { counters_ = {}; }
-	const MacAddr &mac() const { return mac_; }
-	const Gid &gid() const { return gid_; }
-	uint16_t port_id() const { return cfg_.port_id; }
-	const ContextConfig &config() const { return cfg_; }
+	const Counters &counters() const;
+	void reset_counters();
+	const MacAddr &mac() const;
+	const Gid &gid() const;
+	uint16_t port_id() const;
+	const ContextConfig &config() const;
 	/* Largest IB MTU whose RoCE v2 frame fits the port's MTU (ibv_port_attr.active_mtu): what
 	 * an application reports to its peer, which then takes min(local, peer) as path MTU. */
 	ibv_mtu active_mtu() const;
@@ -399,166 +406,81 @@ public:
 	 * and resolve() until it answers. -ENOTSUP without ContextConfig::neighbour, -EINVAL when
 	 * the GID's family differs from ours. */
 	int resolve(const Gid &peer, MacAddr &mac);
-	Neighbour *neighbour() { return neigh_.get(); }
+	Neighbour *neighbour();
 
 	/* Packet log: one line per packet sent/received to `f`, or a callback; nullptr/{} = off.
 	 * Line: "<tx|rx> <OPCODE_NAME> qpn=0x%06x psn=0x%06x len=<payload> frame=<bytes>
 	 * [fate]". */
-	void set_packet_log(FILE *f) { log_file_ = f; }
-	void set_packet_log(PacketLogFn fn) { log_fn_ = std::move(fn); }
+	void set_packet_log(FILE *f);
+	void set_packet_log(PacketLogFn fn);
 
 	/* QP1, the General Services Interface (IBA 13.5.1, Annex A17): the CM (roce_cm.h) takes
 	 * the MADs received on it; {} = none (QP1 packets are then counted and dropped). */
-	void set_gsi_handler(GsiRecvFn fn) { gsi_fn_ = std::move(fn); }
+	void set_gsi_handler(GsiRecvFn fn);
 	/* Sends `mad` (256 bytes) as a UD SEND_ONLY from QP1 to `dest_qpn` (1 for the peer's GSI)
 	 * with the GSI Q_Key and P_Key 0xFFFF. 0, or -ENOBUFS (no mbuf / TX room). */
 	int send_gsi(const AddressVector &av, uint32_t dest_qpn, std::span<const uint8_t> mad);
 
-private:
-	friend class QueuePair;
-	friend class MemoryRegion;
-	friend class ProtectionDomain;
-	friend class SharedReceiveQueue;
-	explicit Context(const ContextConfig &cfg);
-
-	struct Held; /* roce_internal.h */
-
-	/* TX staging */
-	bool tx_reserve(); /* room for one more frame (flushes if needed) */
-	void tx_flush();
-	rte_mbuf *alloc_frame();
-	/* Builds `pkt` into a fresh mbuf and queues it through qp's TX hooks; false: no
-	 * mbuf/room. */
-	bool emit(QueuePair *qp, Packet &pkt);
-	void queue_tx(QueuePair *qp, rte_mbuf *m, const Packet &pkt);
-	void tx_push(rte_mbuf *m); /* into the burst; the caller made room (tx_reserve) */
-	void rx_frame(rte_mbuf *m, bool from_hold);
-	/* Research hooks (roce_hooks.cpp): a filter on a QP's frames. */
-	enum class HookVerdict : uint8_t { pass, pass_twice, consumed };
-	HookVerdict tx_hook(QueuePair *qp, rte_mbuf *m, const Packet &pkt, std::string_view &fate);
-	HookVerdict rx_hook(QueuePair *qp, rte_mbuf *m, uint8_t *data, uint32_t len, Packet &pkt);
-	void hold(rte_mbuf *m, uint64_t release, QueuePair *qp, bool rx);
-	void release_held(uint64_t now);
-	void log(bool tx, const Packet &pkt, uint32_t local_qpn, uint32_t frame_len,
-		 std::string_view fate);
-	void send_cnp(const Packet &rx, uint32_t dest_qpn, QueuePair *qp);
-	bool send_raw(std::span<const uint8_t> frame);
-	MemoryRegion *lookup_mr(uint32_t key) const;
-	uint32_t register_mr(MemoryRegion *mr);
-	void unregister_mr(uint32_t key);
-	void unregister_qp(QueuePair *qp);
-
-	ContextConfig cfg_;
-	MacAddr mac_{};
-	Gid gid_{};
-	bool v4_ = true;
-	uint64_t hz_ = 1;
-	Counters counters_;
-	ParseStats parse_stats_;
-	FILE *log_file_ = nullptr;
-	PacketLogFn log_fn_;
-	GsiRecvFn gsi_fn_;
-	uint32_t gsi_psn_ = 0;
-	std::vector<QueuePair *> qps_;	  /* slot -> QP (QPN = kQpnBase + slot) */
-	std::vector<MemoryRegion *> mrs_; /* key index -> MR */
-	std::vector<uint8_t> mr_gen_;
-	std::vector<rte_mbuf *> tx_buf_;
-	uint32_t tx_count_ = 0;
-	std::vector<rte_mbuf *> rx_buf_;
-	std::vector<Held> held_;
-	uint32_t held_count_ = 0;
-	std::vector<uint8_t> scratch_;	 /* payload gather (one PMTU) */
-	std::vector<uint8_t> rx_linear_; /* multi-segment RX frames are linearised here */
-	uint32_t live_objects_ = 0;
-	uint16_t ip_id_ = 0;
-	std::unique_ptr<Neighbour> neigh_;
-	uint64_t last_solicit_ = 0;
-	Gid last_solicit_gid_{};
+protected:
+	Context() = default;
 };
 
 class ProtectionDomain {
 public:
-	~ProtectionDomain();
-	Context &context() const { return ctx_; }
+	virtual ~ProtectionDomain() = default;
+	Context &context() const;
 
-private:
-	friend class Context;
-	friend class MemoryRegion;
-	friend class QueuePair;
-	friend class SharedReceiveQueue;
-	explicit ProtectionDomain(Context &c) : ctx_(c) {}
-	Context &ctx_;
+protected:
+	ProtectionDomain() = default;
 };
 
 class MemoryRegion {
 public:
-	~MemoryRegion();
-	void *addr() const { return addr_; }
-	size_t length() const { return length_; }
-	uint32_t lkey() const { return key_; }
-	uint32_t rkey() const { return key_; }
-	unsigned access() const { return access_; }
-	const ProtectionDomain &pd() const { return pd_; }
-	bool valid() const
-	{
-		return valid_;
-	} /* false after a remote SEND_WITH_INV invalidated it */
+	virtual ~MemoryRegion() = default;
+	void *addr() const;
+	size_t length() const;
+	uint32_t lkey() const;
+	uint32_t rkey() const;
+	unsigned access() const;
+	const ProtectionDomain &pd() const;
+	bool valid() const; /* false after a remote SEND_WITH_INV invalidated it */
 	/* [va, va+len) inside the region (overflow-safe). */
 	bool contains(uint64_t va, uint64_t len) const;
 
-private:
-	friend class Context;
-	friend class QueuePair;
-	MemoryRegion(ProtectionDomain &pd, void *a, size_t l, unsigned acc)
-	    : pd_(pd), addr_(a), length_(l), access_(acc)
-	{
-	}
-	ProtectionDomain &pd_;
-	void *addr_;
-	size_t length_;
-	unsigned access_;
-	uint32_t key_ = 0;
-	bool valid_ = true;
+protected:
+	MemoryRegion() = default;
 };
 
 class AddressHandle {
 public:
-	const AddressVector &attr() const { return av_; }
-	const ProtectionDomain &pd() const { return pd_; }
+	virtual ~AddressHandle() = default;
+	const AddressVector &attr() const;
+	const ProtectionDomain &pd() const;
 
-private:
-	friend class Context;
-	friend class QueuePair;
-	AddressHandle(ProtectionDomain &pd, const AddressVector &av) : pd_(pd), av_(av) {}
-	ProtectionDomain &pd_;
-	AddressVector av_;
+protected:
+	AddressHandle() = default;
 };
 
 class CompletionQueue {
 public:
+	virtual ~CompletionQueue() = default;
 	/* Moves up to wc.size() completions (oldest first) into wc; returns the count. */
 	int poll_cq(std::span<WorkCompletion> wc);
-	uint32_t depth() const { return static_cast<uint32_t>(ring_.size()); }
-	uint32_t size() const { return count_; }
-	uint64_t overflows() const { return overflows_; }
+	uint32_t depth() const;
+	uint32_t size() const;
+	uint64_t overflows() const;
 
-private:
-	friend class Context;
-	friend class QueuePair;
-	explicit CompletionQueue(uint32_t depth) : ring_(depth) {}
-	bool push(const WorkCompletion &wc); /* false on overrun (IBA 11.4.2.1: CQ overrun) */
-	std::vector<WorkCompletion> ring_;
-	uint32_t head_ = 0, count_ = 0;
-	uint64_t overflows_ = 0;
+protected:
+	CompletionQueue() = default;
 };
 
 class QueuePair {
 public:
-	~QueuePair();
-	uint32_t qp_num() const { return qpn_; }
-	ibv_qp_type type() const { return type_; }
-	ibv_qp_state state() const { return state_; }
-	const QpAttr &attr() const { return attr_; }
+	virtual ~QueuePair() = default;
+	uint32_t qp_num() const;
+	ibv_qp_type type() const;
+	ibv_qp_state state() const;
+	const QpAttr &attr() const;
 
 	/* ibv_modify_qp (IBA 11.2.1.2 / 10.3): RESET->INIT->RTR->RTS, any->RESET, any->ERR.
 	 * Required mask bits per transition as in ibv_modify_qp(3); -EINVAL otherwise.
@@ -572,187 +494,18 @@ public:
 	/* 0, or -EINVAL (state RESET, too many SGEs, bad lkey/range/no LOCAL_WRITE), -ENOMEM. */
 	int post_recv(const RecvWr &wr);
 
-	void set_tuning(const QpTuning &t) { tuning_ = t; }
-	const QpTuning &tuning() const { return tuning_; }
+	void set_tuning(const QpTuning &t);
+	const QpTuning &tuning() const;
 	/* Fault injection and the PRNG are (re)seeded by this call. */
 	void set_faults(const FaultConfig &f);
 	/* DCQCN state (requester): current rate and the number of CNPs reacted to. */
 	double current_rate_gbps() const;
 	uint64_t cnps_received() const;
-	uint32_t sq_outstanding() const { return sq_head_ - sq_tail_; }
-	uint32_t rq_posted() const { return rq_head_ - rq_tail_; }
+	uint32_t sq_outstanding() const;
+	uint32_t rq_posted() const;
 
-private:
-	friend class Context;
-	friend class SharedReceiveQueue;
-	QueuePair(Context &c, ProtectionDomain &pd, const QpInitAttr &a, uint32_t qpn);
-
-	/* Private types, defined in roce_internal.h. */
-	struct Seg;
-	struct SendWqe;
-	struct RecvWqe;
-	enum class RespKind : uint8_t;
-	struct RespItem;
-	struct RdResource;
-	struct Rate;
-	enum class InMsg : uint8_t;
-
-	bool is_rc() const { return type_ == IBV_QPT_RC; }
-	uint32_t pmtu() const { return mtu_bytes(attr_.path_mtu); }
-	bool resolve(std::span<const Sge> sges, bool need_write, std::array<Seg, kMaxSge> &out,
-		     uint32_t &n, uint32_t &total) const
-	{
-		return resolve_sges(ctx_, pd_, sges, need_write, out, n, total);
-	}
-	/* Local SGEs -> segments: lkeys of valid MRs of `pd`, inside them, LOCAL_WRITE if asked. */
-	static bool resolve_sges(const Context &c, const ProtectionDomain &pd,
-				 std::span<const Sge> sges, bool need_write,
-				 std::array<Seg, kMaxSge> &out, uint32_t &n, uint32_t &total);
-	/* The receive WQE the next message lands in (the QP's own or one taken from its SRQ and
-	 * held until consumed); nullptr: none posted. */
-	RecvWqe *recv_wqe();
-	void recv_consumed();
-	static void gather(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
-			   uint32_t n, uint8_t *dst);
-	static bool scatter(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
-			    std::span<const uint8_t> src);
-
-	/* requester */
-	void fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn);
-	unsigned tx_requests(uint64_t now, unsigned budget);
-	bool tx_one_request(SendWqe &w, uint32_t pkt_idx, uint64_t now);
-	void rx_response(const Packet &pkt, uint64_t now);
-	bool process_ack(uint32_t psn, uint64_t now); /* cumulative ACK through psn */
-	/* A NAK/RNR NAK for psn: ACKs everything before it and finds the WQE it names. */
-	bool nak_target(uint32_t psn, uint64_t now, uint32_t *idx);
-	void go_back(uint32_t psn, uint64_t now);
-	/* Progress: the retry counter full again, no retry running (rxe reset_retry_counters). */
-	void retry_reset()
-	{
-		retry_left_ = attr_.retry_cnt;
-		retry_started_ = false;
-	}
-	/* A retry that spends one of retry_cnt: go back to psn (rxe COMPST_ERROR_RETRY). */
-	void retry_spend(uint32_t psn, uint64_t now)
-	{
-		window_on_loss();
-		retry_left_--;
-		retry_started_ = true;
-		go_back(psn, now);
-	}
-	SendWqe *find_wqe(uint32_t psn, uint32_t *idx);
-	uint32_t window() const
-	{
-		return tuning_.initial_window_pkts == 0
-			       ? tuning_.max_inflight_pkts
-			       : std::min(cwnd_, tuning_.max_inflight_pkts);
-	}
-	void window_on_ack(uint32_t pkts);
-	void window_on_loss();
-	void window_reset();
-	void complete_send(SendWqe &w, ibv_wc_status st);
-	void fail_send(uint32_t idx, ibv_wc_status st);
-	void requester_timers(uint64_t now);
-	bool rate_allows(uint32_t bytes, uint64_t now);
-	void rate_on_cnp(uint64_t now);
-	void rate_timers(uint64_t now);
-	/* responder */
-	void rx_request(const Packet &pkt, uint64_t now, bool ce);
-	void rx_rc_request(const Packet &pkt, uint64_t now);
-	void rx_uc_request(const Packet &pkt);
-	void rx_ud_request(const Packet &pkt);
-	bool execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc, uint8_t &nak);
-	RespItem *push_resp(RespKind k);
-	void queue_ack(uint32_t psn, bool now_ready, uint64_t now);
-	void queue_nak(uint32_t psn, uint8_t syndrome);
-	unsigned tx_responses(uint64_t now, unsigned budget);
-	MemoryRegion *check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const;
-	RdResource *find_resource(uint32_t psn);
-	void save_resource(const RdResource &r);
-	uint32_t rd_atomic_in_flight() const;
-	void rx_rc_duplicate(const Packet &pkt, uint64_t now);
-	/* READ response window (QpTuning::read_stall_us) */
-	void rd_window_reset();
-	bool rd_window_allows(const RdResource &r, uint64_t now);
-	void rd_confirm_oldest();
-	void rd_on_duplicate(const RdResource &r);
-	void rd_forget(RdResource &r);
-	void complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
-			   unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp);
-	void to_error();
-	void flush();
-	/* hooks */
-	double rnd();
-	void timers(uint64_t now);
-
-	Context &ctx_;
-	ProtectionDomain &pd_;
-	ibv_qp_type type_;
-	CompletionQueue *scq_, *rcq_;
-	QpCap cap_;
-	bool sq_sig_all_;
-	uint32_t qpn_;
-	ibv_qp_state state_ = IBV_QPS_RESET;
-	QpAttr attr_;
-	QpTuning tuning_;
-	uint64_t hz_;
-
-	/* send queue: [tail_, head_) posted; cur_ = next WQE to transmit, cur_pkt_ = its packet. */
-	std::vector<SendWqe> sq_;
-	std::vector<uint8_t> inline_; /* cap.max_inline_data bytes per SQ slot */
-	uint32_t sq_mask_ = 0, sq_head_ = 0, sq_tail_ = 0, cur_ = 0, cur_pkt_ = 0;
-	uint32_t next_psn_ = 0;	      /* PSN of the next new WQE */
-	uint32_t una_ = 0;	      /* oldest unacknowledged PSN */
-	uint32_t sent_end_ = 0;	      /* highest PSN sent + 1 */
-	uint32_t rd_outstanding_ = 0; /* READ/atomic WQEs sent and not done */
-	uint32_t noack_pkts_ = 0;     /* packets sent since the last one with AckReq */
-	uint64_t last_progress_ = 0;  /* retransmit timer base (cycles) */
-	uint8_t retry_left_ = 7, rnr_left_ = 7;
-	/* Congestion window (QpTuning::initial_window_pkts): cwnd_ packets and a fraction in
-	 * 1/cwnd_ steps (cwnd_acc_) once at ssthresh_. */
-	uint32_t cwnd_ = 16, ssthresh_ = 256, cwnd_acc_ = 0;
-	/* A retry (go-back) started and no progress since: a sequence NAK then neither spends a
-	 * retry nor goes back again, a timeout does both (rxe_comp.c comp.started_retry). */
-	bool retry_started_ = false;
-	bool rnr_wait_ = false;
-	uint64_t rnr_until_ = 0;
-	uint32_t rnr_psn_ = 0;
-
-	/* receive queue */
-	std::vector<RecvWqe> rq_;
-	uint32_t rq_mask_ = 0, rq_head_ = 0, rq_tail_ = 0;
-	SharedReceiveQueue *srq_ = nullptr;
-	std::unique_ptr<RecvWqe> srq_wqe_; /* taken from srq_ for the message in progress */
-	bool srq_held_ = false;
-
-	/* responder */
-	uint32_t epsn_ = 0, msn_ = 0;
-	InMsg in_msg_{};       /* InMsg::none */
-	uint32_t msg_off_ = 0; /* bytes placed of the current message */
-	uint64_t wr_va_ = 0;   /* current WRITE */
-	uint32_t wr_len_ = 0;
-	bool nak_sent_ = false; /* one NAK per expected PSN (IBA 9.7.5.2.1) */
-	uint32_t pkts_since_ack_ = 0;
-	std::vector<RespItem> resp_;
-	uint32_t resp_head_ = 0, resp_tail_ = 0;
-	std::vector<RdResource> rd_res_; /* kMaxRdAtomic slots; max_dest_rd_atomic in use */
-	uint32_t rd_res_next_ = 0;
-	bool error_after_resp_ = false;
-	uint64_t last_cnp_ = 0;
-	/* READ response window: rd_cwnd_ packets, rd_flight_ sent and not confirmed (the sum of
-	 * the resources' own counts); one halving per loss until a new READ confirms progress. */
-	uint32_t rd_cwnd_ = 16, rd_ssthresh_ = 256, rd_cwnd_acc_ = 0, rd_flight_ = 0;
-	bool rd_loss_armed_ = true;
-	uint32_t rd_dup_psn_ = 0;
-	uint64_t rd_last_req_ = 0; /* cycles at the last READ request, new or duplicate */
-
-	/* DCQCN reaction point */
-	std::unique_ptr<Rate> rate_;
-
-	/* fault injection */
-	FaultConfig faults_;
-	bool faults_on_ = false;
-	uint64_t rng_ = 1;
+protected:
+	QueuePair() = default;
 };
 
 /* ibv_srq (IBA 10.2.9, rxe_srq.c): one ring of receive WQEs; a QP attached to it takes the
@@ -761,7 +514,7 @@ private:
  * Completions go to the taking QP's receive CQ with its qp_num. */
 class SharedReceiveQueue {
 public:
-	~SharedReceiveQueue();
+	virtual ~SharedReceiveQueue() = default;
 	/* ibv_post_srq_recv: 0, -EINVAL (too many SGEs, bad lkey/range/no LOCAL_WRITE), -ENOMEM
 	 * (full). */
 	int post_recv(const RecvWr &wr);
@@ -769,25 +522,15 @@ public:
 	 * `limit` remain, limit_events() counts one and the limit disarms
 	 * (IBV_EVENT_SRQ_LIMIT_REACHED). 0 disarms; -EINVAL above max_wr. */
 	int arm_limit(uint32_t limit);
-	uint32_t limit() const { return limit_; } /* 0 once it fired (ibv_query_srq) */
-	uint64_t limit_events() const { return limit_events_; }
-	uint32_t posted() const { return head_ - tail_; }
-	uint32_t max_wr() const { return mask_ + 1; }
-	uint32_t max_sge() const { return max_sge_; }
-	const ProtectionDomain &pd() const { return pd_; }
+	uint32_t limit() const; /* 0 once it fired (ibv_query_srq) */
+	uint64_t limit_events() const;
+	uint32_t posted() const;
+	uint32_t max_wr() const;
+	uint32_t max_sge() const;
+	const ProtectionDomain &pd() const;
 
-private:
-	friend class Context;
-	friend class QueuePair;
-	SharedReceiveQueue(ProtectionDomain &pd, uint32_t n, uint32_t max_sge);
-	/* The oldest WQE for a QP (false: empty); fires the armed limit. */
-	bool take(QueuePair::RecvWqe &out);
-	ProtectionDomain &pd_;
-	std::vector<QueuePair::RecvWqe> ring_; /* complete in roce_internal.h */
-	uint32_t mask_ = 0, head_ = 0, tail_ = 0, max_sge_ = 0;
-	uint32_t limit_ = 0;
-	uint64_t limit_events_ = 0;
-	uint32_t attached_ = 0; /* QPs using it (must be 0 at destruction) */
+protected:
+	SharedReceiveQueue() = default;
 };
 
 } /* namespace gaudi::roce */

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The QP's implementation type (not installed, not for applications): QpImpl embeds the
+ * public QueuePair of roce_verbs.h as rdma-core's providers embed struct ibv_qp in theirs
+ * (struct rxe_qp, struct efa_qp; to_rqp()/to_efa_qp() are container_of). to_impl() is the
+ * downcast; only the library makes QPs, so every QueuePair is a QpImpl.
+ * Which file holds which part of the QP: roce_internal.h. */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "roce_internal.h"
+
+namespace gaudi::roce {
+
+class ContextImpl;
+class PdImpl;
+class CqImpl;
+class SrqImpl;
+class MrImpl;
+class AhImpl;
+
+/* All members are reachable by the library's own files (the engine in roce_net.cpp drives
+ * the QP's roles); the application sees only QueuePair. */
+class QpImpl final : public QueuePair {
+public:
+	QpImpl(ContextImpl &c, PdImpl &pd, const QpInitAttr &a, uint32_t qpn);
+	~QpImpl() override;
+	QpImpl(const QpImpl &) = delete;
+	QpImpl &operator=(const QpImpl &) = delete;
+
+	/* The verbs (called through QueuePair's methods in roce_api.cpp). */
+	int modify(const QpAttr &attr, int mask);
+	int post_send(const SendWr &wr);
+	int post_recv(const RecvWr &wr);
+	void set_faults(const FaultConfig &f);
+	double current_rate_gbps() const;
+	uint64_t cnps_received() const;
+
+	/* Types of the QP's parts, defined below. */
+	struct Seg;
+	struct SendWqe;
+	struct RecvWqe;
+	enum class RespKind : uint8_t;
+	struct RespItem;
+	struct RdResource;
+	struct Rate;
+	enum class InMsg : uint8_t;
+
+	bool is_rc() const { return type_ == IBV_QPT_RC; }
+	uint32_t pmtu() const { return mtu_bytes(attr_.path_mtu); }
+	bool resolve(std::span<const Sge> sges, bool need_write, std::array<Seg, kMaxSge> &out,
+		     uint32_t &n, uint32_t &total) const
+	{
+		return resolve_sges(ctx_, pd_, sges, need_write, out, n, total);
+	}
+	/* Local SGEs -> segments: lkeys of valid MRs of `pd`, inside them, LOCAL_WRITE if asked. */
+	static bool resolve_sges(const ContextImpl &c, const PdImpl &pd, std::span<const Sge> sges,
+				 bool need_write, std::array<Seg, kMaxSge> &out, uint32_t &n,
+				 uint32_t &total);
+	/* The receive WQE the next message lands in (the QP's own or one taken from its SRQ and
+	 * held until consumed); nullptr: none posted. */
+	RecvWqe *recv_wqe();
+	void recv_consumed();
+	static void gather(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
+			   uint32_t n, uint8_t *dst);
+	static bool scatter(const std::array<Seg, kMaxSge> &seg, uint32_t nseg, uint32_t off,
+			    std::span<const uint8_t> src);
+
+	/* requester */
+	void fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn);
+	unsigned tx_requests(uint64_t now, unsigned budget);
+	bool tx_one_request(SendWqe &w, uint32_t pkt_idx, uint64_t now);
+	void rx_response(const Packet &pkt, uint64_t now);
+	bool process_ack(uint32_t psn, uint64_t now); /* cumulative ACK through psn */
+	/* A NAK/RNR NAK for psn: ACKs everything before it and finds the WQE it names. */
+	bool nak_target(uint32_t psn, uint64_t now, uint32_t *idx);
+	void go_back(uint32_t psn, uint64_t now);
+	/* Progress: the retry counter full again, no retry running (rxe reset_retry_counters). */
+	void retry_reset()
+	{
+		retry_left_ = attr_.retry_cnt;
+		retry_started_ = false;
+	}
+	/* A retry that spends one of retry_cnt: go back to psn (rxe COMPST_ERROR_RETRY). */
+	void retry_spend(uint32_t psn, uint64_t now)
+	{
+		window_on_loss();
+		retry_left_--;
+		retry_started_ = true;
+		go_back(psn, now);
+	}
+	SendWqe *find_wqe(uint32_t psn, uint32_t *idx);
+	uint32_t window() const
+	{
+		return tuning_.initial_window_pkts == 0
+			       ? tuning_.max_inflight_pkts
+			       : std::min(cwnd_, tuning_.max_inflight_pkts);
+	}
+	void window_on_ack(uint32_t pkts);
+	void window_on_loss();
+	void window_reset();
+	void complete_send(SendWqe &w, ibv_wc_status st);
+	void fail_send(uint32_t idx, ibv_wc_status st);
+	void requester_timers(uint64_t now);
+	bool rate_allows(uint32_t bytes, uint64_t now);
+	void rate_on_cnp(uint64_t now);
+	void rate_timers(uint64_t now);
+	/* responder */
+	void rx_request(const Packet &pkt, uint64_t now, bool ce);
+	void rx_rc_request(const Packet &pkt, uint64_t now);
+	void rx_uc_request(const Packet &pkt);
+	void rx_ud_request(const Packet &pkt);
+	bool execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc, uint8_t &nak);
+	RespItem *push_resp(RespKind k);
+	void queue_ack(uint32_t psn, bool now_ready, uint64_t now);
+	void queue_nak(uint32_t psn, uint8_t syndrome);
+	unsigned tx_responses(uint64_t now, unsigned budget);
+	MrImpl *check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const;
+	RdResource *find_resource(uint32_t psn);
+	void save_resource(const RdResource &r);
+	uint32_t rd_atomic_in_flight() const;
+	void rx_rc_duplicate(const Packet &pkt, uint64_t now);
+	/* READ response window (QpTuning::read_stall_us) */
+	void rd_window_reset();
+	bool rd_window_allows(const RdResource &r, uint64_t now);
+	void rd_confirm_oldest();
+	void rd_on_duplicate(const RdResource &r);
+	void rd_forget(RdResource &r);
+	void complete_recv(RecvWqe &r, ibv_wc_status st, ibv_wc_opcode op, uint32_t len,
+			   unsigned flags, uint32_t imm, uint32_t inv, uint32_t src_qp);
+	void to_error();
+	void flush();
+	/* hooks */
+	double rnd();
+	void timers(uint64_t now);
+
+	ContextImpl &ctx_;
+	PdImpl &pd_;
+	ibv_qp_type type_;
+	CqImpl *scq_, *rcq_;
+	QpCap cap_;
+	bool sq_sig_all_;
+	uint32_t qpn_;
+	ibv_qp_state state_ = IBV_QPS_RESET;
+	QpAttr attr_;
+	QpTuning tuning_;
+	uint64_t hz_;
+
+	/* send queue: [tail_, head_) posted; cur_ = next WQE to transmit, cur_pkt_ = its packet. */
+	std::vector<SendWqe> sq_;
+	std::vector<uint8_t> inline_; /* cap.max_inline_data bytes per SQ slot */
+	uint32_t sq_mask_ = 0, sq_head_ = 0, sq_tail_ = 0, cur_ = 0, cur_pkt_ = 0;
+	uint32_t next_psn_ = 0;	      /* PSN of the next new WQE */
+	uint32_t una_ = 0;	      /* oldest unacknowledged PSN */
+	uint32_t sent_end_ = 0;	      /* highest PSN sent + 1 */
+	uint32_t rd_outstanding_ = 0; /* READ/atomic WQEs sent and not done */
+	uint32_t noack_pkts_ = 0;     /* packets sent since the last one with AckReq */
+	uint64_t last_progress_ = 0;  /* retransmit timer base (cycles) */
+	uint8_t retry_left_ = 7, rnr_left_ = 7;
+	/* Congestion window (QpTuning::initial_window_pkts): cwnd_ packets and a fraction in
+	 * 1/cwnd_ steps (cwnd_acc_) once at ssthresh_. */
+	uint32_t cwnd_ = 16, ssthresh_ = 256, cwnd_acc_ = 0;
+	/* A retry (go-back) started and no progress since: a sequence NAK then neither spends a
+	 * retry nor goes back again, a timeout does both (rxe_comp.c comp.started_retry). */
+	bool retry_started_ = false;
+	bool rnr_wait_ = false;
+	uint64_t rnr_until_ = 0;
+	uint32_t rnr_psn_ = 0;
+
+	/* receive queue */
+	std::vector<RecvWqe> rq_;
+	uint32_t rq_mask_ = 0, rq_head_ = 0, rq_tail_ = 0;
+	SrqImpl *srq_ = nullptr;
+	std::unique_ptr<RecvWqe> srq_wqe_; /* taken from srq_ for the message in progress */
+	bool srq_held_ = false;
+
+	/* responder */
+	uint32_t epsn_ = 0, msn_ = 0;
+	InMsg in_msg_{};       /* InMsg::none */
+	uint32_t msg_off_ = 0; /* bytes placed of the current message */
+	uint64_t wr_va_ = 0;   /* current WRITE */
+	uint32_t wr_len_ = 0;
+	bool nak_sent_ = false; /* one NAK per expected PSN (IBA 9.7.5.2.1) */
+	uint32_t pkts_since_ack_ = 0;
+	std::vector<RespItem> resp_;
+	uint32_t resp_head_ = 0, resp_tail_ = 0;
+	std::vector<RdResource> rd_res_; /* kMaxRdAtomic slots; max_dest_rd_atomic in use */
+	uint32_t rd_res_next_ = 0;
+	bool error_after_resp_ = false;
+	uint64_t last_cnp_ = 0;
+	/* READ response window: rd_cwnd_ packets, rd_flight_ sent and not confirmed (the sum of
+	 * the resources' own counts); one halving per loss until a new READ confirms progress. */
+	uint32_t rd_cwnd_ = 16, rd_ssthresh_ = 256, rd_cwnd_acc_ = 0, rd_flight_ = 0;
+	bool rd_loss_armed_ = true;
+	uint32_t rd_dup_psn_ = 0;
+	uint64_t rd_last_req_ = 0; /* cycles at the last READ request, new or duplicate */
+
+	/* DCQCN reaction point */
+	std::unique_ptr<Rate> rate_;
+
+	/* fault injection */
+	FaultConfig faults_;
+	bool faults_on_ = false;
+	uint64_t rng_ = 1;
+};
+
+struct QpImpl::Seg {
+	uint8_t *addr;
+	uint32_t len;
+};
+struct QpImpl::SendWqe {
+	uint64_t wr_id;
+	ibv_wr_opcode opcode;
+	bool signaled, solicited;
+	uint32_t len, imm, inv_rkey;
+	uint64_t raddr, cmp, swap;
+	uint32_t rkey;
+	const AddressHandle *ah;
+	uint32_t remote_qpn, remote_qkey;
+	uint32_t nseg;
+	std::array<Seg, kMaxSge> seg;
+	uint32_t first_psn, npkts;
+	uint32_t resp_pkts;  /* READ response packets placed */
+	uint32_t rereq_from; /* READ: resp_pkts when the request was last sent */
+	bool done;	     /* READ/atomic: response complete */
+	bool oversize;	     /* UD message above the PMTU: completes without being sent */
+};
+struct QpImpl::RecvWqe {
+	uint64_t wr_id;
+	uint32_t nseg;
+	uint32_t len;
+	std::array<Seg, kMaxSge> seg;
+};
+/* Responder output queue entries, sent in order (IBA 9.7.5.1: responses in PSN order). */
+enum class QpImpl::RespKind : uint8_t { ack, nak, read, atomic_ack };
+struct QpImpl::RespItem {
+	RespKind kind;
+	uint8_t syndrome;
+	bool ready; /* ACK: coalescing finished */
+	uint32_t psn, msn;
+	uint64_t va;  /* READ: next byte to send */
+	uint32_t len; /* READ: bytes left */
+	uint32_t total_pkts, sent_pkts;
+	uint8_t res;	   /* READ: index of its RdResource */
+	uint64_t orig;	   /* atomic ACK */
+	uint64_t deadline; /* ACK: latest send time */
+};
+/* Responder resource of one READ or atomic (rxe struct resp_res): what a duplicate of it
+ * may replay. max_dest_rd_atomic of them, oldest overwritten. */
+struct QpImpl::RdResource {
+	bool valid, read;
+	uint32_t first_psn, last_psn;
+	uint64_t va;	    /* READ: first byte */
+	uint32_t len, rkey; /* READ */
+	uint64_t orig;	    /* atomic: original value returned */
+	uint32_t flight;    /* READ: response packets sent and not confirmed */
+	bool sent_all;	    /* READ: the latest generation of responses sent in full */
+};
+
+/* DCQCN reaction point state (Zhu et al. 2015). */
+struct QpImpl::Rate {
+	bool limited = false;
+	double rc = 0, rt = 0, alpha = 1, tokens = 0;
+	uint64_t last_token = 0, last_alpha = 0, last_inc = 0, last_cnp = 0;
+	uint32_t stage = 0;
+	uint64_t cnps = 0;
+};
+
+enum class QpImpl::InMsg : uint8_t { none = 0, send, write };
+
+ROCE_TO_IMPL(QueuePair, QpImpl)
+
+} /* namespace gaudi::roce */
