@@ -71,6 +71,7 @@ public:
 	void unregister_qp(QpImpl *qp);
 
 	ContextConfig cfg_;
+	bool debug_ = false; /* lib.roce at DEBUG: state transitions logged (set per poll()) */
 	MacAddr mac_{};
 	Gid gid_{};
 	bool v4_ = true;

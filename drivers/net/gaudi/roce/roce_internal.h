@@ -21,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include <rte_mbuf.h>
@@ -61,6 +62,61 @@ constexpr Opcode uc_opcode(Opcode rc)
 {
 	return static_cast<Opcode>(u8(Opcode::UC_SEND_FIRST) | operation(rc));
 }
+/* What an RC/UC operation (BTH opcode bits 4:0) is, as mask bits: the shape of rxe_opcode.c's
+ * rxe_opcode[].mask (RXE_SEND_MASK, RXE_START_MASK, ...), so the transport tests bits of one
+ * table entry instead of listing opcodes. start|end is an ONLY packet; neither a MIDDLE. */
+enum OpMask : uint16_t {
+	kOpSend = 1u << 0,
+	kOpWrite = 1u << 1,
+	kOpRead = 1u << 2,   /* RDMA READ request */
+	kOpAtomic = 1u << 3, /* CMP_SWAP or FETCH_ADD request */
+	kOpCmpSwap = 1u << 4,
+	kOpStart = 1u << 5,	/* FIRST or ONLY */
+	kOpEnd = 1u << 6,	/* LAST or ONLY */
+	kOpImm = 1u << 7,	/* carries ImmDt */
+	kOpInv = 1u << 8,	/* carries IETH (SEND with Invalidate) */
+	kOpRecv = 1u << 9,	/* consumes a receive WQE at its last packet (rxe RXE_RWR_MASK) */
+	kOpReadResp = 1u << 10, /* RDMA READ response */
+	kOpAck = 1u << 11,	/* ACKNOWLEDGE (AETH only) */
+	kOpAtomicAck = 1u << 12,
+};
+constexpr std::array<uint16_t, 32> make_op_masks()
+{
+	std::array<uint16_t, 32> m{};
+	auto at = [&m](Opcode o) -> uint16_t & { return m[static_cast<uint8_t>(o) & 0x1F]; };
+	at(Opcode::RC_SEND_FIRST) = kOpSend | kOpStart;
+	at(Opcode::RC_SEND_MIDDLE) = kOpSend;
+	at(Opcode::RC_SEND_LAST) = kOpSend | kOpEnd | kOpRecv;
+	at(Opcode::RC_SEND_LAST_WITH_IMMEDIATE) = kOpSend | kOpEnd | kOpImm | kOpRecv;
+	at(Opcode::RC_SEND_ONLY) = kOpSend | kOpStart | kOpEnd | kOpRecv;
+	at(Opcode::RC_SEND_ONLY_WITH_IMMEDIATE) = kOpSend | kOpStart | kOpEnd | kOpImm | kOpRecv;
+	at(Opcode::RC_SEND_LAST_WITH_INVALIDATE) = kOpSend | kOpEnd | kOpInv | kOpRecv;
+	at(Opcode::RC_SEND_ONLY_WITH_INVALIDATE) = kOpSend | kOpStart | kOpEnd | kOpInv | kOpRecv;
+	at(Opcode::RC_RDMA_WRITE_FIRST) = kOpWrite | kOpStart;
+	at(Opcode::RC_RDMA_WRITE_MIDDLE) = kOpWrite;
+	at(Opcode::RC_RDMA_WRITE_LAST) = kOpWrite | kOpEnd;
+	at(Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE) = kOpWrite | kOpEnd | kOpImm | kOpRecv;
+	at(Opcode::RC_RDMA_WRITE_ONLY) = kOpWrite | kOpStart | kOpEnd;
+	at(Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE) =
+		kOpWrite | kOpStart | kOpEnd | kOpImm | kOpRecv;
+	at(Opcode::RC_RDMA_READ_REQUEST) = kOpRead | kOpStart | kOpEnd;
+	at(Opcode::RC_RDMA_READ_RESPONSE_FIRST) = kOpReadResp | kOpStart;
+	at(Opcode::RC_RDMA_READ_RESPONSE_MIDDLE) = kOpReadResp;
+	at(Opcode::RC_RDMA_READ_RESPONSE_LAST) = kOpReadResp | kOpEnd;
+	at(Opcode::RC_RDMA_READ_RESPONSE_ONLY) = kOpReadResp | kOpStart | kOpEnd;
+	at(Opcode::RC_ACKNOWLEDGE) = kOpAck;
+	at(Opcode::RC_ATOMIC_ACKNOWLEDGE) = kOpAtomicAck;
+	at(Opcode::RC_COMPARE_SWAP) = kOpAtomic | kOpCmpSwap | kOpStart | kOpEnd;
+	at(Opcode::RC_FETCH_ADD) = kOpAtomic | kOpStart | kOpEnd;
+	return m; /* FLUSH, ATOMIC_WRITE and reserved values: 0 (not supported) */
+}
+inline constexpr std::array<uint16_t, 32> kOpMasks = make_op_masks();
+/* Mask bits of an RC or UC opcode (UC has the RC operations it supports at the same bits). */
+constexpr uint16_t op_mask(uint8_t opcode)
+{
+	return kOpMasks[opcode & kOpOperationMask];
+}
+
 constexpr bool is_response(uint8_t op)
 {
 	return op >= u8(Opcode::RC_RDMA_READ_RESPONSE_FIRST) &&

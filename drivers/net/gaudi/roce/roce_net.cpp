@@ -10,6 +10,7 @@
  * Reliability (RC) is go-back-N as in IBA 9.7: cumulative ACKs, PSN-sequence NAKs,
  * local ACK timeout, RNR NAK backoff, responder duplicate detection. */
 #include "roce_ctx.h"
+#include "roce_log.h"
 
 #include <algorithm>
 #include <array>
@@ -272,6 +273,7 @@ void ContextImpl::rx_frame(rte_mbuf *m, bool from_hold)
 
 unsigned ContextImpl::poll()
 {
+	debug_ = rte_log_can_log(roce_logtype, RTE_LOG_DEBUG);
 	uint64_t now = rte_get_timer_cycles();
 	uint16_t n = rte_eth_rx_burst(cfg_.port_id, cfg_.queue_id, rx_buf_.data(), cfg_.rx_burst);
 	for (uint16_t i = 0; i < n; i++)

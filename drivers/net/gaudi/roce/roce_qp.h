@@ -110,10 +110,44 @@ public:
 	void rate_timers(uint64_t now);
 	/* responder */
 	void rx_request(const Packet &pkt, uint64_t now, bool ce);
-	void rx_rc_request(const Packet &pkt, uint64_t now);
-	void rx_uc_request(const Packet &pkt);
 	void rx_ud_request(const Packet &pkt);
-	bool execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc, uint8_t &nak);
+	/* RC/UC request packets through the responder's states (roce_resp.cpp, rxe_resp.c). */
+	enum class RespState : uint8_t {
+		chk_psn,
+		chk_op_seq,
+		chk_op_valid,
+		chk_resource,
+		chk_length,
+		chk_rkey,
+		execute,
+		complete,
+		acknowledge,
+		duplicate,
+		error,
+		done,
+	};
+	/* One request packet and what the checks found (rxe struct rxe_pkt_info). */
+	struct RespPkt {
+		const Packet &pkt;
+		uint16_t mask; /* op_mask() bits */
+		uint32_t n;    /* payload bytes */
+		uint64_t now;
+		bool uc;
+		uint8_t nak = kNakInvReq; /* answer of a failed check: AETH syndrome or kNakDrop */
+		MrImpl *inv_mr = nullptr; /* SEND with Invalidate: the MR named by the IETH */
+	};
+	void responder(const Packet &pkt, uint64_t now);
+	RespState resp_chk_psn(RespPkt &p);
+	RespState resp_chk_op_seq(RespPkt &p);
+	RespState resp_chk_op_valid(RespPkt &p);
+	RespState resp_chk_resource(RespPkt &p);
+	RespState resp_chk_length(RespPkt &p);
+	RespState resp_chk_rkey(RespPkt &p);
+	RespState resp_execute(RespPkt &p);
+	RespState resp_complete(RespPkt &p);
+	RespState resp_acknowledge(RespPkt &p);
+	RespState resp_duplicate(RespPkt &p);
+	RespState resp_error(RespPkt &p);
 	RespItem *push_resp(RespKind k);
 	void queue_ack(uint32_t psn, bool now_ready, uint64_t now);
 	void queue_nak(uint32_t psn, uint8_t syndrome);

@@ -3,10 +3,10 @@
  * resources, ACK coalescing and NAKs, receive completions (rxe_resp.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_ctx.h"
+#include "roce_log.h"
 
 #include <algorithm>
 #include <cstring>
-#include <initializer_list>
 
 namespace gaudi::roce {
 
@@ -130,93 +130,256 @@ void QpImpl::rx_request(const Packet &pkt, uint64_t now, bool ce)
 		ctx_.counters_.rx_bad_opcode++;
 		return;
 	}
-	if (type_ == IBV_QPT_RC)
-		rx_rc_request(pkt, now);
-	else if (type_ == IBV_QPT_UC)
-		rx_uc_request(pkt);
-	else
+	if (type_ == IBV_QPT_UD)
 		rx_ud_request(pkt);
+	else
+		responder(pkt, now);
 }
 
-/* Executes one in-sequence request packet: true = done; false = not executed, `nak` says
- * what to answer (an AETH syndrome, or kNakDrop for nothing). */
-bool QpImpl::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool uc, uint8_t &nak)
+/* The responder's states for one RC or UC request packet, in the order Linux rxe_resp.c
+ * checks a request (enum resp_states): each step returns the next state, rx_request() loops
+ * until `done`. A failed check goes to `error` with the answer in RespPkt::nak. */
+namespace {
+constexpr std::array<std::string_view, size_t(QpImpl::RespState::done) + 1> kRespStateName = {
+	"CHK_PSN", "CHK_OP_SEQ", "CHK_OP_VALID", "CHK_RESOURCE", "CHK_LENGTH", "CHK_RKEY",
+	"EXECUTE", "COMPLETE",	 "ACKNOWLEDGE",	 "DUPLICATE",	 "ERROR",      "DONE"};
+using RespStep = QpImpl::RespState (QpImpl::*)(QpImpl::RespPkt &);
+constexpr std::array<RespStep, size_t(QpImpl::RespState::done)> kRespStep = {
+	&QpImpl::resp_chk_psn,	    &QpImpl::resp_chk_op_seq, &QpImpl::resp_chk_op_valid,
+	&QpImpl::resp_chk_resource, &QpImpl::resp_chk_length, &QpImpl::resp_chk_rkey,
+	&QpImpl::resp_execute,	    &QpImpl::resp_complete,   &QpImpl::resp_acknowledge,
+	&QpImpl::resp_duplicate,    &QpImpl::resp_error};
+/* One name and one step per state: a state added to the enum alone fails here. */
+static_assert(!kRespStateName.back().empty() && kRespStep.back() != nullptr);
+
+std::string_view resp_state_name(QpImpl::RespState s)
 {
-	(void)oi;
-	(void)now;
-	/* RC or UC: compare operations (bits 4:0), named after the RC opcodes. */
-	const uint8_t op = pkt.bth.opcode & kOpOperationMask;
-	auto is = [op](std::initializer_list<Opcode> l) {
-		return std::any_of(l.begin(), l.end(),
-				   [op](Opcode o) { return operation(o) == op; });
-	};
-	uint32_t mtu = pmtu();
-	auto payload = pkt.payload;
-	uint32_t n = static_cast<uint32_t>(payload.size());
-	bool send = is({Opcode::RC_SEND_FIRST, Opcode::RC_SEND_MIDDLE, Opcode::RC_SEND_LAST,
-			Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_SEND_ONLY,
-			Opcode::RC_SEND_ONLY_WITH_IMMEDIATE, Opcode::RC_SEND_LAST_WITH_INVALIDATE,
-			Opcode::RC_SEND_ONLY_WITH_INVALIDATE});
-	bool write = is({Opcode::RC_RDMA_WRITE_FIRST, Opcode::RC_RDMA_WRITE_MIDDLE,
-			 Opcode::RC_RDMA_WRITE_LAST, Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
-			 Opcode::RC_RDMA_WRITE_ONLY, Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE});
-	bool first = is({Opcode::RC_SEND_FIRST, Opcode::RC_RDMA_WRITE_FIRST});
-	bool middle = is({Opcode::RC_SEND_MIDDLE, Opcode::RC_RDMA_WRITE_MIDDLE});
-	bool last = is({Opcode::RC_SEND_LAST, Opcode::RC_SEND_LAST_WITH_IMMEDIATE,
-			Opcode::RC_SEND_LAST_WITH_INVALIDATE, Opcode::RC_RDMA_WRITE_LAST,
-			Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE});
-	bool only = is({Opcode::RC_SEND_ONLY, Opcode::RC_SEND_ONLY_WITH_IMMEDIATE,
-			Opcode::RC_SEND_ONLY_WITH_INVALIDATE, Opcode::RC_RDMA_WRITE_ONLY,
-			Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE});
-	bool imm = is({Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_SEND_ONLY_WITH_IMMEDIATE,
-		       Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
-		       Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE});
-	bool inv = is({Opcode::RC_SEND_LAST_WITH_INVALIDATE, Opcode::RC_SEND_ONLY_WITH_INVALIDATE});
-	bool read = op == operation(Opcode::RC_RDMA_READ_REQUEST);
-	bool cas = op == operation(Opcode::RC_COMPARE_SWAP),
-	     faa = op == operation(Opcode::RC_FETCH_ADD);
-	nak = kNakInvReq;
-	/* Opcode sequence (IBA 9.7.5.2.2 / 9.8.3.2.2): MIDDLE/LAST continue a FIRST of the same
-	 * kind. */
-	if (middle || last) {
-		if ((send && in_msg_ != InMsg::send) || (write && in_msg_ != InMsg::write))
-			return false;
-	} else if (in_msg_ != InMsg::none) {
-		return false;
+	return kRespStateName[size_t(s)];
+}
+} /* namespace */
+
+void QpImpl::responder(const Packet &pkt, uint64_t now)
+{
+	RespPkt p{pkt, op_mask(pkt.bth.opcode), static_cast<uint32_t>(pkt.payload.size()), now,
+		  type_ == IBV_QPT_UC};
+	RespState s = RespState::chk_psn;
+	while (s != RespState::done) {
+		RespState next = (this->*kRespStep[size_t(s)])(p);
+		if (unlikely(ctx_.debug_))
+			ROCE_LOG(DEBUG, "qp 0x%06x psn 0x%06x responder %s -> %s", qpn_,
+				 pkt.bth.psn, resp_state_name(s).data(),
+				 resp_state_name(next).data());
+		s = next;
 	}
-	/* Lengths (IBA 9.7.5.2.3?): FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU. */
-	if (((first || middle) && n != mtu) || (last && (n == 0 || n > mtu)) || (only && n > mtu))
-		return false;
-	if (send) {
-		if ((first || only) && recv_wqe() == nullptr) {
-			nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
-			return false;
+}
+
+/* RC: IBA 9.7.5.2.1, a PSN ahead is a sequence error (one NAK until the expected PSN
+ * arrives), one behind a duplicate. UC (IBA 9.8.3.2.1): lost packets abort the current
+ * message and the responder resynchronises on the PSN. */
+QpImpl::RespState QpImpl::resp_chk_psn(RespPkt &p)
+{
+	uint32_t psn = p.pkt.bth.psn;
+	if (p.uc) {
+		if (psn != epsn_) {
+			ctx_.counters_.rx_out_of_sequence++;
+			in_msg_ = InMsg::none;
+			/* MIDDLE or LAST of a message whose start was lost: dropped. */
+			bool continues = (p.mask & (kOpSend | kOpWrite)) && !(p.mask & kOpStart);
+			if (continues) {
+				epsn_ = psn_add(psn, 1);
+				return RespState::done;
+			}
 		}
+		epsn_ = psn_add(psn, 1);
+		return RespState::chk_op_seq;
+	}
+	int32_t d = psn_diff(psn, epsn_);
+	if (d > 0) {
+		ctx_.counters_.rx_out_of_sequence++;
+		if (!nak_sent_) {
+			queue_nak(epsn_, kNakSeq);
+			nak_sent_ = true;
+		}
+		return RespState::done;
+	}
+	return d < 0 ? RespState::duplicate : RespState::chk_op_seq;
+}
+
+/* IBA 9.7.5.2.2 / 9.8.3.2.2: MIDDLE/LAST continue a FIRST of the same kind; anything else
+ * starts a message. */
+QpImpl::RespState QpImpl::resp_chk_op_seq(RespPkt &p)
+{
+	if ((p.mask & (kOpSend | kOpWrite)) && !(p.mask & kOpStart)) {
+		if (((p.mask & kOpSend) && in_msg_ != InMsg::send) ||
+		    ((p.mask & kOpWrite) && in_msg_ != InMsg::write))
+			return RespState::error;
+	} else if (in_msg_ != InMsg::none) {
+		return RespState::error;
+	}
+	return RespState::chk_op_valid;
+}
+
+/* SEND and WRITE on RC and UC, READ and atomics on RC; FLUSH, ATOMIC_WRITE: not supported. */
+QpImpl::RespState QpImpl::resp_chk_op_valid(RespPkt &p)
+{
+	if ((p.mask & (kOpSend | kOpWrite)) || (!p.uc && (p.mask & (kOpRead | kOpAtomic))))
+		return RespState::chk_resource;
+	return RespState::error;
+}
+
+/* A receive WQE for a SEND (taken at its first packet) or a WRITE with immediate, else RNR
+ * NAK; a responder resource for a READ or atomic (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ, IBA
+ * class C: Invalid Request NAK). */
+QpImpl::RespState QpImpl::resp_chk_resource(RespPkt &p)
+{
+	bool needs_wqe = ((p.mask & kOpSend) && (p.mask & kOpStart)) ||
+			 ((p.mask & kOpWrite) && (p.mask & kOpImm));
+	if (needs_wqe && recv_wqe() == nullptr) {
+		p.nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
+		return RespState::error;
+	}
+	if ((p.mask & (kOpRead | kOpAtomic)) &&
+	    (attr_.max_dest_rd_atomic == 0 || rd_atomic_in_flight() >= attr_.max_dest_rd_atomic)) {
+		ctx_.counters_.rd_atomic_overflow++;
+		return RespState::error;
+	}
+	return RespState::chk_length;
+}
+
+/* FIRST/MIDDLE carry exactly the PMTU, LAST 1..PMTU, ONLY 0..PMTU (IBA 9.7.5.2.3); a WRITE
+ * places no more and, at its end, no less than its RETH said; atomics are 8-byte aligned. */
+QpImpl::RespState QpImpl::resp_chk_length(RespPkt &p)
+{
+	uint32_t mtu = pmtu(), n = p.n;
+	bool start = p.mask & kOpStart, end = p.mask & kOpEnd;
+	if ((p.mask & (kOpSend | kOpWrite)) &&
+	    ((!end && n != mtu) || (end && !start && (n == 0 || n > mtu)) ||
+	     (start && end && n > mtu)))
+		return RespState::error;
+	if (p.mask & kOpWrite) {
+		uint64_t off = start ? 0 : msg_off_;
+		uint64_t len = start ? p.pkt.reth.dma_len : wr_len_;
+		if (off + n > len || (end && off + n != len))
+			return RespState::error;
+	}
+	if ((p.mask & kOpAtomic) && (p.pkt.atomic_eth.va & 7))
+		return RespState::error;
+	return RespState::chk_rkey;
+}
+
+/* The R_Key names a valid MR of the QP's PD holding the range with the access asked (IBA
+ * 10.6.3.2), else Remote Access Error NAK; a SEND with Invalidate names an MR of this PD. */
+QpImpl::RespState QpImpl::resp_chk_rkey(RespPkt &p)
+{
+	const Packet &pkt = p.pkt;
+	bool bad = false;
+	if ((p.mask & kOpWrite) && (p.mask & kOpStart) && pkt.reth.dma_len != 0)
+		bad = check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
+				   IBV_ACCESS_REMOTE_WRITE) == nullptr;
+	else if ((p.mask & kOpRead) && pkt.reth.dma_len != 0)
+		bad = check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
+				   IBV_ACCESS_REMOTE_READ) == nullptr;
+	else if (p.mask & kOpAtomic)
+		bad = check_remote(pkt.atomic_eth.rkey, pkt.atomic_eth.va, 8,
+				   IBV_ACCESS_REMOTE_ATOMIC) == nullptr;
+	if (bad) {
+		p.nak = kNakRemAccess;
+		return RespState::error;
+	}
+	if (p.mask & kOpInv) {
+		p.inv_mr = ctx_.lookup_mr(pkt.ieth_rkey);
+		if (p.inv_mr == nullptr || &p.inv_mr->pd_ != &pd_)
+			return RespState::error;
+	}
+	return RespState::execute;
+}
+
+/* Places the payload (SEND, WRITE) or queues the answer (READ responses, atomic ACK). */
+QpImpl::RespState QpImpl::resp_execute(RespPkt &p)
+{
+	const Packet &pkt = p.pkt;
+	if (p.mask & kOpSend) {
 		RecvWqe &r = *recv_wqe();
-		if (first || only)
+		if (p.mask & kOpStart)
 			msg_off_ = 0;
-		if (!scatter(r.seg, r.nseg, msg_off_, payload)) {
-			/* Local length error at the responder: IBA 9.7.5.2.3? -> Invalid Request
-			 * NAK. */
-			complete_recv(r, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, msg_off_ + n, 0, 0, 0, 0);
+		if (!scatter(r.seg, r.nseg, msg_off_, pkt.payload)) {
+			/* Local length error at the responder: Invalid Request NAK. */
+			complete_recv(r, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, msg_off_ + p.n, 0, 0, 0,
+				      0);
 			recv_consumed();
 			in_msg_ = InMsg::none;
-			return false;
+			return RespState::error;
 		}
-		msg_off_ += n;
-		if (first || middle) {
+		msg_off_ += p.n;
+		if (!(p.mask & kOpEnd)) {
 			in_msg_ = InMsg::send;
-			return true;
+			return RespState::acknowledge;
 		}
-		unsigned flags = imm ? IBV_WC_WITH_IMM : 0;
+		return RespState::complete;
+	}
+	if (p.mask & kOpWrite) {
+		if (p.mask & kOpStart) {
+			wr_va_ = pkt.reth.va;
+			wr_len_ = pkt.reth.dma_len;
+			msg_off_ = 0;
+		}
+		if (p.n)
+			std::memcpy(
+				reinterpret_cast<void *>(static_cast<uintptr_t>(wr_va_ + msg_off_)),
+				pkt.payload.data(), p.n);
+		msg_off_ += p.n;
+		in_msg_ = (p.mask & kOpEnd) ? InMsg::none : InMsg::write;
+		return RespState::complete;
+	}
+	RespItem *it = push_resp((p.mask & kOpRead) ? RespKind::read : RespKind::atomic_ack);
+	if (it == nullptr) {
+		p.nak = kNakDrop; /* no room: drop silently, the requester retries */
+		return RespState::error;
+	}
+	if (p.mask & kOpRead) {
+		uint32_t mtu = pmtu();
+		msn_ = psn_add(msn_, 1);
+		it->msn = msn_;
+		it->psn = pkt.bth.psn;
+		it->va = pkt.reth.va;
+		it->len = pkt.reth.dma_len;
+		it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
+		rd_last_req_ = p.now;
+		rd_confirm_oldest();
+		it->res = uint8_t(rd_res_next_);
+		save_resource({true, true, pkt.bth.psn, psn_add(pkt.bth.psn, it->total_pkts - 1),
+			       pkt.reth.va, pkt.reth.dma_len, pkt.reth.rkey, 0, 0, false});
+		return RespState::acknowledge;
+	}
+	/* Atomics, IBA 9.4.5. */
+	auto *v = reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(pkt.atomic_eth.va));
+	uint64_t orig = *v;
+	if (p.mask & kOpCmpSwap) {
+		if (orig == pkt.atomic_eth.compare)
+			*v = pkt.atomic_eth.swap_add;
+	} else {
+		*v = orig + pkt.atomic_eth.swap_add;
+	}
+	/* Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3). */
+	save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig, 0, false});
+	msn_ = psn_add(msn_, 1);
+	it->msn = msn_;
+	it->psn = pkt.bth.psn;
+	it->orig = orig;
+	return RespState::acknowledge;
+}
+
+/* The end of a SEND or WRITE: the receive completion (and the invalidation, IBA 10.6.5) for
+ * what consumes a receive WQE, the MSN for a finished message. */
+QpImpl::RespState QpImpl::resp_complete(RespPkt &p)
+{
+	const Packet &pkt = p.pkt;
+	if (p.mask & kOpSend) {
+		RecvWqe &r = *recv_wqe();
+		unsigned flags = (p.mask & kOpImm) ? IBV_WC_WITH_IMM : 0;
 		uint32_t inv_rkey = 0;
-		if (inv) {
-			/* IBA 10.6.5: Send with Invalidate invalidates the named R_Key of this
-			 * PD. */
-			MrImpl *mr = ctx_.lookup_mr(pkt.ieth_rkey);
-			if (mr == nullptr || &mr->pd_ != &pd_)
-				return false;
-			mr->valid_ = false;
+		if (p.mask & kOpInv) {
+			p.inv_mr->valid_ = false;
 			flags |= IBV_WC_WITH_INV;
 			inv_rkey = pkt.ieth_rkey;
 		}
@@ -225,106 +388,68 @@ bool QpImpl::execute(const Packet &pkt, const OpcodeInfo &oi, uint64_t now, bool
 		recv_consumed();
 		in_msg_ = InMsg::none;
 		msn_ = psn_add(msn_, 1);
-		return true;
+		return RespState::acknowledge;
 	}
-	if (write) {
-		if (first || only) {
-			if (check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
-					 IBV_ACCESS_REMOTE_WRITE) == nullptr &&
-			    pkt.reth.dma_len != 0) {
-				nak = kNakRemAccess;
-				return false;
-			}
-			wr_va_ = pkt.reth.va;
-			wr_len_ = pkt.reth.dma_len;
-			msg_off_ = 0;
-		}
-		if (uint64_t(msg_off_) + n > wr_len_ || ((last || only) && msg_off_ + n != wr_len_))
-			return false; /* length disagrees with the RETH */
-		if (imm && recv_wqe() == nullptr) {
-			nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
-			return false;
-		}
-		if (n)
-			std::memcpy(
-				reinterpret_cast<void *>(static_cast<uintptr_t>(wr_va_ + msg_off_)),
-				payload.data(), n);
-		msg_off_ += n;
-		in_msg_ = (first || middle) ? InMsg::write : InMsg::none;
-		if (imm) {
-			RecvWqe &r = *recv_wqe();
-			complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, wr_len_,
-				      IBV_WC_WITH_IMM, pkt.imm, 0, 0);
-			recv_consumed();
-		}
-		if (last || only)
-			msn_ = psn_add(msn_, 1);
-		return true;
+	if (p.mask & kOpRecv) { /* WRITE with immediate */
+		RecvWqe &r = *recv_wqe();
+		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, wr_len_,
+			      IBV_WC_WITH_IMM, pkt.imm, 0, 0);
+		recv_consumed();
 	}
-	if (uc)
-		return false;
-	if ((read || cas || faa) &&
-	    (attr_.max_dest_rd_atomic == 0 || rd_atomic_in_flight() >= attr_.max_dest_rd_atomic)) {
-		/* rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ (IBA class C): more READ/atomic requests
-		 * outstanding than the responder resources -> Invalid Request NAK (class C). */
-		ctx_.counters_.rd_atomic_overflow++;
-		return false;
-	}
-	if (read) { /* RDMA READ request */
-		if (pkt.reth.dma_len != 0 &&
-		    check_remote(pkt.reth.rkey, pkt.reth.va, pkt.reth.dma_len,
-				 IBV_ACCESS_REMOTE_READ) == nullptr) {
-			nak = kNakRemAccess;
-			return false;
-		}
-		RespItem *it = push_resp(RespKind::read);
-		if (it == nullptr) {
-			nak = kNakDrop; /* no room: drop silently, the requester retries */
-			return false;
-		}
+	if (p.mask & kOpEnd)
 		msn_ = psn_add(msn_, 1);
-		it->msn = msn_;
-		it->psn = pkt.bth.psn;
-		it->va = pkt.reth.va;
-		it->len = pkt.reth.dma_len;
-		it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
-		rd_last_req_ = now;
-		rd_confirm_oldest();
-		it->res = uint8_t(rd_res_next_);
-		save_resource({true, true, pkt.bth.psn, psn_add(pkt.bth.psn, it->total_pkts - 1),
-			       pkt.reth.va, pkt.reth.dma_len, pkt.reth.rkey, 0, 0, false});
-		return true;
+	return RespState::acknowledge;
+}
+
+/* RC: the expected PSN moves past the request (a READ past all its response PSNs); SEND and
+ * WRITE get a coalesced ACK, READ and atomics are answered by their responses. */
+QpImpl::RespState QpImpl::resp_acknowledge(RespPkt &p)
+{
+	if (p.uc)
+		return RespState::done;
+	nak_sent_ = false;
+	if (p.mask & kOpRead) {
+		RespItem &it = resp_[(resp_tail_ - 1) % resp_.size()];
+		epsn_ = psn_add(epsn_, it.total_pkts);
+		return RespState::done;
 	}
-	if (cas || faa) { /* atomics, IBA 9.4.5 */
-		if (pkt.atomic_eth.va & 7)
-			return false; /* misaligned: invalid request */
-		if (check_remote(pkt.atomic_eth.rkey, pkt.atomic_eth.va, 8,
-				 IBV_ACCESS_REMOTE_ATOMIC) == nullptr) {
-			nak = kNakRemAccess;
-			return false;
-		}
-		RespItem *it = push_resp(RespKind::atomic_ack);
-		if (it == nullptr) {
-			nak = kNakDrop;
-			return false;
-		}
-		auto *p = reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(pkt.atomic_eth.va));
-		uint64_t orig = *p;
-		if (cas) {
-			if (orig == pkt.atomic_eth.compare)
-				*p = pkt.atomic_eth.swap_add;
-		} else {
-			*p = orig + pkt.atomic_eth.swap_add;
-		}
-		/* Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3). */
-		save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig, 0, false});
-		msn_ = psn_add(msn_, 1);
-		it->msn = msn_;
-		it->psn = pkt.bth.psn;
-		it->orig = orig;
-		return true;
+	epsn_ = psn_add(epsn_, 1);
+	if (p.mask & kOpAtomic)
+		return RespState::done;
+	pkts_since_ack_++;
+	queue_ack(p.pkt.bth.psn, p.pkt.bth.ack_req || pkts_since_ack_ >= tuning_.ack_every, p.now);
+	return RespState::done;
+}
+
+QpImpl::RespState QpImpl::resp_duplicate(RespPkt &p)
+{
+	rx_rc_duplicate(p.pkt, p.now);
+	return RespState::done;
+}
+
+/* UC drops the rest of the message. RC: an RNR NAK consumes nothing (later packets of the
+ * message are dropped silently); an Invalid Request or Remote Access NAK is followed by the
+ * Error state (IBA 9.9.3.1.2 responder class C/D errors). */
+QpImpl::RespState QpImpl::resp_error(RespPkt &p)
+{
+	if (p.uc) {
+		if (is_rnr(p.nak))
+			ctx_.counters_.rx_no_recv_wqe++;
+		else
+			ctx_.counters_.rx_bad_opcode++;
+		in_msg_ = InMsg::none;
+		return RespState::done;
 	}
-	return false; /* FLUSH, ATOMIC_WRITE, ...: not supported -> invalid request */
+	if (p.nak == kNakDrop)
+		return RespState::done;
+	bool rnr = is_rnr(p.nak);
+	if (rnr)
+		ctx_.counters_.rnr_naks_sent++;
+	queue_nak(p.pkt.bth.psn, p.nak);
+	nak_sent_ = true;
+	if (!rnr)
+		error_after_resp_ = true;
+	return RespState::done;
 }
 
 QpImpl::RdResource *QpImpl::find_resource(uint32_t psn)
@@ -503,88 +628,6 @@ void QpImpl::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 	 * and an ACK carrying that PSN completes the READ/atomic at an rxe requester with no data
 	 * (rxe_comp.c: an ACK for a pending WQE's last PSN -> COMPST_COMP_ACK). */
 	queue_ack(psn, true, now);
-}
-
-void QpImpl::rx_rc_request(const Packet &pkt, uint64_t now)
-{
-	uint32_t psn = pkt.bth.psn;
-	int32_t d = psn_diff(psn, epsn_);
-	uint8_t op = pkt.bth.opcode;
-	if (d > 0) {
-		/* IBA 9.7.5.2.1: PSN sequence error, NAK once until the expected PSN arrives. */
-		ctx_.counters_.rx_out_of_sequence++;
-		if (!nak_sent_) {
-			queue_nak(epsn_, kNakSeq);
-			nak_sent_ = true;
-		}
-		return;
-	}
-	if (d < 0) {
-		rx_rc_duplicate(pkt, now);
-		return;
-	}
-	uint8_t nak = 0;
-	if (!execute(pkt, opcode_info(op), now, false, nak)) {
-		if (nak == kNakDrop)
-			return;
-		if (is_rnr(nak)) {
-			/* RNR NAK: nothing consumed; later packets of this message are dropped
-			 * silently. */
-			ctx_.counters_.rnr_naks_sent++;
-			queue_nak(psn, nak);
-			nak_sent_ = true;
-			return;
-		}
-		/* Invalid request / remote access error: NAK, then the QP goes to Error (IBA
-		 * 9.9.3.1.2 responder class C/D errors). */
-		queue_nak(psn, nak);
-		nak_sent_ = true;
-		error_after_resp_ = true;
-		return;
-	}
-	nak_sent_ = false;
-	if (op == u8(Opcode::RC_RDMA_READ_REQUEST)) {
-		RespItem &it = resp_[(resp_tail_ - 1) % resp_.size()];
-		epsn_ = psn_add(epsn_, it.total_pkts);
-		return;
-	}
-	epsn_ = psn_add(epsn_, 1);
-	if (op == u8(Opcode::RC_COMPARE_SWAP) || op == u8(Opcode::RC_FETCH_ADD))
-		return;
-	pkts_since_ack_++;
-	queue_ack(psn, pkt.bth.ack_req || pkts_since_ack_ >= tuning_.ack_every, now);
-}
-
-void QpImpl::rx_uc_request(const Packet &pkt)
-{
-	uint32_t psn = pkt.bth.psn;
-	const uint8_t op = pkt.bth.opcode & kOpOperationMask;
-	if (psn != epsn_) {
-		/* IBA 9.8.3.2.1: lost packets abort the current message; resynchronise on the
-		 * PSN. */
-		ctx_.counters_.rx_out_of_sequence++;
-		in_msg_ = InMsg::none;
-		epsn_ = psn;
-		bool continues = false; /* MIDDLE or LAST of a message whose start was lost */
-		for (Opcode o :
-		     {Opcode::RC_SEND_MIDDLE, Opcode::RC_SEND_LAST,
-		      Opcode::RC_SEND_LAST_WITH_IMMEDIATE, Opcode::RC_RDMA_WRITE_MIDDLE,
-		      Opcode::RC_RDMA_WRITE_LAST, Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE})
-			continues |= op == operation(o);
-		if (continues) {
-			epsn_ = psn_add(psn, 1);
-			return;
-		}
-	}
-	epsn_ = psn_add(psn, 1);
-	uint8_t nak = 0;
-	if (!execute(pkt, opcode_info(pkt.bth.opcode), 0, true, nak)) {
-		if (is_rnr(nak))
-			ctx_.counters_.rx_no_recv_wqe++;
-		else
-			ctx_.counters_.rx_bad_opcode++;
-		in_msg_ = InMsg::none; /* drop the rest of this message */
-	}
 }
 
 void QpImpl::rx_ud_request(const Packet &pkt)
