@@ -3,8 +3,11 @@
  * the local ACK timeout and send completions (rxe_comp.c).
  * API contract: roce_verbs.h; how the parts fit: roce_internal.h. */
 #include "roce_ctx.h"
+#include "roce_log.h"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <cstring>
 
 namespace gaudi::roce {
@@ -119,157 +122,242 @@ void QpImpl::fail_send(uint32_t idx, ibv_wc_status st)
 	to_error();
 }
 
+/* The completer's states for one response packet (ACK, NAK, READ response, atomic ACK), as
+ * Linux rxe_comp.c's enum comp_state: each step returns the next state, rx_response() loops
+ * until `done`. */
+namespace {
+constexpr std::array<std::string_view, size_t(QpImpl::CompState::done) + 1> kCompStateName = {
+	"GET_ACK",     "CHECK_PSN", "CHECK_ACK",   "READ",	"ATOMIC", "WRITE_SEND",
+	"UPDATE_COMP", "COMPLETE",  "ERROR_RETRY", "RNR_RETRY", "ERROR",  "DONE"};
+using CompStep = QpImpl::CompState (QpImpl::*)(QpImpl::CompPkt &);
+constexpr std::array<CompStep, size_t(QpImpl::CompState::done)> kCompStep = {
+	&QpImpl::comp_get_ack,	   &QpImpl::comp_check_psn, &QpImpl::comp_check_ack,
+	&QpImpl::comp_read,	   &QpImpl::comp_atomic,    &QpImpl::comp_write_send,
+	&QpImpl::comp_update_comp, &QpImpl::comp_complete,  &QpImpl::comp_error_retry,
+	&QpImpl::comp_rnr_retry,   &QpImpl::comp_error};
+/* One name and one step per state: a state added to the enum alone fails here. */
+static_assert(!kCompStateName.back().empty() && kCompStep.back() != nullptr);
+
+std::string_view comp_state_name(QpImpl::CompState s)
+{
+	return kCompStateName[size_t(s)];
+}
+
+/* NAK codes (IBA 9.7.5.2.8 Table 44, 0x60 + code) -> the send completion status. */
+constexpr std::array<ibv_wc_status, 4> kNakStatus = {
+	IBV_WC_RETRY_EXC_ERR, /* PSN sequence error: retried, not a status of its own */
+	IBV_WC_REM_INV_REQ_ERR, IBV_WC_REM_ACCESS_ERR, IBV_WC_REM_OP_ERR};
+constexpr ibv_wc_status nak_status(uint8_t syndrome)
+{
+	uint8_t code = syndrome & 0x1F;
+	return code < kNakStatus.size() ? kNakStatus[code] : IBV_WC_BAD_RESP_ERR;
+}
+} /* namespace */
+
 void QpImpl::rx_response(const Packet &pkt, uint64_t now)
 {
-	if (!is_rc() || (state_ != IBV_QPS_RTS)) {
-		ctx_.counters_.rx_bad_state++;
-		return;
+	CompPkt p{pkt, op_mask(pkt.bth.opcode), now};
+	CompState s = CompState::get_ack;
+	while (s != CompState::done) {
+		CompState next = (this->*kCompStep[size_t(s)])(p);
+		if (unlikely(ctx_.debug_))
+			ROCE_LOG(DEBUG, "qp 0x%06x psn 0x%06x completer %s -> %s", qpn_,
+				 pkt.bth.psn, comp_state_name(s).data(),
+				 comp_state_name(next).data());
+		s = next;
 	}
-	uint32_t psn = pkt.bth.psn;
-	uint8_t op = pkt.bth.opcode;
-	/* Responses must be for PSNs we sent and have not fully acknowledged. */
+}
+
+/* Responses are taken by an RC QP in RTS only. */
+QpImpl::CompState QpImpl::comp_get_ack(CompPkt &)
+{
+	if (!is_rc() || state_ != IBV_QPS_RTS) {
+		ctx_.counters_.rx_bad_state++;
+		return CompState::done;
+	}
+	return CompState::check_psn;
+}
+
+/* A response is for a PSN sent and not fully acknowledged; a READ response or atomic ACK
+ * names a WQE still in the send queue (else it is a duplicate of a completed one). */
+QpImpl::CompState QpImpl::comp_check_psn(CompPkt &p)
+{
+	uint32_t psn = p.pkt.bth.psn;
 	if (psn_diff(psn, sent_end_) >= 0) {
 		ctx_.counters_.rx_out_of_window++;
-		return;
+		return CompState::done;
 	}
-	if (op == static_cast<uint8_t>(Opcode::RC_ACKNOWLEDGE)) {
-		switch (pkt.aeth.kind()) {
-		case Aeth::Kind::ack:
-			ctx_.counters_.acks_rcvd++;
-			process_ack(psn, now);
-			return;
-		case Aeth::Kind::rnr_nak: {
-			ctx_.counters_.rnr_naks_rcvd++;
-			uint32_t idx;
-			if (!nak_target(psn, now, &idx))
-				return;
-			/* IBA 9.7.5.2.8: wait the responder's RNR timer, then retry; 7 =
-			 * forever. */
-			if (rnr_left_ == 0) {
-				fail_send(idx, IBV_WC_RNR_RETRY_EXC_ERR);
-				return;
-			}
-			if (attr_.rnr_retry != 7)
-				rnr_left_--;
-			go_back(psn, now);
-			rnr_wait_ = true;
-			rnr_psn_ = psn;
-			rnr_until_ = now + uint64_t(rnr_timer_us(pkt.aeth.value())) * hz_ / 1000000;
-			return;
-		}
-		case Aeth::Kind::nak: {
-			ctx_.counters_.naks_rcvd++;
-			uint32_t idx;
-			if (!nak_target(psn, now, &idx))
-				return;
-			switch (pkt.aeth.syndrome) {
-			case kNakSeq:
-				/* IBA 9.7.5.2.1: retransmit; a NAK that made no progress spends
-				 * one retry (nak_target reset the counter if it did), as
-				 * rxe_comp.c COMPST_ERROR_RETRY, unless a retry already runs: a
-				 * duplicated or late NAK for it is not a new loss (rxe:
-				 * started_retry), and the local ACK timeout spends the retries.
-				 * Without that timeout (timeout 0) every NAK still spends one,
-				 * or a peer that keeps NAKing would hold the WQE for ever. */
-				if (retry_started_ && ack_timeout_ns(attr_.timeout) != 0)
-					return;
-				if (retry_left_ == 0) {
-					fail_send(idx, IBV_WC_RETRY_EXC_ERR);
-					return;
-				}
-				retry_spend(psn, now);
-				return;
-			case kNakInvReq:
-				fail_send(idx, IBV_WC_REM_INV_REQ_ERR);
-				return;
-			case kNakRemAccess:
-				fail_send(idx, IBV_WC_REM_ACCESS_ERR);
-				return;
-			case kNakRemOp:
-				fail_send(idx, IBV_WC_REM_OP_ERR);
-				return;
-			default:
-				fail_send(idx, IBV_WC_BAD_RESP_ERR);
-				return;
-			}
-		}
-		default:
-			ctx_.counters_.rx_malformed++;
-			return;
-		}
-	}
-	uint32_t idx;
-	SendWqe *w = find_wqe(psn, &idx);
-	if (w == nullptr) {
+	if (p.mask & kOpAck)
+		return CompState::check_ack;
+	p.wqe = find_wqe(psn, &p.idx);
+	if (p.wqe == nullptr) {
 		ctx_.counters_.rx_duplicates++; /* already completed */
-		return;
+		return CompState::done;
 	}
-	if (op == static_cast<uint8_t>(Opcode::RC_ATOMIC_ACKNOWLEDGE)) {
-		if (!is_read_or_atomic(w->opcode) || w->opcode == IBV_WR_RDMA_READ) {
-			ctx_.counters_.rx_bad_opcode++;
-			return;
-		}
-		if (w->done) {
-			ctx_.counters_.rx_duplicates++;
-			return;
-		}
-		if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), now))
-			return;
-		/* Host order into the local 8 bytes, which may span SGEs (post_send checked len
-		 * 8). */
-		uint64_t orig = pkt.atomic_ack_eth.orig;
-		uint8_t bytes[8];
-		std::memcpy(bytes, &orig, 8);
-		scatter(w->seg, w->nseg, 0, bytes);
-		w->done = true;
-		process_ack(psn, now);
-		return;
+	return (p.mask & kOpAtomicAck) ? CompState::atomic : CompState::read;
+}
+
+/* The AETH says ACK, RNR NAK or NAK (IBA 9.7.5.2.8); a NAK implicitly ACKs every PSN before
+ * it (nak_target). */
+QpImpl::CompState QpImpl::comp_check_ack(CompPkt &p)
+{
+	const Packet &pkt = p.pkt;
+	switch (pkt.aeth.kind()) {
+	case Aeth::Kind::ack:
+		ctx_.counters_.acks_rcvd++;
+		return CompState::write_send;
+	case Aeth::Kind::rnr_nak:
+		ctx_.counters_.rnr_naks_rcvd++;
+		return nak_target(pkt.bth.psn, p.now, &p.idx) ? CompState::rnr_retry
+							      : CompState::done;
+	case Aeth::Kind::nak:
+		ctx_.counters_.naks_rcvd++;
+		if (!nak_target(pkt.bth.psn, p.now, &p.idx))
+			return CompState::done;
+		if (pkt.aeth.syndrome == kNakSeq)
+			return CompState::error_retry;
+		p.status = nak_status(pkt.aeth.syndrome);
+		return CompState::error;
+	default:
+		ctx_.counters_.rx_malformed++;
+		return CompState::done;
 	}
-	/* READ response (IBA 9.7.5.1.4). */
+}
+
+/* READ response (IBA 9.7.5.1.4): in order, the length the WQE expects at that offset. A gap
+ * (a response lost) re-requests the residual once per progress point. */
+QpImpl::CompState QpImpl::comp_read(CompPkt &p)
+{
+	const Packet &pkt = p.pkt;
+	SendWqe *w = p.wqe;
+	uint32_t psn = pkt.bth.psn;
 	if (w->opcode != IBV_WR_RDMA_READ) {
 		ctx_.counters_.rx_bad_opcode++;
-		return;
+		return CompState::done;
 	}
 	uint32_t k = static_cast<uint32_t>(psn_diff(psn, w->first_psn));
 	if (w->done || k < w->resp_pkts) {
 		ctx_.counters_.rx_duplicates++;
-		return;
+		return CompState::done;
 	}
 	if (k > w->resp_pkts) {
-		/* A response got lost: re-request the residual once per progress point. */
 		ctx_.counters_.rx_out_of_sequence++;
 		if (w->rereq_from != w->resp_pkts) {
 			uint32_t miss = psn_add(w->first_psn, w->resp_pkts);
-			if (psn_diff(miss, una_) <= 0 || process_ack(psn_add(miss, -1), now))
-				go_back(miss, now);
+			if (psn_diff(miss, una_) <= 0 || process_ack(psn_add(miss, -1), p.now))
+				go_back(miss, p.now);
 		}
-		return;
+		return CompState::done;
 	}
 	uint32_t mtu = pmtu();
 	bool lastp = k + 1 == w->npkts;
 	uint32_t expect = lastp ? w->len - k * mtu : mtu;
-	bool op_ok = lastp ? (op == u8(Opcode::RC_RDMA_READ_RESPONSE_LAST) ||
-			      op == u8(Opcode::RC_RDMA_READ_RESPONSE_ONLY))
-			   : (op == u8(Opcode::RC_RDMA_READ_RESPONSE_FIRST) ||
-			      op == u8(Opcode::RC_RDMA_READ_RESPONSE_MIDDLE));
+	/* FIRST/MIDDLE before the last packet, LAST/ONLY at it: the end bit says which. */
+	bool op_ok = lastp == bool(p.mask & kOpEnd);
 	if (!op_ok || pkt.payload.size() != expect) {
 		ctx_.counters_.rx_malformed++;
-		return;
+		return CompState::done;
 	}
-	if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), now))
-		return;
+	if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), p.now))
+		return CompState::done;
 	scatter(w->seg, w->nseg, k * mtu, pkt.payload);
 	w->resp_pkts++;
 	retry_reset();
-	last_progress_ = now;
-	if (lastp) {
-		w->done = true;
-		process_ack(psn, now);
+	last_progress_ = p.now;
+	if (!lastp)
+		return CompState::update_comp;
+	w->done = true;
+	return CompState::complete;
+}
+
+/* Atomic ACK: the original value into the local 8 bytes (host order; they may span SGEs,
+ * post_send checked the length). */
+QpImpl::CompState QpImpl::comp_atomic(CompPkt &p)
+{
+	SendWqe *w = p.wqe;
+	uint32_t psn = p.pkt.bth.psn;
+	if (!is_read_or_atomic(w->opcode) || w->opcode == IBV_WR_RDMA_READ) {
+		ctx_.counters_.rx_bad_opcode++;
+		return CompState::done;
 	}
-	if (psn_diff(psn_add(psn, 1), una_) > 0) {
-		window_on_ack(uint32_t(psn_diff(psn_add(psn, 1), una_)));
-		una_ = psn_add(psn, 1);
+	if (w->done) {
+		ctx_.counters_.rx_duplicates++;
+		return CompState::done;
 	}
+	if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), p.now))
+		return CompState::done;
+	uint64_t orig = p.pkt.atomic_ack_eth.orig;
+	uint8_t bytes[8];
+	std::memcpy(bytes, &orig, 8);
+	scatter(w->seg, w->nseg, 0, bytes);
+	w->done = true;
+	return CompState::complete;
+}
+
+/* An ACK: SENDs and WRITEs through its PSN are done. */
+QpImpl::CompState QpImpl::comp_write_send(CompPkt &)
+{
+	return CompState::complete;
+}
+
+/* A READ response packet placed: the oldest unacknowledged PSN moves past it. */
+QpImpl::CompState QpImpl::comp_update_comp(CompPkt &p)
+{
+	uint32_t next = psn_add(p.pkt.bth.psn, 1);
+	if (psn_diff(next, una_) > 0) {
+		window_on_ack(uint32_t(psn_diff(next, una_)));
+		una_ = next;
+	}
+	return CompState::done;
+}
+
+/* Cumulative completion through the PSN (process_ack: the send completions, the window). */
+QpImpl::CompState QpImpl::comp_complete(CompPkt &p)
+{
+	process_ack(p.pkt.bth.psn, p.now);
+	return (p.mask & kOpReadResp) ? CompState::update_comp : CompState::done;
+}
+
+/* PSN sequence NAK (IBA 9.7.5.2.1): retransmit; a NAK that made no progress spends one retry
+ * (nak_target reset the counter if it did), as rxe_comp.c COMPST_ERROR_RETRY, unless a retry
+ * already runs: a duplicated or late NAK for it is not a new loss (rxe: started_retry), and
+ * the local ACK timeout spends the retries. Without that timeout (timeout 0) every NAK still
+ * spends one, or a peer that keeps NAKing would hold the WQE for ever. */
+QpImpl::CompState QpImpl::comp_error_retry(CompPkt &p)
+{
+	if (retry_started_ && ack_timeout_ns(attr_.timeout) != 0)
+		return CompState::done;
+	if (retry_left_ == 0) {
+		p.status = IBV_WC_RETRY_EXC_ERR;
+		return CompState::error;
+	}
+	retry_spend(p.pkt.bth.psn, p.now);
+	return CompState::done;
+}
+
+/* RNR NAK (IBA 9.7.5.2.8): wait the responder's RNR timer, then retry; rnr_retry 7 retries
+ * for ever. */
+QpImpl::CompState QpImpl::comp_rnr_retry(CompPkt &p)
+{
+	if (rnr_left_ == 0) {
+		p.status = IBV_WC_RNR_RETRY_EXC_ERR;
+		return CompState::error;
+	}
+	if (attr_.rnr_retry != 7)
+		rnr_left_--;
+	uint32_t psn = p.pkt.bth.psn;
+	go_back(psn, p.now);
+	rnr_wait_ = true;
+	rnr_psn_ = psn;
+	rnr_until_ = p.now + uint64_t(rnr_timer_us(p.pkt.aeth.value())) * hz_ / 1000000;
+	return CompState::done;
+}
+
+/* The WQE the NAK names completes in error and the QP enters the Error state. */
+QpImpl::CompState QpImpl::comp_error(CompPkt &p)
+{
+	fail_send(p.idx, p.status);
+	return CompState::done;
 }
 
 void QpImpl::requester_timers(uint64_t now)

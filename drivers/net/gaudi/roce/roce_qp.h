@@ -73,7 +73,42 @@ public:
 	void fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn);
 	unsigned tx_requests(uint64_t now, unsigned budget);
 	bool tx_one_request(SendWqe &w, uint32_t pkt_idx, uint64_t now);
+	/* Response packets through the completer's states (roce_comp.cpp, rxe_comp.c). */
+	enum class CompState : uint8_t {
+		get_ack,
+		check_psn,
+		check_ack,
+		read,
+		atomic,
+		write_send,
+		update_comp,
+		complete,
+		error_retry,
+		rnr_retry,
+		error,
+		done,
+	};
+	/* One response packet and what the checks found. */
+	struct CompPkt {
+		const Packet &pkt;
+		uint16_t mask; /* op_mask() bits */
+		uint64_t now;
+		uint32_t idx = 0;		       /* the WQE named (send queue index) */
+		SendWqe *wqe = nullptr;		       /* READ response / atomic ACK: that WQE */
+		ibv_wc_status status = IBV_WC_SUCCESS; /* `error`: its completion status */
+	};
 	void rx_response(const Packet &pkt, uint64_t now);
+	CompState comp_get_ack(CompPkt &p);
+	CompState comp_check_psn(CompPkt &p);
+	CompState comp_check_ack(CompPkt &p);
+	CompState comp_read(CompPkt &p);
+	CompState comp_atomic(CompPkt &p);
+	CompState comp_write_send(CompPkt &p);
+	CompState comp_update_comp(CompPkt &p);
+	CompState comp_complete(CompPkt &p);
+	CompState comp_error_retry(CompPkt &p);
+	CompState comp_rnr_retry(CompPkt &p);
+	CompState comp_error(CompPkt &p);
 	bool process_ack(uint32_t psn, uint64_t now); /* cumulative ACK through psn */
 	/* A NAK/RNR NAK for psn: ACKs everything before it and finds the WQE it names. */
 	bool nak_target(uint32_t psn, uint64_t now, uint32_t *idx);
