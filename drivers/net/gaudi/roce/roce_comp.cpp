@@ -47,20 +47,20 @@ void QpImpl::go_back(uint32_t psn, uint64_t now)
 	SendWqe *w = find_wqe(psn, &idx);
 	if (w == nullptr)
 		return;
-	cur_ = idx;
-	cur_pkt_ = w->opcode == IBV_WR_RDMA_READ
-			   ? w->resp_pkts
-			   : static_cast<uint32_t>(psn_diff(psn, w->first_psn));
+	req.cur = idx;
+	req.cur_pkt = w->opcode == IBV_WR_RDMA_READ
+			      ? w->resp_pkts
+			      : static_cast<uint32_t>(psn_diff(psn, w->first_psn));
 	if (is_read_or_atomic(w->opcode) && w->opcode != IBV_WR_RDMA_READ)
-		cur_pkt_ = 0;
-	last_progress_ = now;
+		req.cur_pkt = 0;
+	comp.last_progress = now;
 	ctx_.counters_.retransmits++;
 }
 
 bool QpImpl::nak_target(uint32_t psn, uint64_t now, uint32_t *idx)
 {
 	/* IBA 9.7.5.1: a NAK implicitly ACKs every PSN before it. */
-	if (psn_diff(psn, una_) < 0)
+	if (psn_diff(psn, comp.una) < 0)
 		return false;
 	if (!process_ack(psn_add(psn, -1), now))
 		return false;
@@ -76,37 +76,38 @@ bool QpImpl::process_ack(uint32_t psn, uint64_t now)
 		uint32_t last = psn_add(w.first_psn, w.npkts - 1);
 		if (psn_diff(last, psn) > 0) {
 			/* Partially acknowledged multi-packet message: skip what arrived. */
-			if (sq_tail_ == cur_ && !is_read_or_atomic(w.opcode)) {
+			if (sq_tail_ == req.cur && !is_read_or_atomic(w.opcode)) {
 				uint32_t acked =
 					static_cast<uint32_t>(psn_diff(psn, w.first_psn) + 1);
-				cur_pkt_ = std::max(cur_pkt_, std::min(acked, w.npkts));
+				req.cur_pkt = std::max(req.cur_pkt, std::min(acked, w.npkts));
 			}
 			break;
 		}
 		if (is_read_or_atomic(w.opcode) && !w.done) {
 			/* A later PSN is acknowledged but this READ/atomic response never arrived
 			 * (IBA 9.7.5.1.2: responses are in order, so it was lost): ask again. */
-			una_ = psn_add(w.first_psn, w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0);
-			go_back(una_, now);
+			comp.una = psn_add(w.first_psn,
+					   w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0);
+			go_back(comp.una, now);
 			return false;
 		}
 		complete_send(w, IBV_WC_SUCCESS);
 		sq_tail_++;
 		progress = true;
-		if (psn_diff(cur_, sq_tail_) < 0 || cur_ == sq_tail_ - 1) {
-			cur_ = sq_tail_;
-			cur_pkt_ = 0;
+		if (psn_diff(req.cur, sq_tail_) < 0 || req.cur == sq_tail_ - 1) {
+			req.cur = sq_tail_;
+			req.cur_pkt = 0;
 		}
 	}
-	if (psn_diff(psn_add(psn, 1), una_) > 0) {
-		window_on_ack(uint32_t(psn_diff(psn_add(psn, 1), una_)));
-		una_ = psn_add(psn, 1);
+	if (psn_diff(psn_add(psn, 1), comp.una) > 0) {
+		window_on_ack(uint32_t(psn_diff(psn_add(psn, 1), comp.una)));
+		comp.una = psn_add(psn, 1);
 		progress = true;
 	}
 	if (progress) {
 		retry_reset();
-		rnr_left_ = attr_.rnr_retry;
-		last_progress_ = now;
+		comp.rnr_left = attr_.rnr_retry;
+		comp.last_progress = now;
 	}
 	return true;
 }
@@ -183,7 +184,7 @@ QpImpl::CompState QpImpl::comp_get_ack(CompPkt &)
 QpImpl::CompState QpImpl::comp_check_psn(CompPkt &p)
 {
 	uint32_t psn = p.pkt.bth.psn;
-	if (psn_diff(psn, sent_end_) >= 0) {
+	if (psn_diff(psn, req.sent_end) >= 0) {
 		ctx_.counters_.rx_out_of_window++;
 		return CompState::done;
 	}
@@ -244,7 +245,7 @@ QpImpl::CompState QpImpl::comp_read(CompPkt &p)
 		ctx_.counters_.rx_out_of_sequence++;
 		if (w->rereq_from != w->resp_pkts) {
 			uint32_t miss = psn_add(w->first_psn, w->resp_pkts);
-			if (psn_diff(miss, una_) <= 0 || process_ack(psn_add(miss, -1), p.now))
+			if (psn_diff(miss, comp.una) <= 0 || process_ack(psn_add(miss, -1), p.now))
 				go_back(miss, p.now);
 		}
 		return CompState::done;
@@ -258,12 +259,12 @@ QpImpl::CompState QpImpl::comp_read(CompPkt &p)
 		ctx_.counters_.rx_malformed++;
 		return CompState::done;
 	}
-	if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), p.now))
+	if (psn_diff(psn, comp.una) > 0 && !process_ack(psn_add(psn, -1), p.now))
 		return CompState::done;
 	scatter(w->seg, w->nseg, k * mtu, pkt.payload);
 	w->resp_pkts++;
 	retry_reset();
-	last_progress_ = p.now;
+	comp.last_progress = p.now;
 	if (!lastp)
 		return CompState::update_comp;
 	w->done = true;
@@ -284,7 +285,7 @@ QpImpl::CompState QpImpl::comp_atomic(CompPkt &p)
 		ctx_.counters_.rx_duplicates++;
 		return CompState::done;
 	}
-	if (psn_diff(psn, una_) > 0 && !process_ack(psn_add(psn, -1), p.now))
+	if (psn_diff(psn, comp.una) > 0 && !process_ack(psn_add(psn, -1), p.now))
 		return CompState::done;
 	uint64_t orig = p.pkt.atomic_ack_eth.orig;
 	uint8_t bytes[8];
@@ -304,9 +305,9 @@ QpImpl::CompState QpImpl::comp_write_send(CompPkt &)
 QpImpl::CompState QpImpl::comp_update_comp(CompPkt &p)
 {
 	uint32_t next = psn_add(p.pkt.bth.psn, 1);
-	if (psn_diff(next, una_) > 0) {
-		window_on_ack(uint32_t(psn_diff(next, una_)));
-		una_ = next;
+	if (psn_diff(next, comp.una) > 0) {
+		window_on_ack(uint32_t(psn_diff(next, comp.una)));
+		comp.una = next;
 	}
 	return CompState::done;
 }
@@ -325,9 +326,9 @@ QpImpl::CompState QpImpl::comp_complete(CompPkt &p)
  * spends one, or a peer that keeps NAKing would hold the WQE for ever. */
 QpImpl::CompState QpImpl::comp_error_retry(CompPkt &p)
 {
-	if (retry_started_ && ack_timeout_ns(attr_.timeout) != 0)
+	if (comp.retry_started && ack_timeout_ns(attr_.timeout) != 0)
 		return CompState::done;
-	if (retry_left_ == 0) {
+	if (comp.retry_left == 0) {
 		p.status = IBV_WC_RETRY_EXC_ERR;
 		return CompState::error;
 	}
@@ -339,17 +340,17 @@ QpImpl::CompState QpImpl::comp_error_retry(CompPkt &p)
  * for ever. */
 QpImpl::CompState QpImpl::comp_rnr_retry(CompPkt &p)
 {
-	if (rnr_left_ == 0) {
+	if (comp.rnr_left == 0) {
 		p.status = IBV_WC_RNR_RETRY_EXC_ERR;
 		return CompState::error;
 	}
 	if (attr_.rnr_retry != 7)
-		rnr_left_--;
+		comp.rnr_left--;
 	uint32_t psn = p.pkt.bth.psn;
 	go_back(psn, p.now);
-	rnr_wait_ = true;
-	rnr_psn_ = psn;
-	rnr_until_ = p.now + uint64_t(rnr_timer_us(p.pkt.aeth.value())) * hz_ / 1000000;
+	comp.rnr_wait = true;
+	comp.rnr_psn = psn;
+	comp.rnr_until = p.now + uint64_t(rnr_timer_us(p.pkt.aeth.value())) * hz_ / 1000000;
 	return CompState::done;
 }
 
@@ -364,32 +365,32 @@ void QpImpl::requester_timers(uint64_t now)
 {
 	if (state_ != IBV_QPS_RTS || !is_rc())
 		return;
-	if (rnr_wait_) {
-		if (now >= rnr_until_) {
-			rnr_wait_ = false;
-			go_back(rnr_psn_, now);
+	if (comp.rnr_wait) {
+		if (now >= comp.rnr_until) {
+			comp.rnr_wait = false;
+			go_back(comp.rnr_psn, now);
 		}
 		return;
 	}
-	if (psn_diff(sent_end_, una_) <= 0)
+	if (psn_diff(req.sent_end, comp.una) <= 0)
 		return;
 	uint64_t ns = ack_timeout_ns(attr_.timeout);
 	if (ns == 0)
 		return;
 	uint64_t to = ns * hz_ / 1000000000ull;
-	if (now - last_progress_ <= to)
+	if (now - comp.last_progress <= to)
 		return;
 	/* IBA 9.7.6.1.3: local ACK timeout; retry_cnt retries, then IBV_WC_RETRY_EXC_ERR. */
 	ctx_.counters_.timeouts++;
-	if (retry_left_ == 0) {
+	if (comp.retry_left == 0) {
 		uint32_t idx;
-		if (find_wqe(una_, &idx) != nullptr)
+		if (find_wqe(comp.una, &idx) != nullptr)
 			fail_send(idx, IBV_WC_RETRY_EXC_ERR);
 		else
 			to_error();
 		return;
 	}
-	retry_spend(una_, now);
+	retry_spend(comp.una, now);
 }
 
 } /* namespace gaudi::roce */

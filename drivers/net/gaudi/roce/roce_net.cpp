@@ -258,8 +258,8 @@ void ContextImpl::rx_frame(rte_mbuf *m, bool from_hold)
 			uint32_t src =
 				qp->type_ == IBV_QPT_UD ? pkt.deth.src_qp : qp->attr_.dest_qp_num;
 			uint64_t gap = uint64_t(cfg_.cnp_interval_us) * hz_ / 1000000;
-			if (qp->last_cnp_ == 0 || now - qp->last_cnp_ >= gap) {
-				qp->last_cnp_ = now;
+			if (qp->resp.last_cnp == 0 || now - qp->resp.last_cnp >= gap) {
+				qp->resp.last_cnp = now;
 				send_cnp(pkt, src, qp);
 			}
 		}

@@ -24,8 +24,8 @@ QpImpl::QpImpl(ContextImpl &c, PdImpl &pd, const QpInitAttr &a, uint32_t qpn)
 	inline_.assign(size_t(sqn) * std::max<uint32_t>(cap_.max_inline_data, 1), 0);
 	rq_.assign(rqn, RecvWqe{});
 	rq_mask_ = rqn - 1;
-	resp_.assign(kRespQueueLen, RespItem{});
-	rd_res_.assign(kMaxRdAtomic, RdResource{});
+	resp.out.assign(kRespQueueLen, RespItem{});
+	resp.rd_res.assign(kMaxRdAtomic, RdResource{});
 	if (a.srq != nullptr) {
 		srq_ = to_impl(a.srq);
 		srq_->attached_++;
@@ -50,11 +50,11 @@ int QpImpl::modify(const QpAttr &a, int mask)
 	if (next == IBV_QPS_RESET) {
 		flush();
 		state_ = IBV_QPS_RESET;
-		sq_head_ = sq_tail_ = cur_ = cur_pkt_ = 0;
+		sq_head_ = sq_tail_ = req.cur = req.cur_pkt = 0;
 		rq_head_ = rq_tail_ = 0;
-		resp_head_ = resp_tail_ = 0;
-		in_msg_ = InMsg::none;
-		error_after_resp_ = false;
+		resp.out_head = resp.out_tail = 0;
+		resp.in_msg = InMsg::none;
+		resp.error_after_resp = false;
 		return 0;
 	}
 	if (next == IBV_QPS_ERR) {
@@ -144,24 +144,24 @@ int QpImpl::modify(const QpAttr &a, int mask)
 	if (mask & IBV_QP_RNR_RETRY)
 		attr_.rnr_retry = a.rnr_retry;
 	if (next == IBV_QPS_RTR && cur == IBV_QPS_INIT) {
-		epsn_ = attr_.rq_psn;
-		msn_ = 0;
-		in_msg_ = InMsg::none;
-		nak_sent_ = false;
-		std::fill(rd_res_.begin(), rd_res_.end(), RdResource{});
-		rd_res_next_ = 0;
+		resp.epsn = attr_.rq_psn;
+		resp.msn = 0;
+		resp.in_msg = InMsg::none;
+		resp.nak_sent = false;
+		std::fill(resp.rd_res.begin(), resp.rd_res.end(), RdResource{});
+		resp.rd_res_next = 0;
 		rd_window_reset();
 	}
 	if (next == IBV_QPS_RTS && cur == IBV_QPS_RTR) {
-		next_psn_ = una_ = sent_end_ = attr_.sq_psn;
-		noack_pkts_ = 0;
+		req.next_psn = comp.una = req.sent_end = attr_.sq_psn;
+		req.noack_pkts = 0;
 		window_reset();
 		retry_reset();
-		rnr_left_ = attr_.rnr_retry;
+		comp.rnr_left = attr_.rnr_retry;
 		*rate_ = Rate{};
 		rate_->rc = rate_->rt = ctx_.cfg_.dcqcn_params.line_rate_gbps * 1e9;
 	}
-	retry_left_ = std::min(retry_left_, attr_.retry_cnt);
+	comp.retry_left = std::min(comp.retry_left, attr_.retry_cnt);
 	attr_.qp_state = next;
 	state_ = next;
 	return 0;
@@ -182,8 +182,8 @@ void QpImpl::flush()
 			ctx_.counters_.cq_overflows++;
 		sq_tail_++;
 	}
-	cur_ = sq_head_;
-	cur_pkt_ = 0;
+	req.cur = sq_head_;
+	req.cur_pkt = 0;
 	while (rq_tail_ != rq_head_) {
 		RecvWqe &r = rq_[rq_tail_ & rq_mask_];
 		complete_recv(r, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, 0);

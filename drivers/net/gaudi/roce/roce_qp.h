@@ -116,15 +116,15 @@ public:
 	/* Progress: the retry counter full again, no retry running (rxe reset_retry_counters). */
 	void retry_reset()
 	{
-		retry_left_ = attr_.retry_cnt;
-		retry_started_ = false;
+		comp.retry_left = attr_.retry_cnt;
+		comp.retry_started = false;
 	}
 	/* A retry that spends one of retry_cnt: go back to psn (rxe COMPST_ERROR_RETRY). */
 	void retry_spend(uint32_t psn, uint64_t now)
 	{
 		window_on_loss();
-		retry_left_--;
-		retry_started_ = true;
+		comp.retry_left--;
+		comp.retry_started = true;
 		go_back(psn, now);
 	}
 	SendWqe *find_wqe(uint32_t psn, uint32_t *idx);
@@ -132,7 +132,7 @@ public:
 	{
 		return tuning_.initial_window_pkts == 0
 			       ? tuning_.max_inflight_pkts
-			       : std::min(cwnd_, tuning_.max_inflight_pkts);
+			       : std::min(req.cwnd, tuning_.max_inflight_pkts);
 	}
 	void window_on_ack(uint32_t pkts);
 	void window_on_loss();
@@ -218,26 +218,10 @@ public:
 	QpTuning tuning_;
 	uint64_t hz_;
 
-	/* send queue: [tail_, head_) posted; cur_ = next WQE to transmit, cur_pkt_ = its packet. */
+	/* send queue: [sq_tail_, sq_head_) posted (rxe struct rxe_sq). */
 	std::vector<SendWqe> sq_;
 	std::vector<uint8_t> inline_; /* cap.max_inline_data bytes per SQ slot */
-	uint32_t sq_mask_ = 0, sq_head_ = 0, sq_tail_ = 0, cur_ = 0, cur_pkt_ = 0;
-	uint32_t next_psn_ = 0;	      /* PSN of the next new WQE */
-	uint32_t una_ = 0;	      /* oldest unacknowledged PSN */
-	uint32_t sent_end_ = 0;	      /* highest PSN sent + 1 */
-	uint32_t rd_outstanding_ = 0; /* READ/atomic WQEs sent and not done */
-	uint32_t noack_pkts_ = 0;     /* packets sent since the last one with AckReq */
-	uint64_t last_progress_ = 0;  /* retransmit timer base (cycles) */
-	uint8_t retry_left_ = 7, rnr_left_ = 7;
-	/* Congestion window (QpTuning::initial_window_pkts): cwnd_ packets and a fraction in
-	 * 1/cwnd_ steps (cwnd_acc_) once at ssthresh_. */
-	uint32_t cwnd_ = 16, ssthresh_ = 256, cwnd_acc_ = 0;
-	/* A retry (go-back) started and no progress since: a sequence NAK then neither spends a
-	 * retry nor goes back again, a timeout does both (rxe_comp.c comp.started_retry). */
-	bool retry_started_ = false;
-	bool rnr_wait_ = false;
-	uint64_t rnr_until_ = 0;
-	uint32_t rnr_psn_ = 0;
+	uint32_t sq_mask_ = 0, sq_head_ = 0, sq_tail_ = 0;
 
 	/* receive queue */
 	std::vector<RecvWqe> rq_;
@@ -246,26 +230,54 @@ public:
 	std::unique_ptr<RecvWqe> srq_wqe_; /* taken from srq_ for the message in progress */
 	bool srq_held_ = false;
 
-	/* responder */
-	uint32_t epsn_ = 0, msn_ = 0;
-	InMsg in_msg_{};       /* InMsg::none */
-	uint32_t msg_off_ = 0; /* bytes placed of the current message */
-	uint64_t wr_va_ = 0;   /* current WRITE */
-	uint32_t wr_len_ = 0;
-	bool nak_sent_ = false; /* one NAK per expected PSN (IBA 9.7.5.2.1) */
-	uint32_t pkts_since_ack_ = 0;
-	std::vector<RespItem> resp_;
-	uint32_t resp_head_ = 0, resp_tail_ = 0;
-	std::vector<RdResource> rd_res_; /* kMaxRdAtomic slots; max_dest_rd_atomic in use */
-	uint32_t rd_res_next_ = 0;
-	bool error_after_resp_ = false;
-	uint64_t last_cnp_ = 0;
-	/* READ response window: rd_cwnd_ packets, rd_flight_ sent and not confirmed (the sum of
-	 * the resources' own counts); one halving per loss until a new READ confirms progress. */
-	uint32_t rd_cwnd_ = 16, rd_ssthresh_ = 256, rd_cwnd_acc_ = 0, rd_flight_ = 0;
-	bool rd_loss_armed_ = true;
-	uint32_t rd_dup_psn_ = 0;
-	uint64_t rd_last_req_ = 0; /* cycles at the last READ request, new or duplicate */
+	/* The three roles' state, as rxe_qp's req / comp / resp. */
+	struct Requester {		       /* roce_req.cpp: WQEs -> request packets */
+		uint32_t cur = 0, cur_pkt = 0; /* next WQE to transmit, its next packet */
+		uint32_t next_psn = 0;	       /* PSN of the next new WQE */
+		uint32_t sent_end = 0;	       /* highest PSN sent + 1 */
+		uint32_t rd_outstanding = 0;   /* READ/atomic WQEs sent and not done */
+		uint32_t noack_pkts = 0;       /* packets sent since the last one with AckReq */
+		/* Congestion window (QpTuning::initial_window_pkts): cwnd packets and a fraction
+		 * in 1/cwnd steps (cwnd_acc) once at ssthresh. */
+		uint32_t cwnd = 16, ssthresh = 256, cwnd_acc = 0;
+	};
+	struct Completer {		    /* roce_comp.cpp: responses -> send completions */
+		uint32_t una = 0;	    /* oldest unacknowledged PSN */
+		uint64_t last_progress = 0; /* retransmit timer base (cycles) */
+		uint8_t retry_left = 7, rnr_left = 7;
+		/* A retry (go-back) started and no progress since: a sequence NAK then neither
+		 * spends a retry nor goes back again, a timeout does both (rxe_comp.c
+		 * comp.started_retry). */
+		bool retry_started = false;
+		bool rnr_wait = false;
+		uint64_t rnr_until = 0;
+		uint32_t rnr_psn = 0;
+	};
+	struct Responder { /* roce_resp.cpp: requests -> execution, ACKs, READ responses */
+		uint32_t epsn = 0, msn = 0;
+		InMsg in_msg{};	      /* InMsg::none */
+		uint32_t msg_off = 0; /* bytes placed of the current message */
+		uint64_t wr_va = 0;   /* current WRITE */
+		uint32_t wr_len = 0;
+		bool nak_sent = false; /* one NAK per expected PSN (IBA 9.7.5.2.1) */
+		uint32_t pkts_since_ack = 0;
+		std::vector<RespItem> out; /* responses to send, in PSN order */
+		uint32_t out_head = 0, out_tail = 0;
+		std::vector<RdResource> rd_res; /* kMaxRdAtomic slots; max_dest_rd_atomic in use */
+		uint32_t rd_res_next = 0;
+		bool error_after_resp = false;
+		uint64_t last_cnp = 0; /* DCQCN notification point: last CNP sent */
+		/* READ response window: rd_cwnd packets, rd_flight sent and not confirmed (the sum
+		 * of the resources' own counts); one halving per loss until a new READ confirms
+		 * progress. */
+		uint32_t rd_cwnd = 16, rd_ssthresh = 256, rd_cwnd_acc = 0, rd_flight = 0;
+		bool rd_loss_armed = true;
+		uint32_t rd_dup_psn = 0;
+		uint64_t rd_last_req = 0; /* cycles at the last READ request, new or duplicate */
+	};
+	Requester req;
+	Completer comp;
+	Responder resp;
 
 	/* DCQCN reaction point */
 	std::unique_ptr<Rate> rate_;

@@ -117,7 +117,7 @@ bool QpImpl::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	 * Within the congestion window: one ACK asked for per half window keeps the ACK clock
 	 * running (rxe's responder answers only those). */
 	uint32_t every = std::max<uint32_t>(1, std::min(tuning_.ack_req_every, window() / 2));
-	bool ack_req = type_ == IBV_QPT_RC && (last || !data || noack_pkts_ + 1 >= every);
+	bool ack_req = type_ == IBV_QPT_RC && (last || !data || req.noack_pkts + 1 >= every);
 	pkt.bth.ack_req = ack_req;
 	pkt.bth.se = last && w.solicited;
 	pkt.imm = w.imm;
@@ -152,67 +152,67 @@ bool QpImpl::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	}
 	if (!ctx_.emit(this, pkt))
 		return false;
-	noack_pkts_ = ack_req ? 0 : noack_pkts_ + 1;
+	req.noack_pkts = ack_req ? 0 : req.noack_pkts + 1;
 	return true;
 }
 
 void QpImpl::window_reset()
 {
-	cwnd_ = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
-	ssthresh_ = tuning_.max_inflight_pkts;
-	cwnd_acc_ = 0;
+	req.cwnd = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
+	req.ssthresh = tuning_.max_inflight_pkts;
+	req.cwnd_acc = 0;
 }
 
 void QpImpl::window_on_ack(uint32_t pkts)
 {
-	if (cwnd_ < ssthresh_) { /* slow start: one more per packet acknowledged */
-		cwnd_ = std::min(cwnd_ + pkts, ssthresh_);
+	if (req.cwnd < req.ssthresh) { /* slow start: one more per packet acknowledged */
+		req.cwnd = std::min(req.cwnd + pkts, req.ssthresh);
 		return;
 	}
-	cwnd_acc_ += pkts; /* congestion avoidance: one more per window acknowledged */
-	if (cwnd_acc_ >= cwnd_) {
-		cwnd_acc_ -= cwnd_;
-		cwnd_ = std::min(cwnd_ + 1, tuning_.max_inflight_pkts);
+	req.cwnd_acc += pkts; /* congestion avoidance: one more per window acknowledged */
+	if (req.cwnd_acc >= req.cwnd) {
+		req.cwnd_acc -= req.cwnd;
+		req.cwnd = std::min(req.cwnd + 1, tuning_.max_inflight_pkts);
 	}
 }
 
 void QpImpl::window_on_loss()
 {
 	/* RFC 5681 (4): ssthresh to half the packets in flight, the window to it. */
-	uint32_t flight = uint32_t(std::max<int32_t>(psn_diff(sent_end_, una_), 0));
-	ssthresh_ = std::max(std::min(cwnd_, flight) / 2, tuning_.min_window_pkts);
-	cwnd_ = ssthresh_;
-	cwnd_acc_ = 0;
+	uint32_t flight = uint32_t(std::max<int32_t>(psn_diff(req.sent_end, comp.una), 0));
+	req.ssthresh = std::max(std::min(req.cwnd, flight) / 2, tuning_.min_window_pkts);
+	req.cwnd = req.ssthresh;
+	req.cwnd_acc = 0;
 }
 
 unsigned QpImpl::tx_requests(uint64_t now, unsigned budget)
 {
-	if (state_ != IBV_QPS_RTS || rnr_wait_)
+	if (state_ != IBV_QPS_RTS || comp.rnr_wait)
 		return 0;
 	unsigned sent = 0;
-	while (sent < budget && cur_ != sq_head_) {
-		SendWqe &w = sq_[cur_ & sq_mask_];
+	while (sent < budget && req.cur != sq_head_) {
+		SendWqe &w = sq_[req.cur & sq_mask_];
 		if (w.oversize) {
 			ctx_.counters_.ud_oversize++;
 			complete_send(w, IBV_WC_SUCCESS);
-			cur_++;
+			req.cur++;
 			sq_tail_++;
 			continue;
 		}
 		bool ra = is_read_or_atomic(w.opcode);
 		if (is_rc() && ra && w.done) { /* already answered: never ask twice */
-			cur_++;
-			cur_pkt_ = 0;
+			req.cur++;
+			req.cur_pkt = 0;
 			continue;
 		}
-		uint32_t k = ra ? (w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0) : cur_pkt_;
+		uint32_t k = ra ? (w.opcode == IBV_WR_RDMA_READ ? w.resp_pkts : 0) : req.cur_pkt;
 		uint32_t psn = psn_add(w.first_psn, k);
 		if (is_rc()) {
-			if (psn_diff(psn, una_) >= int32_t(window()))
+			if (psn_diff(psn, comp.una) >= int32_t(window()))
 				break;
 			if (ra) { /* IBA 9.7.7.2.1 (max_rd_atomic): outstanding READ/atomic limit */
 				uint32_t outstanding = 0;
-				for (uint32_t i = sq_tail_; i != cur_; i++) {
+				for (uint32_t i = sq_tail_; i != req.cur; i++) {
 					const SendWqe &o = sq_[i & sq_mask_];
 					outstanding += is_read_or_atomic(o.opcode) && !o.done;
 				}
@@ -224,16 +224,16 @@ unsigned QpImpl::tx_requests(uint64_t now, unsigned budget)
 			break;
 		sent++;
 		if (is_rc()) {
-			if (psn_diff(sent_end_, una_) == 0)
-				last_progress_ =
+			if (psn_diff(req.sent_end, comp.una) == 0)
+				comp.last_progress =
 					now; /* timer starts with the first outstanding packet */
 			uint32_t end = ra ? psn_add(w.first_psn, w.npkts) : psn_add(psn, 1);
-			if (psn_diff(end, sent_end_) > 0)
-				sent_end_ = end;
+			if (psn_diff(end, req.sent_end) > 0)
+				req.sent_end = end;
 		}
-		if (ra || ++cur_pkt_ == w.npkts) {
-			cur_++;
-			cur_pkt_ = 0;
+		if (ra || ++req.cur_pkt == w.npkts) {
+			req.cur++;
+			req.cur_pkt = 0;
 			if (!is_rc()) { /* UC/UD complete once sent (IBA 10.8.3.1: unreliable) */
 				complete_send(w, IBV_WC_SUCCESS);
 				sq_tail_++;

@@ -63,30 +63,30 @@ MrImpl *QpImpl::check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned 
 
 QpImpl::RespItem *QpImpl::push_resp(RespKind k)
 {
-	if (resp_tail_ - resp_head_ >= resp_.size())
+	if (resp.out_tail - resp.out_head >= resp.out.size())
 		return nullptr;
-	if (resp_tail_ != resp_head_ && k != RespKind::ack) {
-		RespItem &prev = resp_[(resp_tail_ - 1) % resp_.size()];
+	if (resp.out_tail != resp.out_head && k != RespKind::ack) {
+		RespItem &prev = resp.out[(resp.out_tail - 1) % resp.out.size()];
 		if (prev.kind == RespKind::ack)
 			prev.ready =
 				true; /* keep PSN order: a held ACK cannot wait behind a response */
 	}
-	RespItem &it = resp_[resp_tail_++ % resp_.size()];
+	RespItem &it = resp.out[resp.out_tail++ % resp.out.size()];
 	it = RespItem{};
 	it.kind = k;
-	it.msn = msn_;
+	it.msn = resp.msn;
 	return &it;
 }
 
 void QpImpl::queue_ack(uint32_t psn, bool ready, uint64_t now)
 {
-	if (resp_tail_ != resp_head_) {
-		RespItem &last = resp_[(resp_tail_ - 1) % resp_.size()];
+	if (resp.out_tail != resp.out_head) {
+		RespItem &last = resp.out[(resp.out_tail - 1) % resp.out.size()];
 		if (last.kind ==
 		    RespKind::ack) { /* coalesce: one cumulative ACK, for the newest PSN */
 			if (psn_diff(psn, last.psn) > 0)
 				last.psn = psn;
-			last.msn = msn_;
+			last.msn = resp.msn;
 			last.ready |= ready;
 			return;
 		}
@@ -112,7 +112,7 @@ void QpImpl::queue_nak(uint32_t psn, uint8_t syndrome)
 void QpImpl::rx_request(const Packet &pkt, uint64_t now, bool ce)
 {
 	(void)ce;
-	if ((state_ != IBV_QPS_RTR && state_ != IBV_QPS_RTS) || error_after_resp_) {
+	if ((state_ != IBV_QPS_RTR && state_ != IBV_QPS_RTS) || resp.error_after_resp) {
 		ctx_.counters_.rx_bad_state++;
 		return;
 	}
@@ -180,25 +180,25 @@ QpImpl::RespState QpImpl::resp_chk_psn(RespPkt &p)
 {
 	uint32_t psn = p.pkt.bth.psn;
 	if (p.uc) {
-		if (psn != epsn_) {
+		if (psn != resp.epsn) {
 			ctx_.counters_.rx_out_of_sequence++;
-			in_msg_ = InMsg::none;
+			resp.in_msg = InMsg::none;
 			/* MIDDLE or LAST of a message whose start was lost: dropped. */
 			bool continues = (p.mask & (kOpSend | kOpWrite)) && !(p.mask & kOpStart);
 			if (continues) {
-				epsn_ = psn_add(psn, 1);
+				resp.epsn = psn_add(psn, 1);
 				return RespState::done;
 			}
 		}
-		epsn_ = psn_add(psn, 1);
+		resp.epsn = psn_add(psn, 1);
 		return RespState::chk_op_seq;
 	}
-	int32_t d = psn_diff(psn, epsn_);
+	int32_t d = psn_diff(psn, resp.epsn);
 	if (d > 0) {
 		ctx_.counters_.rx_out_of_sequence++;
-		if (!nak_sent_) {
-			queue_nak(epsn_, kNakSeq);
-			nak_sent_ = true;
+		if (!resp.nak_sent) {
+			queue_nak(resp.epsn, kNakSeq);
+			resp.nak_sent = true;
 		}
 		return RespState::done;
 	}
@@ -210,10 +210,10 @@ QpImpl::RespState QpImpl::resp_chk_psn(RespPkt &p)
 QpImpl::RespState QpImpl::resp_chk_op_seq(RespPkt &p)
 {
 	if ((p.mask & (kOpSend | kOpWrite)) && !(p.mask & kOpStart)) {
-		if (((p.mask & kOpSend) && in_msg_ != InMsg::send) ||
-		    ((p.mask & kOpWrite) && in_msg_ != InMsg::write))
+		if (((p.mask & kOpSend) && resp.in_msg != InMsg::send) ||
+		    ((p.mask & kOpWrite) && resp.in_msg != InMsg::write))
 			return RespState::error;
-	} else if (in_msg_ != InMsg::none) {
+	} else if (resp.in_msg != InMsg::none) {
 		return RespState::error;
 	}
 	return RespState::chk_op_valid;
@@ -257,8 +257,8 @@ QpImpl::RespState QpImpl::resp_chk_length(RespPkt &p)
 	     (start && end && n > mtu)))
 		return RespState::error;
 	if (p.mask & kOpWrite) {
-		uint64_t off = start ? 0 : msg_off_;
-		uint64_t len = start ? p.pkt.reth.dma_len : wr_len_;
+		uint64_t off = start ? 0 : resp.msg_off;
+		uint64_t len = start ? p.pkt.reth.dma_len : resp.wr_len;
 		if (off + n > len || (end && off + n != len))
 			return RespState::error;
 	}
@@ -301,34 +301,34 @@ QpImpl::RespState QpImpl::resp_execute(RespPkt &p)
 	if (p.mask & kOpSend) {
 		RecvWqe &r = *recv_wqe();
 		if (p.mask & kOpStart)
-			msg_off_ = 0;
-		if (!scatter(r.seg, r.nseg, msg_off_, pkt.payload)) {
+			resp.msg_off = 0;
+		if (!scatter(r.seg, r.nseg, resp.msg_off, pkt.payload)) {
 			/* Local length error at the responder: Invalid Request NAK. */
-			complete_recv(r, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, msg_off_ + p.n, 0, 0, 0,
-				      0);
+			complete_recv(r, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, resp.msg_off + p.n, 0, 0,
+				      0, 0);
 			recv_consumed();
-			in_msg_ = InMsg::none;
+			resp.in_msg = InMsg::none;
 			return RespState::error;
 		}
-		msg_off_ += p.n;
+		resp.msg_off += p.n;
 		if (!(p.mask & kOpEnd)) {
-			in_msg_ = InMsg::send;
+			resp.in_msg = InMsg::send;
 			return RespState::acknowledge;
 		}
 		return RespState::complete;
 	}
 	if (p.mask & kOpWrite) {
 		if (p.mask & kOpStart) {
-			wr_va_ = pkt.reth.va;
-			wr_len_ = pkt.reth.dma_len;
-			msg_off_ = 0;
+			resp.wr_va = pkt.reth.va;
+			resp.wr_len = pkt.reth.dma_len;
+			resp.msg_off = 0;
 		}
 		if (p.n)
-			std::memcpy(
-				reinterpret_cast<void *>(static_cast<uintptr_t>(wr_va_ + msg_off_)),
-				pkt.payload.data(), p.n);
-		msg_off_ += p.n;
-		in_msg_ = (p.mask & kOpEnd) ? InMsg::none : InMsg::write;
+			std::memcpy(reinterpret_cast<void *>(
+					    static_cast<uintptr_t>(resp.wr_va + resp.msg_off)),
+				    pkt.payload.data(), p.n);
+		resp.msg_off += p.n;
+		resp.in_msg = (p.mask & kOpEnd) ? InMsg::none : InMsg::write;
 		return RespState::complete;
 	}
 	RespItem *it = push_resp((p.mask & kOpRead) ? RespKind::read : RespKind::atomic_ack);
@@ -338,15 +338,15 @@ QpImpl::RespState QpImpl::resp_execute(RespPkt &p)
 	}
 	if (p.mask & kOpRead) {
 		uint32_t mtu = pmtu();
-		msn_ = psn_add(msn_, 1);
-		it->msn = msn_;
+		resp.msn = psn_add(resp.msn, 1);
+		it->msn = resp.msn;
 		it->psn = pkt.bth.psn;
 		it->va = pkt.reth.va;
 		it->len = pkt.reth.dma_len;
 		it->total_pkts = std::max<uint32_t>(1, (pkt.reth.dma_len + mtu - 1) / mtu);
-		rd_last_req_ = p.now;
+		resp.rd_last_req = p.now;
 		rd_confirm_oldest();
-		it->res = uint8_t(rd_res_next_);
+		it->res = uint8_t(resp.rd_res_next);
 		save_resource({true, true, pkt.bth.psn, psn_add(pkt.bth.psn, it->total_pkts - 1),
 			       pkt.reth.va, pkt.reth.dma_len, pkt.reth.rkey, 0, 0, false});
 		return RespState::acknowledge;
@@ -362,8 +362,8 @@ QpImpl::RespState QpImpl::resp_execute(RespPkt &p)
 	}
 	/* Saved for duplicates: a retried atomic must not execute twice (IBA 9.7.5.3). */
 	save_resource({true, false, pkt.bth.psn, pkt.bth.psn, 0, 0, 0, orig, 0, false});
-	msn_ = psn_add(msn_, 1);
-	it->msn = msn_;
+	resp.msn = psn_add(resp.msn, 1);
+	it->msn = resp.msn;
 	it->psn = pkt.bth.psn;
 	it->orig = orig;
 	return RespState::acknowledge;
@@ -383,21 +383,21 @@ QpImpl::RespState QpImpl::resp_complete(RespPkt &p)
 			flags |= IBV_WC_WITH_INV;
 			inv_rkey = pkt.ieth_rkey;
 		}
-		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV, msg_off_, flags, pkt.imm, inv_rkey,
-			      0);
+		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV, resp.msg_off, flags, pkt.imm,
+			      inv_rkey, 0);
 		recv_consumed();
-		in_msg_ = InMsg::none;
-		msn_ = psn_add(msn_, 1);
+		resp.in_msg = InMsg::none;
+		resp.msn = psn_add(resp.msn, 1);
 		return RespState::acknowledge;
 	}
 	if (p.mask & kOpRecv) { /* WRITE with immediate */
 		RecvWqe &r = *recv_wqe();
-		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, wr_len_,
+		complete_recv(r, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, resp.wr_len,
 			      IBV_WC_WITH_IMM, pkt.imm, 0, 0);
 		recv_consumed();
 	}
 	if (p.mask & kOpEnd)
-		msn_ = psn_add(msn_, 1);
+		resp.msn = psn_add(resp.msn, 1);
 	return RespState::acknowledge;
 }
 
@@ -407,17 +407,18 @@ QpImpl::RespState QpImpl::resp_acknowledge(RespPkt &p)
 {
 	if (p.uc)
 		return RespState::done;
-	nak_sent_ = false;
+	resp.nak_sent = false;
 	if (p.mask & kOpRead) {
-		RespItem &it = resp_[(resp_tail_ - 1) % resp_.size()];
-		epsn_ = psn_add(epsn_, it.total_pkts);
+		RespItem &it = resp.out[(resp.out_tail - 1) % resp.out.size()];
+		resp.epsn = psn_add(resp.epsn, it.total_pkts);
 		return RespState::done;
 	}
-	epsn_ = psn_add(epsn_, 1);
+	resp.epsn = psn_add(resp.epsn, 1);
 	if (p.mask & kOpAtomic)
 		return RespState::done;
-	pkts_since_ack_++;
-	queue_ack(p.pkt.bth.psn, p.pkt.bth.ack_req || pkts_since_ack_ >= tuning_.ack_every, p.now);
+	resp.pkts_since_ack++;
+	queue_ack(p.pkt.bth.psn, p.pkt.bth.ack_req || resp.pkts_since_ack >= tuning_.ack_every,
+		  p.now);
 	return RespState::done;
 }
 
@@ -437,7 +438,7 @@ QpImpl::RespState QpImpl::resp_error(RespPkt &p)
 			ctx_.counters_.rx_no_recv_wqe++;
 		else
 			ctx_.counters_.rx_bad_opcode++;
-		in_msg_ = InMsg::none;
+		resp.in_msg = InMsg::none;
 		return RespState::done;
 	}
 	if (p.nak == kNakDrop)
@@ -446,16 +447,16 @@ QpImpl::RespState QpImpl::resp_error(RespPkt &p)
 	if (rnr)
 		ctx_.counters_.rnr_naks_sent++;
 	queue_nak(p.pkt.bth.psn, p.nak);
-	nak_sent_ = true;
+	resp.nak_sent = true;
 	if (!rnr)
-		error_after_resp_ = true;
+		resp.error_after_resp = true;
 	return RespState::done;
 }
 
 QpImpl::RdResource *QpImpl::find_resource(uint32_t psn)
 {
 	for (uint32_t i = 0; i < attr_.max_dest_rd_atomic; i++) {
-		RdResource &r = rd_res_[i];
+		RdResource &r = resp.rd_res[i];
 		if (r.valid && psn_diff(psn, r.first_psn) >= 0 && psn_diff(psn, r.last_psn) <= 0)
 			return &r;
 	}
@@ -467,9 +468,9 @@ void QpImpl::save_resource(const RdResource &r)
 	/* Ring of max_dest_rd_atomic entries, oldest overwritten (rxe_prepare_res). */
 	if (attr_.max_dest_rd_atomic == 0)
 		return;
-	rd_forget(rd_res_[rd_res_next_ % attr_.max_dest_rd_atomic]);
-	rd_res_[rd_res_next_ % attr_.max_dest_rd_atomic] = r;
-	rd_res_next_ = (rd_res_next_ + 1) % attr_.max_dest_rd_atomic;
+	rd_forget(resp.rd_res[resp.rd_res_next % attr_.max_dest_rd_atomic]);
+	resp.rd_res[resp.rd_res_next % attr_.max_dest_rd_atomic] = r;
+	resp.rd_res_next = (resp.rd_res_next + 1) % attr_.max_dest_rd_atomic;
 }
 
 uint32_t QpImpl::rd_atomic_in_flight() const
@@ -478,8 +479,8 @@ uint32_t QpImpl::rd_atomic_in_flight() const
 	 * requester within its max_rd_atomic (<= our max_dest_rd_atomic) never exceeds them, as
 	 * it sends a new one only after a response completed. */
 	uint32_t n = 0;
-	for (uint32_t i = resp_head_; i != resp_tail_; i++) {
-		const RespItem &o = resp_[i % resp_.size()];
+	for (uint32_t i = resp.out_head; i != resp.out_tail; i++) {
+		const RespItem &o = resp.out[i % resp.out.size()];
 		n += (o.kind == RespKind::read && o.sent_pkts < o.total_pkts) ||
 		     o.kind == RespKind::atomic_ack;
 	}
@@ -490,30 +491,30 @@ uint32_t QpImpl::rd_atomic_in_flight() const
 
 void QpImpl::rd_window_reset()
 {
-	rd_cwnd_ = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
-	rd_ssthresh_ = tuning_.max_inflight_pkts;
-	rd_cwnd_acc_ = rd_flight_ = 0;
-	rd_loss_armed_ = true;
+	resp.rd_cwnd = std::max(tuning_.initial_window_pkts, tuning_.min_window_pkts);
+	resp.rd_ssthresh = tuning_.max_inflight_pkts;
+	resp.rd_cwnd_acc = resp.rd_flight = 0;
+	resp.rd_loss_armed = true;
 }
 
 bool QpImpl::rd_window_allows(const RdResource &r, uint64_t now)
 {
-	if (tuning_.initial_window_pkts == 0 || rd_flight_ == r.flight ||
-	    rd_flight_ < std::min(rd_cwnd_, tuning_.max_inflight_pkts))
+	if (tuning_.initial_window_pkts == 0 || resp.rd_flight == r.flight ||
+	    resp.rd_flight < std::min(resp.rd_cwnd, tuning_.max_inflight_pkts))
 		return true; /* off, the oldest READ in flight, or room in the window */
-	if (now - rd_last_req_ < uint64_t(tuning_.read_stall_us) * hz_ / 1000000)
+	if (now - resp.rd_last_req < uint64_t(tuning_.read_stall_us) * hz_ / 1000000)
 		return false;
 	/* No READ request for a while: the requester has what was sent or will re-request it;
 	 * waiting longer would only stall its last READs until its ACK timeout. */
 	for (uint32_t i = 0; i < attr_.max_dest_rd_atomic; i++)
-		rd_res_[i].flight = 0;
-	rd_flight_ = 0;
+		resp.rd_res[i].flight = 0;
+	resp.rd_flight = 0;
 	return true;
 }
 
 void QpImpl::rd_forget(RdResource &r)
 {
-	rd_flight_ -= std::min(r.flight, rd_flight_);
+	resp.rd_flight -= std::min(r.flight, resp.rd_flight);
 	r.flight = 0;
 }
 
@@ -521,25 +522,25 @@ void QpImpl::rd_confirm_oldest()
 {
 	/* A new READ: the requester completed one, the oldest answered in full (rxe sends a READ
 	 * beyond max_rd_atomic only after one completed). Its packets arrived: the window opens
-	 * by them (slow start up to rd_ssthresh_, then one per window, as window_on_ack). */
+	 * by them (slow start up to resp.rd_ssthresh, then one per window, as window_on_ack). */
 	uint32_t n = attr_.max_dest_rd_atomic;
 	for (uint32_t j = 0; j < n; j++) {
-		RdResource &r = rd_res_[(rd_res_next_ + j) % n];
+		RdResource &r = resp.rd_res[(resp.rd_res_next + j) % n];
 		if (!r.valid || !r.read || r.flight == 0)
 			continue;
 		if (!r.sent_all)
 			return;
 		uint32_t pkts = r.flight;
 		rd_forget(r);
-		rd_loss_armed_ = true;
-		if (rd_cwnd_ < rd_ssthresh_) {
-			rd_cwnd_ = std::min(rd_cwnd_ + pkts, rd_ssthresh_);
+		resp.rd_loss_armed = true;
+		if (resp.rd_cwnd < resp.rd_ssthresh) {
+			resp.rd_cwnd = std::min(resp.rd_cwnd + pkts, resp.rd_ssthresh);
 			return;
 		}
-		rd_cwnd_acc_ += pkts;
-		if (rd_cwnd_acc_ >= rd_cwnd_) {
-			rd_cwnd_acc_ -= rd_cwnd_;
-			rd_cwnd_ = std::min(rd_cwnd_ + 1, tuning_.max_inflight_pkts);
+		resp.rd_cwnd_acc += pkts;
+		if (resp.rd_cwnd_acc >= resp.rd_cwnd) {
+			resp.rd_cwnd_acc -= resp.rd_cwnd;
+			resp.rd_cwnd = std::min(resp.rd_cwnd + 1, tuning_.max_inflight_pkts);
 		}
 		return;
 	}
@@ -552,18 +553,18 @@ void QpImpl::rd_on_duplicate(const RdResource &r)
 	 * re-requests each later READ too, and again the same one only after its ACK timeout. */
 	uint32_t n = attr_.max_dest_rd_atomic;
 	for (uint32_t i = 0; i < n; i++)
-		if (rd_res_[i].valid && rd_res_[i].read &&
-		    psn_diff(rd_res_[i].first_psn, r.first_psn) >= 0) {
-			rd_res_[i].sent_all = false;
-			rd_forget(rd_res_[i]);
+		if (resp.rd_res[i].valid && resp.rd_res[i].read &&
+		    psn_diff(resp.rd_res[i].first_psn, r.first_psn) >= 0) {
+			resp.rd_res[i].sent_all = false;
+			rd_forget(resp.rd_res[i]);
 		}
-	if (rd_loss_armed_ || psn_diff(r.first_psn, rd_dup_psn_) <= 0) {
-		rd_ssthresh_ = std::max(rd_cwnd_ / 2, tuning_.min_window_pkts);
-		rd_cwnd_ = rd_ssthresh_;
-		rd_cwnd_acc_ = 0;
-		rd_loss_armed_ = false;
+	if (resp.rd_loss_armed || psn_diff(r.first_psn, resp.rd_dup_psn) <= 0) {
+		resp.rd_ssthresh = std::max(resp.rd_cwnd / 2, tuning_.min_window_pkts);
+		resp.rd_cwnd = resp.rd_ssthresh;
+		resp.rd_cwnd_acc = 0;
+		resp.rd_loss_armed = false;
 	}
-	rd_dup_psn_ = r.first_psn;
+	resp.rd_dup_psn = r.first_psn;
 }
 
 void QpImpl::rx_rc_duplicate(const Packet &pkt, uint64_t now)
@@ -590,19 +591,19 @@ void QpImpl::rx_rc_duplicate(const Packet &pkt, uint64_t now)
 		/* Stop an older generation of the same READ still being sent, and of the READs
 		 * after it: a requester takes responses in PSN order only, so it drops them and
 		 * re-requests those READs as well (go-back-N, rxe req_retry). */
-		for (uint32_t i = resp_head_; i != resp_tail_; i++) {
-			RespItem &o = resp_[i % resp_.size()];
+		for (uint32_t i = resp.out_head; i != resp.out_tail; i++) {
+			RespItem &o = resp.out[i % resp.out.size()];
 			if (o.kind == RespKind::read &&
 			    psn_diff(psn_add(o.psn, o.total_pkts), psn) > 0)
 				o.total_pkts = o.sent_pkts;
 		}
-		rd_last_req_ = now;
+		resp.rd_last_req = now;
 		rd_on_duplicate(*res);
 		RespItem *it = push_resp(RespKind::read);
 		if (it == nullptr)
 			return;
 		uint32_t mtu = pmtu();
-		it->res = uint8_t(res - rd_res_.data());
+		it->res = uint8_t(res - resp.rd_res.data());
 		it->psn = psn;
 		it->va = pkt.reth.va;
 		it->len = pkt.reth.dma_len;
@@ -689,14 +690,14 @@ unsigned QpImpl::tx_responses(uint64_t now, unsigned budget)
 	unsigned sent = 0;
 	if (!is_rc())
 		return 0;
-	while (sent < budget && resp_head_ != resp_tail_) {
-		RespItem &it = resp_[resp_head_ % resp_.size()];
+	while (sent < budget && resp.out_head != resp.out_tail) {
+		RespItem &it = resp.out[resp.out_head % resp.out.size()];
 		Packet pkt;
 		switch (it.kind) {
 		case RespKind::ack:
 		case RespKind::nak:
 			if (it.kind == RespKind::ack && !it.ready && now < it.deadline &&
-			    pkts_since_ack_ < tuning_.ack_every)
+			    resp.pkts_since_ack < tuning_.ack_every)
 				/* coalescing: wait for more packets or the ACK timer */
 				return sent;
 			pkt = make_packet(Opcode::RC_ACKNOWLEDGE);
@@ -706,13 +707,13 @@ unsigned QpImpl::tx_responses(uint64_t now, unsigned budget)
 				return sent;
 			if (it.kind == RespKind::ack) {
 				ctx_.counters_.acks_sent++;
-				pkts_since_ack_ = 0;
+				resp.pkts_since_ack = 0;
 			} else if (is_rnr(it.syndrome)) {
 				/* counted when queued */
 			} else {
 				ctx_.counters_.naks_sent++;
 			}
-			resp_head_++;
+			resp.out_head++;
 			break;
 		case RespKind::atomic_ack:
 			pkt = make_packet(Opcode::RC_ATOMIC_ACKNOWLEDGE);
@@ -721,17 +722,17 @@ unsigned QpImpl::tx_responses(uint64_t now, unsigned budget)
 			pkt.atomic_ack_eth.orig = it.orig;
 			if (!ctx_.emit(this, pkt))
 				return sent;
-			resp_head_++;
+			resp.out_head++;
 			break;
 		case RespKind::read: {
 			if (it.sent_pkts >= it.total_pkts) {
-				resp_head_++;
+				resp.out_head++;
 				continue;
 			}
 			uint32_t mtu = pmtu();
 			uint32_t k = it.sent_pkts;
 			uint32_t n = std::min(mtu, it.len);
-			RdResource &res = rd_res_[it.res];
+			RdResource &res = resp.rd_res[it.res];
 			if (!rd_window_allows(res, now)) {
 				ctx_.counters_.read_window_waits++;
 				return sent;
@@ -756,18 +757,18 @@ unsigned QpImpl::tx_responses(uint64_t now, unsigned budget)
 			it.va += n;
 			it.len -= n;
 			res.flight++;
-			rd_flight_++;
+			resp.rd_flight++;
 			if (it.sent_pkts == it.total_pkts) {
 				res.sent_all = true;
-				resp_head_++;
+				resp.out_head++;
 			}
 			break;
 		}
 		}
 		sent++;
 	}
-	if (resp_head_ == resp_tail_ && error_after_resp_) {
-		error_after_resp_ = false;
+	if (resp.out_head == resp.out_tail && resp.error_after_resp) {
+		resp.error_after_resp = false;
 		to_error();
 	}
 	return sent;

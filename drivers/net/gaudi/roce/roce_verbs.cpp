@@ -497,8 +497,8 @@ int QpImpl::post_send(const SendWr &wr)
 	w.npkts = (is_read_or_atomic(op) && op != IBV_WR_RDMA_READ) || type_ == IBV_QPT_UD
 			  ? 1
 			  : std::max<uint32_t>(1, (w.len + mtu - 1) / mtu);
-	w.first_psn = next_psn_;
-	next_psn_ = psn_add(next_psn_, w.npkts);
+	w.first_psn = req.next_psn;
+	req.next_psn = psn_add(req.next_psn, w.npkts);
 	sq_head_++;
 	return 0;
 }
