@@ -1114,11 +1114,26 @@ def perftest_runs(r: Runner, exe):
 
 
 
+def cm_said(check, qps):
+    """check, and our side said that the CM connected the test's QPs and that all of them and
+    the exchange's were disconnected at the end (roce_perftest_cm.cpp's lines)."""
+    def wrapped(rc, our_out, gst, guest_out, expect):
+        ok, detail = check(rc, our_out, gst, guest_out, expect)
+        missing = [s for s in (f'rdma_cm: connected {qps} QP(s) to port',
+                               f"rdma_cm: disconnected {qps} QP(s) and the exchange's")
+                   if s not in our_out]
+        if missing:
+            return False, (detail + '; ' if not ok else '') + f'ours did not print {missing}'
+        return ok, detail
+    return wrapped
+
+
 def perftest_cm_runs(r: Runner, exe):
     """perftest's rdma_cm mode (-R) against ours (roce_perftest -R): no TCP; the exchange goes as
     SENDs on an RC connection of the RDMA CM to port 18515, the CM connects the test's QPs
     (REQ/REP/RTU each; -q 2: two to the same port), the client disconnects them at the end
-    (DREQ/DREP)."""
+    (DREQ/DREP). ib_write_bw, ib_read_bw, ib_send_bw, ib_write_bw -q 2, -b and -D 2, and the
+    latency tests, each side as server and as client."""
     iters = 20
     for test, size, qps in (('write', 65536, 1), ('read', 65536, 1), ('send', 4093, 1),
                             ('write', 4096, 2)):
@@ -1129,9 +1144,38 @@ def perftest_cm_runs(r: Runner, exe):
         tag = f's{size}' + (f'-q{qps}' if qps > 1 else '')
         want = (size, iters * qps)
         cm_pair(r, f'ib_{test}_bw-R-guest_server-{tag}', gcmd, exe, args + [GUEST_IP], True,
-                want, check_perftest(False, False), timeout=90)
+                want, cm_said(check_perftest(False, False), qps), timeout=90)
         cm_pair(r, f'ib_{test}_bw-R-guest_client-{tag}', f'{gcmd} {HOST_IP}', exe, args,
-                False, want, check_perftest(True, False), timeout=90)
+                False, want, cm_said(check_perftest(True, False), qps), timeout=90)
+    # The latency tests (100 iterations of 2 and 9000 bytes: one packet and three; every side
+    # that runs prints one REPORT_FMT_LAT line, as without -R), ib_write_bw -b (each side
+    # prints the pair's sum) and -D 2 (one line, the same iterations on both sides) over the CM.
+    iters = 100
+    for test, size in ((t, s) for t in ('write', 'read', 'send') for s in (2, 9000)):
+        args = [f'--test={test}_lat', '-R', '-s', str(size), '-n', str(iters), '-x', '1',
+                f'--ip={HOST_IP}']
+        gcmd = f'ib_{test}_lat -d rxe0 -x 1 -F -R -s {size} -n {iters}'
+        cm_pair(r, f'ib_{test}_lat-R-guest_server-s{size}', gcmd, exe, args + [GUEST_IP], True,
+                (size, iters), cm_said(check_perftest_lat(test, False), 1), timeout=90)
+        cm_pair(r, f'ib_{test}_lat-R-guest_client-s{size}', f'{gcmd} {HOST_IP}', exe, args,
+                False, (size, iters), cm_said(check_perftest_lat(test, True), 1), timeout=90)
+    size = 65536
+    for extra, count, want_iters in (('-b', 20, 20), ('-D 2', 0, None)):
+        n = ['-n', str(count)] if count else []
+        args = ['--test=write', '-R', '-s', str(size), *extra.split(), *n, '-x', '1',
+                f'--ip={HOST_IP}']
+        gcmd = f'ib_write_bw -d rxe0 -x 1 -F -R -s {size} {extra} {" ".join(n)}'.rstrip()
+        tag = extra.replace(' ', '').lstrip('-')
+        for guest_server in (True, False):
+            check = cm_said(check_perftest(not guest_server, False) if want_iters else
+                            check_perftest_duration(not guest_server), 1)
+            name = f'ib_write_bw-R-guest_{"server" if guest_server else "client"}-{tag}'
+            if guest_server:
+                cm_pair(r, name, gcmd, exe, args + [GUEST_IP], True, (size, want_iters), check,
+                        timeout=90)
+            else:
+                cm_pair(r, name, f'{gcmd} {HOST_IP}', exe, args, False, (size, want_iters),
+                        check, timeout=90)
 
 
 if __name__ == '__main__':
