@@ -678,13 +678,14 @@ def rping_runs(r: Runner, exe):
 
 def check_rdma_msg(rc, our_out, gst, guest_out, expect):
     """rdma_server / rdma_client: each prints 'end 0' when its SEND completed and the peer's
-    message arrived; ours prints '1 pings' for the same."""
+    message arrived; ours prints '1 message(s) of 16 bytes each way' for the same."""
     bad = []
     if rc != 0:
         bad.append(f'ours exited {rc}')
     if gst != 0 or not re.search(r'^rdma_(server|client): end 0$', guest_out, re.M):
         bad.append(f'guest exited {gst}: {guest_out.strip().splitlines()[-1:]}')
-    if not re.search(r'^rping (client|server): 1 pings', our_out, re.M):
+    if not re.search(r'^rdma_(client|server): 1 message\(s\) of 16 bytes each way$', our_out,
+                     re.M):
         bad.append('ours did not complete the exchange')
     if bad:
         return False, '; '.join(bad)
