@@ -19,7 +19,12 @@
  *     disconnects each test QP (DREQ) and waits for the DISCONNECTED events, the exchange's
  *     connection ends when the process closes it.
  * The client retries a connection the server rejected (it may not listen yet), as perftest's
- * rdma_cm_client_connection does (every 100 ms). */
+ * rdma_cm_client_connection does (every 100 ms).
+ * Every QP the CM connects, the exchange's and the test's, ends with perftest's settings: retry
+ * and RNR retry 7 (conn_param, above) and ACK timeout 14 (DEF_QP_TIME), which perftest sets
+ * since 24.10.0-0.66 (commits ccae524, b8aa202) with rdma_set_option(RDMA_OPTION_ID_ACK_TIMEOUT)
+ * on both sides; without it the passive side takes the REQ's (Linux's REQ carries 19, 2.1 s;
+ * Debian's perftest 4.5-0.17 leaves it so) and the active side its CM's. */
 #include <sched.h>
 
 #include <algorithm>
@@ -41,6 +46,7 @@ constexpr uint64_t kSyncId = 5;	       /* SYNC_SPEC_ID */
 constexpr uint32_t kDestSize = 56;     /* sizeof(struct pingpong_dest) on x86-64 */
 constexpr unsigned kRetries = 50;      /* rejected connections tried again (perftest: 10) */
 constexpr unsigned kTeardownMs = 5000; /* longest wait for the DISCONNECTED events */
+constexpr uint8_t kQpTimeout = 14;     /* DEF_QP_TIME: 4.096 us * 2^14, 67 ms */
 
 void put32(uint8_t *p, uint32_t v)
 {
@@ -56,6 +62,18 @@ uint32_t get32(const uint8_t *p)
 uint64_t ms_to_tsc(unsigned ms)
 {
 	return rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
+}
+
+/* rdma_set_option(RDMA_OPTION_ID_ACK_TIMEOUT, DEF_QP_TIME) on a QP the CM brought to RTS. */
+bool set_ack_timeout(QueuePair &qp)
+{
+	QpAttr a;
+	a.timeout = kQpTimeout;
+	if (qp.modify(a, IBV_QP_TIMEOUT) != 0) {
+		fprintf(stderr, "rdma_cm: couldn't set the QP's ACK timeout\n");
+		return false;
+	}
+	return true;
 }
 
 } /* namespace */
@@ -83,7 +101,9 @@ CmOob::~CmOob()
 
 bool CmOob::open()
 {
-	cm_ = std::make_unique<ConnectionManager>(ctx_);
+	CmConfig cfg;
+	cfg.local_ack_timeout = kQpTimeout; /* our REQs' (the CM's default too) */
+	cm_ = std::make_unique<ConnectionManager>(ctx_, cfg);
 	pd_ = ctx_.alloc_pd();
 	scq_ = ctx_.create_cq(4);
 	rcq_ = ctx_.create_cq(4);
@@ -194,7 +214,7 @@ bool CmOob::connect_retry(QueuePair &qp, const ConnParam &p, CmId **out)
 		} while (ev.id != id); /* nothing else is expected while connecting */
 		if (ev.type == CmEventType::established) {
 			*out = id;
-			return true;
+			return set_ack_timeout(qp);
 		}
 		cm_->destroy_id(id);
 		if (ev.type != CmEventType::rejected || attempt + 1 >= kRetries) {
@@ -230,7 +250,7 @@ bool CmOob::accept_next(QueuePair &qp, const ConnParam &p, CmId **out)
 		return false;
 	}
 	*out = ev.id;
-	return true;
+	return set_ack_timeout(qp);
 }
 
 bool CmOob::wait_wc(CompletionQueue &cq, WorkCompletion &wc)
@@ -335,7 +355,10 @@ bool CmOob::connect_qps(std::span<const std::unique_ptr<QueuePair>> qps, Dest &m
 		cm_->destroy_id(listen_);
 		listen_ = nullptr;
 	}
-	printf(" rdma_cm: connected %zu QP(s) to port %d\n", ids_.size(), o_.tcp_port);
+	const QpAttr &a = qps.front()->attr();
+	printf(" rdma_cm: connected %zu QP(s) to port %d (ACK timeout %u, retry %u, RNR retry "
+	       "%u)\n",
+	       ids_.size(), o_.tcp_port, a.timeout, a.retry_cnt, a.rnr_retry);
 	return xchg_keys(mine, theirs);
 }
 

@@ -680,9 +680,14 @@ int main(int argc, char **argv)
 				cli.step();
 			}
 			rc = srv.failed() || cli.failed();
-			printf("%s: %d pings of %d bytes, server answered %d%s\n",
-			       o.ud ? "udaddy" : "rping", cli.pings(), o.size, srv.pings(),
-			       rc ? " (failed)" : "");
+			if (o.msg) /* -S does not apply: rdma_client's message is 16 bytes */
+				printf("rdma_client: %d message(s) of %u bytes, "
+				       "rdma_server answered %d%s\n",
+				       cli.pings(), kInfoLen, srv.pings(), rc ? " (failed)" : "");
+			else
+				printf("%s: %d pings of %d bytes, server answered %d%s\n",
+				       o.ud ? "udaddy" : "rping", cli.pings(), o.size, srv.pings(),
+				       rc ? " (failed)" : "");
 			if (srv.pings() != cli.pings() || cli.pings() != o.count)
 				rc = 1;
 		}
@@ -696,9 +701,14 @@ int main(int argc, char **argv)
 			if (!e.start(Gid::from_ipv4(o.addr)))
 				return 1;
 			rc = run(e);
-			printf("%s %s: %d pings of %d bytes%s\n", o.ud ? "udaddy" : "rping",
-			       server ? "server" : "client", e.pings(), o.size,
-			       rc ? " (failed)" : "");
+			if (o.msg)
+				printf("%s: %d message(s) of %u bytes each way%s\n",
+				       server ? "rdma_server" : "rdma_client", e.pings(), kInfoLen,
+				       rc ? " (failed)" : "");
+			else
+				printf("%s %s: %d pings of %d bytes%s\n", o.ud ? "udaddy" : "rping",
+				       server ? "server" : "client", e.pings(), o.size,
+				       rc ? " (failed)" : "");
 			if (!server && o.count && e.pings() != o.count)
 				rc = 1;
 		}

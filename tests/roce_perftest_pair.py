@@ -72,7 +72,9 @@ def pair(tmp, name, args, cm, lat, size, iters):
     if cm:
         for side in ('client', 'server'):
             n = 2 if '-q' in args else 1
-            for said in (f'rdma_cm: connected {n} QP(s)', f'rdma_cm: disconnected {n} QP(s) and '
+            # perftest's QP settings (DEF_QP_TIME 14, retry and RNR retry 7) on both sides.
+            for said in (f'rdma_cm: connected {n} QP(s) to port {tcp} (ACK timeout 14, retry 7, '
+                         'RNR retry 7)', f'rdma_cm: disconnected {n} QP(s) and '
                          "the exchange's"):
                 if said not in outs[side]:
                     bad.append(f'{side} did not print {said!r}')
