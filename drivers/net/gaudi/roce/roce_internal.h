@@ -136,27 +136,99 @@ inline uint32_t pow2_at_least(uint32_t v)
 	return p;
 }
 
+/* What a work request opcode is (rxe_opcode.c's rxe_wr_opcode_info[]): the QP types that
+ * take it (IBA 9.8.1 Table 40: UC has SEND and RDMA WRITE, UD SEND only), its request opcodes
+ * by position in the message (RC; UC through uc_opcode(); UD sends are ONLY), whether it
+ * carries payload, what it reads of the WR and its completion opcode. */
+enum class WrRemote : uint8_t { none, rdma, atomic };
+struct WrOpInfo {
+	uint8_t qp_types = 0;	/* 1 << ibv_qp_type; 0: not supported */
+	bool data = false;	/* payload split into PMTU packets (SEND, WRITE) */
+	bool rd_atomic = false; /* READ or atomic: answered by responses, not ACKed */
+	WrRemote remote = WrRemote::none;
+	Opcode first{}, middle{}, last{}, only{}, ud_only{};
+	ibv_wc_opcode wc = IBV_WC_SEND;
+};
+inline constexpr unsigned kQptRc = 1u << IBV_QPT_RC, kQptUc = 1u << IBV_QPT_UC,
+			  kQptUd = 1u << IBV_QPT_UD;
+constexpr std::array<WrOpInfo, IBV_WR_SEND_WITH_INV + 1> make_wr_ops()
+{
+	using O = Opcode;
+	std::array<WrOpInfo, IBV_WR_SEND_WITH_INV + 1> t{};
+	t[IBV_WR_SEND] = {kQptRc | kQptUc | kQptUd,
+			  true,
+			  false,
+			  WrRemote::none,
+			  O::RC_SEND_FIRST,
+			  O::RC_SEND_MIDDLE,
+			  O::RC_SEND_LAST,
+			  O::RC_SEND_ONLY,
+			  O::UD_SEND_ONLY,
+			  IBV_WC_SEND};
+	t[IBV_WR_SEND_WITH_IMM] = {kQptRc | kQptUc | kQptUd,
+				   true,
+				   false,
+				   WrRemote::none,
+				   O::RC_SEND_FIRST,
+				   O::RC_SEND_MIDDLE,
+				   O::RC_SEND_LAST_WITH_IMMEDIATE,
+				   O::RC_SEND_ONLY_WITH_IMMEDIATE,
+				   O::UD_SEND_ONLY_WITH_IMMEDIATE,
+				   IBV_WC_SEND};
+	t[IBV_WR_SEND_WITH_INV] = {kQptRc,
+				   true,
+				   false,
+				   WrRemote::none,
+				   O::RC_SEND_FIRST,
+				   O::RC_SEND_MIDDLE,
+				   O::RC_SEND_LAST_WITH_INVALIDATE,
+				   O::RC_SEND_ONLY_WITH_INVALIDATE,
+				   O::RC_SEND_ONLY,
+				   IBV_WC_SEND};
+	t[IBV_WR_RDMA_WRITE] = {kQptRc | kQptUc,
+				true,
+				false,
+				WrRemote::rdma,
+				O::RC_RDMA_WRITE_FIRST,
+				O::RC_RDMA_WRITE_MIDDLE,
+				O::RC_RDMA_WRITE_LAST,
+				O::RC_RDMA_WRITE_ONLY,
+				O::RC_RDMA_WRITE_ONLY,
+				IBV_WC_RDMA_WRITE};
+	t[IBV_WR_RDMA_WRITE_WITH_IMM] = {kQptRc | kQptUc,
+					 true,
+					 false,
+					 WrRemote::rdma,
+					 O::RC_RDMA_WRITE_FIRST,
+					 O::RC_RDMA_WRITE_MIDDLE,
+					 O::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+					 O::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
+					 O::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
+					 IBV_WC_RDMA_WRITE};
+	/* One request packet whatever the length (npkts counts a READ's responses). */
+	constexpr auto one = [](O o, WrRemote r, ibv_wc_opcode wc) {
+		return WrOpInfo{kQptRc, false, true, r, o, o, o, o, o, wc};
+	};
+	t[IBV_WR_RDMA_READ] = one(O::RC_RDMA_READ_REQUEST, WrRemote::rdma, IBV_WC_RDMA_READ);
+	t[IBV_WR_ATOMIC_CMP_AND_SWP] = one(O::RC_COMPARE_SWAP, WrRemote::atomic, IBV_WC_COMP_SWAP);
+	t[IBV_WR_ATOMIC_FETCH_AND_ADD] = one(O::RC_FETCH_ADD, WrRemote::atomic, IBV_WC_FETCH_ADD);
+	return t; /* LOCAL_INV, BIND_MW: 0 (not supported) */
+}
+inline constexpr std::array<WrOpInfo, IBV_WR_SEND_WITH_INV + 1> kWrOps = make_wr_ops();
+/* The entry of `op`; qp_types 0 for an opcode this transport does not implement. */
+constexpr const WrOpInfo &wr_op_info(ibv_wr_opcode op)
+{
+	return unsigned(op) < kWrOps.size() ? kWrOps[op] : kWrOps[IBV_WR_LOCAL_INV];
+}
+
 inline bool is_read_or_atomic(ibv_wr_opcode op)
 {
-	return op == IBV_WR_RDMA_READ || op == IBV_WR_ATOMIC_CMP_AND_SWP ||
-	       op == IBV_WR_ATOMIC_FETCH_AND_ADD;
+	return wr_op_info(op).rd_atomic;
 }
 
 inline ibv_wc_opcode wc_opcode(ibv_wr_opcode op)
 {
-	switch (op) {
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		return IBV_WC_RDMA_WRITE;
-	case IBV_WR_RDMA_READ:
-		return IBV_WC_RDMA_READ;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		return IBV_WC_COMP_SWAP;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		return IBV_WC_FETCH_ADD;
-	default:
-		return IBV_WC_SEND;
-	}
+	return wr_op_info(op).wc;
 }
 
 /* Largest IB MTU whose RoCE v2 frame (headers without Ethernet, as ethdev counts its MTU) fits

@@ -43,58 +43,15 @@ bool QpImpl::tx_one_request(SendWqe &w, uint32_t k, uint64_t now)
 	bool uc = type_ == IBV_QPT_UC;
 	bool first = k == 0, last = k + 1 == w.npkts;
 	uint32_t off = 0, n = 0;
-	Opcode op;
-	bool data = false;
-	switch (w.opcode) {
-	case IBV_WR_SEND:
-	case IBV_WR_SEND_WITH_IMM:
-	case IBV_WR_SEND_WITH_INV: {
-		data = true;
-		bool imm = w.opcode == IBV_WR_SEND_WITH_IMM, inv = w.opcode == IBV_WR_SEND_WITH_INV;
-		if (type_ == IBV_QPT_UD)
-			op = imm ? Opcode::UD_SEND_ONLY_WITH_IMMEDIATE : Opcode::UD_SEND_ONLY;
-		else if (first && last)
-			op = imm   ? Opcode::RC_SEND_ONLY_WITH_IMMEDIATE
-			     : inv ? Opcode::RC_SEND_ONLY_WITH_INVALIDATE
-				   : Opcode::RC_SEND_ONLY;
-		else if (first)
-			op = Opcode::RC_SEND_FIRST;
-		else if (!last)
-			op = Opcode::RC_SEND_MIDDLE;
-		else
-			op = imm   ? Opcode::RC_SEND_LAST_WITH_IMMEDIATE
-			     : inv ? Opcode::RC_SEND_LAST_WITH_INVALIDATE
-				   : Opcode::RC_SEND_LAST;
-		break;
-	}
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_WRITE_WITH_IMM: {
-		data = true;
-		bool imm = w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
-		if (first && last)
-			op = imm ? Opcode::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE
-				 : Opcode::RC_RDMA_WRITE_ONLY;
-		else if (first)
-			op = Opcode::RC_RDMA_WRITE_FIRST;
-		else if (!last)
-			op = Opcode::RC_RDMA_WRITE_MIDDLE;
-		else
-			op = imm ? Opcode::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE
-				 : Opcode::RC_RDMA_WRITE_LAST;
-		break;
-	}
-	case IBV_WR_RDMA_READ:
-		op = Opcode::RC_RDMA_READ_REQUEST;
-		break;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		op = Opcode::RC_COMPARE_SWAP;
-		break;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		op = Opcode::RC_FETCH_ADD;
-		break;
-	default:
+	const WrOpInfo &wi = wr_op_info(w.opcode);
+	if (wi.qp_types == 0)
 		return false;
-	}
+	Opcode op = type_ == IBV_QPT_UD ? wi.ud_only
+		    : first && last	? wi.only
+		    : first		? wi.first
+		    : !last		? wi.middle
+					: wi.last;
+	bool data = wi.data;
 	if (uc)
 		op = uc_opcode(op);
 	if (data) {

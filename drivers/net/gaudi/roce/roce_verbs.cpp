@@ -412,21 +412,8 @@ int QpImpl::post_send(const SendWr &wr)
 	if (sq_head_ - sq_tail_ >= sq_.size())
 		return -ENOMEM;
 	ibv_wr_opcode op = wr.opcode;
-	bool ok_op;
-	switch (type_) {
-	case IBV_QPT_RC:
-		ok_op = op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
-			op == IBV_WR_SEND_WITH_INV || op == IBV_WR_RDMA_WRITE ||
-			op == IBV_WR_RDMA_WRITE_WITH_IMM || op == IBV_WR_RDMA_READ ||
-			op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
-		break;
-	case IBV_QPT_UC: /* IBA 9.8.1 Table 40: UC has SEND and RDMA WRITE only */
-		ok_op = op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
-			op == IBV_WR_RDMA_WRITE || op == IBV_WR_RDMA_WRITE_WITH_IMM;
-		break;
-	default:
-		ok_op = op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
-	}
+	const WrOpInfo &wi = wr_op_info(op);
+	bool ok_op = wi.qp_types & (1u << type_);
 	if (!ok_op)
 		return -EINVAL;
 	uint32_t slot = sq_head_ & sq_mask_;
@@ -464,24 +451,16 @@ int QpImpl::post_send(const SendWr &wr)
 			return -EINVAL;
 	}
 	uint32_t mtu = pmtu();
-	switch (op) {
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-	case IBV_WR_RDMA_READ:
+	if (wi.remote == WrRemote::rdma) {
 		w.raddr = wr.rdma.remote_addr;
 		w.rkey = wr.rdma.rkey;
-		break;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	} else if (wi.remote == WrRemote::atomic) {
 		if (w.len != 8 || (wr.atomic.remote_addr & 7) != 0) /* IBA 9.4.5: 8-byte aligned */
 			return -EINVAL;
 		w.raddr = wr.atomic.remote_addr;
 		w.rkey = wr.atomic.rkey;
 		w.cmp = wr.atomic.compare_add;
 		w.swap = wr.atomic.swap;
-		break;
-	default:
-		break;
 	}
 	if (type_ == IBV_QPT_UD) {
 		if (wr.ud.ah == nullptr || &to_impl(wr.ud.ah)->pd_ != &pd_ ||
