@@ -7,6 +7,7 @@
  * the frames of a pcap that scapy wrote to a responder for 10.0.0.1 and fd00::1 and writes
  * its replies and its own requests to another pcap, for scapy to check.
  */
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -138,7 +139,7 @@ TEST(Gid, TextForms)
 TEST(Neighbour, ArpRequestForUsIsAnsweredAndTheAskerLearned)
 {
 	Neighbour n(kOurMac);
-	ASSERT_TRUE(n.add_address(gid("10.0.0.1")));
+	ASSERT_EQ(n.add_address(gid("10.0.0.1")), 0);
 	auto req = arp(1, kPeerMac, gid("10.0.0.2"), {}, gid("10.0.0.1"));
 	uint8_t out[Neighbour::kMaxFrameLen];
 	size_t len = 0;
@@ -337,9 +338,11 @@ TEST(Neighbour, TableKeepsTheNewestEntries)
 	uint32_t last = Neighbour::kMaxEntries + 9;
 	ASSERT_TRUE(n.lookup(Gid::from_ipv4({10, 1, uint8_t(last >> 8), uint8_t(last)}), m));
 	EXPECT_EQ(m[5], uint8_t(last));
-	EXPECT_FALSE(n.add_address(gid("10.0.0.1")) && n.add_address(gid("10.0.0.2")) &&
-		     n.add_address(gid("10.0.0.3")) && n.add_address(gid("10.0.0.4")) &&
-		     n.add_address(gid("10.0.0.5")));
+	EXPECT_EQ(n.add_address(gid("10.0.0.1")), 0);
+	EXPECT_EQ(n.add_address(gid("10.0.0.1")), 0); /* already ours: takes no second slot */
+	for (unsigned i = 2; i <= Neighbour::kMaxAddresses; i++)
+		EXPECT_EQ(n.add_address(Gid::from_ipv4({10, 0, 0, uint8_t(i)})), 0);
+	EXPECT_EQ(n.add_address(gid("10.0.0.5")), -ENOSPC);
 }
 
 /* Frames from ROCE_NEIGH_IN through a responder; replies and requests to ROCE_NEIGH_OUT. */

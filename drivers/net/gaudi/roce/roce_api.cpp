@@ -50,10 +50,6 @@ const Counters &Context::counters() const
 {
 	return to_impl(this)->counters_;
 }
-void Context::reset_counters()
-{
-	to_impl(this)->counters_ = {};
-}
 const MacAddr &Context::mac() const
 {
 	return to_impl(this)->mac_;
@@ -157,10 +153,6 @@ uint32_t CompletionQueue::depth() const
 uint32_t CompletionQueue::size() const
 {
 	return to_impl(this)->count_;
-}
-uint64_t CompletionQueue::overflows() const
-{
-	return to_impl(this)->overflows_;
 }
 
 uint32_t QueuePair::qp_num() const

@@ -136,7 +136,6 @@ public:
 	bool push(const WorkCompletion &wc); /* false on overrun (IBA 11.4.2.1: CQ overrun) */
 	std::vector<WorkCompletion> ring_;
 	uint32_t head_ = 0, count_ = 0;
-	uint64_t overflows_ = 0;
 };
 
 class SrqImpl final : public SharedReceiveQueue {

@@ -3,6 +3,7 @@
 #include "roce_neigh.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include <rte_arp.h>
@@ -53,14 +54,14 @@ void put_eth(uint8_t *p, const MacAddr &dst, const MacAddr &src, uint16_t type)
 
 } /* namespace */
 
-bool Neighbour::add_address(const Gid &gid)
+int Neighbour::add_address(const Gid &gid)
 {
 	if (ours(gid.raw))
-		return true;
+		return 0;
 	if (naddr_ == kMaxAddresses)
-		return false;
+		return -ENOSPC;
 	addr_[naddr_++] = gid.raw;
-	return true;
+	return 0;
 }
 
 bool Neighbour::ours(const std::array<uint8_t, 16> &ip) const

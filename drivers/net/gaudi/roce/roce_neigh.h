@@ -60,8 +60,9 @@ public:
 
 	explicit Neighbour(const MacAddr &mac) : mac_(mac) {}
 
-	/* Our addresses (IPv4-mapped or IPv6 GIDs); false when kMaxAddresses are in use. */
-	bool add_address(const Gid &gid);
+	/* Our addresses (IPv4-mapped or IPv6 GIDs): 0 (also when already ours), or -ENOSPC when
+	 * kMaxAddresses are in use. */
+	int add_address(const Gid &gid);
 
 	/* `reply` must hold kMaxFrameLen bytes. */
 	Result input(std::span<const uint8_t> frame, std::span<uint8_t> reply, size_t &reply_len);

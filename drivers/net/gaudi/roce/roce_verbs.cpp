@@ -69,10 +69,8 @@ bool MrImpl::contains(uint64_t va, uint64_t len) const
 
 bool CqImpl::push(const WorkCompletion &wc)
 {
-	if (count_ == ring_.size()) {
-		overflows_++;
+	if (count_ == ring_.size())
 		return false;
-	}
 	ring_[(head_ + count_) % ring_.size()] = wc;
 	count_++;
 	return true;

@@ -392,7 +392,6 @@ public:
 	unsigned poll();
 
 	const Counters &counters() const;
-	void reset_counters();
 	const MacAddr &mac() const;
 	const Gid &gid() const;
 	uint16_t port_id() const;
@@ -467,8 +466,8 @@ public:
 	/* Moves up to wc.size() completions (oldest first) into wc; returns the count. */
 	int poll_cq(std::span<WorkCompletion> wc);
 	uint32_t depth() const;
-	uint32_t size() const;
-	uint64_t overflows() const;
+	uint32_t size() const; /* completions waiting (an overrun is counted in
+				* Counters::cq_overflows) */
 
 protected:
 	CompletionQueue() = default;
