@@ -73,7 +73,16 @@ public:
 	void fill_headers(Packet &pkt, const AddressVector &av, uint32_t dest_qpn, uint32_t psn);
 	unsigned tx_requests(uint64_t now, unsigned budget);
 	bool tx_one_request(SendWqe &w, uint32_t pkt_idx, uint64_t now);
-	/* Response packets through the completer's states (roce_comp.cpp, rxe_comp.c). */
+	/* Response packets through the completer's states (roce_comp.cpp, rxe_comp.c): one
+	 * response packet and what the checks found, the states, the steps. */
+	struct CompPkt {
+		const Packet &pkt;
+		uint16_t mask; /* op_mask() bits */
+		uint64_t now;
+		uint32_t idx = 0;		       /* the WQE named (send queue index) */
+		SendWqe *wqe = nullptr;		       /* READ response / atomic ACK: that WQE */
+		ibv_wc_status status = IBV_WC_SUCCESS; /* `error`: its completion status */
+	};
 	enum class CompState : uint8_t {
 		get_ack,
 		check_psn,
@@ -87,15 +96,6 @@ public:
 		rnr_retry,
 		error,
 		done,
-	};
-	/* One response packet and what the checks found. */
-	struct CompPkt {
-		const Packet &pkt;
-		uint16_t mask; /* op_mask() bits */
-		uint64_t now;
-		uint32_t idx = 0;		       /* the WQE named (send queue index) */
-		SendWqe *wqe = nullptr;		       /* READ response / atomic ACK: that WQE */
-		ibv_wc_status status = IBV_WC_SUCCESS; /* `error`: its completion status */
 	};
 	void rx_response(const Packet &pkt, uint64_t now);
 	CompState comp_get_ack(CompPkt &p);
