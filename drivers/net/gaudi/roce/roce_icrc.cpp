@@ -171,10 +171,13 @@ constexpr uint32_t bit_reverse32(uint32_t v)
  * by one because the carry-less product of two reflected operands comes out one bit low. A
  * 128-bit lane moves forward by D bits with its low (earlier) quadword times fold_k(D + 32) and
  * its high quadword times fold_k(D - 32). */
-consteval uint64_t fold_k(unsigned e)
+constexpr uint64_t fold_k(unsigned e)
 {
 	return uint64_t(bit_reverse32(xpow_mod(e))) << 1;
 }
+/* As constants of the program (a call inside the vector code would loop at run time). */
+template <unsigned E>
+inline constexpr uint64_t kFold = fold_k(E);
 /* The by-4 (512-bit) and by-1 (128-bit) pairs as printed in the CRC-32 PCLMULQDQ literature. */
 static_assert(fold_k(544) == 0x154442bd4 && fold_k(480) == 0x1c6e41596);
 static_assert(fold_k(160) == 0x1751997d0 && fold_k(96) == 0x0ccaa009e);
@@ -194,8 +197,8 @@ GAUDI_CRC_SSE inline __m128i fold128(__m128i x, __m128i k, __m128i next)
 template <unsigned Dist>
 GAUDI_CRC_SSE inline __m128i k128()
 {
-	constexpr auto lo = static_cast<long long>(fold_k(Dist + 32));
-	constexpr auto hi = static_cast<long long>(fold_k(Dist - 32));
+	constexpr auto lo = static_cast<long long>(kFold<Dist + 32>);
+	constexpr auto hi = static_cast<long long>(kFold<Dist - 32>);
 	return _mm_set_epi64x(hi, lo);
 }
 
@@ -248,8 +251,8 @@ GAUDI_CRC_AVX2 inline __m256i fold256(__m256i y, __m256i k, __m256i next)
 template <unsigned Dist>
 GAUDI_CRC_AVX2 inline __m256i k256()
 {
-	constexpr auto lo = static_cast<long long>(fold_k(Dist + 32));
-	constexpr auto hi = static_cast<long long>(fold_k(Dist - 32));
+	constexpr auto lo = static_cast<long long>(kFold<Dist + 32>);
+	constexpr auto hi = static_cast<long long>(kFold<Dist - 32>);
 	return _mm256_set_epi64x(hi, lo, hi, lo);
 }
 
