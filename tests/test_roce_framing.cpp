@@ -366,8 +366,15 @@ TEST(RoceIcrc, FusedBuildEqualsCrcOfMaskedCopy)
 	for (auto &b : payload)
 		b = uint8_t(rng());
 	std::vector<r::CrcCopyImpl> seen;
-	for (int want :
-	     {int(RTE_NET_CRC_SCALAR), int(RTE_NET_CRC_SSE42), int(RTE_NET_CRC_AVX512)}) {
+	/* The last: EAL's x86 default width, where the check in place runs on the 256-bit fold
+	 * too (parse below), not on ISA-L. */
+	const std::pair<int, rte_vect_max_simd> configs[] = {
+		{RTE_NET_CRC_SCALAR, RTE_VECT_SIMD_512},
+		{RTE_NET_CRC_SSE42, RTE_VECT_SIMD_512},
+		{RTE_NET_CRC_AVX512, RTE_VECT_SIMD_512},
+		{RTE_NET_CRC_AVX512, RTE_VECT_SIMD_256}};
+	for (auto [want, simd] : configs) {
+		ASSERT_EQ(rte_vect_set_max_simd_bitwidth(simd), 0);
 		r::icrc_set_alg(want);
 		seen.push_back(r::crc_copy_impl());
 		for (bool v6 : {false, true})
@@ -415,9 +422,11 @@ TEST(RoceIcrc, FusedBuildEqualsCrcOfMaskedCopy)
 	EXPECT_EQ(seen[0], r::CrcCopyImpl::plain);
 	if (r::crc_copy_supported(r::CrcCopyImpl::pclmul128)) {
 		EXPECT_EQ(seen[1], r::CrcCopyImpl::pclmul128);
-		EXPECT_EQ(seen[2], r::crc_copy_supported(r::CrcCopyImpl::vpclmul256)
-					   ? r::CrcCopyImpl::vpclmul256
-					   : r::CrcCopyImpl::pclmul128);
+		const r::CrcCopyImpl wide = r::crc_copy_supported(r::CrcCopyImpl::vpclmul256)
+						    ? r::CrcCopyImpl::vpclmul256
+						    : r::CrcCopyImpl::pclmul128;
+		EXPECT_EQ(seen[2], wide);
+		EXPECT_EQ(seen[3], wide);
 	}
 }
 

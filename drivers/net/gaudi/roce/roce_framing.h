@@ -433,7 +433,9 @@ ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &
  * masked copy. Longer ones: ISA-L's crc32_gzip_refl variants (the same CRC; the masked headers
  * copied to the stack, the rest read in place), or rte_net_crc over a copy in a build without
  * libisal. Either way the variant follows rte_net_crc's selection rule (icrc_alg below):
- * scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or AVX512/VPCLMULQDQ (ISA-L by16_10).
+ * scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or AVX512/VPCLMULQDQ (ISA-L by16_10), except that
+ * where crc_copy_impl() is vpclmul256 and AVX512 is not allowed the long part runs on that
+ * 256-bit fold (crc32_update). build() folds the ICRC into the payload copy (crc32_copy).
  * --------------------------------------------------------------------------------------- */
 
 /* No process-wide side effects: computing ICRCs never changes DPDK's CRC algorithm, EAL's SIMD
