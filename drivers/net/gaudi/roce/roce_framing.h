@@ -433,7 +433,9 @@ ParseError parse_ip(std::span<const uint8_t> datagram, Packet &out, ParseStats &
  * masked copy. Longer ones: ISA-L's crc32_gzip_refl variants (the same CRC; the masked headers
  * copied to the stack, the rest read in place), or rte_net_crc over a copy in a build without
  * libisal. Either way the variant follows rte_net_crc's selection rule (icrc_alg below):
- * scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or AVX512/VPCLMULQDQ (ISA-L by16_10).
+ * scalar, SSE4.2/PCLMULQDQ (ISA-L by8) or AVX512/VPCLMULQDQ (ISA-L by16_10), except that
+ * where crc_copy_impl() is vpclmul256 and AVX512 is not allowed the long part runs on that
+ * 256-bit fold (crc32_update). build() folds the ICRC into the payload copy (crc32_copy).
  * --------------------------------------------------------------------------------------- */
 
 /* No process-wide side effects: computing ICRCs never changes DPDK's CRC algorithm, EAL's SIMD
@@ -465,6 +467,32 @@ bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_
  * in a build without libisal). */
 bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_len, uint32_t &icrc,
 		  std::span<uint8_t> scratch);
+
+/* CRC-32 folded into a copy (TX: the payload gathered into the frame and CRC'd in one pass).
+ * The CRC is zlib's convention: crc32_copy(crc32_copy(0, d, a, n), d + n, b, m) is the CRC of
+ * a..b, as zlib's crc32(crc32(0, a, n), b, m); dst receives the bytes of src (not
+ * overlapping). Variants: memcpy then the CRC (ISA-L's, bitwise without libisal), four-lane
+ * PCLMULQDQ folding on SSE registers, and the same on 256-bit registers (VPCLMULQDQ); the
+ * folded remainder and the last partial block are finished by ISA-L. */
+enum class CrcCopyImpl : uint8_t { plain, pclmul128, vpclmul256 };
+/* The variant used: plain where icrc_alg() is scalar, vpclmul256 where EAL's SIMD width allows
+ * 256 bits and the CPU has AVX2 and VPCLMULQDQ (not after icrc_set_alg(SSE42)), else
+ * pclmul128 (PCLMULQDQ and SSE4.1). Latched at first use, chosen again after icrc_set_alg. */
+CrcCopyImpl crc_copy_impl();
+bool crc_copy_supported(CrcCopyImpl impl);
+std::string_view crc_copy_impl_name(CrcCopyImpl impl); /* "PCLMULQDQ/128", ... */
+uint32_t crc32_copy(uint32_t crc, void *dst, const void *src, size_t n);
+/* A given variant (tests, benchmarks); an unsupported one runs plain. */
+uint32_t crc32_copy(CrcCopyImpl impl, uint32_t crc, void *dst, const void *src, size_t n);
+/* The same fold in place, without the stores. */
+uint32_t crc32_update(CrcCopyImpl impl, uint32_t crc, const void *data, size_t n);
+
+/* The ICRC so far, zlib convention, over the 8 bytes of ones and `headers` (the datagram from
+ * the IP header to the end of the extension headers, masked as compute_icrc masks them): the
+ * payload and pad continue it (crc32_copy), and the result is the ICRC. False if `headers`
+ * ends before the BTH does or is longer than kIcrcBeginMax. */
+inline constexpr size_t kIcrcBeginMax = 256;
+bool icrc_begin(std::span<const uint8_t> headers, IpVersion v, size_t ip_hdr_len, uint32_t &crc);
 
 /* RFC 1071 IPv4 header checksum over `hdr` with the checksum field taken as 0. */
 uint16_t ipv4_header_checksum(std::span<const uint8_t> hdr);
