@@ -105,23 +105,21 @@ _CYC = re.compile(r"CPU cycles/packet=([\d.]+) \(.*?\) at (\d+) MHz")
 
 
 def emu_plugin(path):
-    """The plugin that holds net_gaudi_emu in `path`: that file, or in a build directory (or
-    its drivers/net/gaudi) librte_net_gaudi_emu.so, or for a build from before the model had a
-    plugin of its own (issue 23) its one librte_net_gaudi.so, also when the path names the
-    librte_net_gaudi_emu.so it does not have. None when there is none."""
+    """The plugin with net_gaudi_emu of the build at `path` (a build directory, its
+    drivers/net/gaudi, or either plugin there): librte_net_gaudi_emu.so, which loads the core
+    librte_net_gaudi.so beside it, or in a build from before the model had a plugin of its own
+    (issue 23) the one librte_net_gaudi.so. None when neither exists."""
+    emu, core = "librte_net_gaudi_emu.so", "librte_net_gaudi.so"
     if os.path.isdir(path):
         sub = os.path.join(path, "drivers", "net", "gaudi")
-        path = os.path.join(sub if os.path.isdir(sub) else path, "librte_net_gaudi_emu.so")
-    d, name = os.path.split(path)
-    tries = [path] + ([os.path.join(d, "librte_net_gaudi.so")]
-                      if name == "librte_net_gaudi_emu.so" else [])
-    for f in tries:
-        try:
-            with open(f, "rb") as fh:
-                if b"net_gaudi_emu" in fh.read():   # the vdev driver's registered name
-                    return f
-        except OSError:
-            pass
+        d = sub if os.path.isdir(sub) else path
+    else:
+        d, name = os.path.split(path)
+        if name not in (emu, core):   # some other file: taken as it is
+            return path if os.path.isfile(path) else None
+    for f in (os.path.join(d, emu), os.path.join(d, core)):
+        if os.path.isfile(f):
+            return f
     return None
 
 
@@ -408,9 +406,9 @@ def main():
         if path is not None and any(n.startswith("gaudi") for n in names):
             plugin = emu_plugin(path)
             if plugin is None:
-                ap.error(f"--{opt.replace('_', '-')}: {path}: no plugin with net_gaudi_emu "
-                         f"(librte_net_gaudi_emu.so, or librte_net_gaudi.so of a build "
-                         f"from before the model's own plugin); build it first")
+                ap.error(f"--{opt.replace('_', '-')}: {path}: no librte_net_gaudi_emu.so "
+                         f"(nor, in a build from before the model's own plugin, "
+                         f"librte_net_gaudi.so) there; build it first")
             setattr(args, opt, plugin)
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
