@@ -838,6 +838,19 @@ std::vector<uint8_t> phy_image(uint32_t len)
 	return img;
 }
 
+/* A probe with args (no port expected) that fails with rc (with any error when rc is 0) and logs
+ * the line want. */
+void expect_probe_logs(const std::string &args, int rc, const std::string &want)
+{
+	gaudi_test::LogCapture log;
+	Nic nic(args, 0);
+	if (rc != 0)
+		EXPECT_EQ(nic.probe_rc(), rc) << args;
+	else
+		EXPECT_NE(nic.probe_rc(), 0) << args;
+	EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+}
+
 /* fw_dir=: the probe reads the firmware files from there and names the one it cannot read;
  * without fw_dir the model uses its built-in stand-in (the other tests). */
 TEST(Devargs, FirmwareDirectory)
@@ -852,53 +865,27 @@ TEST(Devargs, FirmwareDirectory)
 		fclose(f);
 	};
 	put(boot, "boot fit");
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -ENOENT);
-		std::string want =
-			"cannot read firmware file " + fit + ": No such file or directory";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	const std::string one = "ports=1,wire=loopback,fw_dir=" + d;
+	expect_probe_logs(one, -ENOENT,
+			  "cannot read firmware file " + fit + ": No such file or directory");
 	put(fit, "");
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
-		EXPECT_NE(nic.probe_rc(), 0);
-		std::string want = "cannot read firmware file " + fit + ": empty file";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	expect_probe_logs(one, 0, "cannot read firmware file " + fit + ": empty file");
 	/* A FIFO (or any non-regular file) is refused at once, never read (it would block). */
 	unlink(fit.c_str());
 	ASSERT_EQ(mkfifo(fit.c_str(), 0600), 0);
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL);
-		std::string want = "cannot read firmware file " + fit + ": not a regular file";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	expect_probe_logs(one, -EINVAL,
+			  "cannot read firmware file " + fit + ": not a regular file");
 	unlink(fit.c_str());
 	put(fit, "cpu-cp fit");
 	/* [phy] The PHY image comes from there too: missing, then too short to be one. */
 	std::string phy = d + "/gaudi2_cn_fw.bin";
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -ENOENT);
-		std::string want =
-			"cannot read firmware file " + phy + ": No such file or directory";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	const std::string pair = "ports=2,wire=pair,fw_dir=" + d;
+	expect_probe_logs(pair, -ENOENT,
+			  "cannot read firmware file " + phy + ": No such file or directory");
 	put(phy, "not a PHY image");
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL);
-		std::string want = "PHY firmware file " + phy +
-				   " is 15 bytes, shorter than a PHY image (4116)";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	expect_probe_logs(pair, -EINVAL,
+			  "PHY firmware file " + phy +
+				  " is 15 bytes, shorter than a PHY image (4116)");
 	{
 		std::vector<uint8_t> img = phy_image(240);
 		FILE *f = fopen(phy.c_str(), "w");
@@ -906,17 +893,11 @@ TEST(Devargs, FirmwareDirectory)
 		ASSERT_EQ(fwrite(img.data(), 1, img.size(), f), img.size());
 		fclose(f);
 	}
-	{
-		/* A PHY error names the file the image came from ("built-in image" without
-		 * fw_dir, Firmware.EachBringupFailureNamesItsStep). */
-		gaudi_test::LogCapture log;
-		Nic nic("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL);
-		std::string want = "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
-				   "file " +
-				   phy + ")";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	/* A PHY error names the file the image came from ("built-in image" without fw_dir,
+	 * Firmware.EachBringupFailureNamesItsStep). */
+	expect_probe_logs("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, -EINVAL,
+			  "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware file " +
+				  phy + ")");
 	{
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
 		EXPECT_EQ(nic.probe_rc(), 0);
