@@ -611,7 +611,8 @@ def cm_pair(r, name, guest_cmd, our_exe, our_args, guest_is_server, expect, chec
 
 def exit_problems(rc, gst):
     """What the exit statuses say went wrong: ours (rc) and the guest's (gst), each if not 0."""
-    return ([f'ours exited {rc}'] if rc != 0 else []) + ([f'guest exited {gst}'] if gst != 0 else [])
+    return (([f'ours exited {rc}'] if rc != 0 else []) +
+            ([f'guest exited {gst}'] if gst != 0 else []))
 
 
 def check_rping(guest_is_server):
