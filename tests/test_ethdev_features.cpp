@@ -1264,6 +1264,15 @@ std::vector<uint8_t> tagged(uint16_t len, uint32_t seq, const uint8_t *dst = kBc
 	return b;
 }
 
+/* n mbufs of nic's pool holding tagged(len, first), tagged(len, first + 1), ... */
+std::vector<rte_mbuf *> tagged_frames(Nic &nic, uint16_t len, uint32_t first, uint32_t n)
+{
+	std::vector<rte_mbuf *> v;
+	for (uint32_t i = 0; i < n; i++)
+		v.push_back(nic.frame(tagged(len, first + i)));
+	return v;
+}
+
 uint64_t xstat(uint16_t port, const char *name)
 {
 	auto x = xstats(port);
@@ -1300,9 +1309,7 @@ TEST(RxAttach, SmallRingCopiesInstead)
 	ASSERT_EQ(nic.probe_rc(), 0);
 	ASSERT_EQ(nic.setup(0), 0);
 	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing / 2), 0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < kAttachRing / 2; i++)
-		tx.push_back(nic.frame(tagged(300, i)));
+	std::vector<rte_mbuf *> tx = tagged_frames(nic, 300, 0, kAttachRing / 2);
 	ASSERT_EQ(nic.send(0, tx), kAttachRing / 2);
 	auto got = nic.receive(1, kAttachRing / 2, 2000);
 	ASSERT_EQ(got.size(), kAttachRing / 2);
@@ -1376,9 +1383,7 @@ TEST(RxAttach, FramesAboveThresholdAttachedIntact)
 		EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 0u);
 		/* The ring runs on: many more frames than it has slots, each freed at once. */
 		for (uint32_t round = 0; round < 8; round++) {
-			std::vector<rte_mbuf *> more;
-			for (uint32_t i = 0; i < 64; i++)
-				more.push_back(nic.frame(tagged(1200, round * 64 + i)));
+			std::vector<rte_mbuf *> more = tagged_frames(nic, 1200, round * 64, 64);
 			ASSERT_EQ(nic.send(0, more), 64u);
 			auto back = nic.receive(1, 64, 2000);
 			ASSERT_EQ(back.size(), 64u);
@@ -1406,9 +1411,7 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing), 0);
 	const uint16_t p1 = nic.port(1);
 	auto send_seq = [&](uint32_t first, uint32_t n) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < n; i++)
-			tx.push_back(nic.frame(tagged(300, first + i)));
+		std::vector<rte_mbuf *> tx = tagged_frames(nic, 300, first, n);
 		return nic.send(0, tx);
 	};
 	auto imissed = [&] {
@@ -1500,9 +1503,7 @@ TEST(RxAttach, FreedSlotsGoBackAtInterruptEnable)
 	ASSERT_EQ(rte_eth_dev_rx_intr_ctl_q(p1, 0, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD,
 					    nullptr),
 		  0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < kAttachRing; i++)
-		tx.push_back(nic.frame(tagged(400, i)));
+	std::vector<rte_mbuf *> tx = tagged_frames(nic, 400, 0, kAttachRing);
 	ASSERT_EQ(nic.send(0, tx), kAttachRing);
 	auto held = nic.receive(1, kAttachRing, 2000);
 	ASSERT_EQ(held.size(), kAttachRing);
@@ -1535,9 +1536,7 @@ TEST(RxAttach, ForwardedOverFastFreeTx)
 	const uint16_t p0 = nic.port(0), p1 = nic.port(1);
 	const unsigned avail0 = rte_mempool_avail_count(nic.mp());
 	for (uint32_t round = 0; round < 4; round++) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 32; i++)
-			tx.push_back(nic.frame(tagged(1000, round * 32 + i)));
+		std::vector<rte_mbuf *> tx = tagged_frames(nic, 1000, round * 32, 32);
 		ASSERT_EQ(nic.send(0, tx), 32u);
 		auto fwd = nic.receive(1, 32, 2000);
 		ASSERT_EQ(fwd.size(), 32u);
@@ -1682,9 +1681,7 @@ TEST(RxAttach, StopStartAndCloseWithMbufsOut)
 		/* Slots freed since the last rx_burst go back to the NIC at the next one. */
 		rte_mbuf *none[1];
 		EXPECT_EQ(rte_eth_rx_burst(p1, 0, none, 0), 0);
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < n; i++)
-			tx.push_back(nic.frame(tagged(700, first + i)));
+		std::vector<rte_mbuf *> tx = tagged_frames(nic, 700, first, n);
 		EXPECT_EQ(nic.send(0, tx), n);
 		auto got = nic.receive(1, n, 2000);
 		EXPECT_EQ(got.size(), n);
