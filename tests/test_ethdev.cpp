@@ -69,6 +69,25 @@ public:
 		return rte_eth_dev_start(p);
 	}
 
+	/* Probed, ports 0 and 1 set up (rxd and txd descriptors) and started: 0 or the first
+	 * error. */
+	int up(uint16_t rxd, uint16_t txd)
+	{
+		int rc = probe_rc();
+		for (unsigned i = 0; rc == 0 && i < 2; i++)
+			rc = setup(i, rxd, txd);
+		return rc;
+	}
+
+	/* n frames (frame()) of len bytes, seq first, first + 1, ... */
+	std::vector<rte_mbuf *> frames(uint32_t first, uint32_t n, uint16_t len, unsigned segs = 1)
+	{
+		std::vector<rte_mbuf *> v;
+		for (uint32_t i = 0; i < n; i++)
+			v.push_back(frame(first + i, len, segs));
+		return v;
+	}
+
 	/* A frame of len bytes: broadcast header, then seq in the payload, then a pattern. */
 	rte_mbuf *frame(uint32_t seq, uint16_t len, unsigned segs = 1)
 	{
@@ -147,9 +166,7 @@ protected:
 TEST_P(Engine, EveryBurstSize)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 256, 256), 0);
-	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	ASSERT_EQ(nic.up(256, 256), 0);
 	uint32_t seq = 0;
 	for (uint16_t burst = 1; burst <= 64; burst++) {
 		std::vector<rte_mbuf *> tx;
@@ -172,9 +189,7 @@ TEST_P(Engine, RingWrapEverySize)
 {
 	for (uint32_t ring = kMinRing; ring <= kMaxRing; ring *= 2) {
 		Nic nic(args(), 2);
-		ASSERT_EQ(nic.probe_rc(), 0);
-		ASSERT_EQ(nic.setup(0, ring, ring), 0);
-		ASSERT_EQ(nic.setup(1, ring, ring), 0);
+		ASSERT_EQ(nic.up(ring, ring), 0);
 		const uint32_t total = 100000;
 		uint32_t sent = 0, next = 0;
 		rte_mbuf *tx[32], *rx[32];
@@ -209,12 +224,8 @@ TEST_P(Engine, RingWrapEverySize)
 TEST_P(Engine, RxBoundsAndCompleteness)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 256, 256), 0);
-	ASSERT_EQ(nic.setup(1, 256, 256), 0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < 50; i++)
-		tx.push_back(nic.frame(i, 100));
+	ASSERT_EQ(nic.up(256, 256), 0);
+	std::vector<rte_mbuf *> tx = nic.frames(0, 50, 100);
 	ASSERT_EQ(nic.send_all(0, tx), 50u);
 	/* Wait until the CQ holds all 50 (async engine): one frame at a time must not drain. */
 	std::vector<rte_mbuf *> got;
@@ -240,12 +251,8 @@ TEST_P(Engine, RxBoundsAndCompleteness)
 TEST_P(Engine, TxReturnsWhatItTook)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 1024, 64), 0);
-	ASSERT_EQ(nic.setup(1, 1024, 64), 0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < 100; i++)
-		tx.push_back(nic.frame(i, 128));
+	ASSERT_EQ(nic.up(1024, 64), 0);
+	std::vector<rte_mbuf *> tx = nic.frames(0, 100, 128);
 	uint16_t n = rte_eth_tx_burst(nic.port(0), 0, tx.data(), 100);
 	/* 63 of 64: a ring-index doorbell cannot show a full ring, one slot stays free. */
 	EXPECT_EQ(n, 63);
@@ -295,9 +302,7 @@ TEST_P(Engine, StatsMatchFrames)
 	/* 1000 frames in rounds that fit the 256-entry RX ring, then one oversize frame. */
 	size_t received = 0;
 	for (uint32_t round = 0; round < 10; round++) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 100; i++)
-			tx.push_back(nic.frame(round * 100 + i, 200));
+		std::vector<rte_mbuf *> tx = nic.frames(round * 100, 100, 200);
 		ASSERT_EQ(nic.send_all(0, tx), tx.size());
 		auto rx = nic.receive(1, 100, 64, 2000);
 		received += rx.size();
@@ -366,9 +371,7 @@ TEST_P(Engine, ShortFramePadIsZeroAfterLongerFrames)
 	} rounds[] = {{186, 2}, {120, 1}, {186, 3}, {42, 1}, {14, 1}, {14, 1}};
 	uint32_t seq = 0;
 	for (const auto &r : rounds) {
-		std::vector<rte_mbuf *> tx;
-		for (unsigned i = 0; i < 63; i++)
-			tx.push_back(nic.frame(seq + i, r.len, r.segs));
+		std::vector<rte_mbuf *> tx = nic.frames(seq, 63, r.len, r.segs);
 		ASSERT_EQ(nic.send_all(0, tx), 63u);
 		auto rx = nic.receive(1, 63);
 		ASSERT_EQ(rx.size(), 63u) << "round of " << r.len << "-byte frames";
@@ -521,9 +524,7 @@ TEST(Limits, DevInfoIsTruthful)
 TEST(Limits, LinkFollowsStartStop)
 {
 	Nic nic("ports=2,wire=pair", 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 128, 128), 0);
-	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	ASSERT_EQ(nic.up(128, 128), 0);
 	rte_eth_link link;
 	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
 	EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
@@ -580,13 +581,10 @@ uint64_t xstat(uint16_t port, const std::string &name)
 TEST_P(Engine, RestartedRxStartsFromTheZeroedCq)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 256, 256), 0);
-	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	ASSERT_EQ(nic.up(256, 256), 0);
 	for (uint32_t round = 0; round < 2; round++) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 200; i++) /* within the 256-entry CQ: no overrun */
-			tx.push_back(nic.frame(round * 1000 + i, 200));
+		/* within the 256-entry CQ: no overrun */
+		std::vector<rte_mbuf *> tx = nic.frames(round * 1000, 200, 200);
 		ASSERT_EQ(nic.send_all(0, tx), tx.size());
 		auto rx = nic.receive(1, tx.size());
 		ASSERT_EQ(rx.size(), tx.size()) << "round " << round;
@@ -637,9 +635,7 @@ TEST(Limits, PhyRetunesUntilThePeerSends)
 TEST(Limits, PromiscuousOffFiltersOtherUnicast)
 {
 	Nic nic("ports=2,wire=pair", 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 128, 128), 0);
-	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	ASSERT_EQ(nic.up(128, 128), 0);
 	ASSERT_EQ(rte_eth_promiscuous_disable(nic.port(1)), 0);
 	rte_ether_addr mac1;
 	ASSERT_EQ(rte_eth_macaddr_get(nic.port(1), &mac1), 0);
@@ -773,9 +769,7 @@ TEST(Devargs, TraceHasEveryRegisterAccess)
 	std::string path = "/var/tmp/gaudi_trace_" + std::to_string(getpid()) + ".txt";
 	{
 		Nic nic("ports=2,wire=pair,trace=" + path, 2);
-		ASSERT_EQ(nic.probe_rc(), 0);
-		ASSERT_EQ(nic.setup(0, 256, 256), 0);
-		ASSERT_EQ(nic.setup(1, 256, 256), 0);
+		ASSERT_EQ(nic.up(256, 256), 0);
 		std::vector<rte_mbuf *> tx = {nic.frame(1, 100)};
 		ASSERT_EQ(nic.send_all(0, tx), 1u);
 		auto rx = nic.receive(1, 1);
