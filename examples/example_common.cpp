@@ -170,6 +170,28 @@ bool parse_ib_mtu(const char *s, ibv_mtu &out)
 	return false;
 }
 
+bool parse_ib_mtu(const char *opt, const char *text, ibv_mtu &out)
+{
+	return parse_ib_mtu(text, out) ||
+	       bad_opt(opt, text, "not a path MTU (256|512|1024|2048|4096)");
+}
+
+int parse_uint_opt(int c, const char *arg, std::span<const UintOpt> opts)
+{
+	for (const UintOpt &u : opts) {
+		if (u.c != c)
+			continue;
+		uint64_t v = 0;
+		if (!parse_uint(u.name, arg, u.min, u.max, v))
+			return -1;
+		u.store(u.out, v);
+		if (u.given != nullptr)
+			*u.given = true;
+		return 1;
+	}
+	return 0;
+}
+
 bool parse_mac(const char *s, roce::MacAddr &out)
 {
 	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &out[0], &out[1], &out[2], &out[3],
@@ -181,7 +203,7 @@ bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out)
 	return inet_pton(AF_INET, s, out.data()) == 1;
 }
 
-int parse_peer_opt(int c, const char *arg, PeerOpts &o)
+int parse_peer_opt(int c, const char *arg, PeerOpts &o, std::span<const UintOpt> nums)
 {
 	switch (c) {
 	case kOptIp:
@@ -206,7 +228,7 @@ int parse_peer_opt(int c, const char *arg, PeerOpts &o)
 		o.pcap = arg;
 		return 1;
 	default:
-		return 0;
+		return parse_uint_opt(c, arg, nums);
 	}
 }
 

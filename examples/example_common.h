@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -60,6 +61,8 @@ ibv_mtu port_ib_mtu(uint16_t port, uint32_t ext_len);
 /* Option values: a path MTU in bytes (256..4096, a power of two), a MAC as xx:xx:xx:xx:xx:xx, an
  * IPv4 address as a.b.c.d; false when the text is not one. */
 bool parse_ib_mtu(const char *s, ibv_mtu &out);
+/* The same for option opt: false, said with bad_opt naming it, when the text is not one. */
+bool parse_ib_mtu(const char *opt, const char *text, ibv_mtu &out);
 bool parse_mac(const char *s, roce::MacAddr &out);
 bool parse_ipv4(const char *s, std::array<uint8_t, 4> &out);
 
@@ -84,6 +87,28 @@ bool parse_uint(const char *opt, const char *text, uint64_t min, uint64_t max, T
 	return true;
 }
 
+/* A numeric option of an example's getopt loop, as a row of its table: getopt's code c, the name
+ * its errors give (name), the range, where the value goes (any integer type) and, if given, a
+ * flag set when the option is. */
+struct UintOpt {
+	template <class T>
+	UintOpt(int c, const char *name, uint64_t min, uint64_t max, T &out, bool *given = nullptr)
+	    : c(c), name(name), min(min), max(max), given(given), out(&out),
+	      store([](void *p, uint64_t v) { *static_cast<T *>(p) = T(v); })
+	{
+	}
+	int c;
+	const char *name;
+	uint64_t min, max;
+	bool *given;
+	void *out;
+	void (*store)(void *out, uint64_t v);
+};
+
+/* getopt_long's code c with its argument, when c is a row of opts: 1 taken, -1 a bad value
+ * (said with parse_uint, naming the option and the range); 0 when c is none of them. */
+int parse_uint_opt(int c, const char *arg, std::span<const UintOpt> opts);
+
 /* The options of the examples that talk to a peer process, alike in each (long options only,
  * getopt_long codes from kPeerOptFirst): --ip=a.b.c.d our IPv4 address, --peer-mac=xx:..:xx the
  * peer's MAC (resolved otherwise), --dpdk-port=N, --pcap=FILE (port_capture.h). */
@@ -102,9 +127,9 @@ enum PeerOpt : int { kOptIp = 0x100, kOptPeerMac, kOptDpdkPort, kOptPcap };
 	{"ip", 1, nullptr, kOptIp}, {"peer-mac", 1, nullptr, kOptPeerMac}, \
 	{"dpdk-port", 1, nullptr, kOptDpdkPort}, {"pcap", 1, nullptr, kOptPcap}
 /* clang-format on */
-/* getopt_long's code c with its argument: 1 when it was one of them (taken), 0 when not, -1 on a
- * bad value (said on stderr, naming the option). */
-int parse_peer_opt(int c, const char *arg, PeerOpts &o);
+/* getopt_long's code c with its argument: 1 when it was one of them or a row of nums (taken), 0
+ * when not, -1 on a bad value (said on stderr, naming the option). */
+int parse_peer_opt(int c, const char *arg, PeerOpts &o, std::span<const UintOpt> nums = {});
 
 /* After the last message: keep polling the Context for 200 ms, so that the peer gets our last
  * ACKs (and retransmissions) and can finish too; yield: give the CPU away when idle. */

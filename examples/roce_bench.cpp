@@ -43,6 +43,7 @@ extern "C" {
 }
 
 #include "example_common.h"
+#include "qp_pair.h"
 #include "roce_verbs.h"
 
 using namespace gaudi::roce;
@@ -92,34 +93,7 @@ void make_side(Side &s, uint16_t port, rte_mempool *mp, uint8_t ip, ibv_qp_type 
 
 bool connect(Side &a, Side &b, ibv_mtu mtu)
 {
-	for (int i = 0; i < 2; i++) {
-		Side &x = i ? b : a, &y = i ? a : b;
-		QpAttr at;
-		at.qp_state = IBV_QPS_INIT;
-		at.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-		at.qkey = 0x11111111;
-		bool ud = x.qp->type() == IBV_QPT_UD;
-		if (x.qp->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					     (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS)))
-			return false;
-		at.qp_state = IBV_QPS_RTR;
-		at.ah_attr = {y.ctx->mac(), y.ctx->gid(), 0, 0, 64};
-		at.path_mtu = mtu;
-		at.dest_qp_num = y.qp->qp_num();
-		if (x.qp->modify(at, ud ? IBV_QP_STATE
-					: IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-						     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-						     IBV_QP_MAX_DEST_RD_ATOMIC |
-						     IBV_QP_MIN_RNR_TIMER))
-			return false;
-		at.qp_state = IBV_QPS_RTS;
-		if (x.qp->modify(at, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN
-					: IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-						     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-						     IBV_QP_MAX_QP_RD_ATOMIC))
-			return false;
-	}
-	return true;
+	return gaudi::examples::connect_qp_pair(*a.ctx, *a.qp, *b.ctx, *b.qp, mtu);
 }
 
 double seconds(uint64_t c)
@@ -190,7 +164,7 @@ void bench_ud(rte_mempool *mp, uint32_t size, double secs)
 	SendWr w;
 	w.sg_list = {&s, 1};
 	w.opcode = IBV_WR_SEND;
-	w.ud = {ah.get(), b.qp->qp_num(), 0x11111111};
+	w.ud = {ah.get(), b.qp->qp_num(), gaudi::examples::kPairQkey};
 	const double c0 = cpu_seconds();
 	uint64_t rcvd = 0, t0 = rte_get_timer_cycles(),
 		 end = t0 + uint64_t(secs * rte_get_timer_hz());
@@ -413,10 +387,8 @@ int main(int argc, char **argv)
 				return !bad_opt("--seconds", v,
 						"not a duration in seconds (0..86400]");
 		} else if (!strcmp(argv[i], "--mtu") && i + 1 < argc) {
-			if (!parse_ib_mtu(argv[i + 1], mtu))
-				return !bad_opt("--mtu", argv[i + 1],
-						"not a path MTU (256|512|1024|2048|4096)");
-			i++;
+			if (!parse_ib_mtu("--mtu", argv[++i], mtu))
+				return 1;
 		} else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
 			if (!parse_sizes(argv[++i], 1u << 30, sizes)) {
 				return !bad_opt("--sizes", argv[i],

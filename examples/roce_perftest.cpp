@@ -103,10 +103,21 @@ int main(int argc, char **argv)
 		{"duration", 1, nullptr, 'D'},	{"inline_size", 1, nullptr, 'I'},
 		EXAMPLE_PEER_LONGOPTS,		{"rdma_cm", 0, nullptr, 'R'},
 		{"help", 0, nullptr, 'h'},	{}};
+	const UintOpt nums[] = {
+		{'s', "-s", 1, kMaxSize, o.size, &o.size_set},
+		{'n', "-n", 5, UINT32_MAX, o.iters, &o.iters_set},
+		{'p', "-p", 1, 65535, o.tcp_port},
+		{'t', "-t", 1, kMaxDepth, o.tx_depth},
+		{'r', "-r", 1, kMaxDepth, o.rx_depth},
+		{'x', "-x", 0, 1, o.gid_idx}, /* the GID table: 0 link-local IPv6, 1 IPv4 */
+		{'q', "-q", 1, 64, o.num_qps},
+		{'D', "-D", 1, 3600, o.duration},
+		{'I', "-I", 0, 4096, o.inline_size},
+	};
 	int c;
 	while ((c = getopt_long(argc, argv, "T:s:an:m:p:t:r:x:A:q:bD:I:Rh", longopts, nullptr)) !=
 	       -1) {
-		if (int r = parse_peer_opt(c, optarg, o); r != 0) {
+		if (int r = parse_peer_opt(c, optarg, o, nums); r != 0) {
 			if (r < 0)
 				return 1;
 			continue;
@@ -131,28 +142,11 @@ int main(int argc, char **argv)
 			else
 				return !bad_opt("-T", optarg, "not a test (" TESTS ")");
 			break;
-		case 's':
-			if (!parse_uint("-s", optarg, 1, kMaxSize, o.size))
-				return 1;
-			o.size_set = true;
-			break;
-		case 'q':
-			if (!parse_uint("-q", optarg, 1, 64, o.num_qps))
-				return 1;
-			break;
 		case 'R':
 			o.rdma_cm = true;
 			break;
 		case 'b':
 			o.duplex = true;
-			break;
-		case 'I':
-			if (!parse_uint("-I", optarg, 0, 4096, o.inline_size))
-				return 1;
-			break;
-		case 'D':
-			if (!parse_uint("-D", optarg, 1, 3600, o.duration))
-				return 1;
 			break;
 		case 'A':
 			if (!strcmp(optarg, "FETCH_AND_ADD"))
@@ -166,31 +160,8 @@ int main(int argc, char **argv)
 		case 'a':
 			o.all = true;
 			break;
-		case 'n':
-			if (!parse_uint("-n", optarg, 5, UINT32_MAX, o.iters))
-				return 1;
-			o.iters_set = true;
-			break;
 		case 'm':
-			if (!parse_ib_mtu(optarg, o.mtu))
-				return !bad_opt("-m", optarg,
-						"not a path MTU (256|512|1024|2048|4096)");
-			break;
-		case 'p':
-			if (!parse_uint("-p", optarg, 1, 65535, o.tcp_port))
-				return 1;
-			break;
-		case 't':
-			if (!parse_uint("-t", optarg, 1, kMaxDepth, o.tx_depth))
-				return 1;
-			break;
-		case 'r':
-			if (!parse_uint("-r", optarg, 1, kMaxDepth, o.rx_depth))
-				return 1;
-			break;
-		case 'x':
-			/* the GID table: 0 link-local IPv6, 1 IPv4 */
-			if (!parse_uint("-x", optarg, 0, 1, o.gid_idx))
+			if (!parse_ib_mtu("-m", optarg, o.mtu))
 				return 1;
 			break;
 		case 'h':

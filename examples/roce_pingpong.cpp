@@ -517,41 +517,27 @@ int main(int argc, char **argv)
 					  {"help", 0, nullptr, 'h'},
 					  EXAMPLE_PEER_LONGOPTS,
 					  {}};
+	const UintOpt nums[] = {
+		{'p', "-p", 1, 65535, o.tcp_port},
+		{'s', "-s", 1, kMaxSize, o.size},
+		/* ibv_create_srq's limit, and a receive queue's in the RoCE layer */
+		{'r', "-r", 1, 65536, o.rx_depth},
+		{'n', "-n", 1, INT32_MAX, o.iters},
+		{'g', "-g", 0, 1, o.gid_idx}, /* the table has 0 (link-local IPv6) and 1 (IPv4) */
+		{'q', "-q", 1, kSrqMaxQp - 1, o.num_qp, &o.num_qp_set},
+	};
 	int c;
 	while ((c = getopt_long(argc, argv, "p:s:m:r:n:g:cT:q:h", longopts, nullptr)) != -1) {
-		if (int r = parse_peer_opt(c, optarg, o); r != 0) {
+		if (int r = parse_peer_opt(c, optarg, o, nums); r != 0) {
 			if (r < 0)
 				return 1;
 			continue;
 		}
 		switch (c) {
-		case 'p':
-			if (!parse_uint("-p", optarg, 1, 65535, o.tcp_port))
-				return 1;
-			break;
-		case 's':
-			if (!parse_uint("-s", optarg, 1, kMaxSize, o.size))
-				return 1;
-			break;
 		case 'm':
-			if (!parse_ib_mtu(optarg, o.mtu))
-				return !bad_opt("-m", optarg,
-						"not a path MTU (256|512|1024|2048|4096)");
+			if (!parse_ib_mtu("-m", optarg, o.mtu))
+				return 1;
 			o.mtu_set = true;
-			break;
-		case 'r':
-			/* ibv_create_srq's limit, and a receive queue's in the RoCE layer */
-			if (!parse_uint("-r", optarg, 1, 65536, o.rx_depth))
-				return 1;
-			break;
-		case 'n':
-			if (!parse_uint("-n", optarg, 1, INT32_MAX, o.iters))
-				return 1;
-			break;
-		case 'g':
-			/* the table has 0 (link-local IPv6) and 1 (IPv4) */
-			if (!parse_uint("-g", optarg, 0, 1, o.gid_idx))
-				return 1;
 			break;
 		case 'c':
 			o.validate = true;
@@ -574,11 +560,6 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			o.srq = true;
-			break;
-		case 'q':
-			if (!parse_uint("-q", optarg, 1, kSrqMaxQp - 1, o.num_qp))
-				return 1;
-			o.num_qp_set = true;
 			break;
 		case 'h':
 			usage(argv[0]);

@@ -569,9 +569,20 @@ int main(int argc, char **argv)
 					  {"pcap", 1, nullptr, 'W'}, {"loop", 0, nullptr, 'L'},
 					  {"msg", 0, nullptr, 'M'},  {"ud", 0, nullptr, 'U'},
 					  {"help", 0, nullptr, 'h'}, {}};
-	int c;
 	bool size_set = false;
+	const UintOpt nums[] = {
+		{'p', "-p", 1, 65535, o.port, &o.port_set},
+		{'C', "-C", 0, INT32_MAX, o.count}, /* 0: ping until stopped, as rping */
+		{'S', "-S", kMinSize, kMaxSize, o.size, &size_set},
+		{'P', "--dpdk-port", 0, RTE_MAX_ETHPORTS - 1, o.dpdk_port},
+	};
+	int c;
 	while ((c = getopt_long(argc, argv, "a:p:C:S:scvVdh", longopts, nullptr)) != -1) {
+		if (int r = parse_uint_opt(c, optarg, nums); r != 0) {
+			if (r < 0)
+				return 1;
+			continue;
+		}
 		switch (c) {
 		case 'a':
 			if (!parse_ipv4(optarg, o.addr))
@@ -582,26 +593,11 @@ int main(int argc, char **argv)
 			if (!parse_ipv4(optarg, o.ip))
 				return !bad_opt("--ip", optarg, "not an IPv4 address (a.b.c.d)");
 			break;
-		case 'p':
-			if (!parse_uint("-p", optarg, 1, 65535, o.port))
-				return 1;
-			o.port_set = true;
-			break;
 		case 'M':
 			o.msg = true;
 			break;
 		case 'U':
 			o.ud = true;
-			break;
-		case 'C':
-			/* 0: ping until stopped, as rping */
-			if (!parse_uint("-C", optarg, 0, INT32_MAX, o.count))
-				return 1;
-			break;
-		case 'S':
-			if (!parse_uint("-S", optarg, kMinSize, kMaxSize, o.size))
-				return 1;
-			size_set = true;
 			break;
 		case 's':
 			o.server = 1;
@@ -617,11 +613,6 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.debug = true;
-			break;
-		case 'P':
-			if (!parse_uint("--dpdk-port", optarg, 0, RTE_MAX_ETHPORTS - 1,
-					o.dpdk_port))
-				return 1;
 			break;
 		case 'W':
 			o.pcap = optarg;

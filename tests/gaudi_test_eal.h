@@ -102,6 +102,19 @@ inline int next_emu_instance()
 	return counter++;
 }
 
+/* Port id with one RX queue of nb_desc descriptors from mp and one TX queue of nb_desc, MTU mtu,
+ * promiscuous, started (the RoCE tests' wire ports): 0, or non-zero at the first step that
+ * failed. */
+inline int start_roce_port(uint16_t id, uint16_t mtu, uint16_t nb_desc, rte_mempool *mp)
+{
+	rte_eth_conf conf{};
+	conf.rxmode.mtu = mtu;
+	return rte_eth_dev_configure(id, 1, 1, &conf) != 0 ||
+	       rte_eth_rx_queue_setup(id, 0, nb_desc, SOCKET_ID_ANY, nullptr, mp) != 0 ||
+	       rte_eth_tx_queue_setup(id, 0, nb_desc, SOCKET_ID_ANY, nullptr) != 0 ||
+	       rte_eth_promiscuous_enable(id) != 0 || rte_eth_dev_start(id) != 0;
+}
+
 /* One net_gaudi_emu instance "net_gaudi_emu<instance>" with nports ports (<name>_p<i>) and a
  * mempool "<name>_mp"; uninit and freed on destruction. */
 class EmuVdev {

@@ -38,6 +38,14 @@ def check(cond, msg):
         print("FAIL:", msg)
 
 
+def check_cksum(pkt, layer, what):
+    """The checksum of pkt's layer is the one scapy computes for the same bytes."""
+    got = pkt[layer].cksum
+    again = Ether(raw(pkt))
+    del again[layer].cksum
+    check(Ether(raw(again))[layer].cksum == got, f"{what} checksum (scapy recomputed)")
+
+
 def main():
     binary = os.environ.get("TEST_ROCE_NEIGH")
     if not binary or not os.path.exists(binary):
@@ -89,10 +97,7 @@ def main():
         check(na[ICMPv6ND_NA].tgt == "fd00::1", "NA target")
         check(na.haslayer(ICMPv6NDOptDstLLAddr) and na[ICMPv6NDOptDstLLAddr].lladdr == OUR_MAC,
               "NA target link-layer option")
-        got = na[ICMPv6ND_NA].cksum
-        again = Ether(raw(na))
-        del again[ICMPv6ND_NA].cksum
-        check(Ether(raw(again))[ICMPv6ND_NA].cksum == got, "NA checksum (scapy recomputed)")
+        check_cksum(na, ICMPv6ND_NA, "NA")
     # Our ARP request
     check(arp_req.haslayer(ARP) and arp_req[ARP].op == 1, "ARP request op")
     check(arp_req[Ether].dst == "ff:ff:ff:ff:ff:ff", "ARP request broadcast")
@@ -106,10 +111,7 @@ def main():
         check(ns[ICMPv6ND_NS].tgt == "fd00::2", "NS target")
         check(ns.haslayer(ICMPv6NDOptSrcLLAddr) and ns[ICMPv6NDOptSrcLLAddr].lladdr == OUR_MAC,
               "NS source link-layer option")
-        got = ns[ICMPv6ND_NS].cksum
-        again = Ether(raw(ns))
-        del again[ICMPv6ND_NS].cksum
-        check(Ether(raw(again))[ICMPv6ND_NS].cksum == got, "NS checksum (scapy recomputed)")
+        check_cksum(ns, ICMPv6ND_NS, "NS")
     print("roce_neigh_scapy: %d checks failed" % len(failures))
     return 1 if failures else 0
 

@@ -69,6 +69,25 @@ public:
 		return rte_eth_dev_start(p);
 	}
 
+	/* Probed, ports 0 and 1 set up (rxd and txd descriptors) and started: 0 or the first
+	 * error. */
+	int up(uint16_t rxd, uint16_t txd)
+	{
+		int rc = probe_rc();
+		for (unsigned i = 0; rc == 0 && i < 2; i++)
+			rc = setup(i, rxd, txd);
+		return rc;
+	}
+
+	/* n frames (frame()) of len bytes, seq first, first + 1, ... */
+	std::vector<rte_mbuf *> frames(uint32_t first, uint32_t n, uint16_t len, unsigned segs = 1)
+	{
+		std::vector<rte_mbuf *> v;
+		for (uint32_t i = 0; i < n; i++)
+			v.push_back(frame(first + i, len, segs));
+		return v;
+	}
+
 	/* A frame of len bytes: broadcast header, then seq in the payload, then a pattern. */
 	rte_mbuf *frame(uint32_t seq, uint16_t len, unsigned segs = 1)
 	{
@@ -147,9 +166,7 @@ protected:
 TEST_P(Engine, EveryBurstSize)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 256, 256), 0);
-	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	ASSERT_EQ(nic.up(256, 256), 0);
 	uint32_t seq = 0;
 	for (uint16_t burst = 1; burst <= 64; burst++) {
 		std::vector<rte_mbuf *> tx;
@@ -172,9 +189,7 @@ TEST_P(Engine, RingWrapEverySize)
 {
 	for (uint32_t ring = kMinRing; ring <= kMaxRing; ring *= 2) {
 		Nic nic(args(), 2);
-		ASSERT_EQ(nic.probe_rc(), 0);
-		ASSERT_EQ(nic.setup(0, ring, ring), 0);
-		ASSERT_EQ(nic.setup(1, ring, ring), 0);
+		ASSERT_EQ(nic.up(ring, ring), 0);
 		const uint32_t total = 100000;
 		uint32_t sent = 0, next = 0;
 		rte_mbuf *tx[32], *rx[32];
@@ -209,12 +224,8 @@ TEST_P(Engine, RingWrapEverySize)
 TEST_P(Engine, RxBoundsAndCompleteness)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 256, 256), 0);
-	ASSERT_EQ(nic.setup(1, 256, 256), 0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < 50; i++)
-		tx.push_back(nic.frame(i, 100));
+	ASSERT_EQ(nic.up(256, 256), 0);
+	std::vector<rte_mbuf *> tx = nic.frames(0, 50, 100);
 	ASSERT_EQ(nic.send_all(0, tx), 50u);
 	/* Wait until the CQ holds all 50 (async engine): one frame at a time must not drain. */
 	std::vector<rte_mbuf *> got;
@@ -240,12 +251,8 @@ TEST_P(Engine, RxBoundsAndCompleteness)
 TEST_P(Engine, TxReturnsWhatItTook)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 1024, 64), 0);
-	ASSERT_EQ(nic.setup(1, 1024, 64), 0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < 100; i++)
-		tx.push_back(nic.frame(i, 128));
+	ASSERT_EQ(nic.up(1024, 64), 0);
+	std::vector<rte_mbuf *> tx = nic.frames(0, 100, 128);
 	uint16_t n = rte_eth_tx_burst(nic.port(0), 0, tx.data(), 100);
 	/* 63 of 64: a ring-index doorbell cannot show a full ring, one slot stays free. */
 	EXPECT_EQ(n, 63);
@@ -295,9 +302,7 @@ TEST_P(Engine, StatsMatchFrames)
 	/* 1000 frames in rounds that fit the 256-entry RX ring, then one oversize frame. */
 	size_t received = 0;
 	for (uint32_t round = 0; round < 10; round++) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 100; i++)
-			tx.push_back(nic.frame(round * 100 + i, 200));
+		std::vector<rte_mbuf *> tx = nic.frames(round * 100, 100, 200);
 		ASSERT_EQ(nic.send_all(0, tx), tx.size());
 		auto rx = nic.receive(1, 100, 64, 2000);
 		received += rx.size();
@@ -366,9 +371,7 @@ TEST_P(Engine, ShortFramePadIsZeroAfterLongerFrames)
 	} rounds[] = {{186, 2}, {120, 1}, {186, 3}, {42, 1}, {14, 1}, {14, 1}};
 	uint32_t seq = 0;
 	for (const auto &r : rounds) {
-		std::vector<rte_mbuf *> tx;
-		for (unsigned i = 0; i < 63; i++)
-			tx.push_back(nic.frame(seq + i, r.len, r.segs));
+		std::vector<rte_mbuf *> tx = nic.frames(seq, 63, r.len, r.segs);
 		ASSERT_EQ(nic.send_all(0, tx), 63u);
 		auto rx = nic.receive(1, 63);
 		ASSERT_EQ(rx.size(), 63u) << "round of " << r.len << "-byte frames";
@@ -521,9 +524,7 @@ TEST(Limits, DevInfoIsTruthful)
 TEST(Limits, LinkFollowsStartStop)
 {
 	Nic nic("ports=2,wire=pair", 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 128, 128), 0);
-	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	ASSERT_EQ(nic.up(128, 128), 0);
 	rte_eth_link link;
 	ASSERT_EQ(rte_eth_link_get_nowait(nic.port(0), &link), 0);
 	EXPECT_EQ(link.link_status, RTE_ETH_LINK_UP);
@@ -580,13 +581,10 @@ uint64_t xstat(uint16_t port, const std::string &name)
 TEST_P(Engine, RestartedRxStartsFromTheZeroedCq)
 {
 	Nic nic(args(), 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 256, 256), 0);
-	ASSERT_EQ(nic.setup(1, 256, 256), 0);
+	ASSERT_EQ(nic.up(256, 256), 0);
 	for (uint32_t round = 0; round < 2; round++) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 200; i++) /* within the 256-entry CQ: no overrun */
-			tx.push_back(nic.frame(round * 1000 + i, 200));
+		/* within the 256-entry CQ: no overrun */
+		std::vector<rte_mbuf *> tx = nic.frames(round * 1000, 200, 200);
 		ASSERT_EQ(nic.send_all(0, tx), tx.size());
 		auto rx = nic.receive(1, tx.size());
 		ASSERT_EQ(rx.size(), tx.size()) << "round " << round;
@@ -637,9 +635,7 @@ TEST(Limits, PhyRetunesUntilThePeerSends)
 TEST(Limits, PromiscuousOffFiltersOtherUnicast)
 {
 	Nic nic("ports=2,wire=pair", 2);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0, 128, 128), 0);
-	ASSERT_EQ(nic.setup(1, 128, 128), 0);
+	ASSERT_EQ(nic.up(128, 128), 0);
 	ASSERT_EQ(rte_eth_promiscuous_disable(nic.port(1)), 0);
 	rte_ether_addr mac1;
 	ASSERT_EQ(rte_eth_macaddr_get(nic.port(1), &mac1), 0);
@@ -773,9 +769,7 @@ TEST(Devargs, TraceHasEveryRegisterAccess)
 	std::string path = "/var/tmp/gaudi_trace_" + std::to_string(getpid()) + ".txt";
 	{
 		Nic nic("ports=2,wire=pair,trace=" + path, 2);
-		ASSERT_EQ(nic.probe_rc(), 0);
-		ASSERT_EQ(nic.setup(0, 256, 256), 0);
-		ASSERT_EQ(nic.setup(1, 256, 256), 0);
+		ASSERT_EQ(nic.up(256, 256), 0);
 		std::vector<rte_mbuf *> tx = {nic.frame(1, 100)};
 		ASSERT_EQ(nic.send_all(0, tx), 1u);
 		auto rx = nic.receive(1, 1);
@@ -838,6 +832,19 @@ std::vector<uint8_t> phy_image(uint32_t len)
 	return img;
 }
 
+/* A probe with args (no port expected) that fails with rc (with any error when rc is 0) and logs
+ * the line want. */
+void expect_probe_logs(const std::string &args, int rc, const std::string &want)
+{
+	gaudi_test::LogCapture log;
+	Nic nic(args, 0);
+	if (rc != 0)
+		EXPECT_EQ(nic.probe_rc(), rc) << args;
+	else
+		EXPECT_NE(nic.probe_rc(), 0) << args;
+	EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
+}
+
 /* fw_dir=: the probe reads the firmware files from there and names the one it cannot read;
  * without fw_dir the model uses its built-in stand-in (the other tests). */
 TEST(Devargs, FirmwareDirectory)
@@ -852,53 +859,27 @@ TEST(Devargs, FirmwareDirectory)
 		fclose(f);
 	};
 	put(boot, "boot fit");
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -ENOENT);
-		std::string want =
-			"cannot read firmware file " + fit + ": No such file or directory";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	const std::string one = "ports=1,wire=loopback,fw_dir=" + d;
+	expect_probe_logs(one, -ENOENT,
+			  "cannot read firmware file " + fit + ": No such file or directory");
 	put(fit, "");
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
-		EXPECT_NE(nic.probe_rc(), 0);
-		std::string want = "cannot read firmware file " + fit + ": empty file";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	expect_probe_logs(one, 0, "cannot read firmware file " + fit + ": empty file");
 	/* A FIFO (or any non-regular file) is refused at once, never read (it would block). */
 	unlink(fit.c_str());
 	ASSERT_EQ(mkfifo(fit.c_str(), 0600), 0);
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=1,wire=loopback,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL);
-		std::string want = "cannot read firmware file " + fit + ": not a regular file";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	expect_probe_logs(one, -EINVAL,
+			  "cannot read firmware file " + fit + ": not a regular file");
 	unlink(fit.c_str());
 	put(fit, "cpu-cp fit");
 	/* [phy] The PHY image comes from there too: missing, then too short to be one. */
 	std::string phy = d + "/gaudi2_cn_fw.bin";
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -ENOENT);
-		std::string want =
-			"cannot read firmware file " + phy + ": No such file or directory";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	const std::string pair = "ports=2,wire=pair,fw_dir=" + d;
+	expect_probe_logs(pair, -ENOENT,
+			  "cannot read firmware file " + phy + ": No such file or directory");
 	put(phy, "not a PHY image");
-	{
-		gaudi_test::LogCapture log;
-		Nic nic("ports=2,wire=pair,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL);
-		std::string want = "PHY firmware file " + phy +
-				   " is 15 bytes, shorter than a PHY image (4116)";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	expect_probe_logs(pair, -EINVAL,
+			  "PHY firmware file " + phy +
+				  " is 15 bytes, shorter than a PHY image (4116)");
 	{
 		std::vector<uint8_t> img = phy_image(240);
 		FILE *f = fopen(phy.c_str(), "w");
@@ -906,17 +887,11 @@ TEST(Devargs, FirmwareDirectory)
 		ASSERT_EQ(fwrite(img.data(), 1, img.size(), f), img.size());
 		fclose(f);
 	}
-	{
-		/* A PHY error names the file the image came from ("built-in image" without
-		 * fw_dir, Firmware.EachBringupFailureNamesItsStep). */
-		gaudi_test::LogCapture log;
-		Nic nic("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, 0);
-		EXPECT_EQ(nic.probe_rc(), -EINVAL);
-		std::string want = "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware "
-				   "file " +
-				   phy + ")";
-		EXPECT_NE(log.text().find(want), std::string::npos) << "logged: " << log.text();
-	}
+	/* A PHY error names the file the image came from ("built-in image" without fw_dir,
+	 * Firmware.EachBringupFailureNamesItsStep). */
+	expect_probe_logs("ports=2,wire=pair,phy_fw_crc=0x1723,fw_dir=" + d, -EINVAL,
+			  "PHY F/W is very old (CRC 0x1723): not supported (PHY firmware file " +
+				  phy + ")");
 	{
 		Nic nic("ports=2,wire=pair,fw_dir=" + d, 2);
 		EXPECT_EQ(nic.probe_rc(), 0);

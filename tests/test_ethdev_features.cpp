@@ -61,6 +61,14 @@ public:
 		return start ? rte_eth_dev_start(p) : 0;
 	}
 	int setup(unsigned i) { return setup(i, rte_eth_conf{}); }
+	/* Probed, each of the nports ports set up and started (defaults): 0 or the first error. */
+	int up(unsigned nports = 2)
+	{
+		int rc = probe_rc();
+		for (unsigned i = 0; rc == 0 && i < nports; i++)
+			rc = setup(i);
+		return rc;
+	}
 
 	rte_mbuf *frame(const std::vector<uint8_t> &bytes)
 	{
@@ -159,9 +167,7 @@ TEST(Features, InfoVersionBurstMode)
 TEST(Features, XstatsMatchFramesBySize)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	int n = rte_eth_xstats_get_names(nic.port(0), nullptr, 0);
 	ASSERT_GT(n, 60);
 	std::vector<rte_eth_xstat_name> names(n);
@@ -317,9 +323,7 @@ INSTANTIATE_TEST_SUITE_P(Gaudi, Engine, ::testing::Values("inline", "thread"));
 TEST(Features, DescriptorStatus)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	uint16_t p1 = nic.port(1);
 	EXPECT_EQ(rte_eth_rx_queue_count(p1, 0), 0);
 	EXPECT_EQ(rte_eth_rx_descriptor_status(p1, 0, 0), RTE_ETH_RX_DESC_AVAIL);
@@ -422,29 +426,31 @@ TEST(Features, RegisterDump)
 /* Port start programs the QPC, TXE and AXI users as gaudi2_cn.c config_port_hw_qpc / _txe do
  * (read back through the register dump); stop leaves the doorbell FIFO's CI address cleared
  * (__db_fifo_reset); a restart sets it again and frames move. */
+/* A port's register dump (rte_eth_dev_get_reg_info) by "BLOCK.REG" (the rows of reg::kRegRows;
+ * a 64-bit MAC counter takes two words). */
+std::map<std::string, uint32_t> dumped_regs(uint16_t port)
+{
+	namespace reg = gaudi::hw::reg;
+	std::map<std::string, uint32_t> m;
+	rte_dev_reg_info ri{};
+	EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
+	std::vector<uint32_t> regs(ri.length);
+	ri.data = regs.data();
+	EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
+	unsigned k = 0;
+	for (const reg::RegRow &row : reg::kRegRows) {
+		std::string b = row.block;
+		m[b + "." + row.reg] = regs.at(k);
+		k += (b == "MAC_PCS" || b == "MAC_128") ? 2 : 1;
+	}
+	return m;
+}
+
 TEST(Features, PortStartAndStopProgramming)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
-	namespace reg = gaudi::hw::reg;
-	auto dump = [](uint16_t port) {
-		std::map<std::string, uint32_t> m;
-		rte_dev_reg_info ri{};
-		EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
-		std::vector<uint32_t> regs(ri.length);
-		ri.data = regs.data();
-		EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
-		unsigned k = 0;
-		for (const reg::RegRow &row : reg::kRegRows) {
-			std::string b = row.block;
-			m[b + "." + row.reg] = regs.at(k);
-			k += (b == "MAC_PCS" || b == "MAC_128") ? 2 : 1;
-		}
-		return m;
-	};
-	auto m = dump(nic.port(1));
+	ASSERT_EQ(nic.up(), 0);
+	auto m = dumped_regs(nic.port(1));
 	const uint64_t req = gaudi::hw::nicmem::req_qpc_addr(1);
 	const uint64_t res = gaudi::hw::nicmem::res_qpc_addr(1);
 	EXPECT_EQ(m["QPC.REQ_BASE_ADDRESS_63_32"], uint32_t(req >> 32));
@@ -464,12 +470,12 @@ TEST(Features, PortStartAndStopProgramming)
 	EXPECT_NE(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_31_7"], 0u);
 
 	ASSERT_EQ(rte_eth_dev_stop(nic.port(1)), 0);
-	m = dump(nic.port(1));
+	m = dumped_regs(nic.port(1));
 	EXPECT_EQ(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_31_7"], 0u);
 	EXPECT_EQ(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_63_32"], 0u);
 
 	ASSERT_EQ(rte_eth_dev_start(nic.port(1)), 0);
-	m = dump(nic.port(1));
+	m = dumped_regs(nic.port(1));
 	EXPECT_NE(m["QPC_DBFIFOSECUR_CI_UPD_ADDR.DBFIFO_CI_UPD_ADDR_31_7"], 0u);
 	/* The restarted port sends (its doorbell CI comes back) and receives. */
 	for (unsigned from : {1u, 0u}) {
@@ -541,9 +547,7 @@ TEST(Features, PcsLoopbackReturnsFramesToSender)
 TEST(Features, UnicastAndMulticastFilters)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	uint16_t p1 = nic.port(1);
 	ASSERT_EQ(rte_eth_promiscuous_disable(p1), 0);
 	ASSERT_EQ(rte_eth_allmulticast_disable(p1), 0);
@@ -633,9 +637,7 @@ TEST(Features, QueueStartStopAndDeferredStart)
 TEST(Features, MtuUpdate)
 {
 	Nic nic("ports=2", 2, 4096 + RTE_PKTMBUF_HEADROOM);
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	/* MTU 1500: slots of 2 KB; 2000 fits them, so a started port takes it. */
 	ASSERT_EQ(nic.send(0, {nic.frame(2000 + 18)}), 1u);
 	EXPECT_EQ(nic.count_rx(1, 1, 50), 0u);
@@ -682,20 +684,25 @@ std::vector<uint8_t> pkt(std::initializer_list<uint8_t> l3up, uint16_t et, std::
 TEST(Features, PacketTypes)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	uint32_t ptypes[32];
 	int n = rte_eth_dev_get_supported_ptypes(nic.port(1), RTE_PTYPE_ALL_MASK, ptypes, 32);
 	ASSERT_GT(n, 10);
 	const std::vector<std::pair<std::vector<uint8_t>, uint32_t>> cases = {
-		{pkt({0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6}, 0x0800), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP},
-		{pkt({0x46, 0, 0, 40, 0, 0, 0x00, 0, 64, 17}, 0x0800), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4_EXT | RTE_PTYPE_L4_UDP},
-		{pkt({0x45, 0, 0, 40, 0, 0, 0x20, 0, 64, 17}, 0x0800), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_FRAG},
-		{pkt({0x45, 0, 0, 40, 0, 0, 0, 0, 64, 1}, 0x0800, {0x8100}), RTE_PTYPE_L2_ETHER_VLAN | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_ICMP},
-		{pkt({0x45, 0, 0, 40, 0, 0, 0, 0, 64, 132}, 0x0800, {0x88a8, 0x8100}), RTE_PTYPE_L2_ETHER_QINQ | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_SCTP},
-		{pkt({0x60, 0, 0, 0, 0, 8, 17, 64}, 0x86dd), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6 | RTE_PTYPE_L4_UDP},
-		{pkt({0x60, 0, 0, 0, 0, 8, 44, 64}, 0x86dd), RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6_EXT | RTE_PTYPE_L4_FRAG},
+		{pkt({0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6}, 0x0800),
+		 RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP},
+		{pkt({0x46, 0, 0, 40, 0, 0, 0x00, 0, 64, 17}, 0x0800),
+		 RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4_EXT | RTE_PTYPE_L4_UDP},
+		{pkt({0x45, 0, 0, 40, 0, 0, 0x20, 0, 64, 17}, 0x0800),
+		 RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_FRAG},
+		{pkt({0x45, 0, 0, 40, 0, 0, 0, 0, 64, 1}, 0x0800, {0x8100}),
+		 RTE_PTYPE_L2_ETHER_VLAN | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_ICMP},
+		{pkt({0x45, 0, 0, 40, 0, 0, 0, 0, 64, 132}, 0x0800, {0x88a8, 0x8100}),
+		 RTE_PTYPE_L2_ETHER_QINQ | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_SCTP},
+		{pkt({0x60, 0, 0, 0, 0, 8, 17, 64}, 0x86dd),
+		 RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6 | RTE_PTYPE_L4_UDP},
+		{pkt({0x60, 0, 0, 0, 0, 8, 44, 64}, 0x86dd),
+		 RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6_EXT | RTE_PTYPE_L4_FRAG},
 		{pkt({0, 1}, 0x0806), RTE_PTYPE_L2_ETHER_ARP},
 		{pkt({}, 0x88b5), RTE_PTYPE_L2_ETHER},
 	};
@@ -722,9 +729,7 @@ TEST(Features, PacketTypes)
 TEST(Features, PacketTypesOnRequest)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	const auto tcp4 = pkt({0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6}, 0x0800);
 	auto type_of_one = [&]() {
 		EXPECT_EQ(nic.send(0, {nic.frame(tcp4)}), 1u);
@@ -755,19 +760,10 @@ TEST(Features, PacketTypesOnRequest)
 /* One register of a port's dump (rte_eth_dev_get_reg_info), by "BLOCK.REG". */
 uint32_t dumped_reg(uint16_t port, const std::string &key)
 {
-	namespace reg = gaudi::hw::reg;
-	rte_dev_reg_info ri{};
-	EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
-	std::vector<uint32_t> regs(ri.length);
-	ri.data = regs.data();
-	EXPECT_EQ(rte_eth_dev_get_reg_info(port, &ri), 0);
-	unsigned k = 0;
-	for (const reg::RegRow &row : reg::kRegRows) {
-		std::string b = row.block;
-		if (b + "." + row.reg == key)
-			return regs.at(k);
-		k += (b == "MAC_PCS" || b == "MAC_128") ? 2 : 1;
-	}
+	auto m = dumped_regs(port);
+	auto it = m.find(key);
+	if (it != m.end())
+		return it->second;
 	ADD_FAILURE() << key << " not in the dump";
 	return 0;
 }
@@ -775,9 +771,7 @@ uint32_t dumped_reg(uint16_t port, const std::string &key)
 TEST(Features, FlowControlConfigAndPauseCounters)
 {
 	Nic nic("ports=2");
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	uint16_t p1 = nic.port(1);
 	rte_eth_fc_conf fc{};
 	ASSERT_EQ(rte_eth_dev_flow_ctrl_get(p1, &fc), 0);
@@ -1270,6 +1264,15 @@ std::vector<uint8_t> tagged(uint16_t len, uint32_t seq, const uint8_t *dst = kBc
 	return b;
 }
 
+/* n mbufs of nic's pool holding tagged(len, first), tagged(len, first + 1), ... */
+std::vector<rte_mbuf *> tagged_frames(Nic &nic, uint16_t len, uint32_t first, uint32_t n)
+{
+	std::vector<rte_mbuf *> v;
+	for (uint32_t i = 0; i < n; i++)
+		v.push_back(nic.frame(tagged(len, first + i)));
+	return v;
+}
+
 uint64_t xstat(uint16_t port, const char *name)
 {
 	auto x = xstats(port);
@@ -1306,9 +1309,7 @@ TEST(RxAttach, SmallRingCopiesInstead)
 	ASSERT_EQ(nic.probe_rc(), 0);
 	ASSERT_EQ(nic.setup(0), 0);
 	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing / 2), 0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < kAttachRing / 2; i++)
-		tx.push_back(nic.frame(tagged(300, i)));
+	std::vector<rte_mbuf *> tx = tagged_frames(nic, 300, 0, kAttachRing / 2);
 	ASSERT_EQ(nic.send(0, tx), kAttachRing / 2);
 	auto got = nic.receive(1, kAttachRing / 2, 2000);
 	ASSERT_EQ(got.size(), kAttachRing / 2);
@@ -1382,9 +1383,7 @@ TEST(RxAttach, FramesAboveThresholdAttachedIntact)
 		EXPECT_EQ(xstat(p1, "rx_q0_slots_held"), 0u);
 		/* The ring runs on: many more frames than it has slots, each freed at once. */
 		for (uint32_t round = 0; round < 8; round++) {
-			std::vector<rte_mbuf *> more;
-			for (uint32_t i = 0; i < 64; i++)
-				more.push_back(nic.frame(tagged(1200, round * 64 + i)));
+			std::vector<rte_mbuf *> more = tagged_frames(nic, 1200, round * 64, 64);
 			ASSERT_EQ(nic.send(0, more), 64u);
 			auto back = nic.receive(1, 64, 2000);
 			ASSERT_EQ(back.size(), 64u);
@@ -1412,9 +1411,7 @@ TEST(RxAttach, HeldSlotsBackPressureInsteadOfOverwrite)
 	ASSERT_EQ(nic.setup(1, rte_eth_conf{}, true, kAttachRing), 0);
 	const uint16_t p1 = nic.port(1);
 	auto send_seq = [&](uint32_t first, uint32_t n) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < n; i++)
-			tx.push_back(nic.frame(tagged(300, first + i)));
+		std::vector<rte_mbuf *> tx = tagged_frames(nic, 300, first, n);
 		return nic.send(0, tx);
 	};
 	auto imissed = [&] {
@@ -1506,9 +1503,7 @@ TEST(RxAttach, FreedSlotsGoBackAtInterruptEnable)
 	ASSERT_EQ(rte_eth_dev_rx_intr_ctl_q(p1, 0, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD,
 					    nullptr),
 		  0);
-	std::vector<rte_mbuf *> tx;
-	for (uint32_t i = 0; i < kAttachRing; i++)
-		tx.push_back(nic.frame(tagged(400, i)));
+	std::vector<rte_mbuf *> tx = tagged_frames(nic, 400, 0, kAttachRing);
 	ASSERT_EQ(nic.send(0, tx), kAttachRing);
 	auto held = nic.receive(1, kAttachRing, 2000);
 	ASSERT_EQ(held.size(), kAttachRing);
@@ -1541,9 +1536,7 @@ TEST(RxAttach, ForwardedOverFastFreeTx)
 	const uint16_t p0 = nic.port(0), p1 = nic.port(1);
 	const unsigned avail0 = rte_mempool_avail_count(nic.mp());
 	for (uint32_t round = 0; round < 4; round++) {
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < 32; i++)
-			tx.push_back(nic.frame(tagged(1000, round * 32 + i)));
+		std::vector<rte_mbuf *> tx = tagged_frames(nic, 1000, round * 32, 32);
 		ASSERT_EQ(nic.send(0, tx), 32u);
 		auto fwd = nic.receive(1, 32, 2000);
 		ASSERT_EQ(fwd.size(), 32u);
@@ -1688,9 +1681,7 @@ TEST(RxAttach, StopStartAndCloseWithMbufsOut)
 		/* Slots freed since the last rx_burst go back to the NIC at the next one. */
 		rte_mbuf *none[1];
 		EXPECT_EQ(rte_eth_rx_burst(p1, 0, none, 0), 0);
-		std::vector<rte_mbuf *> tx;
-		for (uint32_t i = 0; i < n; i++)
-			tx.push_back(nic.frame(tagged(700, first + i)));
+		std::vector<rte_mbuf *> tx = tagged_frames(nic, 700, first, n);
 		EXPECT_EQ(nic.send(0, tx), n);
 		auto got = nic.receive(1, n, 2000);
 		EXPECT_EQ(got.size(), n);

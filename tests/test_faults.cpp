@@ -112,11 +112,19 @@ std::map<std::string, uint64_t> xstats(uint16_t port)
 class Nic : public gaudi_test::EmuVdev {
 public:
 	explicit Nic(const std::string &args)
-		: EmuVdev(100 + gaudi_test::next_emu_instance(), args, 2, kPool)
+	    : EmuVdev(100 + gaudi_test::next_emu_instance(), args, 2, kPool)
 	{
 	}
 	rte_mempool *pool() const { return mp_; }
 
+	/* Probed, both ports set up and started (defaults): 0 or the first error. */
+	int up()
+	{
+		int rc = probe_rc();
+		for (unsigned i = 0; rc == 0 && i < 2; i++)
+			rc = setup(i);
+		return rc;
+	}
 	int setup(unsigned i, bool lsc = false, uint64_t tx_offloads = 0)
 	{
 		rte_eth_conf conf{};
@@ -262,26 +270,31 @@ protected:
 	}
 };
 
+/* n frames from port 0, with `count` faults of `kind` injected on it once 96 were taken (in
+ * flight, mid-run), then settled. */
+void send_with_fault(Nic &nic, uint32_t n, rte_pmd_gaudi_fault kind, uint32_t count)
+{
+	nic.send(n, [&](uint32_t taken) {
+		if (taken == 96) {
+			ASSERT_EQ(g_inject(nic.port(0), kind, count), 0);
+		}
+	});
+	nic.settle();
+}
+
 /* Frames received = sent - lost; no duplicate, no reordering. */
 void expect_accounted(const Nic &nic, uint64_t lost)
 {
 	EXPECT_EQ(nic.out_of_order_, 0u) << "a frame was received twice or out of order";
-	EXPECT_EQ(nic.received_ + lost, nic.sent_) << "received " << nic.received_ << ", lost "
-						  << lost << ", sent " << nic.sent_;
+	EXPECT_EQ(nic.received_ + lost, nic.sent_)
+		<< "received " << nic.received_ << ", lost " << lost << ", sent " << nic.sent_;
 }
 
 TEST_P(Faults, DoorbellFifoOverrunRingsAgain)
 {
 	Nic nic(args());
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
-	nic.send(320, [&](uint32_t taken) {
-		if (taken == 96) {
-			ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_DB_FIFO_OVERRUN, 2), 0);
-		}
-	});
-	nic.settle();
+	ASSERT_EQ(nic.up(), 0);
+	send_with_fault(nic, 320, RTE_PMD_GAUDI_FAULT_DB_FIFO_OVERRUN, 2);
 	expect_accounted(nic, 0);
 	auto r = rstats(nic.port(0));
 	EXPECT_EQ(r.db_fifo_overruns, 2u);
@@ -299,9 +312,7 @@ TEST_P(Faults, DoorbellLostAtTheEndIsRungByTheWatchdog)
 	/* The application sends one burst whose doorbell is lost and then only receives: the
 	 * watchdog finishes the recovery the datapath would have done on its next burst. */
 	Nic nic(args());
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_DB_FIFO_OVERRUN, 1), 0);
 	nic.send(32);
 	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(2);
@@ -321,9 +332,7 @@ TEST_P(Faults, DoorbellLostAtTheEndIsRungByTheWatchdog)
 TEST_P(Faults, CqOverrunDropsAreCounted)
 {
 	Nic nic(args());
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	nic.send(64);
 	ASSERT_EQ(g_inject(nic.port(1), RTE_PMD_GAUDI_FAULT_CQ_OVERRUN, 40), 0);
 	nic.send(256);
@@ -346,9 +355,7 @@ struct QpCase {
 
 void qp_error_case(Nic &nic, const QpCase &c)
 {
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	nic.send(400, [&](uint32_t taken) {
 		if (taken == 128) {
 			ASSERT_EQ(g_inject(nic.port(0), c.kind, c.arg), 0);
@@ -401,9 +408,7 @@ TEST_P(Faults, DmaFaultDropsOneFrame)
 TEST_P(Faults, QpErrorFromDevargsAfterFrames)
 {
 	Nic nic(args("fault=qp_err:0:150:0x95"));
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	nic.send(400);
 	nic.settle();
 	expect_accounted(nic, 1);
@@ -454,7 +459,8 @@ TEST_P(Faults, LinkFlapRaisesLscDownAndUp)
 	Nic nic(args());
 	ASSERT_EQ(nic.probe_rc(), 0);
 	Events ev;
-	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_LSC, event_cb, &ev), 0);
+	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_LSC, event_cb, &ev),
+		  0);
 	ASSERT_EQ(nic.setup(0, true), 0);
 	ASSERT_EQ(nic.setup(1), 0);
 	ASSERT_TRUE(wait_for([&] { return link_status(nic.port(0)) == RTE_ETH_LINK_UP; }));
@@ -486,9 +492,7 @@ TEST_P(Faults, LinkFlapRaisesLscDownAndUp)
 TEST_P(Faults, CountersGoOnAcrossQueueSetup)
 {
 	Nic nic(args());
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	auto link_is = [&](bool up) {
 		return wait_for([&] {
 			return link_status(nic.port(0)) ==
@@ -646,17 +650,26 @@ TEST_P(Faults, LinkEventsCountOnTheirPortRecoveryOnlyWhileRunning)
 	expect_no_leak(nic);
 }
 
-TEST_P(Faults, StuckEngineWatchdogResetAndRestart)
+/* Probed with the RESET events of port 0 recorded in ev, both ports started and 100 frames
+ * through: a port that works before the fault. */
+void up_watching_resets(Nic &nic, Events &ev)
 {
-	Nic nic(args("tx_watchdog_ms=300"));
 	ASSERT_EQ(nic.probe_rc(), 0);
-	Events ev;
-	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb, &ev), 0);
+	ASSERT_EQ(
+		rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb, &ev),
+		0);
 	ASSERT_EQ(nic.setup(0), 0);
 	ASSERT_EQ(nic.setup(1), 0);
 	nic.send(100);
 	nic.settle(50);
 	ASSERT_EQ(nic.received_, 100u);
+}
+
+TEST_P(Faults, StuckEngineWatchdogResetAndRestart)
+{
+	Nic nic(args("tx_watchdog_ms=300"));
+	Events ev;
+	ASSERT_NO_FATAL_FAILURE(up_watching_resets(nic, ev));
 	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_STUCK_ENGINE, 0), 0);
 	/* The engine takes no doorbell: the ring fills and tx_burst stops taking frames. */
 	nic.send(2000, nullptr, 200);
@@ -685,19 +698,11 @@ TEST_P(Faults, StuckEngineWatchdogResetAndRestart)
  * configures and starts it); traffic flows again. */
 TEST_P(Faults, EqOverrunRaisesCause10AndResetsThePort)
 {
-	const std::string trace = "/tmp/gaudi_eq_overrun_" + std::to_string(getpid()) + "_" +
-				  GetParam() + ".trace";
+	const std::string trace =
+		"/tmp/gaudi_eq_overrun_" + std::to_string(getpid()) + "_" + GetParam() + ".trace";
 	Nic nic(args("trace=" + trace));
-	ASSERT_EQ(nic.probe_rc(), 0);
 	Events ev;
-	ASSERT_EQ(rte_eth_dev_callback_register(nic.port(0), RTE_ETH_EVENT_INTR_RESET, event_cb,
-						&ev),
-		  0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
-	nic.send(100);
-	nic.settle(50);
-	ASSERT_EQ(nic.received_, 100u);
+	ASSERT_NO_FATAL_FAILURE(up_watching_resets(nic, ev));
 	EXPECT_EQ(rstats(nic.port(0)).eq_error_resets, 0u);
 	/* Port 0's next event (a RAW_TX_COMP) meets a full EQ. */
 	ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_EQ_OVERRUN, 1), 0);
@@ -746,9 +751,7 @@ TEST_P(Faults, RandomFaultsFromASeedAreAccounted)
 {
 	Nic nic(args("fault_seed=7,fault_rate=0.003,"
 		     "fault_kinds=db_fifo_overrun+qp_err+dma_fault+cq_overrun"));
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	nic.send(6000);
 	nic.settle();
 	rte_eth_tx_burst(nic.port(1), 0, nullptr, 0);
@@ -766,15 +769,8 @@ TEST_P(Faults, RandomFaultsFromASeedAreAccounted)
 TEST_P(Faults, WireDropLosesFramesOnTheCable)
 {
 	Nic nic(args());
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
-	nic.send(300, [&](uint32_t taken) {
-		if (taken == 96) {
-			ASSERT_EQ(g_inject(nic.port(0), RTE_PMD_GAUDI_FAULT_WIRE_DROP, 5), 0);
-		}
-	});
-	nic.settle();
+	ASSERT_EQ(nic.up(), 0);
+	send_with_fault(nic, 300, RTE_PMD_GAUDI_FAULT_WIRE_DROP, 5);
 	expect_accounted(nic, 5);
 	auto x = xstats(nic.port(0));
 	EXPECT_EQ(x["tx_wire_drops"], 5u);
@@ -791,9 +787,7 @@ TEST_P(Faults, WireDropLosesFramesOnTheCable)
 TEST_P(Faults, RandomWireDropIsLossOnTheLink)
 {
 	Nic nic(args("fault_seed=11,fault_rate=0.05,fault_kinds=wire_drop"));
-	ASSERT_EQ(nic.probe_rc(), 0);
-	ASSERT_EQ(nic.setup(0), 0);
-	ASSERT_EQ(nic.setup(1), 0);
+	ASSERT_EQ(nic.up(), 0);
 	nic.send(4000);
 	nic.settle();
 	uint64_t drops = xstats(nic.port(0))["tx_wire_drops"];

@@ -63,14 +63,7 @@ protected:
 			std::string pn = "net_gaudi_emu0_p" + std::to_string(p);
 			if (rte_eth_dev_get_port_by_name(pn.c_str(), &g_wire.port[p]) != 0)
 				std::exit(1);
-			rte_eth_conf conf{};
-			conf.rxmode.mtu = kPortMtu;
-			uint16_t id = g_wire.port[p];
-			if (rte_eth_dev_configure(id, 1, 1, &conf) != 0 ||
-			    rte_eth_rx_queue_setup(id, 0, 2048, SOCKET_ID_ANY, nullptr,
-						   g_wire.pool) != 0 ||
-			    rte_eth_tx_queue_setup(id, 0, 2048, SOCKET_ID_ANY, nullptr) != 0 ||
-			    rte_eth_promiscuous_enable(id) != 0 || rte_eth_dev_start(id) != 0)
+			if (gaudi_test::start_roce_port(g_wire.port[p], kPortMtu, 2048, g_wire.pool))
 				std::exit(1);
 		}
 		g_wire.ok = true;

@@ -95,15 +95,8 @@ protected:
 				if (rte_eth_dev_get_port_by_name(pn.c_str(), &g_wire.port[p]) != 0)
 					std::exit(1);
 			}
-			rte_eth_conf conf{};
-			conf.rxmode.mtu = kPortMtu;
-			uint16_t id = g_wire.port[p];
-			if (rte_eth_dev_configure(id, 1, 1, &conf) != 0 ||
-			    rte_eth_rx_queue_setup(id, 0, 2048, SOCKET_ID_ANY, nullptr,
-						   g_wire.pool) != 0 ||
-			    rte_eth_tx_queue_setup(id, 0, 2048, SOCKET_ID_ANY, nullptr) != 0 ||
-			    rte_eth_promiscuous_enable(id) != 0 || rte_eth_dev_start(id) != 0) {
-				fprintf(stderr, "port %u setup failed\n", id);
+			if (gaudi_test::start_roce_port(g_wire.port[p], kPortMtu, 2048, g_wire.pool)) {
+				fprintf(stderr, "port %u setup failed\n", g_wire.port[p]);
 				std::exit(1);
 			}
 		}
@@ -263,6 +256,20 @@ protected:
 		mrs.push_back(std::move(mr));
 		return mrs.back().get();
 	}
+	/* A signaled RDMA WRITE or READ (op) of len bytes between local (lkey) and remote (rkey),
+	 * wr_id id, posted on qa: post_send's result. */
+	int post_rdma(ibv_wr_opcode op, const void *local, uint32_t len, uint32_t lkey,
+		      const void *remote, uint32_t rkey, uint64_t id = 0)
+	{
+		Sge sge{uintptr_t(local), len, lkey};
+		SendWr wr;
+		wr.wr_id = id;
+		wr.sg_list = {&sge, 1};
+		wr.opcode = op;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.rdma = {uintptr_t(remote), rkey};
+		return qa->post_send(wr);
+	}
 	void poll()
 	{
 		A->ctx->poll();
@@ -351,26 +358,16 @@ TEST_P(RcLoss, WriteReadSendAtomicsDeliverExactly)
 	uint64_t id = 0;
 	size_t off = 0;
 	for (size_t s : sizes) {
-		Sge sge{uint64_t(uintptr_t(src.data() + off)), uint32_t(s), msrc->lkey()};
-		SendWr wr;
-		wr.wr_id = id++;
-		wr.sg_list = {&sge, 1};
-		wr.opcode = IBV_WR_RDMA_WRITE;
-		wr.send_flags = IBV_SEND_SIGNALED;
-		wr.rdma = {uint64_t(uintptr_t(dst.data() + off)), mdst->rkey()};
-		ASSERT_EQ(qa->post_send(wr), 0);
+		ASSERT_EQ(post_rdma(IBV_WR_RDMA_WRITE, src.data() + off, uint32_t(s), msrc->lkey(),
+				    dst.data() + off, mdst->rkey(), id++),
+			  0);
 		off += s;
 	}
 	off = 0;
 	for (size_t s : sizes) {
-		Sge sge{uint64_t(uintptr_t(rd.data() + off)), uint32_t(s), mrd->lkey()};
-		SendWr wr;
-		wr.wr_id = id++;
-		wr.sg_list = {&sge, 1};
-		wr.opcode = IBV_WR_RDMA_READ;
-		wr.send_flags = IBV_SEND_SIGNALED;
-		wr.rdma = {uint64_t(uintptr_t(dst.data() + off)), mdst->rkey()};
-		ASSERT_EQ(qa->post_send(wr), 0);
+		ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, rd.data() + off, uint32_t(s), mrd->lkey(),
+				    dst.data() + off, mdst->rkey(), id++),
+			  0);
 		off += s;
 	}
 	auto wcs = wait(*A->scq, id);
@@ -515,16 +512,10 @@ TEST_F(Transport, ReadResponsesPacedUnderLoss)
 	std::vector<uint8_t> src = pattern(kLen, 9), dst(kLen * kReads, 0);
 	MemoryRegion *ms = reg(*B, src, kAllRemote);
 	MemoryRegion *md = reg(*A, dst, IBV_ACCESS_LOCAL_WRITE);
-	for (size_t i = 0; i < kReads; i++) {
-		Sge sge{uintptr_t(dst.data() + i * kLen), uint32_t(kLen), md->lkey()};
-		SendWr r;
-		r.wr_id = i;
-		r.sg_list = {&sge, 1};
-		r.opcode = IBV_WR_RDMA_READ;
-		r.send_flags = IBV_SEND_SIGNALED;
-		r.rdma = {uintptr_t(src.data()), ms->rkey()};
-		ASSERT_EQ(qa->post_send(r), 0);
-	}
+	for (size_t i = 0; i < kReads; i++)
+		ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, dst.data() + i * kLen, uint32_t(kLen),
+				    md->lkey(), src.data(), ms->rkey(), i),
+			  0);
 	auto wc = wait(*A->scq, kReads, 60);
 	ASSERT_EQ(wc.size(), kReads);
 	for (size_t i = 0; i < kReads; i++) {
@@ -567,14 +558,9 @@ TEST_F(Transport, PsnWrapAndSmallMtuWithScatterGather)
 	w.send_flags = IBV_SEND_SIGNALED;
 	w.rdma = {uintptr_t(dst.data()), md->rkey()};
 	ASSERT_EQ(qa->post_send(w), 0);
-	Sge bs{uintptr_t(back.data()), 65536, mb->lkey()};
-	SendWr r;
-	r.wr_id = 2;
-	r.sg_list = {&bs, 1};
-	r.opcode = IBV_WR_RDMA_READ;
-	r.send_flags = IBV_SEND_SIGNALED;
-	r.rdma = {uintptr_t(dst.data()), md->rkey()};
-	ASSERT_EQ(qa->post_send(r), 0);
+	ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, back.data(), 65536, mb->lkey(), dst.data(),
+			    md->rkey(), 2),
+		  0);
 	auto wc = wait(*A->scq, 2);
 	ASSERT_EQ(wc.size(), 2u);
 	EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS);
@@ -716,13 +702,9 @@ TEST_F(Transport, Ipv6GidsNeighbourDiscoveryRcAndUd)
 	std::vector<uint8_t> src = pattern(10000, 61), dst(10000, 0);
 	MemoryRegion *ms = reg(*A, src, 0);
 	MemoryRegion *md = reg(*B, dst, kAllRemote);
-	Sge s{uintptr_t(src.data()), 10000, ms->lkey()};
-	SendWr w;
-	w.sg_list = {&s, 1};
-	w.opcode = IBV_WR_RDMA_WRITE;
-	w.send_flags = IBV_SEND_SIGNALED;
-	w.rdma = {uintptr_t(dst.data()), md->rkey()};
-	ASSERT_EQ(qa->post_send(w), 0);
+	ASSERT_EQ(
+		post_rdma(IBV_WR_RDMA_WRITE, src.data(), 10000, ms->lkey(), dst.data(), md->rkey()),
+		0);
 	auto wc = wait(*A->scq, 1);
 	ASSERT_EQ(wc.size(), 1u);
 	EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS);
@@ -1051,14 +1033,9 @@ TEST_F(Transport, RetryExceededWhenPeerIsGone)
 	std::vector<uint8_t> src(100), dst(100);
 	MemoryRegion *ms = reg(*A, src, 0);
 	MemoryRegion *md = reg(*B, dst, kAllRemote);
-	Sge s{uintptr_t(src.data()), 100, ms->lkey()};
-	SendWr w;
-	w.wr_id = 77;
-	w.sg_list = {&s, 1};
-	w.opcode = IBV_WR_RDMA_WRITE;
-	w.send_flags = IBV_SEND_SIGNALED;
-	w.rdma = {uintptr_t(dst.data()), md->rkey()};
-	ASSERT_EQ(qa->post_send(w), 0);
+	ASSERT_EQ(post_rdma(IBV_WR_RDMA_WRITE, src.data(), 100, ms->lkey(), dst.data(), md->rkey(),
+			    77),
+		  0);
 	auto t0 = std::chrono::steady_clock::now();
 	auto wc = wait(*A->scq, 1, 2);
 	double ms_taken =
@@ -1093,14 +1070,9 @@ TEST_F(Transport, EcnCeTriggersCnpAndRateCut)
 		if (!e.tx && e.opcode == 0x81)
 			log.push_back(e);
 	});
-	Sge s{uintptr_t(src.data()), uint32_t(src.size()), ms->lkey()};
-	SendWr w;
-	w.wr_id = 1;
-	w.sg_list = {&s, 1};
-	w.opcode = IBV_WR_RDMA_WRITE;
-	w.send_flags = IBV_SEND_SIGNALED;
-	w.rdma = {uintptr_t(dst.data()), md->rkey()};
-	ASSERT_EQ(qa->post_send(w), 0);
+	ASSERT_EQ(post_rdma(IBV_WR_RDMA_WRITE, src.data(), uint32_t(src.size()), ms->lkey(),
+			    dst.data(), md->rkey(), 1),
+		  0);
 	auto wc = wait(*A->scq, 1);
 	ASSERT_EQ(wc.size(), 1u);
 	EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS);
@@ -1126,7 +1098,9 @@ TEST_F(Transport, EcnCeTriggersCnpAndRateCut)
 	qa->set_tuning(t);
 	double before = qa->current_rate_gbps();
 	qb->set_faults(f);
-	ASSERT_EQ(qa->post_send(w), 0);
+	ASSERT_EQ(post_rdma(IBV_WR_RDMA_WRITE, src.data(), uint32_t(src.size()), ms->lkey(),
+			    dst.data(), md->rkey(), 1),
+		  0);
 	ASSERT_EQ(wait(*A->scq, 1).size(), 1u);
 	EXPECT_GE(qa->current_rate_gbps(), before);
 }
@@ -1145,13 +1119,9 @@ TEST_F(Transport, PacketLogLines)
 	std::vector<uint8_t> src = pattern(5000, 51), dst(5000);
 	MemoryRegion *ms = reg(*A, src, 0);
 	MemoryRegion *md = reg(*B, dst, kAllRemote);
-	Sge s{uintptr_t(src.data()), 5000, ms->lkey()};
-	SendWr w;
-	w.sg_list = {&s, 1};
-	w.opcode = IBV_WR_RDMA_WRITE;
-	w.send_flags = IBV_SEND_SIGNALED;
-	w.rdma = {uintptr_t(dst.data()), md->rkey()};
-	ASSERT_EQ(qa->post_send(w), 0);
+	ASSERT_EQ(
+		post_rdma(IBV_WR_RDMA_WRITE, src.data(), 5000, ms->lkey(), dst.data(), md->rkey()),
+		0);
 	ASSERT_EQ(wait(*A->scq, 1).size(), 1u);
 	A->ctx->set_packet_log(static_cast<FILE *>(nullptr));
 	fclose(f);
@@ -1188,13 +1158,9 @@ TEST_F(Transport, FaultInjectionIsReproducible)
 		f.tx.drop = 0.2;
 		f.tx.dup = 0.1;
 		qa->set_faults(f);
-		Sge s{uintptr_t(src.data()), uint32_t(src.size()), ms->lkey()};
-		SendWr w;
-		w.sg_list = {&s, 1};
-		w.opcode = IBV_WR_RDMA_WRITE;
-		w.send_flags = IBV_SEND_SIGNALED;
-		w.rdma = {uintptr_t(dst.data()), md->rkey()};
-		EXPECT_EQ(qa->post_send(w), 0);
+		EXPECT_EQ(post_rdma(IBV_WR_RDMA_WRITE, src.data(), uint32_t(src.size()), ms->lkey(),
+				    dst.data(), md->rkey()),
+			  0);
 		EXPECT_EQ(wait(*A->scq, 1).size(), 1u);
 		A->ctx->set_packet_log(PacketLogFn{});
 		/* PSNs differ between runs; compare only the fate sequence. */

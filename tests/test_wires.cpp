@@ -175,6 +175,25 @@ Bytes frame(uint32_t seq, size_t len, const uint8_t *dst = nullptr)
 	return b;
 }
 
+/* Frames read from socket fd until want arrived or timeout_ms passed: read_one(buf, size) reads
+ * one datagram into buf and says its length, or -1 for none (or one to skip). */
+template <class ReadOne>
+std::vector<Bytes> receive_frames(int fd, size_t want, int timeout_ms, ReadOne read_one)
+{
+	std::vector<Bytes> got;
+	auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
+	static uint8_t buf[65536];
+	while (got.size() < want && Clock::now() < end) {
+		pollfd p{fd, POLLIN, 0};
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		ssize_t n = read_one(buf, sizeof(buf));
+		if (n >= 0)
+			got.emplace_back(buf, buf + n);
+	}
+	return got;
+}
+
 /* ---- UDP ---- */
 
 /* A UDP socket on 127.0.0.1 (the far end of the cable) and a free port for the model. */
@@ -217,18 +236,9 @@ public:
 	}
 	std::vector<Bytes> receive(size_t want, int timeout_ms = 5000) const
 	{
-		std::vector<Bytes> got;
-		auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
-		static uint8_t buf[65536];
-		while (got.size() < want && Clock::now() < end) {
-			pollfd p{fd_, POLLIN, 0};
-			if (poll(&p, 1, 50) <= 0)
-				continue;
-			ssize_t n = recv(fd_, buf, sizeof(buf), 0);
-			if (n >= 0)
-				got.emplace_back(buf, buf + n);
-		}
-		return got;
+		return receive_frames(fd_, want, timeout_ms, [this](uint8_t *buf, size_t size) {
+			return recv(fd_, buf, size, 0);
+		});
 	}
 	uint16_t port() const { return port_; }
 	uint16_t model_port() const { return model_port_; }
@@ -408,20 +418,13 @@ public:
 	/* Frames the kernel received on the TAP (not the ones it sent). */
 	std::vector<Bytes> receive(size_t want, int timeout_ms = 5000) const
 	{
-		std::vector<Bytes> got;
-		auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
-		static uint8_t buf[65536];
-		while (got.size() < want && Clock::now() < end) {
-			pollfd p{fd_, POLLIN, 0};
-			if (poll(&p, 1, 50) <= 0)
-				continue;
+		return receive_frames(fd_, want, timeout_ms, [this](uint8_t *buf, size_t size) {
 			sockaddr_ll from{};
 			socklen_t l = sizeof(from);
-			ssize_t n = recvfrom(fd_, buf, sizeof(buf), 0, reinterpret_cast<sockaddr *>(&from), &l);
-			if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
-				got.emplace_back(buf, buf + n);
-		}
-		return got;
+			ssize_t n = recvfrom(fd_, buf, size, 0, reinterpret_cast<sockaddr *>(&from),
+					     &l);
+			return n >= 0 && from.sll_pkttype != PACKET_OUTGOING ? n : ssize_t(-1);
+		});
 	}
 
 private:

@@ -58,26 +58,27 @@ std::string rate_text(double fps)
 	snprintf(b, sizeof(b), fps >= 100 ? "%.0f frames/s" : "%.2f frames/s", fps);
 	return b;
 }
+
+/* A rate from 10^4 per second up in millions (format mega), below that as it is (format one). */
+std::string scaled_rate(double per_s, const char *mega, const char *one)
+{
+	char b[32];
+	if (per_s >= 1e4)
+		snprintf(b, sizeof(b), mega, per_s / 1e6);
+	else
+		snprintf(b, sizeof(b), one, per_s);
+	return b;
+}
 } /* namespace */
 
 std::string pps_text(double pps)
 {
-	char b[32];
-	if (pps >= 1e4)
-		snprintf(b, sizeof(b), "%9.4f Mpps", pps / 1e6);
-	else
-		snprintf(b, sizeof(b), "%10.1f pps", pps);
-	return b;
+	return scaled_rate(pps, "%9.4f Mpps", "%10.1f pps");
 }
 
 std::string fps_text(double pps)
 {
-	char b[32];
-	if (pps >= 1e4)
-		snprintf(b, sizeof(b), "%.4g Mfps", pps / 1e6);
-	else
-		snprintf(b, sizeof(b), "%.4g frames/s", pps);
-	return b;
+	return scaled_rate(pps, "%.4g Mfps", "%.4g frames/s");
 }
 
 std::string json_str(const std::string &s)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * gaudi-testpmd: RoCE v2 mode (see roce_mode.h). The QP set-up follows the verbs sequence
- * RESET -> INIT -> RTR -> RTS of IBA 11.4 (as examples/roce_bench does).
+ * RESET -> INIT -> RTR -> RTS of IBA 11.4 (examples/qp_pair.h, shared with roce_bench).
  */
 #include <cstring>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <rte_cycles.h>
 #include <rte_pause.h>
 
+#include "qp_pair.h"
 #include "roce_mode.h"
 #include "roce_verbs.h"
 
@@ -33,7 +34,6 @@ const char *roce_op_name(RoceOp op)
 
 namespace {
 
-constexpr uint32_t kQkey = 0x11111111;
 constexpr uint32_t kUdGrh = 40; /* UD receive buffers start with the 40-byte GRH area */
 
 struct End {
@@ -98,35 +98,8 @@ bool connect(End &a, End &b, uint32_t mtu)
 		    : mtu >= 1024 ? IBV_MTU_1024
 		    : mtu >= 512  ? IBV_MTU_512
 				  : IBV_MTU_256;
-	for (int i = 0; i < 2; i++) {
-		End &x = i ? b : a, &y = i ? a : b;
-		bool ud = x.qp->type() == IBV_QPT_UD;
-		roce::QpAttr at;
-		at.qp_state = IBV_QPS_INIT;
-		at.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-		at.qkey = kQkey;
-		if (x.qp->modify(at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					     (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS)))
-			return false;
-		at.qp_state = IBV_QPS_RTR;
-		at.ah_attr = {y.ctx->mac(), y.ctx->gid(), 0, 0, 64};
-		at.path_mtu = m;
-		at.dest_qp_num = y.qp->qp_num();
-		at.max_dest_rd_atomic = 16;
-		if (x.qp->modify(at, ud ? IBV_QP_STATE
-					: IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-						     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-						     IBV_QP_MAX_DEST_RD_ATOMIC |
-						     IBV_QP_MIN_RNR_TIMER))
-			return false;
-		at.qp_state = IBV_QPS_RTS;
-		at.max_rd_atomic = 16;
-		if (x.qp->modify(at, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN
-					: IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-						     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-						     IBV_QP_MAX_QP_RD_ATOMIC))
-			return false;
-	}
+	if (!gaudi::examples::connect_qp_pair(*a.ctx, *a.qp, *b.ctx, *b.qp, m))
+		return false;
 	/* The port bounds the path MTU (min of local and peer): run at the one asked for or not
 	 * at all, as the report states it. */
 	return a.qp->attr().path_mtu == m && b.qp->attr().path_mtu == m;
@@ -172,7 +145,7 @@ int roce_lcore(void *arg)
 						      : IBV_WR_RDMA_READ;
 		w.rdma = {reinterpret_cast<uintptr_t>(b.buf.data()), b.mr->rkey()};
 		if (ud)
-			w.ud = {a.ah.get(), b.qp->qp_num(), kQkey};
+			w.ud = {a.ah.get(), b.qp->qp_num(), gaudi::examples::kPairQkey};
 		if (send)
 			for (uint32_t i = 0; i < 2 * j.depth; i++)
 				b.qp->post_recv({1, {&rs, 1}});

@@ -93,6 +93,18 @@ def run_ok(args, **kw):
     return r
 
 
+def check_one_line_error(args, words, eal=None, json_path=None, timeout=60):
+    """gaudi-testpmd with args exits non-zero, with one line on stderr that holds words, and
+    writes no report (json_path, when given: a --json it was asked for). Returns the Result."""
+    r = run(args, eal=eal, json_path=json_path, timeout=timeout)
+    lines = [line for line in r.err.splitlines() if line.strip()]
+    check(r.rc != 0, f"{args}: exit status 0")
+    check(len(lines) == 1 and words in lines[0],
+          f"{args}: expected one line with '{words}' on stderr, got {lines}")
+    check(r.report is None, f"{args}: a report was written")
+    return r
+
+
 def text_report(out):
     """The per-port counters of the final report printed on stdout."""
     ports = {}

@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from app_common import EAL_BASE, check, main, run, run_ok, workdir
+from app_common import EAL_BASE, check, check_one_line_error, main, run, run_ok, workdir
 
 W = workdir()
 SIZES = [64, 512, 1518]
@@ -161,12 +161,7 @@ def test_loss_and_back_to_back():
 
 
 def one_line_error(args, words, eal=None):
-    r = run(args, eal=eal, json_path=os.path.join(W, "never.json"), timeout=60)
-    lines = [line for line in r.err.splitlines() if line.strip()]
-    check(r.rc != 0, f"{args}: exit status 0")
-    check(len(lines) == 1 and words in lines[0],
-          f"{args}: expected one line with '{words}' on stderr, got {lines}")
-    check(r.report is None, f"{args}: a report was written")
+    check_one_line_error(args, words, eal=eal, json_path=os.path.join(W, "never.json"))
 
 
 def test_bad_options():

@@ -626,16 +626,18 @@ def cm_once(r, name, guest_cmd, our_exe, our_args, guest_is_server, expect, chec
     return ok, detail, pcap
 
 
+def exit_problems(rc, gst):
+    """What the exit statuses say went wrong: ours (rc) and the guest's (gst), each if not 0."""
+    return (([f'ours exited {rc}'] if rc != 0 else []) +
+            ([f'guest exited {gst}'] if gst != 0 else []))
+
+
 def check_rping(guest_is_server):
     """Both exit 0; the client saw all pings come back intact (-V), the server served them:
     rping -v prints one 'ping data:' line per ping on the client, 'server ping data:' on the
     server; ours prints 'rping client|server: N pings'."""
     def check(rc, our_out, gst, guest_out, count):
-        bad = []
-        if rc != 0:
-            bad.append(f'ours exited {rc}')
-        if gst != 0:
-            bad.append(f'guest exited {gst}')
+        bad = exit_problems(rc, gst)
         if 'data mismatch' in our_out + guest_out:
             bad.append('data mismatch')
         guest_lines = len(re.findall(r'^server ping data: rdma-ping-\d+: ' if guest_is_server
@@ -711,11 +713,7 @@ def check_udaddy(rc, our_out, gst, guest_out, count):
 
 def check_pingpong(rc, our_out, gst, guest_out, expect):
     ours_b, guest_b = bytes_reported(our_out), bytes_reported(guest_out)
-    bad = []
-    if rc != 0:
-        bad.append(f'ours exited {rc}')
-    if gst != 0:
-        bad.append(f'guest exited {gst}')
+    bad = exit_problems(rc, gst)
     if 'invalid data' in our_out or 'invalid data' in guest_out:
         bad.append('-c found invalid data')
     if ours_b != [expect] or guest_b != [expect]:
@@ -726,6 +724,12 @@ def check_pingpong(rc, our_out, gst, guest_out, expect):
 
 
 def pingpong_runs(r: Runner, exe):
+    def both_ways(kind, params, gcmd, args, expect):
+        """The exchange with the guest's tool as server, then as client (ours the other end)."""
+        r.pair(f'{kind}-guest_server-{params}', gcmd, exe, args, True, expect, check_pingpong)
+        r.pair(f'{kind}-guest_client-{params}', gcmd + ' 10.0.2.2 -p @PORT@', exe, args, False,
+               expect, check_pingpong)
+
     iters = 20
     # RC: sizes with and without pad bytes, one and several packets, path MTU 1024 and 4096.
     for mtu, sizes in ((1024, (1, 1021, 4096, 10001)), (4096, (4093, 10001))):
@@ -734,10 +738,7 @@ def pingpong_runs(r: Runner, exe):
                     f'--ip={HOST_IP}']
             gcmd = f'ibv_rc_pingpong -d rxe0 -g 1 -s {size} -m {mtu} -n {iters} -c'
             expect = size * iters * 2
-            r.pair(f'rc_pingpong-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True, expect,
-                   check_pingpong)
-            r.pair(f'rc_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
-                   args, False, expect, check_pingpong)
+            both_ways('rc_pingpong', f'mtu{mtu}-s{size}', gcmd, args, expect)
     # SRQ: several RC QPs whose receives all come from one shared receive queue on each side
     # (srq_pingpong.c: -n counts all QPs' messages together).
     for qps, mtu, size in ((16, 1024, 4096), (4, 4096, 10001)):
@@ -746,20 +747,14 @@ def pingpong_runs(r: Runner, exe):
                 '-g', '1', '-c', f'--ip={HOST_IP}']
         gcmd = f'ibv_srq_pingpong -d rxe0 -g 1 -q {qps} -s {size} -m {mtu} -n {iters} -c'
         expect = size * iters * 2
-        r.pair(f'srq_pingpong-guest_server-q{qps}-mtu{mtu}-s{size}', gcmd, exe, args, True,
-               expect, check_pingpong)
-        r.pair(f'srq_pingpong-guest_client-q{qps}-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@',
-               exe, args, False, expect, check_pingpong)
+        both_ways('srq_pingpong', f'q{qps}-mtu{mtu}-s{size}', gcmd, args, expect)
     iters = 20
     # RoCE v2 over IPv6: GID index 0, the link-local addresses from the MACs, on both sides.
     size, mtu = 4093, 1024
     args = ['-T', 'rc', '-s', str(size), '-m', str(mtu), '-n', str(iters), '-g', '0', '-c',
             f'--ip={HOST_IP}']
     gcmd = f'ibv_rc_pingpong -d rxe0 -g 0 -s {size} -m {mtu} -n {iters} -c'
-    r.pair(f'rc_pingpong_ipv6-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True,
-           size * iters * 2, check_pingpong)
-    r.pair(f'rc_pingpong_ipv6-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
-           args, False, size * iters * 2, check_pingpong)
+    both_ways('rc_pingpong_ipv6', f'mtu{mtu}-s{size}', gcmd, args, size * iters * 2)
     # UD: messages go at the port's active MTU (ibv_ud_pingpong has no -m); the guest's
     # netdev MTU sets rxe's (1500: 1024, 4200: 4096), ours is given with -m.
     for mtu, netdev_mtu, sizes in ((1024, 1500, (1, 1021, 1024)), (4096, GUEST_NETDEV_MTU, (2049, 4093))):
@@ -769,10 +764,7 @@ def pingpong_runs(r: Runner, exe):
                     f'--ip={HOST_IP}']
             gcmd = f'ibv_ud_pingpong -d rxe0 -g 1 -s {size} -n {iters} -c'
             expect = size * iters * 2
-            r.pair(f'ud_pingpong-guest_server-mtu{mtu}-s{size}', gcmd, exe, args, True, expect,
-                   check_pingpong)
-            r.pair(f'ud_pingpong-guest_client-mtu{mtu}-s{size}', gcmd + ' 10.0.2.2 -p @PORT@', exe,
-                   args, False, expect, check_pingpong)
+            both_ways('ud_pingpong', f'mtu{mtu}-s{size}', gcmd, args, expect)
 
 
 def neighbour_check(r: Runner):
@@ -869,11 +861,7 @@ def check_perftest_lat(test, client_is_guest):
     def check(rc, our_out, gst, guest_out, expect):
         size, iters = expect
         client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
-        bad = []
-        if rc != 0:
-            bad.append(f'ours exited {rc}')
-        if gst != 0:
-            bad.append(f'guest exited {gst}')
+        bad = exit_problems(rc, gst)
         shown = {}
         for side, text in (('client', client), ('server', server)):
             lines = LAT_RE.findall(CLOCK_WARNING_RE.sub('', text))
@@ -896,11 +884,7 @@ def check_perftest_duration(client_is_guest):
         size, _ = expect
         client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
         c, s_ = perftest_reports(client), perftest_reports(server)
-        bad = []
-        if rc != 0:
-            bad.append(f'ours exited {rc}')
-        if gst != 0:
-            bad.append(f'guest exited {gst}')
+        bad = exit_problems(rc, gst)
         if len(c) != 1 or c[0][0] != size or c[0][1] <= 0 or s_ != c:
             bad.append(f'client reported {c}, server {s_}: expected one line, size {size}, '
                        'the same iterations > 0')
@@ -916,11 +900,7 @@ def check_perftest(client_is_guest, all_sizes, our_check=None):
         size, iters = expect
         client, server = (guest_out, our_out) if client_is_guest else (our_out, guest_out)
         c, s_ = perftest_reports(client), perftest_reports(server)
-        bad = []
-        if rc != 0:
-            bad.append(f'ours exited {rc}')
-        if gst != 0:
-            bad.append(f'guest exited {gst}')
+        bad = exit_problems(rc, gst)
         want = [(1 << i, iters) for i in range(1, 24)] if all_sizes else [(size, iters)]
         if c != want:
             bad.append(f'client reported {c[:4]}{"..." if len(c) > 4 else ""}, expected {want[:2]}...')

@@ -68,8 +68,9 @@ gaudi_perf.rst.
 
 Usage: tests/lib/bench.py [--pmd build/drivers/net/gaudi/librte_net_gaudi_emu.so] [--seconds 5]
        [--backends gaudi-inline,memif] [--sizes 64,1500] [--cores 1,2] [--repeat N]
-       [--base-pmd OTHER/librte_net_gaudi_emu.so]   (before/after: adds gaudi-*@base rows; an
-                                                  older build: its librte_net_gaudi.so)
+       [--base-pmd OTHER]   (before/after: adds gaudi-*@base rows; OTHER a build directory
+                             or its plugin: librte_net_gaudi_emu.so, or in a build from
+                             before the model's own plugin librte_net_gaudi.so)
        [--huge] [--line-rtt build/tests/line_rtt]
        [--instructions]   (instructions per frame under callgrind instead of rates)
 Also `meson test -C build --benchmark` (the `datapath` benchmark, short windows).
@@ -101,6 +102,25 @@ REF = "memif"
 HUGE = [False]   # --huge: EAL on hugepages instead of --no-huge
 BASE_PMD = [None]   # --base-pmd: a build to compare with (before/after in one invocation)
 _CYC = re.compile(r"CPU cycles/packet=([\d.]+) \(.*?\) at (\d+) MHz")
+
+
+def emu_plugin(path):
+    """The plugin with net_gaudi_emu of the build at `path` (a build directory, its
+    drivers/net/gaudi, or either plugin there): librte_net_gaudi_emu.so, which loads the core
+    librte_net_gaudi.so beside it, or in a build from before the model had a plugin of its own
+    (issue 23) the one librte_net_gaudi.so. None when neither exists."""
+    emu, core = "librte_net_gaudi_emu.so", "librte_net_gaudi.so"
+    if os.path.isdir(path):
+        sub = os.path.join(path, "drivers", "net", "gaudi")
+        d = sub if os.path.isdir(sub) else path
+    else:
+        d, name = os.path.split(path)
+        if name not in (emu, core):   # some other file: taken as it is
+            return path if os.path.isfile(path) else None
+    for f in (os.path.join(d, emu), os.path.join(d, core)):
+        if os.path.isfile(f):
+            return f
+    return None
 
 
 def vdevs_of(name, size):
@@ -339,8 +359,8 @@ def main():
     ap.add_argument("--cores", default="1", help="forwarding cores, e.g. 1,2")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs per point; the one with the fewest CPU cycles per frame is kept")
-    ap.add_argument("--base-pmd", help="another build of the PMD (e.g. before a change): its "
-                    "gaudi backends run too, named <backend>@base")
+    ap.add_argument("--base-pmd", help="another build of the PMD (e.g. before a change), its "
+                    "directory or plugin: its gaudi backends run too, named <backend>@base")
     ap.add_argument("--huge", action="store_true",
                     help="run EAL on hugepages (--in-memory) instead of --no-huge")
     ap.add_argument("--instructions", action="store_true",
@@ -381,6 +401,15 @@ def main():
     if args.line_rtt != ap.get_default("line_rtt") and not os.access(args.line_rtt, os.X_OK):
         ap.error(f"--line-rtt: {args.line_rtt}: not an executable (build/tests/line_rtt)")
     HUGE[0] = args.huge
+    for opt in ("pmd", "base_pmd"):   # a build directory, or either layout's plugin
+        path = getattr(args, opt)
+        if path is not None and any(n.startswith("gaudi") for n in names):
+            plugin = emu_plugin(path)
+            if plugin is None:
+                ap.error(f"--{opt.replace('_', '-')}: {path}: no librte_net_gaudi_emu.so "
+                         f"(nor, in a build from before the model's own plugin, "
+                         f"librte_net_gaudi.so) there; build it first")
+            setattr(args, opt, plugin)
     if args.base_pmd:
         BASE_PMD[0] = args.base_pmd
         names = [x for n in names for x in ([n, n + "@base"] if n.startswith("gaudi") else [n])]

@@ -38,6 +38,18 @@ bool gaudi_devarg_uint(const char *s, unsigned long lo, unsigned long hi, unsign
 	return true;
 }
 
+bool gaudi_devarg_u64(const char *s, uint64_t hi, uint64_t *out)
+{
+	const char *v = s != nullptr ? s : "";
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || n > hi)
+		return false;
+	*out = n;
+	return true;
+}
+
 bool gaudi_devarg_hex(const char *s, uint64_t hi, uint64_t *out)
 {
 	if (s == nullptr)
@@ -89,11 +101,8 @@ int gaudi_devarg_port_mask(const char *key, const char *value, void *opaque)
 /* tx_watchdog_ms=MS: [faults] how long a stalled TX queue waits before a reset is asked for. */
 int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque)
 {
-	const char *v = value != nullptr ? value : "";
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 0);
-	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || n > 600000)
+	uint64_t n = 0;
+	if (!gaudi_devarg_u64(value, 600000, &n))
 		return gaudi_devarg_error(opaque, key, value, "must be 0 (off) .. 600000 ms");
 	static_cast<gaudi_devargs_ctx *>(opaque)->drv->tx_watchdog_ms = unsigned(n);
 	return 0;
@@ -103,11 +112,8 @@ int gaudi_devarg_tx_watchdog_ms(const char *key, const char *value, void *opaque
  * gaudi_fw_status.cpp); 0 = never. */
 int gaudi_devarg_nic_status_ms(const char *key, const char *value, void *opaque)
 {
-	const char *v = value != nullptr ? value : "";
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 0);
-	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0' || n > 600000)
+	uint64_t n = 0;
+	if (!gaudi_devarg_u64(value, 600000, &n))
 		return gaudi_devarg_error(opaque, key, value, "must be 0 (never) .. 600000 ms");
 	static_cast<gaudi_devargs_ctx *>(opaque)->drv->nic_status_ms = unsigned(n);
 	return 0;

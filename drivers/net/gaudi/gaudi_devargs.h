@@ -96,3 +96,6 @@ int gaudi_devarg_error(void *opaque, const char *key, const char *value, const s
 bool gaudi_devarg_hex(const char *s, uint64_t hi, uint64_t *out);
 /* Unsigned decimal in lo..hi: no sign, no other characters. */
 bool gaudi_devarg_uint(const char *s, unsigned long lo, unsigned long hi, unsigned *out);
+/* Unsigned integer in 0..hi, decimal or 0x hex (strtoull's base 0): no sign, no other
+ * characters, no overflow. */
+bool gaudi_devarg_u64(const char *s, uint64_t hi, uint64_t *out);

@@ -238,11 +238,8 @@ int arg_fault(const char *k, const char *v, void *opaque)
 
 int arg_fault_seed(const char *k, const char *val, void *opaque)
 {
-	const char *v = val != nullptr ? val : "";
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 0);
-	if (*v == '\0' || *v == '-' || errno != 0 || *end != '\0')
+	uint64_t n = 0;
+	if (!gaudi_devarg_u64(val, UINT64_MAX, &n))
 		return gaudi_devarg_error(opaque, k, val, "must be an unsigned integer");
 	model_cfg(opaque).fault_random.seed = n;
 	return 0;

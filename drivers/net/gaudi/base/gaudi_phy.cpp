@@ -396,20 +396,15 @@ PhyErr Phy::config_lane(unsigned port, unsigned l, bool pam4)
 	if (e != PhyErr::ok)
 		return e;
 	if (!pam4) {
-		/* init_nrz_tx, init_nrz_rx */
-		wr_lane(port, l, R_0PA1, 0);
-		wr_lane(port, l, R_0PA2, 0);
-		wr_lane(port, l, R_0PA3, 0);
-		wr_lane(port, l, R_0PA4, 0);
-		wr_lane(port, l, R_0PA0, 0x6320);
-		wr_lane(port, l, R_0PAF, 0xF8C9);
-		wr_lane(port, l, R_0PB0, 0x4820);
-		wr_lane(port, l, R_0PA5, 0);
-		wr_lane(port, l, R_0PA7, 0xFC00);
-		wr_lane(port, l, R_0PA9, 0x1800);
-		wr_lane(port, l, R_0PAB, 0);
-		wr_lane(port, l, R_0PAD, 0);
-		wr_lane(port, l, R_0PF8, 0xEC06);
+		/* init_nrz_tx, init_nrz_rx: {register, value} in their order. */
+		static constexpr uint32_t kNrzInit[][2] = {
+			{R_0PA1, 0},	  {R_0PA2, 0},	    {R_0PA3, 0},      {R_0PA4, 0},
+			{R_0PA0, 0x6320}, {R_0PAF, 0xF8C9}, {R_0PB0, 0x4820}, {R_0PA5, 0},
+			{R_0PA7, 0xFC00}, {R_0PA9, 0x1800}, {R_0PAB, 0},      {R_0PAD, 0},
+			{R_0PF8, 0xEC06},
+		};
+		for (const auto &rv : kNrzInit)
+			wr_lane(port, l, rv[0], rv[1]);
 	}
 	/* init_lane_for_fw_tx: set_lane_mode_tx, gray code (PAM4 without LT), no precode, no
 	 * MSB/LSB swap, TX polarity from pol_tx_mask. */
