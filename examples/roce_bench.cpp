@@ -445,6 +445,11 @@ int main(int argc, char **argv)
 	}
 	printf("path MTU %u, %.2f s per point, one thread polling both ends, ICRC by %s\n",
 	       mtu_bytes(mtu), secs, std::string(crc_alg_name(icrc_alg())).c_str());
+#ifdef GAUDI_ROCE_CRC_COPY
+	/* Above 512 B of datagram the TX copy and the RX check fold the CRC themselves. */
+	printf("payload copy and ICRC fold by %s\n",
+	       std::string(crc_copy_impl_name(crc_copy_impl())).c_str());
+#endif
 	for (uint32_t size : sizes)
 		bench_write(mp, size, secs, mtu);
 	for (uint32_t size : ud_sizes)

@@ -475,6 +475,8 @@ bool compute_icrc(std::span<const uint8_t> datagram, IpVersion v, size_t ip_hdr_
  * PCLMULQDQ folding on SSE registers, and the same on 256-bit registers (VPCLMULQDQ); the
  * folded remainder and the last partial block are finished by ISA-L. */
 enum class CrcCopyImpl : uint8_t { plain, pclmul128, vpclmul256 };
+/* Tells a program built against older trees of this header (roce_goodput.py's reference) apart. */
+#define GAUDI_ROCE_CRC_COPY 1
 /* The variant used: plain where icrc_alg() is scalar, vpclmul256 where EAL's SIMD width allows
  * 256 bits and the CPU has AVX2 and VPCLMULQDQ (not after icrc_set_alg(SSE42)), else
  * pclmul128 (PCLMULQDQ and SSE4.1). Latched at first use, chosen again after icrc_set_alg. */
