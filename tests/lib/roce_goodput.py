@@ -45,8 +45,10 @@ def build_ref(build, ref):
         if archive.wait() != 0:
             sys.exit(f'--ref: git archive {commit} failed')
     # The same bench on both sides: this tree's roce_bench.cpp and the example code it shares
-    # (examples/example_common.*), added to the reference's roce_bench target when it predates it.
-    for name in ('roce_bench.cpp', 'example_common.h', 'example_common.cpp'):
+    # (examples/example_common.*, qp_pair.*), added to the reference's roce_bench target when it
+    # predates them.
+    for name in ('roce_bench.cpp', 'example_common.h', 'example_common.cpp', 'qp_pair.h',
+                 'qp_pair.cpp'):
         with open(os.path.join(ROOT, 'examples', name), 'rb') as f:
             want = f.read()
         dst = os.path.join(src, 'examples', name)
@@ -57,11 +59,12 @@ def build_ref(build, ref):
     meson_examples = os.path.join(src, 'examples', 'meson.build')
     with open(meson_examples) as f:
         text = f.read()
-    if 'example_common' not in text:
-        text = text.replace("executable('roce_bench', 'roce_bench.cpp',",
-                            "executable('roce_bench', 'roce_bench.cpp', 'example_common.cpp',")
-        with open(meson_examples, 'w') as f:
-            f.write(text)
+    for lib in ('example_common', 'qp_pair'):
+        if lib not in text:
+            text = text.replace("executable('roce_bench', 'roce_bench.cpp',",
+                                f"executable('roce_bench', 'roce_bench.cpp', '{lib}.cpp',")
+    with open(meson_examples, 'w') as f:
+        f.write(text)
     if not os.path.isdir(os.path.join(bld, 'meson-info')):
         sh(['meson', 'setup', bld, src], stdout=subprocess.DEVNULL)
     sh(['ninja', '-C', bld, 'examples/roce_bench', os.path.relpath(plugin(bld), bld)],
