@@ -7,8 +7,10 @@
    files includes Y.h, or when X.cpp's object uses (nm: U) a symbol Y.cpp's object defines
    (nm: T/D/B/R; weak symbols are inline functions of a header, covered by its include). Any
    strongly connected set of two or more modules fails, with the edges that close it.
-2. No source file over 900 lines under drivers/ app/ examples/, generated tables (a "GENERATED
-   FILE" line at the top) excepted.
+2. No source file (C, C++, Python) over 900 lines anywhere in the tree: drivers/ app/ examples/
+   tests/ buildtools/, generated tables (a "GENERATED FILE" line at the top) excepted. Tests
+   count too: a test file that grows past the limit is split by topic, its fixture in a header
+   (tests/test_emu.h and its siblings) or a module beside it (tests/interop/).
 
 Usage: pmd_cycles.py <source root> <directory of the PMD's objects>...
 (the core's, librte_net_gaudi.so.p, and the emulated NIC's, librte_net_gaudi_emu.so.p: the vdev
@@ -26,6 +28,8 @@ MAX_LINES = 900
 PENDING = {
 }
 SRC_EXT = ('.c', '.cc', '.cpp', '.h', '.hpp', '.py')
+# Every top-level directory that holds sources (a build directory is never among them).
+SIZE_DIRS = ('drivers', 'app', 'examples', 'tests', 'buildtools')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -154,7 +158,7 @@ def check_cycles(root, obj_dirs):
 def check_sizes(root):
     ok = True
     count = 0
-    for top in ('drivers', 'app', 'examples'):
+    for top in SIZE_DIRS:
         for d, dirs, files in os.walk(os.path.join(root, top)):
             dirs[:] = [x for x in dirs if not x.startswith('.')]
             for f in files:
