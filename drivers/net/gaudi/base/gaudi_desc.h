@@ -104,7 +104,7 @@ inline constexpr uint32_t WQ_IDX_MASK = DB_PI_MASK;
 
 /* Conformance rows: what this header uses, in the terms of the research digest of the structures
  * section (c), computed from the constants and structs above so they cannot drift from them;
- * tests/test_regmap_conformance.cpp checks each row against the digest. Bits are absolute
+ * tests/test_regmap_conformance_docs.cpp checks each row against the digest. Bits are absolute
  * within the entry (dword d, bit b = d * 32 + b). */
 struct DescFieldRow {
 	const char *desc; /* "TxWqe", "Cqe", "Eqe", "EqIdx" */

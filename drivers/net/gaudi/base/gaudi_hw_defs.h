@@ -96,7 +96,7 @@ inline constexpr uint32_t kEqLog2 = 12;
 inline constexpr uint32_t kRingAlign = 128;
 
 /* Conformance rows: constants above keyed by the name the project's research digest of the
- * public structures prints them with (sections (a) and (g)); tests/test_regmap_conformance.cpp
+ * public structures prints them with (sections (a) and (g)); tests/test_regmap_conformance_docs.cpp
  * finds each name in the digest, when it is present, and compares the number given with it. Not in the digest, hence not here: the
  * [choice]s kTxRingMin/kTxRingMax, kRxRingMin/kRxRingMax, kRxSlotMinLog2, kEqLog2; and
  * kLanesPerPort, kPortsPerMacro ("two per macro", in words only), kPortSpeedMbps, kRawCq,
