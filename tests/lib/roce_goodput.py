@@ -67,8 +67,10 @@ def build_ref(build, ref):
         f.write(text)
     if not os.path.isdir(os.path.join(bld, 'meson-info')):
         sh(['meson', 'setup', bld, src], stdout=subprocess.DEVNULL)
-    sh(['ninja', '-C', bld, 'examples/roce_bench', os.path.relpath(plugin(bld), bld)],
-       stdout=subprocess.DEVNULL)
+    r = subprocess.run(['ninja', '-C', bld, 'examples/roce_bench',
+                        os.path.relpath(plugin(bld), bld)], text=True, capture_output=True)
+    if r.returncode != 0:
+        sys.exit(f'--ref: building {commit[:12]} in {bld} failed:\n{r.stdout[-4000:]}{r.stderr}')
     return commit, bld
 
 
