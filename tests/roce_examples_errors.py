@@ -6,7 +6,11 @@ the bare usage text. Also: --pcap with --loop writes the pair's frames (port 0's
 --pcap path is named; a normal roce_bench run and roce_perftest -R with a bad address end without
 ethdev's "already stopped" (a port stopped twice at exit).
 
-Environment: GAUDI_PMD, ROCE_PINGPONG, ROCE_PERFTEST, ROCE_RPING, ROCE_BENCH (set by meson).
+roce_gen and roce_decode (no EAL) take the same form for their options and name a file that is
+not a capture.
+
+Environment: GAUDI_PMD, ROCE_PINGPONG, ROCE_PERFTEST, ROCE_RPING, ROCE_BENCH, ROCE_GEN,
+ROCE_DECODE (set by meson).
 """
 import os
 import struct
@@ -15,7 +19,7 @@ import sys
 import tempfile
 
 EXE = {name: os.environ['ROCE_' + name.upper()]
-       for name in ('pingpong', 'perftest', 'rping', 'bench')}
+       for name in ('pingpong', 'perftest', 'rping', 'bench', 'gen', 'decode')}
 
 # (example, arguments, the start of the line it must print)
 BAD = [
@@ -66,6 +70,22 @@ BAD = [
     ('bench', ['--mtu'], 'roce_bench: --mtu: a value is needed'),
 ]
 
+# The tools without EAL: (tool, arguments, the start of the line it must print); OUT and TXT
+# stand for a pcap to write and a text file (no capture) in a temporary folder.
+BAD_TOOLS = [
+    ('gen', ['--payload', 'abc', 'OUT'], 'roce_gen: --payload abc: not an unsigned number (0..8192)'),
+    ('gen', ['--payload', '12x', 'OUT'], 'roce_gen: --payload 12x: not an unsigned number'),
+    ('gen', ['--payload', '-1', 'OUT'], 'roce_gen: --payload -1: not an unsigned number'),
+    ('gen', ['--payload', '100000', 'OUT'], 'roce_gen: --payload 100000: out of range (0..8192)'),
+    ('gen', ['--payload'], 'roce_gen: --payload: a value is needed'),
+    ('gen', ['--bogus', 'OUT'], 'roce_gen: --bogus: unknown option'),
+    ('gen', ['--only-hex', '4', 'OUT'], 'roce_gen: --only-hex: unknown option'),
+    ('gen', ['OUT', 'x.pcap'], 'roce_gen: x.pcap: a second output file'),
+    ('decode', ['--bogus', 'TXT'], 'roce_decode: --bogus: unknown option'),
+    ('decode', ['TXT', 'x.pcap'], 'roce_decode: x.pcap: a second file'),
+    ('decode', ['TXT'], 'roce_decode: TXT: unknown file format'),
+]
+
 
 def run(name, args, prefix):
     """The example on the two ports of a net_gaudi_emu pair: (exit status, stdout + stderr)."""
@@ -108,6 +128,21 @@ def main():
         check(ok, f'roce_{name} {" ".join(args)}: exit {rc}, {said!r}', out)
 
     with tempfile.TemporaryDirectory() as tmp:
+        files = {'OUT': os.path.join(tmp, 'out.pcap'), 'TXT': os.path.join(tmp, 'not-a.pcap')}
+        with open(files['TXT'], 'w') as f:
+            f.write('not a capture\n' * 4)
+        for name, args, said in BAD_TOOLS:
+            args = [files.get(a, a) for a in args]
+            for k, v in files.items():
+                said = said.replace(k, v)
+            p = subprocess.run([EXE[name], *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=60)
+            lines = [line for line in p.stdout.splitlines() if said in line]
+            # The bad value writes nothing: no output file is left behind.
+            ok = (p.returncode == 1 and len(lines) == 1 and 'usage' not in p.stdout.lower()
+                  and not os.path.exists(files['OUT']))
+            check(ok, f'roce_{name} {" ".join(args)}: exit {p.returncode}, {said!r}', p.stdout)
+
         for name, args, banner in (('pingpong', ['--loop', '-n', '20'], 'iters in'),
                                    ('rping', ['--loop', '-C', '5'], 'pings of')):
             path = os.path.join(tmp, name + '.pcap')
