@@ -96,20 +96,38 @@ int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd, uint16_t nb_txd)
 	return rte_eth_dev_start(port);
 }
 
+bool check_port(bool loop, uint16_t port)
+{
+	char text[8];
+	snprintf(text, sizeof text, "%u", port);
+	if (loop && port != 0)
+		return bad_opt("--dpdk-port", text, "not with --loop (it uses ports 0 and 1)");
+	if (!loop && !rte_eth_dev_is_valid_port(port)) {
+		char msg[48];
+		snprintf(msg, sizeof msg, "no such port (%u ports)", rte_eth_dev_count_avail());
+		return bad_opt("--dpdk-port", text, msg);
+	}
+	return true;
+}
+
 rte_mempool *start_ports(const char *pool_name, unsigned n, bool loop, uint16_t port)
 {
+	if (!check_port(loop, port))
+		return nullptr;
 	rte_mempool *mp = create_pool(pool_name, n);
 	if (mp == nullptr)
 		return nullptr;
 	if (loop) {
 		if (rte_eth_dev_count_avail() < 2 || setup_port(0, mp) != 0 ||
 		    setup_port(1, mp) != 0) {
-			fprintf(stderr, "--loop needs two started ports (e.g. --vdev "
-					"net_gaudi_emu0,ports=2,wire=pair)\n");
+			fprintf(stderr,
+				"%s: --loop needs two started ports (e.g. --vdev "
+				"net_gaudi_emu0,ports=2,wire=pair)\n",
+				prog_name());
 			return nullptr;
 		}
 	} else if (setup_port(port, mp) != 0) {
-		fprintf(stderr, "port %u setup failed\n", port);
+		fprintf(stderr, "%s: port %u setup failed\n", prog_name(), port);
 		return nullptr;
 	}
 	return mp;

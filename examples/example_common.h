@@ -39,8 +39,12 @@ rte_mempool *create_pool(const char *name, unsigned n);
  * started; 0 or a negative errno. */
 int setup_port(uint16_t port, rte_mempool *mp, uint16_t nb_rxd = 1024, uint16_t nb_txd = 0);
 
-/* The mbuf pool (create_pool) and the ports set up: 0 and 1 (a pair) for --loop, else `port`.
- * nullptr, said on stderr, on failure. */
+/* --dpdk-port's value against the ports EAL found: with --loop (which uses 0 and 1) none but 0,
+ * else a port that exists. false, said with bad_opt naming --dpdk-port, when not. */
+bool check_port(bool loop, uint16_t port);
+
+/* The mbuf pool (create_pool) and the ports set up: 0 and 1 (a pair) for --loop, else `port`
+ * (check_port first). nullptr, said on stderr, on failure. */
 rte_mempool *start_ports(const char *pool_name, unsigned n, bool loop, uint16_t port);
 
 /* The one positional argument, the server's host (stays nullptr without one); false, said on

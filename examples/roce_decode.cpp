@@ -12,7 +12,8 @@
  * --stats: per-result counters on stderr at the end.
  * --verbose: keep DPDK's informational log lines (e.g. rte_net_crc's choice of CRC code,
  * printed on stderr at the first ICRC; without EAL nothing else sets the log level).
- * Exit status: 0 whatever the packets contain; 1 if the file can't be read; 2 usage. */
+ * Exit status: 0 whatever the packets contain; 1 if the file can't be read or on a bad argument
+ * (one line naming it); 2 when FILE is missing (the usage text). */
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -209,6 +210,13 @@ void print_json(uint64_t n, uint32_t caplen, uint32_t len, r::ParseError e, cons
 		    p.ip_checksum_ok ? "true" : "false");
 }
 
+/* A bad argument: one line naming it, exit status 1 (as the other examples' bad options). */
+int bad_arg(const char *arg, const char *what)
+{
+	std::fprintf(stderr, "roce_decode: %s: %s\n", arg, what);
+	return 1;
+}
+
 int usage()
 {
 	std::fprintf(stderr, "usage: roce_decode [--json] [--stats] [--no-icrc] [--verbose] "
@@ -236,11 +244,11 @@ int main(int argc, char **argv)
 		else if (a == "-h" || a == "--help")
 			return usage(), 0;
 		else if (!a.empty() && a[0] == '-')
-			return usage();
+			return bad_arg(argv[i], "unknown option");
 		else if (!file)
 			file = argv[i];
 		else
-			return usage();
+			return bad_arg(argv[i], "a second file; one only");
 	}
 	if (!file)
 		return usage();
@@ -252,8 +260,12 @@ int main(int argc, char **argv)
 	char err[PCAP_ERRBUF_SIZE] = {};
 	pcap_t *pc = pcap_open_offline(file, err); /* reads pcap and pcapng */
 	if (!pc) {
-		std::fprintf(stderr, "roce_decode: %s\n",
-			     err); /* libpcap's message names the file */
+		/* libpcap names the file when it cannot open it, not when the contents are no
+		 * capture ("unknown file format"). */
+		if (std::strstr(err, file) != nullptr)
+			std::fprintf(stderr, "roce_decode: %s\n", err);
+		else
+			std::fprintf(stderr, "roce_decode: %s: %s\n", file, err);
 		return 1;
 	}
 	const int dlt = pcap_datalink(pc);

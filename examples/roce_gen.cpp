@@ -2,13 +2,14 @@
 /* roce_gen: write a pcap with one RoCE v2 frame per opcode of the table (for cross-checking the
  * builder against tshark and scapy, see tests/roce_crosscheck.py).
  *
- *   roce_gen [--ipv6] [--vlan] [--all] [--payload N] [--bad-icrc] [--no-rd] [--only-hex OPC] OUT.pcap
+ *   roce_gen [--ipv6] [--vlan] [--all] [--payload N] [--bad-icrc] [--no-rd] OUT.pcap
  *
  * --all writes the four variants (IPv4, IPv6, IPv4+VLAN, IPv6+VLAN) one after the other.
- * --payload N: payload bytes for opcodes that carry data (default 13, so PadCnt = 3).
+ * --payload N: payload bytes for opcodes that carry data, 0..8192 (default 13, so PadCnt = 3).
  * --bad-icrc: flip the ICRC (the raw builder path), so decoders must report a mismatch. Every
  * field gets a distinct non-zero value derived from the frame index. Exit status 0 on success, 1
- * on I/O errors, 2 usage. */
+ * on a bad option or argument (one line naming it, as the other examples) or an I/O error, 2 when
+ * OUT.pcap is missing (the usage text). */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,9 +18,11 @@
 
 #include <pcap/pcap.h>
 
+#include "example_common.h"
 #include "roce_framing.h"
 
 namespace r = gaudi::roce;
+namespace ex = gaudi::examples;
 
 namespace {
 
@@ -93,16 +96,27 @@ int main(int argc, char **argv)
 			bad = true;
 		else if (a == "--no-rd")
 			no_rd = true;
-		else if (a == "--payload" && i + 1 < argc)
-			plen = std::strtoul(argv[++i], nullptr, 0);
-		else if (!a.empty() && a[0] == '-')
-			return usage();
-		else if (!out)
+		else if (a == "--payload" && i + 1 < argc) {
+			if (!ex::parse_uint("--payload", argv[++i], 0, 8192, plen))
+				return 1;
+		} else if (a == "-h" || a == "--help") {
+			return usage(), 0;
+		} else if (a == "--payload") {
+			std::fprintf(stderr, "roce_gen: --payload: a value is needed\n");
+			return 1;
+		} else if (!a.empty() && a[0] == '-') {
+			std::fprintf(stderr, "roce_gen: %s: unknown option\n", argv[i]);
+			return 1;
+		} else if (!out) {
 			out = argv[i];
-		else
-			return usage();
+		} else {
+			std::fprintf(stderr,
+				     "roce_gen: %s: a second output file (after %s); one only\n",
+				     argv[i], out);
+			return 1;
+		}
 	}
-	if (!out || plen > 8192)
+	if (!out)
 		return usage();
 
 	std::vector<uint8_t> payload(std::max<size_t>(plen, 8));

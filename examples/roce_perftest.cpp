@@ -179,21 +179,28 @@ int main(int argc, char **argv)
 	}
 	/* What this peer does not do (perftest does): say so instead of hanging the peer. */
 	if (o.duplex && (o.test == Test::send || o.test == Test::atomic || o.lat)) {
-		fprintf(stderr, "-b: bidirectional write and read only (send_bw's run_iter_bi is "
-				"not implemented)\n");
+		fprintf(stderr,
+			"%s: -b: bidirectional write and read only (send_bw's run_iter_bi is "
+			"not implemented)\n",
+			prog_name());
 		return 1;
 	}
 	if (o.duration && (o.test == Test::send || o.lat || o.all || o.duplex)) {
-		fprintf(stderr, "-D: write, read and atomic bandwidth only, without -a and -b\n");
+		fprintf(stderr,
+			"%s: -D: write, read and atomic bandwidth only, without -a and -b\n",
+			prog_name());
 		return 1;
 	}
 	if (o.rdma_cm && (o.gid_idx != 1 || o.peer_mac_set)) {
-		fprintf(stderr, "-R: the RDMA CM's addresses are IPv4 (-x 1) and it resolves the "
-				"peer's MAC itself (no --peer-mac)\n");
+		fprintf(stderr,
+			"%s: -R: the RDMA CM's addresses are IPv4 (-x 1) and it resolves the "
+			"peer's MAC itself (no --peer-mac)\n",
+			prog_name());
 		return 1;
 	}
 	if (o.num_qps > 1 && o.lat) {
-		fprintf(stderr, "-q: the latency tests use one QP (as perftest's)\n");
+		fprintf(stderr, "%s: -q: the latency tests use one QP (as perftest's)\n",
+			prog_name());
 		return 1;
 	}
 	if (o.lat) { /* DEF_SIZE_LAT, DEF_ITERS; one message at a time */
@@ -205,7 +212,8 @@ int main(int argc, char **argv)
 	if (o.test == Test::atomic) {
 		/* perftest: "Message size cannot be changed for Atomic tests" (-a sets 2^23). */
 		if (o.all || (o.size_set && o.size != kAtomicSize)) {
-			fprintf(stderr, "--test=atomic: the size is 8 bytes (no -s, no -a)\n");
+			fprintf(stderr, "%s: --test=atomic: the size is 8 bytes (no -s, no -a)\n",
+				prog_name());
 			return 1;
 		}
 		o.size = kAtomicSize;

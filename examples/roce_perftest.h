@@ -234,6 +234,9 @@ private:
 	uint32_t cycle_ = 4096;
 	ibv_mtu mtu_ = IBV_MTU_1024;
 	std::vector<Dest> my_, rem_; /* per QP */
+	/* send_loop's atomic check, printed after the figures row (not between it and its
+	 * header); empty when none. */
+	char atomic_check_[128] = {};
 };
 
 } /* namespace gaudi::examples::perftest */

@@ -113,12 +113,14 @@ bool Peer::send_loop(uint64_t size, Report &rep)
 	}
 	fill(rep, size, total, rte_get_timer_cycles() - t0);
 	if (atomic && o_.cas)
-		printf(" atomic check: %" PRIu64 " compare-and-swaps fetched %" PRIu64 " each\n",
-		       total, first[0]);
+		snprintf(atomic_check_, sizeof atomic_check_,
+			 " atomic check: %" PRIu64 " compare-and-swaps fetched %" PRIu64 " each\n",
+			 total, first[0]);
 	else if (atomic)
-		printf(" atomic check: %" PRIu64 " fetch-and-adds fetched %" PRIu64 " .. %" PRIu64
-		       " in order\n",
-		       total, first[0], first[0] + (done[0] - 1) * kAtomicAdd);
+		snprintf(atomic_check_, sizeof atomic_check_,
+			 " atomic check: %" PRIu64 " fetch-and-adds fetched %" PRIu64 " .. %" PRIu64
+			 " in order\n",
+			 total, first[0], first[0] + (done[0] - 1) * kAtomicAdd);
 	return true;
 }
 /* Our server after an atomic run: perftest's client added 1 per FETCH_AND_ADD to words of
@@ -173,6 +175,8 @@ int Peer::run_rdma()
 			if (!send_loop(size, mine))
 				return fail("the run");
 			print_report(mine);
+			fputs(atomic_check_, stdout);
+			atomic_check_[0] = '\0';
 		}
 		if (!hand_shake() || !xchg_reports(*ch_, mine, theirs))
 			return fail("report exchange");

@@ -127,7 +127,8 @@ bool CmOob::open()
 	if (o_.server) {
 		std::array<uint8_t, 4> ip{};
 		if (!parse_ipv4(o_.server, ip)) {
-			fprintf(stderr, "-R: the server is an IPv4 address, not %s\n", o_.server);
+			fprintf(stderr, "%s: -R: the server is an IPv4 address, not %s\n",
+				prog_name(), o_.server);
 			return false;
 		}
 		server_ = Gid::from_ipv4(ip);

@@ -573,25 +573,28 @@ int main(int argc, char **argv)
 	if (o.size == 0)
 		o.size = o.type == IBV_QPT_UD ? 2048 : 4096;
 	if (o.num_qp_set && !o.srq) {
-		fprintf(stderr, "-q: several QPs only with --srq (ibv_srq_pingpong)\n");
+		fprintf(stderr, "%s: -q: several QPs only with --srq (ibv_srq_pingpong)\n",
+			prog_name());
 		return 1;
 	}
 	if (o.srq) {
 		if (o.type != IBV_QPT_RC) {
-			fprintf(stderr, "--srq: RC only, as ibv_srq_pingpong\n");
+			fprintf(stderr, "%s: --srq: RC only, as ibv_srq_pingpong\n", prog_name());
 			return 1;
 		}
 		if (!o.num_qp_set)
 			o.num_qp = 16; /* srq_pingpong.c's default */
 		if (o.num_qp < 1 || o.num_qp >= kSrqMaxQp) {
-			fprintf(stderr, "-q: num_qp %d must be 1..%d\n", o.num_qp, kSrqMaxQp - 1);
+			fprintf(stderr, "%s: -q: num_qp %d must be 1..%d\n", prog_name(), o.num_qp,
+				kSrqMaxQp - 1);
 			return 1;
 		}
 		if (o.num_qp > o.rx_depth) {
 			fprintf(stderr,
-				"-r: rx_depth %d is too small for %d QPs -- must have at least one "
+				"%s: -r: rx_depth %d is too small for %d QPs -- must have at least "
+				"one "
 				"receive per QP\n",
-				o.rx_depth, o.num_qp);
+				prog_name(), o.rx_depth, o.num_qp);
 			return 1;
 		}
 	}

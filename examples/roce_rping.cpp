@@ -163,7 +163,11 @@ public:
 			}
 			char ip[46];
 			ctx_->gid().to_string(ip);
-			printf("%s server: listening on %s port %u\n", o_.ud ? "udaddy" : "rping",
+			/* Named as the run's last line names it (rdma_server for --msg). */
+			printf("%s: listening on %s port %u\n",
+			       o_.ud	? "udaddy server"
+			       : o_.msg ? "rdma_server"
+					: "rping server",
 			       ip, o_.port);
 			return true;
 		}
@@ -460,7 +464,12 @@ private:
 		if (st_ <= St::connected || st_ == St::write_complete) {
 			st_ = St::read_adv;
 			if (len > rdma_buf_.size()) {
-				fail("client's buffer is larger than -S", int(len));
+				/* rping's server reads the client's whole buffer into its own. */
+				fprintf(stderr,
+					"%s: -S %zu: the client's buffer (%u bytes) is larger than "
+					"this server's -S\n",
+					prog_name(), rdma_buf_.size(), len);
+				failed_ = true;
 				return;
 			}
 			if (int rc = post_rdma(IBV_WR_RDMA_READ, len))
@@ -632,12 +641,18 @@ int main(int argc, char **argv)
 			prog_name(), argv[optind]);
 		return 1;
 	}
+	if (o.msg && o.ud) {
+		fprintf(stderr,
+			"%s: --msg and --ud: two exchanges (rdma_server's, udaddy's); one only\n",
+			prog_name());
+		return 1;
+	}
 	if (o.server == -1 && !o.loop) {
 		fprintf(stderr, "%s: -s (server), -c (client) or --loop is needed\n", prog_name());
 		return 1;
 	}
 	if (o.server == 0 && !o.addr_set) {
-		fprintf(stderr, "-c: the server's address (-a) is needed\n");
+		fprintf(stderr, "%s: -c: the server's address (-a) is needed\n", prog_name());
 		return 1;
 	}
 	if (o.msg) {

@@ -15,14 +15,24 @@ capture parsed here (Ethernet / IPv4 / UDP 4791 / BTH and its extension headers,
   immediates of 100 bytes each way (not counting QP1's CM MADs).
 A retransmitted packet (same source, destination QP and PSN) counts once.
 
+Then a server and a client as two processes (one emulated port each, cabled over the udp wire):
+- -s --msg / -c --msg: the server's lines name it rdma_server (its listening line included);
+- server -S 64, client -S 5000: the server refuses with one line naming its -S (64) and the
+  client's buffer (5000 bytes); both exit 1 (the client did not get its ping).
+
 Environment: GAUDI_PMD, ROCE_RPING (set by meson).
 """
 import os
 import re
+import socket
 import struct
 import subprocess
 import sys
 import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+from example_procs import free_port, start  # noqa: E402
 
 SERVER_IP = '10.0.0.1'  # --loop: the server on port 0, the client (10.0.0.2) on port 1
 
@@ -78,6 +88,35 @@ def run(args, pcap):
     return r.returncode, r.stdout + r.stderr
 
 
+def pair(tmp, server_args, client_args):
+    """Server (10.0.0.1) then client (10.0.0.2) as two processes: their exit statuses and
+    outputs; the server is started first and the client once it says it listens."""
+    a, b = free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM)
+    port = str(free_port(socket.SOCK_STREAM))  # the RDMA CM's port (-p), on the emulated wire
+    logs = {side: open(os.path.join(tmp, side + '.log'), 'w+') for side in ('server', 'client')}
+    exe = os.environ['ROCE_RPING']
+    srv = start(exe, f'rps{os.getpid()}', 0, a, b,
+                ['-s', '-a', '10.0.0.1', '-p', port, *server_args], logs['server'])
+    for _ in range(400):
+        if srv.poll() is not None or 'listening' in open(logs['server'].name).read():
+            break
+        time.sleep(0.05)
+    cli = start(exe, f'rpc{os.getpid()}', 1, b, a,
+                ['-c', '-a', '10.0.0.1', '--ip=10.0.0.2', '-p', port, *client_args],
+                logs['client'])
+    rcs, outs = {}, {}
+    for side, p in (('client', cli), ('server', srv)):
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        rcs[side] = p.returncode
+        outs[side] = open(logs[side].name).read()
+        logs[side].close()
+    return rcs, outs
+
+
 def main():
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -127,6 +166,25 @@ def main():
                   + ('; '.join(bad) + f'\n{out}' if bad else m.group(0)), flush=True)
             if bad:
                 failed.append(' '.join(args))
+    with tempfile.TemporaryDirectory() as tmp:
+        rcs, outs = pair(tmp, ['--msg'], ['--msg'])
+        srv = outs['server']
+        ok = (rcs == {'client': 0, 'server': 0} and
+              re.search(r'^rdma_server: listening on 10\.0\.0\.1 port \d+$', srv, re.M) and
+              'rdma_server: 1 message(s) of 16 bytes each way' in srv and 'rping' not in srv)
+        print(f'{"ok" if ok else "FAIL"} roce_rping -s --msg / -c --msg: exits {rcs}, the server '
+              f'named rdma_server' + ('' if ok else f'\n{srv}\n{outs["client"]}'), flush=True)
+        if not ok:
+            failed.append('-s --msg')
+
+        rcs, outs = pair(tmp, ['-S', '64'], ['-S', '5000', '-C', '1'])
+        said = [line for line in outs['server'].splitlines()
+                if "roce_rping: -S 64: the client's buffer (5000 bytes) is larger" in line]
+        ok = rcs == {'client': 1, 'server': 1} and len(said) == 1
+        print(f'{"ok" if ok else "FAIL"} roce_rping -s -S 64 / -c -S 5000: exits {rcs}, '
+              f'{said}' + ('' if ok else f'\n{outs["server"]}\n{outs["client"]}'), flush=True)
+        if not ok:
+            failed.append('-S 64 / -S 5000')
     print(f'{len(failed)} failed' if failed else 'all ok')
     return 1 if failed else 0
 
