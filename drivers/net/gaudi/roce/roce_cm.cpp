@@ -56,7 +56,110 @@ std::string_view cm_event_name(CmEventType t)
 	return i < kNames.size() ? kNames[i] : "?";
 }
 
+/* ---------------------------------------------------------------------------------------
+ * The public classes' methods: each reaches its implementation type through to_impl()
+ * (roce_cm_internal.h), as roce_api.cpp does for the verbs. No logic here.
+ * --------------------------------------------------------------------------------------- */
+CmState CmId::state() const
+{
+	return to_impl(this)->state_;
+}
+QueuePair *CmId::qp() const
+{
+	return to_impl(this)->qp_;
+}
+uint16_t CmId::local_port() const
+{
+	return to_impl(this)->local_port_;
+}
+uint16_t CmId::remote_port() const
+{
+	return to_impl(this)->remote_port_;
+}
+const Gid &CmId::remote_gid() const
+{
+	return to_impl(this)->av_.gid;
+}
+const AddressVector &CmId::av() const
+{
+	return to_impl(this)->av_;
+}
+bool CmId::ud() const
+{
+	return to_impl(this)->ud_;
+}
+uint32_t CmId::remote_qpn() const
+{
+	return to_impl(this)->remote_qpn_;
+}
+uint32_t CmId::local_comm_id() const
+{
+	return to_impl(this)->local_comm_id_;
+}
+uint32_t CmId::remote_comm_id() const
+{
+	return to_impl(this)->remote_comm_id_;
+}
+
 ConnectionManager::ConnectionManager(Context &ctx, const CmConfig &cfg)
+    : impl_(std::make_unique<CmImpl>(ctx, cfg))
+{
+}
+ConnectionManager::~ConnectionManager() = default;
+int ConnectionManager::listen(uint16_t port, CmId **out, bool ud)
+{
+	return impl_->listen(port, out, ud);
+}
+int ConnectionManager::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, CmId **out)
+{
+	return impl_->connect_ud(dst, port, qp, out);
+}
+int ConnectionManager::connect(const Gid &dst, uint16_t port, QueuePair &qp, const ConnParam &p,
+			       CmId **out)
+{
+	return impl_->connect(dst, port, qp, p, out);
+}
+int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
+{
+	return impl_->accept(to_impl(id), qp, p);
+}
+int ConnectionManager::reject(CmId &id, std::span<const uint8_t> private_data)
+{
+	return impl_->reject(to_impl(id), private_data);
+}
+int ConnectionManager::disconnect(CmId &id)
+{
+	return impl_->disconnect(to_impl(id));
+}
+void ConnectionManager::destroy_id(CmId *id)
+{
+	impl_->destroy_id(to_impl(id));
+}
+bool ConnectionManager::get_event(CmEvent &ev)
+{
+	return impl_->get_event(ev);
+}
+void ConnectionManager::progress()
+{
+	impl_->progress();
+}
+const CmStats &ConnectionManager::stats() const
+{
+	return impl_->stats_;
+}
+uint64_t ConnectionManager::local_ca_guid() const
+{
+	return impl_->guid_;
+}
+size_t ConnectionManager::connections() const
+{
+	return impl_->connections();
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The manager
+ * --------------------------------------------------------------------------------------- */
+CmImpl::CmImpl(Context &ctx, const CmConfig &cfg)
     : ctx_(ctx), cfg_(cfg), hz_(rte_get_timer_hz()), guid_(guid_from_mac(ctx.mac())),
       rng_(cfg.seed ? cfg.seed : rte_get_timer_cycles())
 {
@@ -65,40 +168,40 @@ ConnectionManager::ConnectionManager(Context &ctx, const CmConfig &cfg)
 	ctx_.set_gsi_handler([this](const Packet &pkt) { rx(pkt); });
 }
 
-ConnectionManager::~ConnectionManager()
+CmImpl::~CmImpl()
 {
 	ctx_.set_gsi_handler({});
 }
 
-size_t ConnectionManager::connections() const
+size_t CmImpl::connections() const
 {
 	return size_t(std::count_if(ids_.begin(), ids_.end(),
 				    [](const auto &p) { return !p->listener_; }));
 }
 
-uint64_t ConnectionManager::response_ns() const
+uint64_t CmImpl::response_ns() const
 {
 	return 4096ULL << cfg_.cm_response_timeout; /* 4.096 us * 2^x */
 }
 
-uint64_t ConnectionManager::next_tid()
+uint64_t CmImpl::next_tid()
 {
 	return uint64_t(guid_ & 0xFFFFFFFF) << 32 | ++tid_lo_;
 }
 
-void ConnectionManager::set_timer(CmId &id, uint64_t ns)
+void CmImpl::set_timer(CmIdImpl &id, uint64_t ns)
 {
 	id.deadline_ = rte_get_timer_cycles() + ns * hz_ / 1000000000ULL;
 }
 
-void ConnectionManager::arm_retry(CmId &id)
+void CmImpl::arm_retry(CmIdImpl &id)
 {
 	id.retransmit_ = true;
 	id.retries_left_ = cfg_.max_cm_retries;
 	set_timer(id, response_ns());
 }
 
-void ConnectionManager::push(CmEventType t, CmId *id, int status)
+void CmImpl::push(CmEventType t, CmIdImpl *id, int status)
 {
 	CmEvent ev;
 	ev.type = t;
@@ -107,7 +210,7 @@ void ConnectionManager::push(CmEventType t, CmId *id, int status)
 	events_.push_back(ev);
 }
 
-bool ConnectionManager::get_event(CmEvent &ev)
+bool CmImpl::get_event(CmEvent &ev)
 {
 	progress();
 	if (events_.empty())
@@ -117,7 +220,7 @@ bool ConnectionManager::get_event(CmEvent &ev)
 	return true;
 }
 
-CmId *ConnectionManager::find_local(uint32_t comm_id)
+CmIdImpl *CmImpl::find_local(uint32_t comm_id)
 {
 	for (auto &p : ids_)
 		if (!p->listener_ && p->local_comm_id_ == comm_id)
@@ -125,7 +228,7 @@ CmId *ConnectionManager::find_local(uint32_t comm_id)
 	return nullptr;
 }
 
-void ConnectionManager::send_to(const AddressVector &av, const mad::Mad &m)
+void CmImpl::send_to(const AddressVector &av, const mad::Mad &m)
 {
 	if (ctx_.send_gsi(av, mad::kGsiQpn, m) == 0) {
 		stats_.tx_mads++;
@@ -135,7 +238,7 @@ void ConnectionManager::send_to(const AddressVector &av, const mad::Mad &m)
 	}
 }
 
-void ConnectionManager::send(CmId &id, bool retransmit)
+void CmImpl::send(CmIdImpl &id, bool retransmit)
 {
 	send_to(id.av_, id.last_);
 	if (retransmit)
@@ -144,9 +247,9 @@ void ConnectionManager::send(CmId &id, bool retransmit)
 		id.retransmit_ = false;
 }
 
-void ConnectionManager::send_rej(const AddressVector &av, uint64_t tid, uint32_t local_comm_id,
-				 uint32_t remote_comm_id, mad::MsgKind kind, mad::RejReason reason,
-				 std::span<const uint8_t> pd)
+void CmImpl::send_rej(const AddressVector &av, uint64_t tid, uint32_t local_comm_id,
+		      uint32_t remote_comm_id, mad::MsgKind kind, mad::RejReason reason,
+		      std::span<const uint8_t> pd)
 {
 	mad::MadHeader h;
 	h.transaction_id = tid;
@@ -161,7 +264,7 @@ void ConnectionManager::send_rej(const AddressVector &av, uint64_t tid, uint32_t
 	send_to(av, m);
 }
 
-int ConnectionManager::qp_to_init(QueuePair &qp, bool rd)
+int CmImpl::qp_to_init(QueuePair &qp, bool rd)
 {
 	if (qp.state() == IBV_QPS_INIT)
 		return 0;
@@ -177,12 +280,12 @@ int ConnectionManager::qp_to_init(QueuePair &qp, bool rd)
 /* ---------------------------------------------------------------------------------------
  * Application calls
  * --------------------------------------------------------------------------------------- */
-int ConnectionManager::listen(uint16_t port, CmId **out, bool ud)
+int CmImpl::listen(uint16_t port, CmId **out, bool ud)
 {
 	for (auto &p : ids_)
 		if (p->listener_ && p->local_port_ == port && p->ud_ == ud)
 			return -EADDRINUSE;
-	auto id = std::make_unique<CmId>();
+	auto id = std::make_unique<CmIdImpl>();
 	id->listener_ = true;
 	id->ud_ = ud;
 	id->state_ = CmState::listen;
@@ -192,8 +295,7 @@ int ConnectionManager::listen(uint16_t port, CmId **out, bool ud)
 	return 0;
 }
 
-int ConnectionManager::connect(const Gid &dst, uint16_t port, QueuePair &qp, const ConnParam &p,
-			       CmId **out)
+int CmImpl::connect(const Gid &dst, uint16_t port, QueuePair &qp, const ConnParam &p, CmId **out)
 {
 	if (qp.type() != IBV_QPT_RC || p.private_data.size() > kReqUserData ||
 	    dst.is_ipv4() != ctx_.gid().is_ipv4() ||
@@ -202,7 +304,7 @@ int ConnectionManager::connect(const Gid &dst, uint16_t port, QueuePair &qp, con
 	int rc = qp_to_init(qp, p.responder_resources > 0);
 	if (rc)
 		return rc;
-	auto id = std::make_unique<CmId>();
+	auto id = std::make_unique<CmIdImpl>();
 	id->state_ = CmState::addr_query;
 	id->local_port_ = next_port_++;
 	if (next_port_ < 32768)
@@ -223,7 +325,7 @@ int ConnectionManager::connect(const Gid &dst, uint16_t port, QueuePair &qp, con
 	return 0;
 }
 
-int ConnectionManager::ud_to_rts(QueuePair &qp)
+int CmImpl::ud_to_rts(QueuePair &qp)
 {
 	/* cma.c cma_ib_init_qp_attr for UD: INIT with the port space's Q_Key, then RTR and RTS
 	 * (rdma_create_qp does this for a UD id). */
@@ -247,13 +349,13 @@ int ConnectionManager::ud_to_rts(QueuePair &qp)
 	return rc;
 }
 
-int ConnectionManager::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, CmId **out)
+int CmImpl::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, CmId **out)
 {
 	if (qp.type() != IBV_QPT_UD || dst.is_ipv4() != ctx_.gid().is_ipv4())
 		return -EINVAL;
 	if (int rc = ud_to_rts(qp))
 		return rc;
-	auto id = std::make_unique<CmId>();
+	auto id = std::make_unique<CmIdImpl>();
 	id->ud_ = true;
 	id->state_ = CmState::addr_query;
 	id->local_port_ = next_port_++;
@@ -271,7 +373,7 @@ int ConnectionManager::connect_ud(const Gid &dst, uint16_t port, QueuePair &qp, 
 	return 0;
 }
 
-mad::CmaHdr ConnectionManager::cma_hdr(const CmId &id) const
+mad::CmaHdr CmImpl::cma_hdr(const CmIdImpl &id) const
 {
 	mad::CmaHdr ch;
 	ch.ip_version = ctx_.gid().is_ipv4() ? 4 : 6;
@@ -286,7 +388,7 @@ mad::CmaHdr ConnectionManager::cma_hdr(const CmId &id) const
 	return ch;
 }
 
-void ConnectionManager::send_sidr_req(CmId &id)
+void CmImpl::send_sidr_req(CmIdImpl &id)
 {
 	mad::CmSidrReq r;
 	r.request_id = id.local_comm_id_;
@@ -301,8 +403,8 @@ void ConnectionManager::send_sidr_req(CmId &id)
 	send(id, true);
 }
 
-void ConnectionManager::send_sidr_rep(const AddressVector &av, uint64_t tid, uint32_t request_id,
-				      uint64_t sid, uint8_t status, uint32_t qpn)
+void CmImpl::send_sidr_rep(const AddressVector &av, uint64_t tid, uint32_t request_id, uint64_t sid,
+			   uint8_t status, uint32_t qpn)
 {
 	mad::MadHeader h;
 	h.transaction_id = tid;
@@ -317,7 +419,7 @@ void ConnectionManager::send_sidr_rep(const AddressVector &av, uint64_t tid, uin
 	send_to(av, m);
 }
 
-void ConnectionManager::send_req(CmId &id)
+void CmImpl::send_req(CmIdImpl &id)
 {
 	mad::CmReq &r = id.req_;
 	r = {};
@@ -353,7 +455,7 @@ void ConnectionManager::send_req(CmId &id)
 	send(id, true);
 }
 
-int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
+int CmImpl::accept(CmIdImpl &id, QueuePair &qp, const ConnParam &p)
 {
 	if (id.state_ == CmState::sidr_req_rcvd) {
 		if (qp.type() != IBV_QPT_UD)
@@ -422,7 +524,7 @@ int ConnectionManager::accept(CmId &id, QueuePair &qp, const ConnParam &p)
 	return 0;
 }
 
-int ConnectionManager::reject(CmId &id, std::span<const uint8_t> pd)
+int CmImpl::reject(CmIdImpl &id, std::span<const uint8_t> pd)
 {
 	if (id.state_ == CmState::sidr_req_rcvd) {
 		send_sidr_rep(id.av_, id.tid_, id.remote_comm_id_,
@@ -440,7 +542,7 @@ int ConnectionManager::reject(CmId &id, std::span<const uint8_t> pd)
 	return 0;
 }
 
-int ConnectionManager::disconnect(CmId &id)
+int CmImpl::disconnect(CmIdImpl &id)
 {
 	if (id.state_ != CmState::established && id.state_ != CmState::rep_sent)
 		return id.state_ == CmState::dreq_sent || id.state_ == CmState::timewait ? 0
@@ -462,7 +564,7 @@ int ConnectionManager::disconnect(CmId &id)
 	return 0;
 }
 
-void ConnectionManager::destroy_id(CmId *id)
+void CmImpl::destroy_id(CmIdImpl *id)
 {
 	if (id == nullptr)
 		return;
@@ -481,18 +583,18 @@ void ConnectionManager::destroy_id(CmId *id)
 /* ---------------------------------------------------------------------------------------
  * Timers
  * --------------------------------------------------------------------------------------- */
-void ConnectionManager::enter_timewait(CmId &id)
+void CmImpl::enter_timewait(CmIdImpl &id)
 {
 	id.state_ = CmState::timewait;
 	id.retransmit_ = false;
 	set_timer(id, uint64_t(cfg_.timewait_ms) * 1000000);
 }
 
-void ConnectionManager::progress()
+void CmImpl::progress()
 {
 	uint64_t now = rte_get_timer_cycles();
 	for (size_t i = 0; i < ids_.size(); i++) {
-		CmId &id = *ids_[i];
+		CmIdImpl &id = *ids_[i];
 		if (id.state_ == CmState::addr_query) {
 			MacAddr mac;
 			int rc = ctx_.resolve(id.av_.gid, mac);

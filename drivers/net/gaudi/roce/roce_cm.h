@@ -37,12 +37,9 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <random>
 #include <span>
 #include <string_view>
-#include <vector>
 
 #include "roce_mad.h"
 #include "roce_verbs.h"
@@ -132,42 +129,38 @@ struct CmStats {
 	std::array<uint64_t, 0x1B> rx_by_attr{}, tx_by_attr{}; /* index: AttributeID */
 };
 
+/* ---------------------------------------------------------------------------------------
+ * Objects, shaped as the verbs' (roce_verbs.h): the public classes hold no CM state. A CmId
+ * is the public face of CmIdImpl (roce_cm_internal.h), which embeds it; to_impl() is the
+ * downcast. The manager is built by the application (std::make_unique<ConnectionManager>),
+ * so it cannot be embedded the same way: it owns its CmImpl, and to_impl() follows that
+ * pointer.
+ * --------------------------------------------------------------------------------------- */
+
 class CmId {
 public:
-	CmState state() const { return state_; }
-	QueuePair *qp() const { return qp_; }
-	uint16_t local_port() const { return local_port_; }
-	uint16_t remote_port() const { return remote_port_; }
-	const Gid &remote_gid() const { return av_.gid; }
-	const AddressVector &av() const { return av_; } /* the peer (UD: for its AddressHandle) */
-	bool ud() const { return ud_; }
-	uint32_t remote_qpn() const { return remote_qpn_; }
-	uint32_t local_comm_id() const { return local_comm_id_; }
-	uint32_t remote_comm_id() const { return remote_comm_id_; }
+	CmId(const CmId &) = delete;
+	CmId &operator=(const CmId &) = delete;
+
+	CmState state() const;
+	QueuePair *qp() const;
+	uint16_t local_port() const;
+	uint16_t remote_port() const;
+	const Gid &remote_gid() const;
+	const AddressVector &av() const; /* the peer (UD: for its AddressHandle) */
+	bool ud() const;
+	uint32_t remote_qpn() const;
+	uint32_t local_comm_id() const;
+	uint32_t remote_comm_id() const;
 	void *context = nullptr; /* the application's (rdma_cm_id.context) */
 
-private:
-	friend class ConnectionManager;
-	CmState state_ = CmState::idle;
-	bool listener_ = false;
-	bool ud_ = false; /* port space UDP: SIDR instead of REQ/REP */
-	uint16_t local_port_ = 0, remote_port_ = 0;
-	uint32_t local_comm_id_ = 0, remote_comm_id_ = 0;
-	uint64_t remote_ca_guid_ = 0;
-	uint32_t remote_qpn_ = 0;
-	uint32_t local_psn_ = 0;
-	uint64_t tid_ = 0;
-	AddressVector av_;
-	QueuePair *qp_ = nullptr;
-	ConnParam param_;
-	std::array<uint8_t, 196> param_data_{}; /* copy of param_.private_data */
-	mad::CmReq req_;			/* the REQ sent or received */
-	mad::Mad last_;				/* the last MAD sent, for retransmission */
-	bool retransmit_ = false;		/* last_ is resent when the timer fires */
-	uint8_t retries_left_ = 0;
-	uint64_t deadline_ = 0; /* TSC; 0 = no timer */
-	uint64_t started_ = 0;	/* addr_query start */
+protected:
+	/* Made and freed only by the manager (destroy_id()). */
+	CmId() = default;
+	~CmId() = default;
 };
+
+class CmImpl;
 
 class ConnectionManager {
 public:
@@ -202,54 +195,15 @@ public:
 	/* Timers only (retransmission, time-wait, address resolution); get_event() calls it. */
 	void progress();
 
-	const CmStats &stats() const { return stats_; }
-	uint64_t local_ca_guid() const { return guid_; }
+	const CmStats &stats() const;
+	uint64_t local_ca_guid() const;
 	/* Connection ids alive (not counting listeners). */
 	size_t connections() const;
 
 private:
-	void rx(const Packet &pkt);
-	void rx_req(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m);
-	void rx_rep(const mad::MadHeader &h, std::span<const uint8_t> m);
-	void rx_rtu(std::span<const uint8_t> m);
-	void rx_rej(std::span<const uint8_t> m);
-	void rx_mra(std::span<const uint8_t> m);
-	void rx_dreq(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m);
-	void rx_drep(std::span<const uint8_t> m);
-	void rx_sidr_req(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m);
-	void rx_sidr_rep(std::span<const uint8_t> m);
-	void send_sidr_req(CmId &id);
-	void send_sidr_rep(const AddressVector &av, uint64_t tid, uint32_t request_id, uint64_t sid,
-			   uint8_t status, uint32_t qpn);
-	int ud_to_rts(QueuePair &qp);
-	CmId *find_local(uint32_t local_comm_id);
-	void send(CmId &id, bool retransmit);
-	void send_to(const AddressVector &av, const mad::Mad &mad);
-	void send_req(CmId &id);
-	void send_rej(const AddressVector &av, uint64_t tid, uint32_t local_comm_id,
-		      uint32_t remote_comm_id, mad::MsgKind kind, mad::RejReason reason,
-		      std::span<const uint8_t> private_data = {});
-	void set_timer(CmId &id, uint64_t ns);
-	void arm_retry(CmId &id);
-	void enter_timewait(CmId &id);
-	void push(CmEventType t, CmId *id, int status = 0);
-	int qp_to_init(QueuePair &qp, bool rd);
-	uint64_t response_ns() const;
-	uint64_t next_tid();
-	/* The IP CM header of id's REQ / SIDR_REQ: our address and port, the peer's address. */
-	mad::CmaHdr cma_hdr(const CmId &id) const;
-
-	Context &ctx_;
-	CmConfig cfg_;
-	uint64_t hz_;
-	uint64_t guid_;
-	std::mt19937_64 rng_;
-	uint32_t next_comm_id_;
-	uint16_t next_port_ = 0;
-	uint32_t tid_lo_ = 0;
-	std::vector<std::unique_ptr<CmId>> ids_;
-	std::deque<CmEvent> events_;
-	CmStats stats_;
+	friend CmImpl &to_impl(ConnectionManager &cm);
+	friend const CmImpl &to_impl(const ConnectionManager &cm);
+	std::unique_ptr<CmImpl> impl_;
 };
 
 } /* namespace gaudi::roce */

@@ -19,7 +19,7 @@ using cm_detail::mtu_code;
 /* ---------------------------------------------------------------------------------------
  * Receive
  * --------------------------------------------------------------------------------------- */
-void ConnectionManager::rx(const Packet &pkt)
+void CmImpl::rx(const Packet &pkt)
 {
 	std::span<const uint8_t> m = pkt.payload;
 	mad::MadHeader h;
@@ -66,8 +66,7 @@ void ConnectionManager::rx(const Packet &pkt)
 	}
 }
 
-void ConnectionManager::rx_req(const Packet &pkt, const mad::MadHeader &h,
-			       std::span<const uint8_t> m)
+void CmImpl::rx_req(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m)
 {
 	mad::CmReq r;
 	mad::decode(m, r);
@@ -92,7 +91,7 @@ void ConnectionManager::rx_req(const Packet &pkt, const mad::MadHeader &h,
 	}
 	mad::PortSpace ps;
 	uint16_t port = 0;
-	CmId *listener = nullptr;
+	CmIdImpl *listener = nullptr;
 	if (mad::parse_service_id(r.service_id, ps, port) && ps == mad::PortSpace::tcp)
 		for (auto &p : ids_)
 			if (p->listener_ && p->local_port_ == port)
@@ -111,7 +110,7 @@ void ConnectionManager::rx_req(const Packet &pkt, const mad::MadHeader &h,
 						       : mad::RejReason::consumer_defined);
 		return;
 	}
-	auto id = std::make_unique<CmId>();
+	auto id = std::make_unique<CmIdImpl>();
 	id->state_ = CmState::req_rcvd;
 	id->local_port_ = port;
 	id->remote_port_ = ch.src_port;
@@ -136,11 +135,11 @@ void ConnectionManager::rx_req(const Packet &pkt, const mad::MadHeader &h,
 	events_.push_back(ev);
 }
 
-void ConnectionManager::rx_rep(const mad::MadHeader &, std::span<const uint8_t> m)
+void CmImpl::rx_rep(const mad::MadHeader &, std::span<const uint8_t> m)
 {
 	mad::CmRep rep;
 	mad::decode(m, rep);
-	CmId *id = find_local(rep.remote_comm_id);
+	CmIdImpl *id = find_local(rep.remote_comm_id);
 	if (id == nullptr) {
 		stats_.rx_unmatched++;
 		return;
@@ -206,11 +205,11 @@ void ConnectionManager::rx_rep(const mad::MadHeader &, std::span<const uint8_t> 
 	events_.push_back(ev);
 }
 
-void ConnectionManager::rx_rtu(std::span<const uint8_t> m)
+void CmImpl::rx_rtu(std::span<const uint8_t> m)
 {
 	mad::CmRtu rtu;
 	mad::decode(m, rtu);
-	CmId *id = find_local(rtu.remote_comm_id);
+	CmIdImpl *id = find_local(rtu.remote_comm_id);
 	if (id == nullptr || id->remote_comm_id_ != rtu.local_comm_id) {
 		stats_.rx_unmatched++;
 		return;
@@ -223,11 +222,11 @@ void ConnectionManager::rx_rtu(std::span<const uint8_t> m)
 	push(CmEventType::established, id);
 }
 
-void ConnectionManager::rx_rej(std::span<const uint8_t> m)
+void CmImpl::rx_rej(std::span<const uint8_t> m)
 {
 	mad::CmRej rej;
 	mad::decode(m, rej);
-	CmId *id = find_local(rej.remote_comm_id);
+	CmIdImpl *id = find_local(rej.remote_comm_id);
 	if (id == nullptr) {
 		stats_.rx_unmatched++;
 		return;
@@ -249,11 +248,11 @@ void ConnectionManager::rx_rej(std::span<const uint8_t> m)
 	events_.push_back(ev);
 }
 
-void ConnectionManager::rx_mra(std::span<const uint8_t> m)
+void CmImpl::rx_mra(std::span<const uint8_t> m)
 {
 	mad::CmMra mra;
 	mad::decode(m, mra);
-	CmId *id = find_local(mra.remote_comm_id);
+	CmIdImpl *id = find_local(mra.remote_comm_id);
 	if (id == nullptr || !id->retransmit_) {
 		stats_.rx_unmatched++;
 		return;
@@ -263,12 +262,11 @@ void ConnectionManager::rx_mra(std::span<const uint8_t> m)
 	set_timer(*id, response_ns() + (4096ULL << std::min<uint8_t>(mra.service_timeout, 31)));
 }
 
-void ConnectionManager::rx_dreq(const Packet &pkt, const mad::MadHeader &h,
-				std::span<const uint8_t> m)
+void CmImpl::rx_dreq(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m)
 {
 	mad::CmDreq d;
 	mad::decode(m, d);
-	CmId *id = find_local(d.remote_comm_id);
+	CmIdImpl *id = find_local(d.remote_comm_id);
 	mad::CmDrep drep;
 	drep.remote_comm_id = d.local_comm_id;
 	mad::MadHeader hh;
@@ -309,11 +307,11 @@ void ConnectionManager::rx_dreq(const Packet &pkt, const mad::MadHeader &h,
 	events_.push_back(ev);
 }
 
-void ConnectionManager::rx_drep(std::span<const uint8_t> m)
+void CmImpl::rx_drep(std::span<const uint8_t> m)
 {
 	mad::CmDrep d;
 	mad::decode(m, d);
-	CmId *id = find_local(d.remote_comm_id);
+	CmIdImpl *id = find_local(d.remote_comm_id);
 	if (id == nullptr) {
 		stats_.rx_unmatched++;
 		return;
@@ -326,8 +324,7 @@ void ConnectionManager::rx_drep(std::span<const uint8_t> m)
 
 /* SIDR (IBA 12.11): a UD peer asks for the QPN and Q_Key behind a service ID; no connection
  * state beyond the answer. */
-void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
-				    std::span<const uint8_t> m)
+void CmImpl::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h, std::span<const uint8_t> m)
 {
 	mad::CmSidrReq r;
 	mad::decode(m, r);
@@ -348,7 +345,7 @@ void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
 	}
 	mad::PortSpace ps;
 	uint16_t port = 0;
-	CmId *listener = nullptr;
+	CmIdImpl *listener = nullptr;
 	if (mad::parse_service_id(r.service_id, ps, port) && ps == mad::PortSpace::udp)
 		for (auto &p : ids_)
 			if (p->listener_ && p->ud_ && p->local_port_ == port)
@@ -360,7 +357,7 @@ void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
 		send_sidr_rep(av, h.transaction_id, r.request_id, r.service_id, 1, 0);
 		return;
 	}
-	auto id = std::make_unique<CmId>();
+	auto id = std::make_unique<CmIdImpl>();
 	id->ud_ = true;
 	id->state_ = CmState::sidr_req_rcvd;
 	id->local_port_ = port;
@@ -380,11 +377,11 @@ void ConnectionManager::rx_sidr_req(const Packet &pkt, const mad::MadHeader &h,
 	events_.push_back(ev);
 }
 
-void ConnectionManager::rx_sidr_rep(std::span<const uint8_t> m)
+void CmImpl::rx_sidr_rep(std::span<const uint8_t> m)
 {
 	mad::CmSidrRep r;
 	mad::decode(m, r);
-	CmId *id = nullptr;
+	CmIdImpl *id = nullptr;
 	for (auto &p : ids_)
 		if (p->ud_ && p->state_ == CmState::sidr_req_sent &&
 		    p->local_comm_id_ == r.request_id)
