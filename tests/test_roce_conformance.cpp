@@ -415,6 +415,25 @@ TEST_F(Conformance, ResponderRecyclesOldestRdAtomicResource)
 	EXPECT_TRUE(collect(0.01).empty());
 	EXPECT_EQ(ctx->counters().dup_no_resource, 1u);
 
+	/* Issue 24's sequence: READ, its late duplicate (replay queued), the next READ while the
+	 * replay is unsent, at max_dest_rd_atomic 1. Before the fix: Invalid Request NAK. */
+	qp.reset();
+	o.max_dest_rd_atomic = 1;
+	connect(o);
+	for (uint32_t i : {0u, 0u, 1u}) {
+		Packet rd = peer_packet(Opcode::RC_RDMA_READ_REQUEST, psn_add(kPsnPeer, i), true);
+		rd.reth = {uintptr_t(mem.data()), mm->rkey(), 16};
+		send(rd);
+	}
+	auto h = collect(2, 2);
+	ASSERT_EQ(h.size(), 2u);
+	for (uint32_t i = 0; i < 2; i++) {
+		EXPECT_EQ(op(*h[i]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY)) << i;
+		EXPECT_EQ(h[i]->pkt.bth.psn, psn_add(kPsnPeer, i)) << i;
+	}
+	EXPECT_EQ(ctx->counters().rd_atomic_overflow, 0u);
+	EXPECT_EQ(qp->state(), IBV_QPS_RTS);
+
 	/* max_dest_rd_atomic 0 refuses every READ (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ). */
 	qp.reset();
 	o.max_dest_rd_atomic = 0;
