@@ -63,7 +63,8 @@ protected:
 			std::string pn = "net_gaudi_emu0_p" + std::to_string(p);
 			if (rte_eth_dev_get_port_by_name(pn.c_str(), &g_wire.port[p]) != 0)
 				std::exit(1);
-			if (gaudi_test::start_roce_port(g_wire.port[p], kPortMtu, 2048, g_wire.pool))
+			if (gaudi_test::start_roce_port(g_wire.port[p], kPortMtu, 2048,
+							g_wire.pool))
 				std::exit(1);
 		}
 		g_wire.ok = true;
@@ -383,8 +384,12 @@ TEST_F(Conformance, SequenceNaksSpendTheRetryCounter)
 	EXPECT_EQ(qp->state(), IBV_QPS_ERR);
 }
 
-/* More READ/atomic requests in flight than max_dest_rd_atomic: Invalid Request NAK. */
-TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
+/* More READ requests in flight than max_dest_rd_atomic: keeping within them is the
+ * requester's job (its max_rd_atomic); the responder answers every one and recycles the oldest
+ * resource (rxe check_resource, rxe_prepare_res), so a duplicate of the first then finds none.
+ * Refusing them (Invalid Request) failed a requester whose late duplicate READ had the
+ * responder replay a READ it had already completed (issue 24). */
+TEST_F(Conformance, ResponderRecyclesOldestRdAtomicResource)
 {
 	Opts o;
 	o.max_dest_rd_atomic = 2;
@@ -398,15 +403,36 @@ TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
 	}
 	auto f = collect(2, 3);
 	ASSERT_EQ(f.size(), 3u);
-	EXPECT_EQ(op(*f[0]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
-	EXPECT_EQ(op(*f[1]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY));
-	EXPECT_EQ(op(*f[2]), kAck);
-	EXPECT_EQ(f[2]->pkt.aeth.kind(), Aeth::Kind::nak);
-	EXPECT_EQ(f[2]->pkt.aeth.syndrome, 0x61); /* Invalid Request */
-	EXPECT_EQ(f[2]->pkt.bth.psn, psn_add(kPsnPeer, 2));
-	EXPECT_EQ(ctx->counters().rd_atomic_overflow, 1u);
-	collect(0.01);
-	EXPECT_EQ(qp->state(), IBV_QPS_ERR); /* class C error: the responder's QP fails */
+	for (uint32_t i = 0; i < 3; i++) {
+		EXPECT_EQ(op(*f[i]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY)) << i;
+		EXPECT_EQ(f[i]->pkt.bth.psn, psn_add(kPsnPeer, i)) << i;
+	}
+	EXPECT_EQ(ctx->counters().rd_atomic_overflow, 0u);
+	EXPECT_EQ(qp->state(), IBV_QPS_RTS);
+	Packet dup = peer_packet(Opcode::RC_RDMA_READ_REQUEST, kPsnPeer, true);
+	dup.reth = {uintptr_t(mem.data()), mm->rkey(), 16};
+	send(dup);
+	EXPECT_TRUE(collect(0.01).empty());
+	EXPECT_EQ(ctx->counters().dup_no_resource, 1u);
+
+	/* Issue 24's sequence: READ, its late duplicate (replay queued), the next READ while the
+	 * replay is unsent, at max_dest_rd_atomic 1. Before the fix: Invalid Request NAK. */
+	qp.reset();
+	o.max_dest_rd_atomic = 1;
+	connect(o);
+	for (uint32_t i : {0u, 0u, 1u}) {
+		Packet rd = peer_packet(Opcode::RC_RDMA_READ_REQUEST, psn_add(kPsnPeer, i), true);
+		rd.reth = {uintptr_t(mem.data()), mm->rkey(), 16};
+		send(rd);
+	}
+	auto h = collect(2, 2);
+	ASSERT_EQ(h.size(), 2u);
+	for (uint32_t i = 0; i < 2; i++) {
+		EXPECT_EQ(op(*h[i]), static_cast<uint8_t>(Opcode::RC_RDMA_READ_RESPONSE_ONLY)) << i;
+		EXPECT_EQ(h[i]->pkt.bth.psn, psn_add(kPsnPeer, i)) << i;
+	}
+	EXPECT_EQ(ctx->counters().rd_atomic_overflow, 0u);
+	EXPECT_EQ(qp->state(), IBV_QPS_RTS);
 
 	/* max_dest_rd_atomic 0 refuses every READ (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ). */
 	qp.reset();
@@ -419,6 +445,7 @@ TEST_F(Conformance, ResponderEnforcesMaxDestRdAtomic)
 	ASSERT_EQ(g.size(), 1u);
 	EXPECT_EQ(op(*g[0]), kAck);
 	EXPECT_EQ(g[0]->pkt.aeth.syndrome, 0x61);
+	EXPECT_EQ(ctx->counters().rd_atomic_overflow, 1u);
 }
 
 /* A duplicate READ is replayed only while its responder resource exists; one older than the

@@ -218,6 +218,53 @@ TEST_F(Transport, ReadResponsesPacedUnderLoss)
 	EXPECT_LT(sent, needed * 5 / 2);
 }
 
+/* Issue 24: a duplicate READ request arriving late (here every request is sent twice, the
+ * second copy 100 us later) makes the responder replay a READ the requester already completed.
+ * The requester's next READ then arrives while that replay is still being sent: it must be
+ * answered, not refused with an Invalid Request NAK for "too many READs" (rxe check_resource
+ * recycles the oldest responder resource; the requester keeps max_rd_atomic). End to end,
+ * whether a copy overlaps depends on timing: before the fix it failed with status 9 in 3 of 3
+ * runs alone, passed after another test; Conformance.ResponderRecyclesOldestRdAtomicResource
+ * sends the sequence itself. */
+TEST_F(Transport, LateDuplicateReadDoesNotRefuseNextRead)
+{
+	ConnOpts o;
+	o.mtu = IBV_MTU_1024;
+	o.max_rd_atomic = 1;
+	connect(IBV_QPT_RC, o);
+	QpAttr a;
+	a.max_dest_rd_atomic = 1;
+	ASSERT_EQ(qb->modify(a, IBV_QP_MAX_DEST_RD_ATOMIC), 0);
+	FaultConfig f;
+	f.seed = 5;
+	f.tx.dup = 1.0;
+	f.tx.delay = 1.0;
+	f.tx.delay_ms = 0.1;
+	qa->set_faults(f);
+	constexpr size_t kLen = 32768, kReads = 64;
+	std::vector<uint8_t> src = pattern(kLen, 17), dst(kLen * kReads, 0);
+	MemoryRegion *ms = reg(*B, src, kAllRemote);
+	MemoryRegion *md = reg(*A, dst, IBV_ACCESS_LOCAL_WRITE);
+	for (size_t i = 0; i < kReads; i++)
+		ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, dst.data() + i * kLen, uint32_t(kLen),
+				    md->lkey(), src.data(), ms->rkey(), i),
+			  0);
+	auto wc = wait(*A->scq, kReads, 30);
+	ASSERT_EQ(wc.size(), kReads);
+	for (size_t i = 0; i < kReads; i++) {
+		EXPECT_EQ(wc[i].status, IBV_WC_SUCCESS) << i;
+		EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin() + i * kLen)) << i;
+	}
+	const Counters &cb = B->ctx->counters();
+	/* Every request came twice: each second copy was replayed or, its resource recycled,
+	 * dropped (which of the two depends on when it arrived). */
+	EXPECT_EQ(cb.read_replays + cb.dup_no_resource, cb.rx_duplicates);
+	EXPECT_GT(cb.rx_duplicates, 0u);
+	EXPECT_EQ(cb.rd_atomic_overflow, 0u);
+	EXPECT_EQ(cb.naks_sent, 0u);
+	EXPECT_EQ(qb->state(), IBV_QPS_RTS);
+}
+
 TEST_F(Transport, PsnWrapAndSmallMtuWithScatterGather)
 {
 	ConnOpts o;

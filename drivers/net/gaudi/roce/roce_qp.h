@@ -190,7 +190,6 @@ public:
 	MrImpl *check_remote(uint32_t rkey, uint64_t va, uint64_t len, unsigned need) const;
 	RdResource *find_resource(uint32_t psn);
 	void save_resource(const RdResource &r);
-	uint32_t rd_atomic_in_flight() const;
 	void rx_rc_duplicate(const Packet &pkt, uint64_t now);
 	/* READ response window (QpTuning::read_stall_us) */
 	void rd_window_reset();

@@ -261,8 +261,11 @@ QpImpl::RespState QpImpl::resp_chk_op_valid(RespPkt &p)
 }
 
 /* A receive WQE for a SEND (taken at its first packet) or a WRITE with immediate, else RNR
- * NAK; a responder resource for a READ or atomic (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ, IBA
- * class C: Invalid Request NAK). */
+ * NAK. A READ or atomic always gets a responder resource, the oldest recycled (save_resource):
+ * keeping within max_dest_rd_atomic is the requester's job (rxe check_resource). Only
+ * max_dest_rd_atomic 0 refuses them (rxe RESPST_ERR_TOO_MANY_RDMA_ATM_REQ, IBA class C:
+ * Invalid Request NAK). Counting the responses still queued refused a READ while a late
+ * duplicate's replay of an already completed READ was being sent (issue 24). */
 QpImpl::RespState QpImpl::resp_chk_resource(RespPkt &p)
 {
 	bool needs_wqe = ((p.mask & kOpSend) && (p.mask & kOpStart)) ||
@@ -271,8 +274,7 @@ QpImpl::RespState QpImpl::resp_chk_resource(RespPkt &p)
 		p.nak = kSynRnrNak | (attr_.min_rnr_timer & 0x1F);
 		return RespState::error;
 	}
-	if ((p.mask & (kOpRead | kOpAtomic)) &&
-	    (attr_.max_dest_rd_atomic == 0 || rd_atomic_in_flight() >= attr_.max_dest_rd_atomic)) {
+	if ((p.mask & (kOpRead | kOpAtomic)) && attr_.max_dest_rd_atomic == 0) {
 		ctx_.counters_.rd_atomic_overflow++;
 		return RespState::error;
 	}
@@ -504,20 +506,6 @@ void QpImpl::save_resource(const RdResource &r)
 	rd_forget(resp.rd_res[resp.rd_res_next % attr_.max_dest_rd_atomic]);
 	resp.rd_res[resp.rd_res_next % attr_.max_dest_rd_atomic] = r;
 	resp.rd_res_next = (resp.rd_res_next + 1) % attr_.max_dest_rd_atomic;
-}
-
-uint32_t QpImpl::rd_atomic_in_flight() const
-{
-	/* READ responses not fully sent and atomic ACKs not sent: the resources still busy. A
-	 * requester within its max_rd_atomic (<= our max_dest_rd_atomic) never exceeds them, as
-	 * it sends a new one only after a response completed. */
-	uint32_t n = 0;
-	for (uint32_t i = resp.out_head; i != resp.out_tail; i++) {
-		const RespItem &o = resp.out[i % resp.out.size()];
-		n += (o.kind == RespKind::read && o.sent_pkts < o.total_pkts) ||
-		     o.kind == RespKind::atomic_ack;
-	}
-	return n;
 }
 
 /* READ response window (QpTuning::read_stall_us). */

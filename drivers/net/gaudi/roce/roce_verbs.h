@@ -343,7 +343,7 @@ struct Counters {
 	uint64_t atomic_replays = 0;	/* duplicate atomics answered from the saved result */
 	uint64_t dup_no_resource = 0; /* duplicate READ/atomic older than the responder resources */
 	uint64_t rd_atomic_overflow =
-		0;		  /* READ/atomic beyond max_dest_rd_atomic (Invalid Request NAK) */
+		0;		  /* READ/atomic at max_dest_rd_atomic 0 (Invalid Request NAK) */
 	uint64_t ud_oversize = 0; /* UD sends above the PMTU completed unsent (C10-93.1.1) */
 	uint64_t cnps_sent = 0, cnps_rcvd = 0;
 	uint64_t remote_access_errors = 0; /* requests refused by rkey/bounds/access checks */
