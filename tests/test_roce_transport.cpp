@@ -194,19 +194,7 @@ TEST_F(Transport, ReadResponsesPacedUnderLoss)
 	f.tx.drop = 0.02;
 	qb->set_faults(f);
 	constexpr size_t kLen = 65536, kReads = 64;
-	std::vector<uint8_t> src = pattern(kLen, 9), dst(kLen * kReads, 0);
-	MemoryRegion *ms = reg(*B, src, kAllRemote);
-	MemoryRegion *md = reg(*A, dst, IBV_ACCESS_LOCAL_WRITE);
-	for (size_t i = 0; i < kReads; i++)
-		ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, dst.data() + i * kLen, uint32_t(kLen),
-				    md->lkey(), src.data(), ms->rkey(), i),
-			  0);
-	auto wc = wait(*A->scq, kReads, 60);
-	ASSERT_EQ(wc.size(), kReads);
-	for (size_t i = 0; i < kReads; i++) {
-		EXPECT_EQ(wc[i].status, IBV_WC_SUCCESS) << i;
-		EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin() + i * kLen)) << i;
-	}
+	reads_complete(kLen, kReads, 9, 60);
 	const Counters &cb = B->ctx->counters();
 	uint64_t sent = cb.tx_frames + cb.tx_hook_dropped, needed = kReads * kLen / 1024;
 	printf("READ responder: %lu frames for %lu data frames (%.2f per data frame), %lu "
@@ -241,20 +229,7 @@ TEST_F(Transport, LateDuplicateReadDoesNotRefuseNextRead)
 	f.tx.delay = 1.0;
 	f.tx.delay_ms = 0.1;
 	qa->set_faults(f);
-	constexpr size_t kLen = 32768, kReads = 64;
-	std::vector<uint8_t> src = pattern(kLen, 17), dst(kLen * kReads, 0);
-	MemoryRegion *ms = reg(*B, src, kAllRemote);
-	MemoryRegion *md = reg(*A, dst, IBV_ACCESS_LOCAL_WRITE);
-	for (size_t i = 0; i < kReads; i++)
-		ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, dst.data() + i * kLen, uint32_t(kLen),
-				    md->lkey(), src.data(), ms->rkey(), i),
-			  0);
-	auto wc = wait(*A->scq, kReads, 30);
-	ASSERT_EQ(wc.size(), kReads);
-	for (size_t i = 0; i < kReads; i++) {
-		EXPECT_EQ(wc[i].status, IBV_WC_SUCCESS) << i;
-		EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin() + i * kLen)) << i;
-	}
+	reads_complete(32768, 64, 17, 30);
 	const Counters &cb = B->ctx->counters();
 	/* Every request came twice: each second copy was replayed or, its resource recycled,
 	 * dropped (which of the two depends on when it arrived). */

@@ -275,6 +275,24 @@ protected:
 		A->ctx->poll();
 		B->ctx->poll();
 	}
+	/* n READs of len bytes each by qa from one buffer of B into consecutive slices of A's:
+	 * all complete, in order, with the data. */
+	void reads_complete(size_t len, size_t n, uint32_t seed, double seconds)
+	{
+		std::vector<uint8_t> src = pattern(len, seed), dst(len * n, 0);
+		MemoryRegion *ms = reg(*B, src, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+		MemoryRegion *md = reg(*A, dst, IBV_ACCESS_LOCAL_WRITE);
+		for (size_t i = 0; i < n; i++)
+			ASSERT_EQ(post_rdma(IBV_WR_RDMA_READ, dst.data() + i * len, uint32_t(len),
+					    md->lkey(), src.data(), ms->rkey(), i),
+				  0);
+		auto wc = wait(*A->scq, n, seconds);
+		ASSERT_EQ(wc.size(), n);
+		for (size_t i = 0; i < n; i++) {
+			EXPECT_EQ(wc[i].status, IBV_WC_SUCCESS) << i;
+			EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin() + i * len)) << i;
+		}
+	}
 	/* Polls both sides until `want` completions arrived on cq, or the deadline. */
 	std::vector<WorkCompletion> wait(CompletionQueue &cq, size_t want, double seconds = 20)
 	{
