@@ -204,6 +204,20 @@ Bytes encode(const r::Packet &p, const r::BuildOptions &o = {})
 
 const uint8_t kPayload[300] = {'h', 'e', 'l', 'l', 'o', ',', ' ', 'R', 'o', 'C', 'E'};
 
+/* The ICRC's variant fields set to ones (IBA 14.x: IPv4 TOS, TTL, checksum; IPv6 class, flow
+ * label, hop limit; UDP checksum; BTH resv8a), written here from the spec, independent of the
+ * library's masking. */
+void mask_icrc_variant(uint8_t *ip, bool v6, size_t ihl)
+{
+	if (v6) {
+		ip[0] |= 0x0F;
+		ip[1] = ip[2] = ip[3] = ip[7] = 0xFF;
+	} else {
+		ip[1] = ip[8] = ip[10] = ip[11] = 0xFF;
+	}
+	ip[ihl + 6] = ip[ihl + 7] = ip[ihl + 8 + 4] = 0xFF;
+}
+
 } /* namespace */
 
 /* ---------------------------------------------------------------------------------------
@@ -265,13 +279,7 @@ TEST(RoceCrc, IcrcInPlaceEqualsCrcOfMaskedCopy)
 					b = uint8_t(rng());
 				std::memcpy(m.data() + 8, d.data(), n);
 				uint8_t *ip = m.data() + 8;
-				if (v6) {
-					ip[0] |= 0x0F;
-					ip[1] = ip[2] = ip[3] = ip[7] = 0xFF;
-				} else {
-					ip[1] = ip[8] = ip[10] = ip[11] = 0xFF;
-				}
-				ip[ihl + 6] = ip[ihl + 7] = ip[ihl + 8 + 4] = 0xFF;
+				mask_icrc_variant(ip, v6, ihl);
 				uint32_t got = 0;
 				ASSERT_TRUE(r::compute_icrc(
 					d, v6 ? r::IpVersion::v6 : r::IpVersion::v4, ihl, got));
@@ -391,13 +399,7 @@ TEST(RoceIcrc, FusedBuildEqualsCrcOfMaskedCopy)
 					Bytes m(f.size() - eth - 4 + 8, 0xFF);
 					std::copy(f.begin() + eth, f.end() - 4, m.begin() + 8);
 					uint8_t *ip = m.data() + 8;
-					if (v6) {
-						ip[0] |= 0x0F;
-						ip[1] = ip[2] = ip[3] = ip[7] = 0xFF;
-					} else {
-						ip[1] = ip[8] = ip[10] = ip[11] = 0xFF;
-					}
-					ip[ihl + 6] = ip[ihl + 7] = ip[ihl + 8 + 4] = 0xFF;
+					mask_icrc_variant(ip, v6, ihl);
 					const uint32_t want_icrc =
 						r::crc32_eth(m.data(), uint32_t(m.size()));
 					const uint8_t *w = f.data() + f.size() - 4;
